@@ -1,0 +1,71 @@
+// Writes the golden files the Go tests compare against, using OpenAI's
+// tiktoken and Hugging Face's tokenizers as oracles:
+//
+//   node gen.mjs [--out DIR] [--llama3 PATH/tokenizer.json]
+//
+// DIR (default ../golden) receives
+//   hf.jsonl        {"text", "ids": {fixture: ids}} for every ../hf fixture,
+//                   encode(text, add_special_tokens=false)
+//   tiktoken.jsonl  {"text", "ids": {encoding: ids}}, special-token text
+//                   encoded as plain text (encode_ordinary)
+//   passages.jsonl  ~1 KB passages (JSON strings) for the speed comparison
+//   llama3.jsonl    with --llama3: the hf.jsonl texts encoded by that file
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import tk from "tokenizers";
+import { get_encoding } from "tiktoken";
+import { mixedTexts, passages } from "./texts.mjs";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const { values: args } = parseArgs({
+  options: { out: { type: "string", default: path.join(here, "..", "golden") }, llama3: { type: "string" } },
+});
+
+export const hfTexts = () => mixedTexts(1, 1200);
+export const tiktokenTexts = () => mixedTexts(2, 2000).concat(passages(3, 10, 1024));
+export const benchPassages = () => passages(4, 256, 1024);
+
+const jsonl = (rows) => rows.map((r) => JSON.stringify(r) + "\n").join("");
+
+async function encodeAll(tokenizers, texts) {
+  const rows = [];
+  for (const text of texts) {
+    const ids = {};
+    for (const [name, tok] of tokenizers) {
+      ids[name] = (await tok.encode(text, null, { addSpecialTokens: false })).getIds();
+    }
+    rows.push({ text, ids });
+  }
+  return rows;
+}
+
+function loadFixtures() {
+  const dir = path.join(here, "..", "hf");
+  return fs.readdirSync(dir).filter((f) => f.endsWith(".json")).sort()
+    .map((f) => [f.replace(/\.json$/, ""), tk.Tokenizer.fromFile(path.join(dir, f))]);
+}
+
+function tiktokenRows(texts) {
+  const encs = ["cl100k_base", "o200k_base", "p50k_base", "r50k_base"].map((n) => [n, get_encoding(n)]);
+  const rows = texts.map((text) => ({
+    text,
+    ids: Object.fromEntries(encs.map(([n, e]) => [n, Array.from(e.encode_ordinary(text))])),
+  }));
+  encs.forEach(([, e]) => e.free());
+  return rows;
+}
+
+async function main() {
+  fs.mkdirSync(args.out, { recursive: true });
+  const write = (name, text) => fs.writeFileSync(path.join(args.out, name), text);
+  write("hf.jsonl", jsonl(await encodeAll(loadFixtures(), hfTexts())));
+  write("tiktoken.jsonl", jsonl(tiktokenRows(tiktokenTexts())));
+  write("passages.jsonl", jsonl(benchPassages()));
+  if (args.llama3) {
+    write("llama3.jsonl", jsonl(await encodeAll([["llama3", tk.Tokenizer.fromFile(args.llama3)]], hfTexts())));
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await main();
