@@ -1,14 +1,107 @@
+// Command ragstat evaluates the retrieval side of RAG systems: recall,
+// reciprocal rank, nDCG and more over ranked lists, strictly, with every
+// policy that changes a number printed beside it.
+//
+//	ragstat demo
+//	ragstat eval -j qrels.txt run1.txt name=run2.jsonl
+//	ragstat trec-eval -q -m all_trec qrels.txt run.txt
+//	ragstat metrics
+//
+// Exit status: 0 success, 1 internal failure, 2 bad input or usage, 3 a
+// gate failed.
 package main
 
 import (
-	_ "github.com/alecthomas/kong"
-	_ "github.com/dlclark/regexp2"
-	_ "github.com/pkoukk/tiktoken-go"
-	_ "github.com/pkoukk/tiktoken-go-loader"
-	_ "golang.org/x/term"
-	_ "golang.org/x/text/unicode/norm"
-	_ "gonum.org/v1/gonum/stat/distuv"
-	_ "pgregory.net/rapid"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/alecthomas/kong"
 )
 
-func main() {}
+// Version is the ragstat version, set at build time with -ldflags "-X main.Version=...".
+var Version = "0.1.0-dev"
+
+// Exit statuses.
+const (
+	exitOK       = 0
+	exitInternal = 1
+	exitInput    = 2
+	exitGate     = 3
+)
+
+// env is the outside world a command sees; tests replace it.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	terminal       bool // stderr is a terminal: progress may be shown
+}
+
+type cli struct {
+	Demo     demoCmd     `cmd:"" help:"Evaluate the source document's example and tell what the numbers say."`
+	Eval     evalCmd     `cmd:"" help:"Evaluate runs against judgments, strictly."`
+	// TrecEval trecEvalCmd `cmd:"" name:"trec-eval" passthrough:"" help:"A drop-in for NIST trec_eval v10 (same flags, same output)."`
+	Metrics  metricsCmd  `cmd:"" help:"List every metric with its formula and the policies it reads."`
+	Version  versionCmd  `cmd:"" help:"Print the version."`
+}
+
+func main() {
+	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, terminal: isTerminal(os.Stderr)}
+	os.Exit(run(os.Args[1:], e))
+}
+
+// run parses args, runs the command and returns the exit status.
+func run(args []string, e *env) int {
+	var c cli
+	exit := -1
+	parser, err := kong.New(&c, kong.Name("ragstat"),
+		kong.Description("Evaluate RAG retrieval: exact, strict, and at every stage."),
+		kong.Writers(e.stdout, e.stderr), kong.Exit(func(code int) { exit = code }),
+		kong.UsageOnError(), kong.ConfigureHelp(kong.HelpOptions{Compact: true}))
+	if err != nil {
+		fmt.Fprintln(e.stderr, "ragstat:", err)
+		return exitInternal
+	}
+	ctx, err := parser.Parse(args)
+	if exit >= 0 {
+		return exit
+	}
+	if err != nil {
+		fmt.Fprintln(e.stderr, "ragstat:", err)
+		return exitInput
+	}
+	if err := ctx.Run(e); err != nil {
+		return fail(e, err)
+	}
+	return exitOK
+}
+
+// exitError carries a specific exit status.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (x *exitError) Error() string { return x.err.Error() }
+
+func internal(err error) error { return &exitError{exitInternal, err} }
+
+func fail(e *env, err error) int {
+	var x *exitError
+	if errors.As(err, &x) {
+		if x.err != nil {
+			fmt.Fprintln(e.stderr, "ragstat:", x.err)
+		}
+		return x.code
+	}
+	fmt.Fprintln(e.stderr, "ragstat:", err)
+	return exitInput
+}
+
+type versionCmd struct{}
+
+func (versionCmd) Run(e *env) error {
+	fmt.Fprintln(e.stdout, "ragstat", Version)
+	return nil
+}

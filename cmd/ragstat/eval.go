@@ -1,0 +1,200 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ragstat/ragstat/eval"
+	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/judgments"
+	"github.com/ragstat/ragstat/metric"
+	"github.com/ragstat/ragstat/report"
+	"github.com/ragstat/ragstat/runs"
+)
+
+// policyFlags are the flags that change numbers; eval, and later compare
+// and stages, share them.
+type policyFlags struct {
+	Judgments       string   `short:"j" required:"" placeholder:"FILE" help:"Judgments (qrels): TREC, JSONL or JSON object; gzip and - for stdin accepted."`
+	JudgmentsFormat string   `default:"auto" enum:"auto,trec,jsonl,json" help:"Force the judgments format (${enum})."`
+	RunFormat       string   `default:"auto" enum:"auto,trec,jsonl,json" help:"Force the run format (${enum})."`
+	Metric          []string `short:"m" placeholder:"NAME" help:"Metric to compute (repeatable): nDCG@10, R@100, RR@10, AP, bpref, ndcg_cut.10, ... Default: R@k RR@k nDCG@k."`
+	K               int      `short:"k" default:"10" help:"Cutoff of the default metrics."`
+	MinGrade        int      `default:"1" help:"Relevance threshold: the hit test and the recall denominator use it."`
+	Grades          string   `default:"0..3" placeholder:"MIN..MAX" help:"Allowed grades."`
+	Gain            string   `default:"exp" enum:"exp,linear" help:"nDCG gain: exp = 2^g-1, linear = g (trec_eval's ndcg_cut)."`
+	Unjudged        string   `default:"error" enum:"error,nonrelevant,skip,bounds" help:"A returned item with no judgment: ${enum}."`
+	Unanswerable    string   `default:"error" enum:"error,exclude" help:"A query with no relevant judgment: ${enum}."`
+	Queries         string   `default:"exact" enum:"exact,judged,run" help:"Which queries: exact (both sets equal), judged, run."`
+	Unit            string   `default:"item" enum:"item,doc" help:"Evaluation unit: item, or doc (items folded into their document)."`
+	DocMap          string   `placeholder:"FILE" help:"Item to document map for --unit doc: TSV (item<TAB>doc) or JSONL {\"item\":..,\"doc\":..}."`
+	DocIDPattern    string   `placeholder:"REGEX" help:"For --unit doc: the first group of REGEX is the document id."`
+	Order           string   `default:"score" enum:"score,rank" help:"Rank by score (ties: item id descending) or by the TREC rank column."`
+}
+
+type evalCmd struct {
+	policyFlags
+	Format   string   `short:"f" default:"table" enum:"table,json,jsonl,csv,tsv,markdown,trec" help:"Output format (${enum})."`
+	PerQuery bool     `help:"Print a row per query (default: when there are at most 50 queries)."`
+	Summary  bool     `help:"Print the means only."`
+	Runs     []string `arg:"" placeholder:"RUN" help:"Runs to evaluate: PATH or NAME=PATH; - for stdin."`
+}
+
+// policy turns the flags into an eval.Policy.
+func (f *policyFlags) policy() (eval.Policy, error) {
+	p := eval.DefaultPolicy()
+	var err error
+	if p.Scale, err = judgments.ParseScale(f.Grades); err != nil {
+		return p, err
+	}
+	if !p.Scale.Contains(f.MinGrade) || f.MinGrade <= 0 && p.Scale.Max > 0 {
+		return p, fmt.Errorf("--min-grade %d must be a positive grade on the scale %s", f.MinGrade, p.Scale)
+	}
+	p.MinGrade = f.MinGrade
+	if p.Gain, err = metric.ParseGain(f.Gain); err != nil {
+		return p, err
+	}
+	if p.Unjudged, err = eval.ParseUnjudged(f.Unjudged); err != nil {
+		return p, err
+	}
+	if p.Unanswerable, err = eval.ParseUnanswerable(f.Unanswerable); err != nil {
+		return p, err
+	}
+	if p.Queries, err = eval.ParseQuerySet(f.Queries); err != nil {
+		return p, err
+	}
+	if p.Unit, err = eval.ParseUnit(f.Unit); err != nil {
+		return p, err
+	}
+	p.Order = f.Order
+	return p, nil
+}
+
+func (f *policyFlags) metrics() ([]metric.Metric, error) {
+	names := f.Metric
+	if len(names) == 0 {
+		if f.K <= 0 {
+			return nil, fmt.Errorf("-k %d: the cutoff must be a positive integer", f.K)
+		}
+		names = []string{fmt.Sprintf("R@%d", f.K), fmt.Sprintf("RR@%d", f.K), fmt.Sprintf("nDCG@%d", f.K)}
+	}
+	return metric.ParseAll(names)
+}
+
+// evaluator reads the judgments and builds the evaluator the flags describe.
+func (f *policyFlags) evaluator(e *env) (*eval.Evaluator, *input.File, error) {
+	p, err := f.policy()
+	if err != nil {
+		return nil, nil, err
+	}
+	ms, err := f.metrics()
+	if err != nil {
+		return nil, nil, err
+	}
+	jf, err := input.Open(f.Judgments, e.stdin)
+	if err != nil {
+		return nil, nil, err
+	}
+	format, _ := judgments.ParseFormat(f.JudgmentsFormat)
+	qrels, err := judgments.Read(jf, judgments.Options{Format: format, Scale: p.Scale})
+	if err != nil {
+		return nil, nil, err
+	}
+	docOf, err := f.docOf(p, e)
+	if err != nil {
+		return nil, nil, err
+	}
+	ev, err := eval.New(qrels, p, ms, docOf)
+	return ev, jf, err
+}
+
+func (f *policyFlags) docOf(p eval.Policy, e *env) (func(string) string, error) {
+	switch {
+	case p.Unit != eval.UnitDoc:
+		if f.DocMap != "" || f.DocIDPattern != "" {
+			return nil, fmt.Errorf("--doc-map and --doc-id-pattern apply to --unit doc only")
+		}
+		return nil, nil
+	case f.DocMap != "" && f.DocIDPattern != "":
+		return nil, fmt.Errorf("give --doc-map or --doc-id-pattern, not both")
+	case f.DocIDPattern != "":
+		return eval.DocPattern(f.DocIDPattern)
+	case f.DocMap != "":
+		mf, err := input.Open(f.DocMap, e.stdin)
+		if err != nil {
+			return nil, err
+		}
+		return eval.ReadDocMap(mf)
+	}
+	return nil, fmt.Errorf("--unit doc needs --doc-map FILE or --doc-id-pattern REGEX")
+}
+
+// namedRun splits NAME=PATH; a plain path is named after its file.
+func namedRun(arg string) (name, path string) {
+	if n, p, ok := strings.Cut(arg, "="); ok && n != "" && !strings.ContainsAny(n, "/\\") {
+		return n, p
+	}
+	return "", arg
+}
+
+func (c *evalCmd) Run(e *env) error {
+	if c.PerQuery && c.Summary {
+		return fmt.Errorf("--per-query and --summary exclude each other")
+	}
+	ev, jf, err := c.evaluator(e)
+	if err != nil {
+		return err
+	}
+	defer jf.Close()
+	rep := &report.Eval{Tool: "ragstat", Version: Version, Policy: ev.Policy()}
+	rep.Inputs = append(rep.Inputs, report.Input{Role: "judgments", Path: jf.Name, Format: string(ev.Judgments().Format)})
+	runFormat, _ := runs.ParseFormat(c.RunFormat)
+	order, _ := runs.ParseOrder(c.Order)
+	seen := map[string]bool{}
+	files := []*input.File{jf}
+	for _, arg := range c.Runs {
+		name, path := namedRun(arg)
+		rf, err := input.Open(path, e.stdin)
+		if err != nil {
+			return err
+		}
+		defer rf.Close()
+		files = append(files, rf)
+		if name == "" {
+			name = rf.Base()
+		}
+		if seen[name] {
+			return fmt.Errorf("two runs are named %q: name them with NAME=PATH", name)
+		}
+		seen[name] = true
+		res, err := ev.Run(name, rf, runs.Options{Format: runFormat, Order: order})
+		if err != nil {
+			return err
+		}
+		rep.Results = append(rep.Results, res)
+		rep.Inputs = append(rep.Inputs, report.Input{Role: "run", Path: rf.Name, Format: res.Format})
+	}
+	if c.Format == "json" {
+		if err := digests(rep.Inputs, files); err != nil {
+			return err
+		}
+	}
+	rep.PerQuery = c.PerQuery || !c.Summary && len(rep.Results[0].Rows) <= 50
+	rep.Notes = notes(ev, rep.Results)
+	if err := report.Render(e.stdout, c.Format, rep); err != nil {
+		return internal(err)
+	}
+	warn(e, rep.Results)
+	return nil
+}
+
+func digests(inputs []report.Input, files []*input.File) error {
+	for i, f := range files {
+		sum, err := f.SHA256()
+		if err != nil {
+			return err
+		}
+		inputs[i].SHA256 = sum
+	}
+	return nil
+}

@@ -1,0 +1,142 @@
+// Package diag holds the errors ragstat reports about its inputs: each one
+// names the file and line (or JSON position), the query and the item, and
+// says what to do. A List gathers up to Max of them so a user sees many
+// problems at once instead of fixing them one run at a time.
+package diag
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Max is how many problems a List keeps before it asks the reader to stop.
+const Max = 20
+
+// Error is one problem with one place in an input.
+type Error struct {
+	File  string // file name as the user gave it ("-" for standard input)
+	Line  int    // 1-based line; 0 when the problem belongs to no line
+	Query string // query id, when known
+	Item  string // item id, when known
+	Msg   string // what is wrong
+	Hint  string // what to do about it; may be empty
+}
+
+// Error formats the problem as `file:line: query "q", item "d": msg (hint)`,
+// leaving out what is unknown.
+func (e *Error) Error() string {
+	var b strings.Builder
+	if e.File != "" {
+		b.WriteString(e.File)
+		if e.Line > 0 {
+			fmt.Fprintf(&b, ":%d", e.Line)
+		}
+		b.WriteString(": ")
+	}
+	var who []string
+	if e.Query != "" {
+		who = append(who, fmt.Sprintf("query %q", e.Query))
+	}
+	if e.Item != "" {
+		who = append(who, fmt.Sprintf("item %q", e.Item))
+	}
+	if len(who) > 0 {
+		b.WriteString(strings.Join(who, ", "))
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Msg)
+	if e.Hint != "" {
+		b.WriteString(" (")
+		b.WriteString(e.Hint)
+		b.WriteString(")")
+	}
+	return b.String()
+}
+
+// List collects problems. The zero value is ready to use; it is not safe for
+// concurrent use (callers that collect from several goroutines lock around it).
+type List struct {
+	errs  []error
+	total int
+}
+
+// Add records err (a nil err is ignored) and reports whether the list is now
+// full, in which case the caller should stop reading.
+func (l *List) Add(err error) (full bool) {
+	if err == nil {
+		return l.Full()
+	}
+	var inner *List
+	if errors.As(err, &inner) && inner != l {
+		for _, e := range inner.errs {
+			l.Add(e)
+		}
+		l.total += inner.total - len(inner.errs)
+		return l.Full()
+	}
+	l.total++
+	if len(l.errs) < Max {
+		l.errs = append(l.errs, err)
+	}
+	return l.Full()
+}
+
+// Full reports whether Max problems have been recorded.
+func (l *List) Full() bool { return l.total >= Max }
+
+// Len is the number of problems recorded, including those past Max.
+func (l *List) Len() int { return l.total }
+
+// Errs returns the kept problems.
+func (l *List) Errs() []error { return l.errs }
+
+// Sort orders the kept problems by file and line, so output does not depend
+// on the order in which parallel readers found them.
+func (l *List) Sort() {
+	slices.SortStableFunc(l.errs, func(a, b error) int {
+		fa, la := position(a)
+		fb, lb := position(b)
+		return cmp.Or(cmp.Compare(fa, fb), cmp.Compare(la, lb))
+	})
+}
+
+func position(err error) (string, int) {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.File, e.Line
+	}
+	return "", 0
+}
+
+// Err returns nil when nothing was recorded, the single error when there is
+// one, and the List itself otherwise.
+func (l *List) Err() error {
+	switch l.total {
+	case 0:
+		return nil
+	case 1:
+		return l.errs[0]
+	}
+	return l
+}
+
+// Error prints one problem a line, and says how many were left out.
+func (l *List) Error() string {
+	var b strings.Builder
+	for i, e := range l.errs {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(e.Error())
+	}
+	if l.total > len(l.errs) {
+		fmt.Fprintf(&b, "\n... and %d more problems (ragstat stops after %d)", l.total-len(l.errs), Max)
+	}
+	return b.String()
+}
+
+// Unwrap exposes the kept problems to errors.Is and errors.As.
+func (l *List) Unwrap() []error { return l.errs }

@@ -1,0 +1,349 @@
+package eval
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/ragstat/ragstat/diag"
+	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/judgments"
+	"github.com/ragstat/ragstat/metric"
+	"github.com/ragstat/ragstat/runs"
+)
+
+// Row is one query's values, in the order of Result.Metrics.
+type Row struct {
+	Query  string
+	Values []float64 // under the bounds policy, the low end
+	High   []float64 // under the bounds policy, the high end; nil otherwise
+	// Missing marks a judged query the run did not contain, scored as an
+	// empty list under --queries judged.
+	Missing  bool
+	Returned int // items in the list as evaluated
+	Unjudged int // returned items with no judgment
+	Folded   int // items folded into an earlier item of the same document
+	noRel    bool
+}
+
+// Result is one run evaluated.
+type Result struct {
+	Name     string
+	File     string
+	Format   string
+	Metrics  []metric.Metric
+	Rows     []Row     // evaluated queries, in judgment order
+	Mean     []float64 // macro mean over Rows
+	MeanHigh []float64 // under the bounds policy
+	// Excluded lists queries without a relevant judgment left out of every
+	// mean under --unanswerable exclude: the abstention slice.
+	Excluded []string
+	// Ignored lists queries present on one side only and not evaluated
+	// under --queries judged or run.
+	Ignored  []string
+	Unjudged int // unjudged items returned, over all evaluated queries
+	Folded   int // items folded into their document under --unit doc
+}
+
+// Evaluator scores ranked lists against one set of judgments.
+type Evaluator struct {
+	policy  Policy
+	metrics []metric.Metric
+	qrels   *judgments.Set
+	docOf   func(string) string
+	ideal   map[string][]int32
+	// FoldedJudgments counts judgments merged into their document's under
+	// --unit doc.
+	FoldedJudgments int
+}
+
+// New prepares an Evaluator. docOf maps an item to its document and must be
+// given when the policy's unit is doc.
+func New(qrels *judgments.Set, policy Policy, metrics []metric.Metric, docOf func(string) string) (*Evaluator, error) {
+	if len(metrics) == 0 {
+		return nil, fmt.Errorf("no metrics to compute")
+	}
+	if policy.Unit == UnitDoc && docOf == nil {
+		return nil, fmt.Errorf("--unit doc needs --doc-map FILE or --doc-id-pattern REGEX")
+	}
+	e := &Evaluator{policy: policy, metrics: metrics, qrels: qrels, ideal: map[string][]int32{}}
+	if policy.Unit == UnitDoc {
+		e.docOf = docOf
+		e.qrels, e.FoldedJudgments = qrels.Map(docOf)
+	}
+	for _, id := range e.qrels.IDs() {
+		e.ideal[id] = metric.NewList(nil, e.qrels.Query(id).Grades(nil)).Ideal
+	}
+	return e, nil
+}
+
+// Policy returns the policy in force.
+func (e *Evaluator) Policy() Policy { return e.policy }
+
+// Metrics returns the metrics computed, in output order.
+func (e *Evaluator) Metrics() []metric.Metric { return e.metrics }
+
+// Judgments returns the judgments scored against (document level under
+// --unit doc).
+func (e *Evaluator) Judgments() *judgments.Set { return e.qrels }
+
+// scratch is per-goroutine working memory.
+type scratch struct {
+	grades, ideal []int32
+	seen          map[string]bool
+	items         []string
+	lines         []int
+}
+
+var scratchPool = sync.Pool{New: func() any { return &scratch{seen: map[string]bool{}} }}
+
+// Score scores one ranked list of query q (items in rank order; lines, when
+// known, say where each came from for error messages). It returns the row
+// and the problems found: an unjudged item under --unjudged error, a query
+// that is not judged.
+func (e *Evaluator) Score(file string, list *runs.Ranking) (Row, error) {
+	q := e.qrels.Query(list.Query)
+	if q == nil {
+		return Row{Query: list.Query}, errNotJudged
+	}
+	s := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(s)
+	row := Row{Query: list.Query}
+	items, lines := list.Items, list.Lines
+	if e.docOf != nil {
+		items, lines, row.Folded = s.fold(items, lines, e.docOf)
+	}
+	var errs diag.List
+	s.grades = s.grades[:0]
+	for i, it := range items {
+		g, ok := q.Grade(it)
+		switch {
+		case ok:
+			s.grades = append(s.grades, int32(g))
+		case e.policy.Unjudged == UnjudgedError:
+			errs.Add(&diag.Error{File: file, Line: lineAt(lines, i), Query: list.Query, Item: it,
+				Msg:  fmt.Sprintf("returned at rank %d but has no judgment", i+1),
+				Hint: "judge it, or choose --unjudged nonrelevant, skip or bounds"})
+		case e.policy.Unjudged != UnjudgedSkip:
+			s.grades = append(s.grades, metric.Unjudged)
+			row.Unjudged++
+		default:
+			row.Unjudged++
+		}
+	}
+	if err := errs.Err(); err != nil {
+		return row, err
+	}
+	row.Returned = len(s.grades)
+	e.fill(&row, s, list.Query)
+	return row, nil
+}
+
+var errNotJudged = fmt.Errorf("query not judged")
+
+func lineAt(lines []int, i int) int {
+	if i < len(lines) {
+		return lines[i]
+	}
+	return 0
+}
+
+// fold maps items to documents, keeping each document at its first rank.
+func (s *scratch) fold(items []string, lines []int, docOf func(string) string) ([]string, []int, int) {
+	clear(s.seen)
+	s.items, s.lines = s.items[:0], s.lines[:0]
+	folded := 0
+	for i, it := range items {
+		d := docOf(it)
+		if s.seen[d] {
+			folded++
+			continue
+		}
+		s.seen[d] = true
+		s.items = append(s.items, d)
+		s.lines = append(s.lines, lineAt(lines, i))
+	}
+	return s.items, s.lines, folded
+}
+
+// fill computes the metrics of row from the grades in s.
+func (e *Evaluator) fill(row *Row, s *scratch, query string) {
+	p := e.policy.metricPolicy()
+	list := metric.List{Grades: s.grades, Ideal: e.ideal[query]}
+	if list.NumRel(p) == 0 {
+		row.noRel = true
+		return
+	}
+	row.Values = e.compute(&list, p)
+	if e.policy.Unjudged != UnjudgedBounds {
+		return
+	}
+	s.ideal = append(s.ideal[:0], list.Ideal...)
+	for i, g := range s.grades {
+		if g == metric.Unjudged {
+			s.grades[i] = p.MinGrade
+			s.ideal = append(s.ideal, p.MinGrade)
+		}
+	}
+	row.High = e.compute(metric.NewList(s.grades, s.ideal), p)
+}
+
+func (e *Evaluator) compute(l *metric.List, p metric.Policy) []float64 {
+	out := make([]float64, len(e.metrics))
+	for i, m := range e.metrics {
+		out[i] = m.Compute(l, p)
+	}
+	return out
+}
+
+// Run reads a run file and evaluates it. name labels the result.
+func (e *Evaluator) Run(name string, f *input.File, opt runs.Options) (*Result, error) {
+	var mu sync.Mutex
+	rows := map[string]Row{}
+	var notJudged []string
+	format, err := runs.Read(f, opt, func(list *runs.Ranking) error {
+		row, err := e.Score(f.Name, list)
+		mu.Lock()
+		defer mu.Unlock()
+		if err == errNotJudged {
+			notJudged = append(notJudged, strings.Clone(list.Query))
+			return nil
+		}
+		row.Query = strings.Clone(row.Query)
+		rows[row.Query] = row
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Name: name, File: f.Name, Format: string(format), Metrics: e.metrics}
+	if err := e.assemble(res, rows, notJudged); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// Lists evaluates rankings held in memory, keyed by query, as a run named name.
+func (e *Evaluator) Lists(name string, lists map[string][]string) (*Result, error) {
+	rows := map[string]Row{}
+	var notJudged []string
+	var errs diag.List
+	for q, items := range lists {
+		row, err := e.Score(name, &runs.Ranking{Query: q, Items: items})
+		if err == errNotJudged {
+			notJudged = append(notJudged, q)
+			continue
+		}
+		errs.Add(err)
+		rows[q] = row
+	}
+	if err := errs.Err(); err != nil {
+		return nil, err
+	}
+	res := &Result{Name: name, File: name, Metrics: e.metrics}
+	return res, e.assemble(res, rows, notJudged)
+}
+
+// assemble applies the query-set and unanswerable policies and averages.
+func (e *Evaluator) assemble(res *Result, rows map[string]Row, notJudged []string) error {
+	slices.Sort(notJudged)
+	judged := e.qrels.IDs()
+	var missing []string
+	for _, q := range judged {
+		if _, ok := rows[q]; !ok {
+			missing = append(missing, q)
+		}
+	}
+	if err := e.checkQuerySets(res.File, missing, notJudged); err != nil {
+		return err
+	}
+	var noRel []string
+	for _, q := range judged {
+		row, ok := rows[q]
+		if !ok {
+			if e.policy.Queries != QueriesJudged {
+				res.Ignored = append(res.Ignored, q)
+				continue
+			}
+			row = e.empty(q)
+		}
+		if row.noRel {
+			noRel = append(noRel, q)
+			continue
+		}
+		res.Rows = append(res.Rows, row)
+		res.Unjudged += row.Unjudged
+		res.Folded += row.Folded
+	}
+	res.Ignored = append(res.Ignored, notJudged...)
+	if len(noRel) > 0 && e.policy.Unanswerable == UnanswerableError {
+		return &diag.Error{File: e.qrels.File, Msg: fmt.Sprintf("%s with no judgment at or above grade %d: %s",
+			plural(len(noRel), "query", "queries"), e.policy.MinGrade, sample(noRel)),
+			Hint: "recall has no denominator there; evaluate abstention separately with --unanswerable exclude"}
+	}
+	res.Excluded = noRel
+	res.Mean = mean(res.Rows, func(r Row) []float64 { return r.Values }, len(e.metrics))
+	if e.policy.Unjudged == UnjudgedBounds {
+		res.MeanHigh = mean(res.Rows, func(r Row) []float64 { return r.High }, len(e.metrics))
+	}
+	return nil
+}
+
+func (e *Evaluator) empty(q string) Row {
+	row := Row{Query: q, Missing: true}
+	e.fill(&row, &scratch{}, q)
+	return row
+}
+
+func (e *Evaluator) checkQuerySets(file string, missing, notJudged []string) error {
+	var errs diag.List
+	if len(missing) > 0 && e.policy.Queries == QueriesExact {
+		errs.Add(&diag.Error{File: file, Msg: fmt.Sprintf("%s judged in %s but absent from the run: %s",
+			plural(len(missing), "query", "queries"), e.qrels.File, sample(missing)),
+			Hint: "a missing query is a data error; if the system returned nothing, write the query with an empty list, or choose --queries judged or run"})
+	}
+	if len(notJudged) > 0 && e.policy.Queries != QueriesJudged {
+		errs.Add(&diag.Error{File: file, Msg: fmt.Sprintf("%s in the run but not judged in %s: %s",
+			plural(len(notJudged), "query", "queries"), e.qrels.File, sample(notJudged)),
+			Hint: "judge them, or evaluate the judged queries only with --queries judged"})
+	}
+	return errs.Err()
+}
+
+// sample lists the first ten ids and a count of the rest.
+func sample(ids []string) string {
+	const n = 10
+	quoted := make([]string, 0, n)
+	for _, id := range ids[:min(n, len(ids))] {
+		quoted = append(quoted, fmt.Sprintf("%q", id))
+	}
+	s := strings.Join(quoted, ", ")
+	if len(ids) > n {
+		s += fmt.Sprintf(" and %d more", len(ids)-n)
+	}
+	return s
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+func mean(rows []Row, values func(Row) []float64, n int) []float64 {
+	out := make([]float64, n)
+	if len(rows) == 0 {
+		return out
+	}
+	for _, r := range rows {
+		for i, v := range values(r) {
+			out[i] += v
+		}
+	}
+	for i := range out {
+		out[i] /= float64(len(rows))
+	}
+	return out
+}

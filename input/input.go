@@ -1,0 +1,227 @@
+// Package input opens the files ragstat reads: plain or gzip-compressed
+// (recognised by content, not by name), or standard input as "-". A File can
+// be opened more than once, which lets a streaming reader start over, and it
+// can say what its first bytes look like so formats are detected by content.
+package input
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/ragstat/ragstat/diag"
+)
+
+// File is one input as the user named it.
+type File struct {
+	Name string // display name: the path as given, or "-"
+	path string // where the bytes are (a spool file for standard input)
+	data []byte // content held in memory, for FromBytes
+	gzip bool
+	temp bool
+}
+
+// Stdin is the name that stands for standard input.
+const Stdin = "-"
+
+// Open checks that path can be read and is not empty, and recognises gzip.
+// For "-", standard input is copied to a temporary file first, so it can be
+// read again; Close removes it.
+func Open(path string, stdin io.Reader) (*File, error) {
+	f := &File{Name: path, path: path}
+	if path == Stdin {
+		if err := f.spool(stdin); err != nil {
+			return nil, err
+		}
+	}
+	if strings.TrimSpace(path) == "" {
+		return nil, &diag.Error{Msg: "empty file name"}
+	}
+	head, err := f.rawHead(2)
+	if err != nil {
+		return nil, err
+	}
+	if len(head) == 0 {
+		return nil, &diag.Error{File: f.Name, Msg: "file is empty", Hint: "give a file with at least one line"}
+	}
+	f.gzip = len(head) == 2 && head[0] == 0x1f && head[1] == 0x8b
+	if f.gzip {
+		if _, err := f.Head(1); err != nil {
+			return nil, err
+		}
+	}
+	return f, nil
+}
+
+func (f *File) spool(stdin io.Reader) error {
+	tmp, err := os.CreateTemp("", "ragstat-stdin-*")
+	if err != nil {
+		return err
+	}
+	defer tmp.Close()
+	f.path, f.temp = tmp.Name(), true
+	if _, err := io.Copy(tmp, stdin); err != nil {
+		return fmt.Errorf("reading standard input: %w", err)
+	}
+	return nil
+}
+
+// Close removes the spool file of standard input; it is a no-op otherwise.
+func (f *File) Close() error {
+	if f.temp {
+		return os.Remove(f.path)
+	}
+	return nil
+}
+
+// raw opens the bytes as stored, compressed or not.
+func (f *File) raw() (io.ReadCloser, error) {
+	if f.data != nil {
+		return io.NopCloser(bytes.NewReader(f.data)), nil
+	}
+	r, err := os.Open(f.path)
+	if err != nil {
+		return nil, cleanOpenError(f.Name, err)
+	}
+	return r, nil
+}
+
+func (f *File) rawHead(n int) ([]byte, error) {
+	r, err := f.raw()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	buf := make([]byte, n)
+	m, err := io.ReadFull(r, buf)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return nil, &diag.Error{File: f.Name, Msg: err.Error()}
+	}
+	return buf[:m], nil
+}
+
+func cleanOpenError(name string, err error) error {
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return &diag.Error{File: name, Msg: "no such file"}
+	case errors.Is(err, os.ErrPermission):
+		return &diag.Error{File: name, Msg: "permission denied"}
+	}
+	return &diag.Error{File: name, Msg: err.Error()}
+}
+
+// Gzip reports whether the file is gzip-compressed.
+func (f *File) Gzip() bool { return f.gzip }
+
+// Base is the file name without directories and without the .gz and format
+// extensions, the default name of a run.
+func (f *File) Base() string {
+	if f.Name == Stdin {
+		return "stdin"
+	}
+	b := filepath.Base(f.Name)
+	b = strings.TrimSuffix(b, ".gz")
+	if ext := filepath.Ext(b); ext != "" && len(b) > len(ext) {
+		b = strings.TrimSuffix(b, ext)
+	}
+	return b
+}
+
+// Open returns the decompressed content from the start.
+func (f *File) Open() (io.ReadCloser, error) {
+	r, err := f.raw()
+	if err != nil {
+		return nil, err
+	}
+	if !f.gzip {
+		return r, nil
+	}
+	z, err := gzip.NewReader(bufio.NewReaderSize(r, 1<<20))
+	if err != nil {
+		r.Close()
+		return nil, &diag.Error{File: f.Name, Msg: "invalid gzip data: " + err.Error()}
+	}
+	return &gzipFile{Reader: z, name: f.Name, file: r}, nil
+}
+
+type gzipFile struct {
+	*gzip.Reader
+	name string
+	file io.Closer
+}
+
+func (g *gzipFile) Read(p []byte) (int, error) {
+	n, err := g.Reader.Read(p)
+	if err != nil && err != io.EOF {
+		err = &diag.Error{File: g.name, Msg: "invalid gzip data: " + err.Error()}
+	}
+	return n, err
+}
+
+func (g *gzipFile) Close() error {
+	g.Reader.Close()
+	return g.file.Close()
+}
+
+// Head returns up to n decompressed bytes from the start, for detecting the
+// format. A compressed file that decompresses to nothing is an error.
+func (f *File) Head(n int) ([]byte, error) {
+	r, err := f.Open()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	buf := make([]byte, n)
+	m, err := io.ReadFull(r, buf)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	if m == 0 {
+		return nil, &diag.Error{File: f.Name, Msg: "file is empty after decompression"}
+	}
+	return buf[:m], nil
+}
+
+// SHA256 is the hex digest of the bytes on disk (compressed, as given).
+func (f *File) SHA256() (string, error) {
+	r, err := f.raw()
+	if err != nil {
+		return "", err
+	}
+	defer r.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, r); err != nil {
+		return "", &diag.Error{File: f.Name, Msg: err.Error()}
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// FirstLine returns the first non-blank line of head, trimmed.
+func FirstLine(head []byte) []byte {
+	for len(head) > 0 {
+		line := head
+		if i := bytes.IndexByte(head, '\n'); i >= 0 {
+			line, head = head[:i], head[i+1:]
+		} else {
+			head = nil
+		}
+		if t := bytes.TrimSpace(line); len(t) > 0 {
+			return t
+		}
+	}
+	return nil
+}
+
+// FromBytes makes a File of data held in memory (an embedded example, a
+// test fixture); it behaves like a file on disk named name.
+func FromBytes(name string, data []byte) *File {
+	return &File{Name: name, data: data, gzip: len(data) > 1 && data[0] == 0x1f && data[1] == 0x8b}
+}

@@ -1,0 +1,197 @@
+package judgments
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/ragstat/ragstat/diag"
+	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/jsonin"
+	"github.com/ragstat/ragstat/trecfile"
+)
+
+// Format is a judgments file format.
+type Format string
+
+// The formats ragstat reads.
+const (
+	Auto  Format = ""      // detect from the content
+	TREC  Format = "trec"  // qid iter docno grade
+	JSONL Format = "jsonl" // {"query":"q","item":"d","grade":3} a line
+	JSON  Format = "json"  // {"q": {"d": 3}}
+)
+
+// ParseFormat reads a --judgments-format value.
+func ParseFormat(s string) (Format, error) {
+	switch f := Format(strings.ToLower(s)); f {
+	case Auto, "auto":
+		return Auto, nil
+	case TREC, JSONL, JSON:
+		return f, nil
+	}
+	return Auto, fmt.Errorf("unknown judgments format %q: use trec, jsonl or json", s)
+}
+
+// Detect guesses the format from the first bytes of a file.
+func Detect(head []byte) Format {
+	first := input.FirstLine(head)
+	if len(first) == 0 || first[0] != '{' {
+		return TREC
+	}
+	var probe map[string]json.RawMessage
+	if json.Unmarshal(first, &probe) == nil {
+		if q, ok := probe["query"]; ok && len(q) > 0 && q[0] == '"' {
+			if _, ok := probe["item"]; ok {
+				return JSONL
+			}
+		}
+	}
+	return JSON
+}
+
+// Options say how to read judgments.
+type Options struct {
+	Format Format // Auto detects it
+	Scale  Scale  // allowed grades; the zero value means DefaultScale
+}
+
+// Read reads every judgment of f. Problems are gathered (up to diag.Max)
+// and returned together as one error.
+func Read(f *input.File, opt Options) (*Set, error) {
+	if opt.Scale == (Scale{}) {
+		opt.Scale = DefaultScale
+	}
+	format := opt.Format
+	if format == Auto {
+		head, err := f.Head(4096)
+		if err != nil {
+			return nil, err
+		}
+		format = Detect(head)
+	}
+	r, err := f.Open()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	s := newSet(f.Name, format)
+	rd := reader{set: s, scale: opt.Scale}
+	switch format {
+	case TREC:
+		err = rd.trec(r)
+	case JSONL:
+		err = jsonin.Lines(r, f.Name, rd.jsonLine)
+	case JSON:
+		err = rd.json(r)
+	}
+	rd.errs.Add(err)
+	if rd.errs.Len() == 0 && s.count == 0 {
+		rd.errs.Add(&diag.Error{File: f.Name, Msg: "no judgments found"})
+	}
+	rd.errs.Sort()
+	if err := rd.errs.Err(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+type reader struct {
+	set   *Set
+	scale Scale
+	errs  diag.List
+}
+
+func (rd *reader) bad(line int, q, item, msg, hint string) error {
+	return &diag.Error{File: rd.set.File, Line: line, Query: q, Item: item, Msg: msg, Hint: hint}
+}
+
+// accept validates a parsed judgment and adds it.
+func (rd *reader) accept(j Judgment) error {
+	switch {
+	case strings.TrimSpace(j.Query) == "":
+		return rd.bad(j.Line, "", j.Item, "empty query id", "every judgment names its query")
+	case strings.TrimSpace(j.Item) == "":
+		return rd.bad(j.Line, j.Query, "", "empty item id", "every judgment names its item")
+	case !rd.scale.Contains(j.Grade):
+		return rd.bad(j.Line, j.Query, j.Item, fmt.Sprintf("grade %d is outside the scale %s", j.Grade, rd.scale),
+			"fix the grade, or declare the scale with --grades MIN..MAX")
+	}
+	for _, sp := range j.Spans {
+		if strings.TrimSpace(sp) == "" {
+			return rd.bad(j.Line, j.Query, j.Item, "empty span", "a span is the answer-bearing text; leave it out rather than empty")
+		}
+	}
+	return rd.set.add(j)
+}
+
+func (rd *reader) trec(r io.Reader) error {
+	return trecfile.ReadQrels(r, trecfile.Options{Name: rd.set.File}, func(l trecfile.QrelsLine) error {
+		rd.errs.Add(rd.accept(Judgment{Query: l.Query, Item: l.Doc, Grade: l.Grade, Line: l.Line}))
+		if rd.errs.Full() {
+			return errStop
+		}
+		return nil
+	})
+}
+
+var errStop = &diag.Error{Msg: "too many problems"}
+
+type jsonlJudgment struct {
+	Query *string         `json:"query"`
+	Item  *string         `json:"item"`
+	Grade *json.Number    `json:"grade"`
+	Spans []string        `json:"spans"`
+	Facts []string        `json:"facts"`
+	Meta  json.RawMessage `json:"meta"`
+}
+
+func (rd *reader) jsonLine(line int, data []byte) error {
+	var v jsonlJudgment
+	if err := jsonin.Decode(data, &v); err != nil {
+		return rd.bad(line, "", "", err.Error(), `write {"query":"q","item":"d","grade":3}`)
+	}
+	switch {
+	case v.Query == nil:
+		return rd.bad(line, "", "", `missing "query"`, "")
+	case v.Item == nil:
+		return rd.bad(line, *v.Query, "", `missing "item"`, "")
+	case v.Grade == nil:
+		return rd.bad(line, *v.Query, *v.Item, `missing "grade"`, "")
+	}
+	g, err := grade(string(*v.Grade))
+	if err != nil {
+		return rd.bad(line, *v.Query, *v.Item, err.Error(), "")
+	}
+	return rd.accept(Judgment{Query: *v.Query, Item: *v.Item, Grade: g, Spans: v.Spans, Line: line})
+}
+
+func grade(s string) (int, error) {
+	g, err := strconv.Atoi(s)
+	if err != nil {
+		return 0, fmt.Errorf("grade %s is not an integer", s)
+	}
+	return g, nil
+}
+
+func (rd *reader) json(r io.Reader) error {
+	var buf bytes.Buffer
+	if _, err := buf.ReadFrom(r); err != nil {
+		return err
+	}
+	begin := func(q string, _ int) { rd.set.query(q) }
+	return jsonin.Nested(buf.Bytes(), rd.set.File, begin, func(q, item string, raw json.RawMessage, line int) error {
+		var n json.Number
+		if err := json.Unmarshal(raw, &n); err != nil {
+			return rd.bad(line, q, item, fmt.Sprintf("grade %s is not a number", raw), "")
+		}
+		g, err := grade(string(n))
+		if err != nil {
+			return rd.bad(line, q, item, err.Error(), "")
+		}
+		return rd.accept(Judgment{Query: q, Item: item, Grade: g, Line: line})
+	})
+}

@@ -1,0 +1,129 @@
+// Package report renders evaluation results: an aligned table for people,
+// JSON, JSON Lines, CSV and TSV for programs, Markdown for pull requests,
+// and trec_eval's measure/qid/value rows for old scripts. Every format states
+// the policy and the cutoffs beside the numbers. A renderer only formats:
+// every number it prints was computed by package eval.
+package report
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/ragstat/ragstat/eval"
+	"github.com/ragstat/ragstat/metric"
+)
+
+// Input is one file an evaluation read, for the record.
+type Input struct {
+	Role   string `json:"role"` // "judgments" or "run"
+	Path   string `json:"path"`
+	Format string `json:"format"`
+	SHA256 string `json:"sha256,omitempty"`
+}
+
+// Eval is everything one `ragstat eval` prints.
+type Eval struct {
+	Tool     string
+	Version  string
+	Policy   eval.Policy
+	Inputs   []Input
+	Results  []*eval.Result
+	PerQuery bool              // print a row per query, not only the means
+	Labels   map[string]string // optional column labels by metric name
+	Notes    []string          // facts the reader must see (folded items, ignored queries)
+}
+
+// Formats lists the names Render accepts.
+var Formats = []string{"table", "json", "jsonl", "csv", "tsv", "markdown", "trec"}
+
+// Render writes r in format.
+func Render(w io.Writer, format string, r *Eval) error {
+	switch format {
+	case "table":
+		return table(w, r)
+	case "json":
+		return jsonDoc(w, r)
+	case "jsonl":
+		return jsonLines(w, r)
+	case "csv":
+		return delimited(w, r, ',')
+	case "tsv":
+		return delimited(w, r, '\t')
+	case "markdown":
+		return markdown(w, r)
+	case "trec":
+		return trec(w, r)
+	}
+	return fmt.Errorf("unknown format %q: use %s", format, strings.Join(Formats, ", "))
+}
+
+// metrics is the metric list shared by every result.
+func (r *Eval) metrics() []metric.Metric {
+	if len(r.Results) == 0 {
+		return nil
+	}
+	return r.Results[0].Metrics
+}
+
+func (r *Eval) label(m metric.Metric) string {
+	if l, ok := r.Labels[m.Name()]; ok {
+		return l
+	}
+	return m.Name()
+}
+
+func (r *Eval) bounds() bool { return r.Policy.Unjudged == eval.UnjudgedBounds }
+
+// value formats one number: counts of one query as integers, everything
+// else with four decimals, as trec_eval does.
+func value(m metric.Metric, v float64, perQuery bool) string {
+	if m.Count && perQuery && v == math.Trunc(v) {
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 4, 64)
+}
+
+// cell formats a value, or its [low, high] interval under the bounds policy.
+func (r *Eval) cell(m metric.Metric, low, high []float64, i int, perQuery bool) string {
+	if high == nil {
+		return value(m, low[i], perQuery)
+	}
+	return "[" + value(m, low[i], perQuery) + ", " + value(m, high[i], perQuery) + "]"
+}
+
+// policyLines states the policy and cutoffs, one "name: value" per line.
+func (r *Eval) policyLines() []string {
+	var out []string
+	for _, f := range r.Policy.Fields() {
+		out = append(out, f[0]+": "+f[1])
+	}
+	names := make([]string, 0, len(r.metrics()))
+	for _, m := range r.metrics() {
+		names = append(names, m.Name())
+	}
+	return append(out, "metrics: "+strings.Join(names, " "))
+}
+
+// row is one printed line of values: a query or a mean.
+type row struct {
+	run, query string
+	low, high  []float64
+	perQuery   bool
+}
+
+// rows lists, for every run, its query rows (when asked) then its mean.
+func (r *Eval) rows() []row {
+	var out []row
+	for _, res := range r.Results {
+		if r.PerQuery {
+			for _, q := range res.Rows {
+				out = append(out, row{res.Name, q.Query, q.Values, q.High, true})
+			}
+		}
+		out = append(out, row{res.Name, "MEAN", res.Mean, res.MeanHigh, false})
+	}
+	return out
+}

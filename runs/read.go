@@ -1,0 +1,277 @@
+package runs
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/ragstat/ragstat/diag"
+	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/jsonin"
+	"github.com/ragstat/ragstat/trecfile"
+)
+
+// Format is a run file format.
+type Format string
+
+// The formats ragstat reads.
+const (
+	Auto  Format = ""      // detect from the content
+	TREC  Format = "trec"  // qid Q0 docno rank score tag
+	JSONL Format = "jsonl" // {"query":"q","items":["d1","d2"]} a line, or items {"id":..,"score":..}
+	JSON  Format = "json"  // {"q": {"d": 2.5}}
+)
+
+// ParseFormat reads a --run-format value.
+func ParseFormat(s string) (Format, error) {
+	switch f := Format(strings.ToLower(s)); f {
+	case Auto, "auto":
+		return Auto, nil
+	case TREC, JSONL, JSON:
+		return f, nil
+	}
+	return Auto, fmt.Errorf("unknown run format %q: use trec, jsonl or json", s)
+}
+
+// Detect guesses the format from the first bytes of a file.
+func Detect(head []byte) Format {
+	first := input.FirstLine(head)
+	if len(first) == 0 || first[0] != '{' {
+		return TREC
+	}
+	var probe map[string]json.RawMessage
+	if json.Unmarshal(first, &probe) == nil {
+		if _, ok := probe["items"]; ok {
+			return JSONL
+		}
+	}
+	return JSON
+}
+
+// Options say how to read a run.
+type Options struct {
+	Format  Format
+	Order   Order // ByScore when empty
+	Workers int   // parallel parsers for TREC runs; 0 means all cores
+}
+
+// Read calls fn once per query with its ranked list, in no particular order
+// and possibly from several goroutines at once: fn must be safe for
+// concurrent use, and the Ranking is valid only during the call. Problems
+// (up to diag.Max) are returned together once reading stops.
+func Read(f *input.File, opt Options, fn func(*Ranking) error) (Format, error) {
+	if opt.Order == "" {
+		opt.Order = ByScore
+	}
+	format := opt.Format
+	if format == Auto {
+		head, err := f.Head(4096)
+		if err != nil {
+			return format, err
+		}
+		format = Detect(head)
+	}
+	rd := &reader{file: f.Name, order: opt.Order, fn: fn}
+	var err error
+	switch format {
+	case TREC:
+		err = rd.trec(f, opt.Workers)
+	default:
+		err = rd.json(f, format)
+	}
+	rd.add(err)
+	if rd.errs.Len() == 0 && rd.queries == 0 {
+		rd.add(&diag.Error{File: f.Name, Msg: "no ranked lists found"})
+	}
+	rd.errs.Sort()
+	return format, rd.errs.Err()
+}
+
+type reader struct {
+	file    string
+	order   Order
+	fn      func(*Ranking) error
+	mu      sync.Mutex
+	errs    diag.List
+	queries int
+	listers sync.Pool
+}
+
+// add records a problem; it reports whether reading should stop.
+func (rd *reader) add(err error) bool {
+	rd.mu.Lock()
+	defer rd.mu.Unlock()
+	if err == errStop {
+		return true
+	}
+	return rd.errs.Add(err)
+}
+
+var errStop = &diag.Error{Msg: "too many problems"}
+
+// deliver orders and checks one query's entries, then hands them to fn.
+func (rd *reader) deliver(query string, es []entry, scored bool) error {
+	l, _ := rd.listers.Get().(*lister)
+	if l == nil {
+		l = newLister(rd.file, rd.order)
+	}
+	defer rd.listers.Put(l)
+	var errs diag.List
+	list := l.rank(query, es, scored, &errs)
+	if errs.Len() == 0 {
+		errs.Add(rd.fn(list))
+	}
+	rd.mu.Lock()
+	rd.queries++
+	rd.mu.Unlock()
+	if rd.add(&errs) {
+		return errStop
+	}
+	return nil
+}
+
+func (rd *reader) trec(f *input.File, workers int) error {
+	var pool sync.Pool
+	return trecfile.ReadRun(f.Open, trecfile.Options{Name: f.Name, Workers: workers}, func(q *trecfile.RunQuery) error {
+		p, _ := pool.Get().(*[]entry)
+		if p == nil {
+			p = new([]entry)
+		}
+		defer pool.Put(p)
+		es := (*p)[:0]
+		for _, d := range q.Docs {
+			es = append(es, entry{item: d.Doc, score: d.Score, rank: d.Rank, line: d.Line})
+		}
+		*p = es
+		return rd.deliver(q.Query, es, true)
+	})
+}
+
+func (rd *reader) json(f *input.File, format Format) error {
+	r, err := f.Open()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	seen := map[string]int{}
+	once := func(q string, line int) error {
+		if first, dup := seen[q]; dup {
+			return &diag.Error{File: rd.file, Line: line, Query: q, Msg: fmt.Sprintf("query listed twice (also line %d)", first), Hint: "give each query one list"}
+		}
+		seen[q] = line
+		return nil
+	}
+	if format == JSONL {
+		return jsonin.Lines(r, rd.file, func(line int, data []byte) error {
+			return rd.jsonLine(line, data, once)
+		})
+	}
+	return rd.jsonObject(r)
+}
+
+type jsonlList struct {
+	Query *string           `json:"query"`
+	Items []json.RawMessage `json:"items"`
+	Meta  json.RawMessage   `json:"meta"`
+}
+
+type scoredItem struct {
+	ID    *string      `json:"id"`
+	Score *json.Number `json:"score"`
+}
+
+func (rd *reader) jsonLine(line int, data []byte, once func(string, int) error) error {
+	bad := func(q, item, msg string) error {
+		return &diag.Error{File: rd.file, Line: line, Query: q, Item: item, Msg: msg,
+			Hint: `write {"query":"q","items":["d1","d2"]} or items as {"id":"d1","score":2.5}`}
+	}
+	var v jsonlList
+	if err := jsonin.Decode(data, &v); err != nil {
+		return bad("", "", err.Error())
+	}
+	if v.Query == nil || strings.TrimSpace(*v.Query) == "" {
+		return bad("", "", `missing or empty "query"`)
+	}
+	if v.Items == nil {
+		return bad(*v.Query, "", `missing "items" (an empty list is [])`)
+	}
+	if err := once(*v.Query, line); err != nil {
+		return err
+	}
+	es := make([]entry, 0, len(v.Items))
+	scored := false
+	for i, raw := range v.Items {
+		e := entry{line: line, rank: i + 1}
+		if len(raw) > 0 && raw[0] == '"' {
+			if i > 0 && scored {
+				return bad(*v.Query, "", "items mix plain ids and {id, score} objects")
+			}
+			json.Unmarshal(raw, &e.item)
+		} else {
+			var si scoredItem
+			if err := jsonin.Decode(raw, &si); err != nil || si.ID == nil || si.Score == nil {
+				return bad(*v.Query, "", fmt.Sprintf("item %d: expected an id string or {\"id\":..,\"score\":..}, found %s", i+1, raw))
+			}
+			if i > 0 && !scored {
+				return bad(*v.Query, "", "items mix plain ids and {id, score} objects")
+			}
+			scored = true
+			e.item = *si.ID
+			s, err := parseScore(string(*si.Score))
+			if err != nil {
+				return bad(*v.Query, e.item, err.Error())
+			}
+			e.score = s
+		}
+		es = append(es, e)
+	}
+	return rd.deliver(*v.Query, es, scored)
+}
+
+func parseScore(s string) (float64, error) {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return 0, fmt.Errorf("score %s is not a finite number", s)
+	}
+	return v, nil
+}
+
+func (rd *reader) jsonObject(r io.Reader) error {
+	var buf bytes.Buffer
+	if _, err := buf.ReadFrom(r); err != nil {
+		return err
+	}
+	lists := map[string][]entry{}
+	var order []string
+	begin := func(q string, _ int) {
+		if _, ok := lists[q]; !ok {
+			order = append(order, q)
+			lists[q] = []entry{}
+		}
+	}
+	err := jsonin.Nested(buf.Bytes(), rd.file, begin, func(q, item string, raw json.RawMessage, line int) error {
+		var n json.Number
+		if err := json.Unmarshal(raw, &n); err != nil {
+			return &diag.Error{File: rd.file, Line: line, Query: q, Item: item, Msg: fmt.Sprintf("score %s is not a number", raw)}
+		}
+		s, err := parseScore(string(n))
+		if err != nil {
+			return &diag.Error{File: rd.file, Line: line, Query: q, Item: item, Msg: err.Error()}
+		}
+		lists[q] = append(lists[q], entry{item: item, score: s, line: line})
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, q := range order {
+		if err := rd.deliver(q, lists[q], true); err != nil {
+			return err
+		}
+	}
+	return nil
+}

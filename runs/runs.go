@@ -1,0 +1,130 @@
+// Package runs reads ranked lists: what a retrieval system returned for each
+// query. It accepts TREC runs, JSON Lines and the pytrec_eval/ranx JSON
+// object, puts every list in rank order (by score, ties broken by item id
+// descending as trec_eval does, or by the TREC rank column, or as given) and
+// rejects what would make a score ambiguous: a repeated item, an empty id, a
+// score that is not a finite number, a repeated rank.
+package runs
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/ragstat/ragstat/diag"
+)
+
+// Order says how a list is put in rank order.
+type Order string
+
+const (
+	// ByScore ranks by score descending, ties by item id descending in byte
+	// order (trec_eval's rule). An ordered JSONL list keeps its order.
+	ByScore Order = "score"
+	// ByRank uses the TREC rank column, ascending; a repeated rank is an error.
+	ByRank Order = "rank"
+)
+
+// ParseOrder reads an --order value.
+func ParseOrder(s string) (Order, error) {
+	switch o := Order(strings.ToLower(s)); o {
+	case ByScore, ByRank:
+		return o, nil
+	}
+	return "", fmt.Errorf("unknown order %q: use score or rank", s)
+}
+
+// Ranking is one query's ranked list, in rank order.
+type Ranking struct {
+	Query string
+	Items []string
+	Lines []int // the line each item was read from
+}
+
+// entry is one returned item before ordering.
+type entry struct {
+	item  string
+	score float64
+	rank  int
+	line  int
+}
+
+// lister turns the entries of one query into a Ranking, checking them. It is
+// reused across queries by one goroutine.
+type lister struct {
+	file  string
+	order Order
+	seen  map[string]int
+	list  Ranking
+}
+
+func newLister(file string, order Order) *lister {
+	return &lister{file: file, order: order, seen: map[string]int{}}
+}
+
+func (l *lister) bad(line int, q, item, msg, hint string) *diag.Error {
+	return &diag.Error{File: l.file, Line: line, Query: q, Item: item, Msg: msg, Hint: hint}
+}
+
+// rank orders es (scored: true when scores are meaningful) and checks them;
+// problems go to errs.
+func (l *lister) rank(query string, es []entry, scored bool, errs *diag.List) *Ranking {
+	for _, e := range es {
+		if strings.TrimSpace(e.item) == "" {
+			errs.Add(l.bad(e.line, query, "", "empty item id", "every returned item needs an id"))
+		} else if math.IsNaN(e.score) || math.IsInf(e.score, 0) {
+			errs.Add(l.bad(e.line, query, e.item, fmt.Sprintf("score %v is not a finite number", e.score), "scores must be finite"))
+		}
+	}
+	switch {
+	case l.order == ByRank:
+		l.byRank(query, es, errs)
+	case scored:
+		sortByScore(es)
+	}
+	l.checkDuplicates(query, es, errs)
+	l.list.Query = query
+	l.list.Items = l.list.Items[:0]
+	l.list.Lines = l.list.Lines[:0]
+	for _, e := range es {
+		l.list.Items = append(l.list.Items, e.item)
+		l.list.Lines = append(l.list.Lines, e.line)
+	}
+	return &l.list
+}
+
+// sortByScore sorts by score descending, ties by item id descending; runs
+// written in rank order are detected and left alone.
+func sortByScore(es []entry) {
+	before := func(a, b entry) int {
+		return cmp.Or(cmp.Compare(b.score, a.score), strings.Compare(b.item, a.item))
+	}
+	if !slices.IsSortedFunc(es, before) {
+		slices.SortStableFunc(es, before)
+	}
+}
+
+func (l *lister) byRank(query string, es []entry, errs *diag.List) {
+	slices.SortStableFunc(es, func(a, b entry) int { return cmp.Compare(a.rank, b.rank) })
+	for i := 1; i < len(es); i++ {
+		if es[i].rank == es[i-1].rank {
+			errs.Add(l.bad(es[i].line, query, es[i].item,
+				fmt.Sprintf("rank %d repeats line %d", es[i].rank, es[i-1].line),
+				"with --order rank every rank must be unique; or rank by score with --order score"))
+		}
+	}
+}
+
+func (l *lister) checkDuplicates(query string, es []entry, errs *diag.List) {
+	clear(l.seen)
+	for _, e := range es {
+		if first, dup := l.seen[e.item]; dup {
+			errs.Add(l.bad(e.line, query, e.item, fmt.Sprintf("item returned twice in one list (also line %d)", first),
+				"evaluate the list your system really produced; if it deduplicates, deduplicate before writing the run"))
+			continue
+		}
+		l.seen[e.item] = e.line
+	}
+}
