@@ -1,0 +1,113 @@
+package trecfile
+
+import (
+	"fmt"
+	"math"
+)
+
+// maxFields is one more than the widest format, so that a line with too many
+// fields is seen as such.
+const maxFields = 7
+
+// lineParser splits lines into fields; its scratch space makes it unsafe for
+// concurrent use.
+type lineParser struct {
+	f [maxFields][]byte
+}
+
+// split stores up to maxFields whitespace-separated fields of line in p.f and
+// returns how many fields the line has in all.
+func (p *lineParser) split(line []byte) int {
+	n, i := 0, 0
+	for {
+		for i < len(line) && isSpace[line[i]] {
+			i++
+		}
+		if i == len(line) {
+			return n
+		}
+		start := i
+		for i < len(line) && !isSpace[line[i]] {
+			i++
+		}
+		if n < maxFields {
+			p.f[n] = line[start:i]
+		}
+		n++
+	}
+}
+
+// run parses one run line. It returns a nil qid for a line to skip (a blank
+// line or comment in lenient mode) and a non-nil *Error for a bad line.
+func (p *lineParser) run(line []byte, no int, opt *Options) (qid []byte, d RunDoc, tag []byte, err *Error) {
+	if isBlankOrComment(line) {
+		if opt.Lenient {
+			return nil, d, nil, nil
+		}
+		return nil, d, nil, rejectLine(line, no, opt, "run")
+	}
+	n := p.split(line)
+	if n != 6 && !(opt.Lenient && n > 6) {
+		return nil, d, nil, p.fieldCount(n, no, opt, 6, runFormat)
+	}
+	qid, tag = p.f[0], p.f[5]
+	d = RunDoc{Doc: view(p.f[2]), Line: no}
+	if opt.Lenient {
+		d.Score, d.Rank = Atof(p.f[4]), clampInt(Atol(p.f[3]))
+		return qid, d, tag, nil
+	}
+	var ok bool
+	if d.Score, ok = parseScore(p.f[4]); !ok {
+		return nil, d, nil, p.bad(no, opt, fmt.Sprintf("score %q is not a finite number; write scores as decimals such as 12.5 or 1e-3", p.f[4]))
+	}
+	if d.Rank, ok = parseInt(p.f[3]); !ok {
+		return nil, d, nil, p.bad(no, opt, fmt.Sprintf("rank %q is not an integer; the fourth column is the rank (1, 2, ...)", p.f[3]))
+	}
+	return qid, d, tag, nil
+}
+
+// isBlankOrComment reports whether a line holds only whitespace or starts,
+// after whitespace, with '#'.
+func isBlankOrComment(line []byte) bool {
+	t := trimSpaceLeft(line)
+	return len(t) == 0 || t[0] == '#'
+}
+
+// rejectLine reports a blank or comment line.
+func rejectLine(line []byte, no int, opt *Options, kind string) *Error {
+	msg := fmt.Sprintf("blank line; remove it (a %s file has one entry per line)", kind)
+	if t := trimSpaceLeft(line); len(t) > 0 {
+		msg = fmt.Sprintf("comment line (starts with '#'); %s files have no comments: remove it (trec-eval skips comments)", kind)
+	}
+	return &Error{File: opt.Name, Line: no, Msg: msg}
+}
+
+// fieldCount reports a line with the wrong number of fields.
+func (p *lineParser) fieldCount(n, no int, opt *Options, want int, format string) *Error {
+	e := &Error{File: opt.Name, Line: no}
+	if n > 0 {
+		e.Query = string(p.f[0])
+	}
+	more := ""
+	if opt.Lenient && want == 6 {
+		more = " or more"
+	}
+	e.Msg = fmt.Sprintf("found %d fields, want %d%s: %s (fields are separated by spaces or tabs)", n, want, more, format)
+	return e
+}
+
+// bad reports a problem with a line whose fields are already split.
+func (p *lineParser) bad(no int, opt *Options, msg string) *Error {
+	return &Error{File: opt.Name, Line: no, Query: string(p.f[0]), Item: string(p.f[2]), Msg: msg}
+}
+
+// clampInt converts to int, saturating on 32-bit platforms.
+func clampInt(v int64) int {
+	if v > math.MaxInt {
+		return math.MaxInt
+	}
+	if v < math.MinInt {
+		return math.MinInt
+	}
+	return int(v)
+}

@@ -1,0 +1,232 @@
+package trecfile
+
+import (
+	"math"
+	"strconv"
+	"unsafe"
+)
+
+// view returns a string that shares b's bytes; it is valid while b is.
+func view(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}
+
+// pow10 holds the powers of ten that a float64 represents exactly.
+var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// fastDecimal parses [+-]digits[.digits] when the result is exact with one
+// rounding (at most 15 significant digits, at most 22 decimals), the common
+// shape of TREC scores. ok is false for anything else.
+func fastDecimal(b []byte) (v float64, ok bool) {
+	i, neg := 0, false
+	if len(b) > 0 && (b[0] == '-' || b[0] == '+') {
+		neg, i = b[0] == '-', 1
+	}
+	var mant uint64
+	digits, frac, nd, dot := 0, 0, 0, false
+	for ; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case c >= '0' && c <= '9':
+			nd++
+			mant = mant*10 + uint64(c-'0')
+			if mant != 0 {
+				digits++
+			}
+			if dot {
+				frac++
+			}
+		case c == '.' && !dot:
+			dot = true
+		default:
+			return 0, false
+		}
+	}
+	if nd == 0 || digits > 15 || frac > 22 {
+		return 0, false
+	}
+	v = float64(mant) / pow10[frac]
+	if neg {
+		v = -v
+	}
+	return v, true
+}
+
+// parseScore parses a whole field as a finite float64 (ragstat's rule).
+func parseScore(b []byte) (float64, bool) {
+	if v, ok := fastDecimal(b); ok {
+		return v, true
+	}
+	v, err := strconv.ParseFloat(view(b), 64)
+	return v, err == nil && !math.IsInf(v, 0) && !math.IsNaN(v)
+}
+
+// parseInt parses a whole field as a decimal integer with optional sign.
+func parseInt(b []byte) (int, bool) {
+	v, err := strconv.ParseInt(view(b), 10, 0)
+	return int(v), err == nil
+}
+
+// Atof reads a number the way C's atof does: the longest prefix of b that is
+// a number (decimal or hexadecimal, inf, infinity, nan), 0 when there is none.
+// Values out of range become ±Inf or 0, as strtod makes them.
+func Atof(b []byte) float64 {
+	if v, ok := fastDecimal(b); ok {
+		return v
+	}
+	b = trimSpaceLeft(b)
+	n := floatPrefix(b)
+	if n == 0 {
+		return 0
+	}
+	s := string(b[:n])
+	if isHexPrefix(b[:n]) && !containsFold(b[:n], 'p') {
+		s += "p0"
+	}
+	v, _ := strconv.ParseFloat(s, 64)
+	return v
+}
+
+// Atol reads an integer the way C's atol does: optional whitespace and sign,
+// then the longest run of digits; 0 when there are none. Values out of range
+// saturate, as strtol makes them.
+func Atol(b []byte) int64 {
+	b = trimSpaceLeft(b)
+	i, neg := 0, false
+	if len(b) > 0 && (b[0] == '-' || b[0] == '+') {
+		neg, i = b[0] == '-', 1
+	}
+	var v uint64
+	over := false
+	for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
+		d := uint64(b[i] - '0')
+		if v > (math.MaxUint64-d)/10 {
+			over = true
+			continue
+		}
+		v = v*10 + d
+	}
+	switch {
+	case neg && (over || v > 1<<63):
+		return math.MinInt64
+	case neg:
+		return -int64(v)
+	case over || v > math.MaxInt64:
+		return math.MaxInt64
+	}
+	return int64(v)
+}
+
+// trimSpaceLeft drops leading C whitespace.
+func trimSpaceLeft(b []byte) []byte {
+	for len(b) > 0 && isSpace[b[0]] {
+		b = b[1:]
+	}
+	return b
+}
+
+// floatPrefix returns the length of the longest prefix of b that strtod
+// accepts as a number.
+func floatPrefix(b []byte) int {
+	i := 0
+	if i < len(b) && (b[i] == '+' || b[i] == '-') {
+		i++
+	}
+	if n := wordPrefix(b[i:]); n > 0 {
+		return i + n
+	}
+	if isHexPrefix(b[i:]) {
+		if n := mantissaPrefix(b[i+2:], isHexDigit); n > 0 {
+			return i + 2 + n + exponentPrefix(b[i+2+n:], 'p')
+		}
+		return i + 1 // "0x" with no digits reads as the number 0
+	}
+	n := mantissaPrefix(b[i:], isDigit)
+	if n == 0 {
+		return 0
+	}
+	return i + n + exponentPrefix(b[i+n:], 'e')
+}
+
+// wordPrefix matches infinity, inf and nan (any case).
+func wordPrefix(b []byte) int {
+	for _, w := range []string{"infinity", "inf", "nan"} {
+		if len(b) >= len(w) && equalFold(b[:len(w)], w) {
+			return len(w)
+		}
+	}
+	return 0
+}
+
+// mantissaPrefix matches digits[.digits] or .digits; 0 if no digit.
+func mantissaPrefix(b []byte, digit func(byte) bool) int {
+	i, seen := 0, false
+	for ; i < len(b) && digit(b[i]); i++ {
+		seen = true
+	}
+	if i < len(b) && b[i] == '.' {
+		j := i + 1
+		for ; j < len(b) && digit(b[j]); j++ {
+			seen = true
+		}
+		i = j
+	}
+	if !seen {
+		return 0
+	}
+	return i
+}
+
+// exponentPrefix matches an exponent introduced by mark (or its upper case)
+// that has at least one digit; 0 otherwise.
+func exponentPrefix(b []byte, mark byte) int {
+	if len(b) == 0 || b[0]|0x20 != mark {
+		return 0
+	}
+	i := 1
+	if i < len(b) && (b[i] == '+' || b[i] == '-') {
+		i++
+	}
+	j := i
+	for ; j < len(b) && isDigit(b[j]); j++ {
+	}
+	if j == i {
+		return 0
+	}
+	return j
+}
+
+func isDigit(c byte) bool    { return c >= '0' && c <= '9' }
+func isHexDigit(c byte) bool { return isDigit(c) || c|0x20 >= 'a' && c|0x20 <= 'f' }
+
+func isHexPrefix(b []byte) bool {
+	if len(b) > 0 && (b[0] == '+' || b[0] == '-') {
+		b = b[1:]
+	}
+	return len(b) >= 2 && b[0] == '0' && b[1]|0x20 == 'x'
+}
+
+func containsFold(b []byte, c byte) bool {
+	for _, x := range b {
+		if x|0x20 == c {
+			return true
+		}
+	}
+	return false
+}
+
+func equalFold(b []byte, s string) bool {
+	for i := range b {
+		if b[i]|0x20 != s[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// isSpace is C's isspace in the C locale.
+var isSpace = [256]bool{' ': true, '\t': true, '\n': true, '\v': true, '\f': true, '\r': true}

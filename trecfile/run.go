@@ -1,0 +1,308 @@
+package trecfile
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// RunDoc is one line of a TREC run: qid Q0 docno rank score tag.
+type RunDoc struct {
+	Doc   string  // may alias a buffer that is reused after the callback returns (strings.Clone to keep it)
+	Score float64 // the score column
+	Rank  int     // the rank column (trec_eval ignores it; ragstat's --order rank uses it); 0 in lenient mode when unparsable
+	Line  int     // 1-based line number in the file
+}
+
+// RunQuery is every line of one query, in file order.
+type RunQuery struct {
+	Query   string // as Doc: copy to keep
+	Tag     string // the tag (run name) column of its first line
+	LastTag string // the tag column of its last line (trec_eval names a run after the file's last line)
+	Docs    []RunDoc
+}
+
+// Options says how to read.
+type Options struct {
+	Name    string // file name used in error messages
+	Workers int    // parallel parsers; 0 means runtime.GOMAXPROCS(0)
+	Lenient bool   // trec_eval's acceptance rules instead of ragstat's strict ones
+}
+
+const runFormat = "qid Q0 docid rank score tag"
+
+// ReadRun streams a run, calling fn once per query with all of that query's lines, possibly from
+// several goroutines at once (fn must be safe for concurrent use; the RunQuery and its strings are
+// valid only during the call). open may be called more than once (to re-read the input).
+// A run whose lines are not grouped by query still comes out right: every query is delivered once
+// with all its lines in file order (a first pass checks the grouping; an ungrouped run is then
+// grouped in memory).
+//
+// Problems in the file come back as an ErrorList of up to MaxErrors problems; once a problem is
+// found fn is no longer called, and the queries delivered before it should be discarded.
+// An error returned by fn stops reading and is returned as is.
+func ReadRun(open func() (io.ReadCloser, error), opt Options, fn func(*RunQuery) error) error {
+	grouped, err := withInput(open, func(r io.Reader) (bool, error) { return isGrouped(r, &opt) })
+	if err != nil {
+		return err
+	}
+	s := &runStream{opt: &opt, fn: fn}
+	_, err = withInput(open, func(r io.Reader) (bool, error) {
+		if grouped {
+			return false, s.stream(r)
+		}
+		return false, s.inMemory(r)
+	})
+	return s.finish(err)
+}
+
+// withInput opens the input, runs f on it and closes it.
+func withInput(open func() (io.ReadCloser, error), f func(io.Reader) (bool, error)) (bool, error) {
+	rc, err := open()
+	if err != nil {
+		return false, err
+	}
+	v, err := f(rc)
+	if cerr := rc.Close(); err == nil {
+		err = cerr
+	}
+	return v, err
+}
+
+// isGrouped reports whether every query's lines are contiguous. It reads
+// blocks in parallel, lists the query ids of each block, and checks the lists
+// in input order.
+func isGrouped(r io.Reader, opt *Options) (bool, error) {
+	m := &groupCheck{seen: map[string]struct{}{}, pending: map[int][]string{}}
+	err := pipeline(r, lineCut, opt.workers(), m.failed, func(b *block) error {
+		m.add(b.seq, blockKeys(b.data))
+		return nil
+	})
+	return !m.failed(), err
+}
+
+// blockKeys lists the query ids of a block, once per run of equal ids.
+func blockKeys(data []byte) []string {
+	var keys []string
+	var last []byte
+	for len(data) > 0 {
+		line := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i], data[i+1:]
+		} else {
+			data = nil
+		}
+		if k := lineKey(line); k != nil && !bytes.Equal(k, last) {
+			keys = append(keys, string(k))
+			last = k
+		}
+	}
+	return keys
+}
+
+// groupCheck merges per-block query id lists in block order and notes a
+// query id that reappears after another query started.
+type groupCheck struct {
+	mu         sync.Mutex
+	seen       map[string]struct{}
+	pending    map[int][]string
+	next       int
+	last       string
+	reappeared bool
+}
+
+func (m *groupCheck) add(seq int, keys []string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.pending[seq] = keys
+	for {
+		keys, ok := m.pending[m.next]
+		if !ok {
+			return
+		}
+		delete(m.pending, m.next)
+		m.next++
+		m.merge(keys)
+	}
+}
+
+func (m *groupCheck) merge(keys []string) {
+	for _, k := range keys {
+		if k == m.last {
+			continue
+		}
+		if _, dup := m.seen[k]; dup {
+			m.reappeared = true
+		}
+		m.seen[k] = struct{}{}
+		m.last = k
+	}
+}
+
+func (m *groupCheck) failed() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.reappeared
+}
+
+// runStream delivers the queries of one run.
+type runStream struct {
+	opt     *Options
+	fn      func(*RunQuery) error
+	errs    collector
+	queries atomic.Int64
+	pool    sync.Pool
+}
+
+// stream parses a grouped run block by block on all workers.
+func (s *runStream) stream(r io.Reader) error {
+	return pipeline(r, queryCut, s.opt.workers(), s.errs.full, s.parseBlock)
+}
+
+// parseBlock parses the lines of one block and delivers its queries.
+func (s *runStream) parseBlock(b *block) error {
+	q, _ := s.pool.Get().(*RunQuery)
+	if q == nil {
+		q = &RunQuery{}
+	}
+	defer s.pool.Put(q)
+	q.Docs = q.Docs[:0]
+	var p lineParser
+	var bad []*Error
+	err := eachLine(b, func(line []byte, no int) error {
+		qid, d, tag, perr := p.run(line, no, s.opt)
+		switch {
+		case perr != nil:
+			bad = append(bad, perr)
+			return nil
+		case qid == nil || len(bad) > 0:
+			return nil
+		case len(q.Docs) > 0 && view(qid) != q.Query:
+			if err := s.deliver(q); err != nil {
+				return err
+			}
+			q.Docs = q.Docs[:0]
+		}
+		if len(q.Docs) == 0 {
+			q.Query, q.Tag = view(qid), view(tag)
+		}
+		q.LastTag = view(tag)
+		q.Docs = append(q.Docs, d)
+		return nil
+	})
+	if err == nil && len(bad) == 0 && len(q.Docs) > 0 {
+		err = s.deliver(q)
+	}
+	s.errs.add(bad...)
+	return err
+}
+
+// deliver calls fn unless a problem has been found.
+func (s *runStream) deliver(q *RunQuery) error {
+	if s.errs.any() {
+		return nil
+	}
+	s.queries.Add(1)
+	return s.fn(q)
+}
+
+// eachLine calls f for every line of a block with its line number.
+func eachLine(b *block, f func(line []byte, no int) error) error {
+	data, no := b.data, b.line
+	for len(data) > 0 {
+		line := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i], data[i+1:]
+		} else {
+			data = nil
+		}
+		if err := f(line, no); err != nil {
+			return err
+		}
+		no++
+	}
+	return nil
+}
+
+// inMemory groups an ungrouped run in memory, then delivers its queries in
+// order of first appearance.
+func (s *runStream) inMemory(r io.Reader) error {
+	index := map[string]int{}
+	var all []*RunQuery
+	var p lineParser
+	err := pipeline(r, lineCut, 1, s.errs.full, func(b *block) error {
+		var bad []*Error
+		eachLine(b, func(line []byte, no int) error {
+			qid, d, tag, perr := p.run(line, no, s.opt)
+			if perr != nil {
+				bad = append(bad, perr)
+			} else if qid != nil {
+				all = keep(all, index, qid, d, tag)
+			}
+			return nil
+		})
+		s.errs.add(bad...)
+		return nil
+	})
+	if err != nil || s.errs.any() {
+		return err
+	}
+	return s.deliverAll(all)
+}
+
+// keep appends a line to its query, copying the strings it must own.
+func keep(all []*RunQuery, index map[string]int, qid []byte, d RunDoc, tag []byte) []*RunQuery {
+	i, ok := index[view(qid)]
+	if !ok {
+		i = len(all)
+		t := string(tag)
+		q := &RunQuery{Query: string(qid), Tag: t}
+		index[q.Query] = i
+		all = append(all, q)
+	}
+	q := all[i]
+	if t := view(tag); t != q.LastTag {
+		q.LastTag = strings.Clone(t)
+	}
+	d.Doc = strings.Clone(d.Doc)
+	q.Docs = append(q.Docs, d)
+	return all
+}
+
+// deliverAll calls fn for every query, on all workers.
+func (s *runStream) deliverAll(all []*RunQuery) error {
+	var next atomic.Int64
+	var first error
+	var once sync.Once
+	var wg sync.WaitGroup
+	for range s.opt.workers() {
+		wg.Go(func() {
+			for i := next.Add(1) - 1; i < int64(len(all)); i = next.Add(1) - 1 {
+				if err := s.deliver(all[i]); err != nil {
+					once.Do(func() { first = err })
+					return
+				}
+				all[i] = nil
+			}
+		})
+	}
+	wg.Wait()
+	return first
+}
+
+// finish turns the outcome into ReadRun's error.
+func (s *runStream) finish(err error) error {
+	if err != nil {
+		return err
+	}
+	if err := s.errs.err(); err != nil {
+		return err
+	}
+	if s.queries.Load() == 0 {
+		return ErrorList{{File: s.opt.Name, Msg: fmt.Sprintf("no run lines: the file is empty or holds only blank lines and comments; a TREC run has lines %q", runFormat)}}
+	}
+	return nil
+}

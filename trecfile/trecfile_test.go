@@ -1,0 +1,416 @@
+package trecfile
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// opener returns an open function over a string.
+func opener(s string) func() (io.ReadCloser, error) {
+	return func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(s)), nil }
+}
+
+// gotQuery is a delivered query with its strings copied.
+type gotQuery struct {
+	Query, Tag, LastTag string
+	Docs                []RunDoc
+}
+
+// readAll runs ReadRun and returns the delivered queries sorted by id.
+func readAll(t testing.TB, input string, opt Options) ([]gotQuery, error) {
+	t.Helper()
+	var mu sync.Mutex
+	var got []gotQuery
+	err := ReadRun(opener(input), opt, func(q *RunQuery) error {
+		g := gotQuery{Query: strings.Clone(q.Query), Tag: strings.Clone(q.Tag), LastTag: strings.Clone(q.LastTag)}
+		for _, d := range q.Docs {
+			d.Doc = strings.Clone(d.Doc)
+			g.Docs = append(g.Docs, d)
+		}
+		mu.Lock()
+		got = append(got, g)
+		mu.Unlock()
+		return nil
+	})
+	slices.SortFunc(got, func(a, b gotQuery) int { return strings.Compare(a.Query, b.Query) })
+	return got, err
+}
+
+func TestReadRunErrors(t *testing.T) {
+	tests := []struct {
+		name    string
+		input   string
+		lenient bool
+		want    string // the error text, "" for success
+	}{
+		{"ok", "q1 Q0 d1 1 2.5 tag\n", false, ""},
+		{"five fields", "q1 Q0 d1 1 2.5 tag\nq1 Q0 d2 2 1.5\n", false, `run.txt:2: query "q1": found 5 fields, want 6: qid Q0 docid rank score tag (fields are separated by spaces or tabs)`},
+		{"seven fields", "q1 Q0 d1 1 2.5 tag x\n", false, `run.txt:1: query "q1": found 7 fields, want 6: qid Q0 docid rank score tag (fields are separated by spaces or tabs)`},
+		{"seven fields lenient", "q1 Q0 d1 1 2.5 tag x\n", true, ""},
+		{"four fields lenient", "q1 Q0 d1 0.9\n", true, `run.txt:1: query "q1": found 4 fields, want 6 or more: qid Q0 docid rank score tag (fields are separated by spaces or tabs)`},
+		{"nan score", "q1 Q0 d1 1 NaN tag\n", false, `run.txt:1: query "q1", item "d1": score "NaN" is not a finite number; write scores as decimals such as 12.5 or 1e-3`},
+		{"inf score", "q1 Q0 d1 1 -inf tag\n", false, `run.txt:1: query "q1", item "d1": score "-inf" is not a finite number; write scores as decimals such as 12.5 or 1e-3`},
+		{"garbage score", "q1 Q0 d1 1 abc tag\n", false, `run.txt:1: query "q1", item "d1": score "abc" is not a finite number; write scores as decimals such as 12.5 or 1e-3`},
+		{"garbage score lenient", "q1 Q0 d1 1 abc tag\n", true, ""},
+		{"bad rank", "q1 Q0 d1 1.5 2 tag\n", false, `run.txt:1: query "q1", item "d1": rank "1.5" is not an integer; the fourth column is the rank (1, 2, ...)`},
+		{"blank line", "q1 Q0 d1 1 2 tag\n  \t\nq1 Q0 d2 2 1 tag\n", false, `run.txt:2: blank line; remove it (a run file has one entry per line)`},
+		{"blank line lenient", "\nq1 Q0 d1 1 2 tag\n  \t\n", true, ""},
+		{"comment", "# header\nq1 Q0 d1 1 2 tag\n", false, `run.txt:1: comment line (starts with '#'); run files have no comments: remove it (trec-eval skips comments)`},
+		{"comment lenient", "  # header\nq1 Q0 d1 1 2 tag\n", true, ""},
+		{"empty", "", false, `run.txt: no run lines: the file is empty or holds only blank lines and comments; a TREC run has lines "qid Q0 docid rank score tag"`},
+		{"only comments lenient", "# a\n\n", true, `run.txt: no run lines: the file is empty or holds only blank lines and comments; a TREC run has lines "qid Q0 docid rank score tag"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := readAll(t, tt.input, Options{Name: "run.txt", Lenient: tt.lenient})
+			if got := errText(err); got != tt.want {
+				t.Errorf("error\n got %s\nwant %s", got, tt.want)
+			}
+			var list ErrorList
+			if err != nil && !errors.As(err, &list) {
+				t.Errorf("error %T is not an ErrorList", err)
+			}
+		})
+	}
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+func TestReadRunValues(t *testing.T) {
+	input := "q1 Q0 d1 1 2.5 runA\r\nq1\tQ0\td2\t2\t-1e-3\trunB\n\nq2 Q0 d3 x 0x1p1 runC"
+	got, err := readAll(t, input, Options{Name: "r", Lenient: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []gotQuery{
+		{Query: "q1", Tag: "runA", LastTag: "runB", Docs: []RunDoc{{"d1", 2.5, 1, 1}, {"d2", -1e-3, 2, 2}}},
+		{Query: "q2", Tag: "runC", LastTag: "runC", Docs: []RunDoc{{"d3", 2, 0, 4}}},
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("got  %v\nwant %v", got, want)
+	}
+}
+
+func TestReadRunStopsAfterMaxErrors(t *testing.T) {
+	var b strings.Builder
+	for i := range 30 {
+		fmt.Fprintf(&b, "q%d Q0 d 1 bad t\n", i)
+	}
+	_, err := readAll(t, b.String(), Options{Name: "r"})
+	var list ErrorList
+	if !errors.As(err, &list) || len(list) != MaxErrors {
+		t.Fatalf("got %v, want %d errors", err, MaxErrors)
+	}
+	for i, e := range list {
+		if e.Line != i+1 {
+			t.Errorf("error %d is on line %d, want %d", i, e.Line, i+1)
+		}
+	}
+	if !strings.HasSuffix(err.Error(), "(stopped after 20 problems)") {
+		t.Errorf("message does not say reading stopped: %q", err)
+	}
+}
+
+func TestReadRunCallbackError(t *testing.T) {
+	stop := errors.New("stop")
+	err := ReadRun(opener("q1 Q0 d 1 1 t\n"), Options{}, func(*RunQuery) error { return stop })
+	if err != stop {
+		t.Errorf("got %v, want the callback's error", err)
+	}
+	err = ReadRun(func() (io.ReadCloser, error) { return nil, stop }, Options{}, nil)
+	if err != stop {
+		t.Errorf("got %v, want the open error", err)
+	}
+}
+
+// makeRun writes a grouped run of nq queries with up to nd docs each.
+func makeRun(nq, nd int, rng *rand.Rand) []string {
+	var lines []string
+	for q := range nq {
+		for d := range 1 + rng.IntN(nd) {
+			lines = append(lines, fmt.Sprintf("q%d Q0 doc%d %d %.4f t%d", q, rng.IntN(1000), d+1, rng.Float64()*10, d))
+		}
+	}
+	return lines
+}
+
+// TestReadRunUngrouped checks that a shuffled run, read across many small
+// blocks, delivers the same queries as the grouped one.
+func TestReadRunUngrouped(t *testing.T) {
+	defer func(n int) { blockSize = n }(blockSize)
+	blockSize = 256
+	rng := rand.New(rand.NewPCG(1, 2))
+	lines := makeRun(50, 40, rng)
+	grouped, err := readAll(t, strings.Join(lines, "\n")+"\n", Options{Workers: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(grouped) != 50 {
+		t.Fatalf("got %d queries, want 50", len(grouped))
+	}
+	order := rng.Perm(len(lines))
+	shuffled := make([]string, len(lines))
+	for i, j := range order {
+		shuffled[i] = lines[j]
+	}
+	got, err := readAll(t, strings.Join(shuffled, "\n"), Options{Workers: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range got {
+		if len(got[i].Docs) != len(grouped[i].Docs) {
+			t.Fatalf("query %s: %d docs, want %d", got[i].Query, len(got[i].Docs), len(grouped[i].Docs))
+		}
+		if !slices.IsSortedFunc(got[i].Docs, func(a, b RunDoc) int { return a.Line - b.Line }) {
+			t.Errorf("query %s: docs not in file order", got[i].Query)
+		}
+		byRank := func(a, b RunDoc) int { return a.Rank - b.Rank }
+		slices.SortFunc(got[i].Docs, byRank)
+		for j, d := range got[i].Docs {
+			g := grouped[i].Docs[j]
+			if d.Doc != g.Doc || d.Score != g.Score || d.Rank != g.Rank {
+				t.Errorf("query %s doc %d: %+v, want %+v", got[i].Query, j, d, g)
+			}
+		}
+	}
+}
+
+// TestReadRunLongQuery reads a query longer than a block.
+func TestReadRunLongQuery(t *testing.T) {
+	defer func(n int) { blockSize = n }(blockSize)
+	blockSize = 64
+	input := strings.Repeat("a Q0 d 1 1 t\n", 100) + "b Q0 d 1 1 t\n"
+	got, err := readAll(t, strings.ReplaceAll(input, " d ", " d"+"x ")+"", Options{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || len(got[0].Docs) != 100 || got[0].Docs[99].Line != 100 || got[1].Docs[0].Line != 101 {
+		t.Errorf("got %d queries, first with %d docs", len(got), len(got[0].Docs))
+	}
+}
+
+func TestReadQrels(t *testing.T) {
+	tests := []struct {
+		name    string
+		input   string
+		lenient bool
+		want    string // lines as query/iter/doc/grade/line, or the error
+	}{
+		{"ok", "1 0 a 1\n1 0 b 0\r\n2 Q c -2", false, "1/0/a/1/1 1/0/b/0/2 2/Q/c/-2/3"},
+		{"atol grades", "1 0 a high\n1 0 b 2.7\n", true, "1/0/a/0/1 1/0/b/2/2"},
+		{"bad grade", "1 0 a high\n", false, `q:1: query "1", item "a": grade "high" is not an integer; the fourth column is the relevance grade (0, 1, 2, ...)`},
+		{"three fields", "1 0 a\n", true, `q:1: query "1": found 3 fields, want 4: qid iter docid grade (fields are separated by spaces or tabs)`},
+		{"five fields", "1 0 a 1 x\n", false, `q:1: query "1": found 5 fields, want 4: qid iter docid grade (fields are separated by spaces or tabs)`},
+		{"blank lenient", "1 0 a 1\n\n1 0 b 0\n", true, `q:2: blank line; remove it (a qrels file has one entry per line)`},
+		{"comment lenient", "# c\n1 0 a 1\n# d\n1 0 b 0\n", true, "1/0/a/1/2 1/0/b/0/4"},
+		{"two comments lenient", "# c\n# x y z\n", true, "#/x/y/0/2"},
+		{"indented hash is data lenient", " # x y 1\n", true, "#/x/y/1/1"},
+		{"comment strict", "# c\n1 0 a 1\n", false, `q:1: comment line (starts with '#'); qrels files have no comments: remove it (trec-eval skips comments)`},
+		{"empty", "", true, `q: no judgments: the file is empty; a qrels file has lines "qid iter docid grade"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			err := ReadQrels(strings.NewReader(tt.input), Options{Name: "q", Lenient: tt.lenient}, func(l QrelsLine) error {
+				got = append(got, fmt.Sprintf("%s/%s/%s/%d/%d", l.Query, l.Iter, l.Doc, l.Grade, l.Line))
+				return nil
+			})
+			if err != nil {
+				got = []string{err.Error()}
+			}
+			if s := strings.Join(got, " "); s != tt.want {
+				t.Errorf("got  %s\nwant %s", s, tt.want)
+			}
+		})
+	}
+}
+
+func TestAtof(t *testing.T) {
+	tests := []struct {
+		in   string
+		want float64
+	}{
+		{"2.5", 2.5}, {"-0.125", -0.125}, {"+3", 3}, {"1e3", 1000}, {"1e", 1}, {"1e+", 1},
+		{"abc", 0}, {"", 0}, {"-", 0}, {".", 0}, {".5x", 0.5}, {"12abc", 12}, {"0x1p4", 16},
+		{"0x1.8", 1.5}, {"0x", 0}, {"0xg", 0}, {"inf", math.Inf(1)}, {"-Infinity", math.Inf(-1)},
+		{"1e999", math.Inf(1)}, {"0.1234567890123456789", 0.1234567890123456789},
+		{"123456789012345678", 123456789012345678},
+	}
+	for _, tt := range tests {
+		if got := Atof([]byte(tt.in)); got != tt.want {
+			t.Errorf("Atof(%q) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+	if v := Atof([]byte("nan")); !math.IsNaN(v) {
+		t.Errorf("Atof(nan) = %v", v)
+	}
+}
+
+func TestAtol(t *testing.T) {
+	tests := []struct {
+		in   string
+		want int64
+	}{
+		{"3", 3}, {"-2", -2}, {"+7", 7}, {"2.9", 2}, {"x", 0}, {"", 0}, {" 12", 12},
+		{"99999999999999999999", math.MaxInt64}, {"-99999999999999999999", math.MinInt64},
+		{"-9223372036854775808", math.MinInt64},
+	}
+	for _, tt := range tests {
+		if got := Atol([]byte(tt.in)); got != tt.want {
+			t.Errorf("Atol(%q) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestErrorFormat(t *testing.T) {
+	tests := []struct {
+		e    Error
+		want string
+	}{
+		{Error{File: "f", Line: 3, Query: "q", Item: "d", Msg: "m"}, `f:3: query "q", item "d": m`},
+		{Error{File: "f", Msg: "m"}, `f: m`},
+		{Error{Query: "q", Msg: "m"}, `query "q": m`},
+		{Error{Msg: "m"}, `m`},
+	}
+	for _, tt := range tests {
+		if got := tt.e.Error(); got != tt.want {
+			t.Errorf("got %q, want %q", got, tt.want)
+		}
+	}
+}
+
+// reference parses a run the simple way: strings.Fields per line.
+func reference(input string, lenient bool) (map[string][]string, bool) {
+	out := map[string][]string{}
+	for _, line := range strings.Split(strings.TrimSuffix(input, "\n"), "\n") {
+		f := strings.FieldsFunc(line, func(r rune) bool { return r < 256 && isSpace[byte(r)] })
+		if len(f) == 0 || f[0][0] == '#' {
+			if lenient {
+				continue
+			}
+			return nil, false
+		}
+		if len(f) < 6 || !lenient && len(f) != 6 {
+			return nil, false
+		}
+		if _, ok := parseScore([]byte(f[4])); !lenient && !ok {
+			return nil, false
+		}
+		if _, ok := parseInt([]byte(f[3])); !lenient && !ok {
+			return nil, false
+		}
+		out[f[0]] = append(out[f[0]], f[2])
+	}
+	return out, len(out) > 0
+}
+
+func FuzzReadRun(f *testing.F) {
+	f.Add("q1 Q0 d1 1 2.5 t\nq2 Q0 d2 1 1 t\nq1 Q0 d3 2 0.5 t\n", true, 16)
+	f.Add("q1 Q0 d1 1 2.5 t\n\n# c\nq1 Q0 d2 x nan t x\n", true, 8)
+	f.Add("q1 Q0 d1 1 2.5 t\nq1 Q0 d2 2 1 t", false, 4)
+	f.Fuzz(func(t *testing.T, input string, lenient bool, size int) {
+		defer func(n int) { blockSize = n }(blockSize)
+		blockSize = 1 + size&1023
+		got, err := readAll(t, input, Options{Lenient: lenient, Workers: 2})
+		want, ok := reference(input, lenient)
+		if (err == nil) != ok {
+			t.Fatalf("error %v, reference ok %v", err, ok)
+		}
+		if err != nil {
+			return
+		}
+		if len(got) != len(want) {
+			t.Fatalf("%d queries, want %d", len(got), len(want))
+		}
+		for _, q := range got {
+			docs := make([]string, len(q.Docs))
+			for i, d := range q.Docs {
+				docs[i] = d.Doc
+			}
+			if !slices.Equal(docs, want[q.Query]) {
+				t.Fatalf("query %q: docs %q, want %q", q.Query, docs, want[q.Query])
+			}
+		}
+	})
+}
+
+func FuzzReadQrels(f *testing.F) {
+	f.Add("1 0 a 1\n1 0 b 0\n", true)
+	f.Add("# c\n# d\n1 0 a x\n\n", true)
+	f.Add("1 0 a 1\n1 0 b 0 x\n", false)
+	f.Fuzz(func(t *testing.T, input string, lenient bool) {
+		n := 0
+		err := ReadQrels(strings.NewReader(input), Options{Lenient: lenient}, func(l QrelsLine) error {
+			n++
+			if l.Query == "" || l.Doc == "" || l.Iter == "" || l.Line < n {
+				t.Fatalf("bad line %+v", l)
+			}
+			return nil
+		})
+		var list ErrorList
+		if err != nil && (!errors.As(err, &list) || len(list) == 0 || len(list) > MaxErrors) {
+			t.Fatalf("error %v", err)
+		}
+		if err == nil && n == 0 {
+			t.Fatal("no lines and no error")
+		}
+	})
+}
+
+// benchRun builds a grouped run of nq queries with nd docs each, shaped like
+// the benchmark runs.
+func benchRun(nq, nd int) []byte {
+	var b bytes.Buffer
+	for q := range nq {
+		for d := range nd {
+			fmt.Fprintf(&b, "%d Q0 msmarco_passage_%02d_%d %d %.6f bigrun\n", q*7919, d%69, q*nd+d, d+1, 20-float64(d)/100)
+		}
+	}
+	return b.Bytes()
+}
+
+func BenchmarkReadRun(b *testing.B) {
+	data := benchRun(200, 1000)
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		err := ReadRun(func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil },
+			Options{}, func(*RunQuery) error { return nil })
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkReadQrels(b *testing.B) {
+	var buf bytes.Buffer
+	for i := range 200000 {
+		fmt.Fprintf(&buf, "%d 0 msmarco_passage_%02d_%d %d\n", i/100, i%69, i, i%4)
+	}
+	data := buf.Bytes()
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if err := ReadQrels(bytes.NewReader(data), Options{}, func(QrelsLine) error { return nil }); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkAtof(b *testing.B) {
+	in := []byte("12.345678")
+	for b.Loop() {
+		Atof(in)
+	}
+}
