@@ -39,7 +39,7 @@ func (br *blockReader) next() (*block, error) {
 	if br.eof && len(br.carry) == 0 {
 		return nil, io.EOF
 	}
-	buf := br.buffer(len(br.carry) + blockSize)
+	buf := br.buffer(max(blockSize, 2*len(br.carry)))
 	n := copy(buf, br.carry)
 	for {
 		m, err := br.fill(buf[n:cap(buf)])

@@ -18,8 +18,8 @@ func view(b []byte) string {
 var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
 
-// fastDecimal parses [+-]digits[.digits] when the result is exact with one
-// rounding (at most 15 significant digits, at most 22 decimals), the common
+// fastDecimal parses [+-]digits[.digits] when the result needs a single
+// rounding (a mantissa of at most 2^53 and at most 22 decimals), the common
 // shape of TREC scores. ok is false for anything else.
 func fastDecimal(b []byte) (v float64, ok bool) {
 	i, neg := 0, false
@@ -27,26 +27,23 @@ func fastDecimal(b []byte) (v float64, ok bool) {
 		neg, i = b[0] == '-', 1
 	}
 	var mant uint64
-	digits, frac, nd, dot := 0, 0, 0, false
-	for ; i < len(b); i++ {
-		c := b[i]
-		switch {
-		case c >= '0' && c <= '9':
-			nd++
-			mant = mant*10 + uint64(c-'0')
-			if mant != 0 {
-				digits++
-			}
-			if dot {
-				frac++
-			}
-		case c == '.' && !dot:
-			dot = true
-		default:
-			return 0, false
-		}
+	start := i
+	for i < len(b) && b[i]-'0' < 10 {
+		mant = mant*10 + uint64(b[i]-'0')
+		i++
 	}
-	if nd == 0 || digits > 15 || frac > 22 {
+	digits, frac := i-start, 0
+	if i < len(b) && b[i] == '.' {
+		i++
+		fracStart := i
+		for i < len(b) && b[i]-'0' < 10 {
+			mant = mant*10 + uint64(b[i]-'0')
+			i++
+		}
+		frac = i - fracStart
+	}
+	digits += frac
+	if i != len(b) || digits == 0 || digits > 19 || mant > 1<<53 || frac > 22 {
 		return 0, false
 	}
 	v = float64(mant) / pow10[frac]
