@@ -43,7 +43,7 @@ func Detect(head []byte) Format {
 		return TREC
 	}
 	var probe map[string]json.RawMessage
-	if json.Unmarshal(first, &probe) == nil {
+	if json.NewDecoder(bytes.NewReader(first)).Decode(&probe) == nil {
 		if q, ok := probe["query"]; ok && len(q) > 0 && q[0] == '"' {
 			if _, ok := probe["item"]; ok {
 				return JSONL
@@ -143,7 +143,7 @@ var errStop = &diag.Error{Msg: "too many problems"}
 type jsonlJudgment struct {
 	Query *string         `json:"query"`
 	Item  *string         `json:"item"`
-	Grade *json.Number    `json:"grade"`
+	Grade json.RawMessage `json:"grade"`
 	Spans []string        `json:"spans"`
 	Facts []string        `json:"facts"`
 	Meta  json.RawMessage `json:"meta"`
@@ -162,13 +162,14 @@ func (rd *reader) jsonLine(line int, data []byte) error {
 	case v.Grade == nil:
 		return rd.bad(line, *v.Query, *v.Item, `missing "grade"`, "")
 	}
-	g, err := grade(string(*v.Grade))
+	g, err := grade(string(v.Grade))
 	if err != nil {
 		return rd.bad(line, *v.Query, *v.Item, err.Error(), "")
 	}
 	return rd.accept(Judgment{Query: *v.Query, Item: *v.Item, Grade: g, Spans: v.Spans, Line: line})
 }
 
+// grade reads a JSON integer; a string, a fraction or an exponent is not one.
 func grade(s string) (int, error) {
 	g, err := strconv.Atoi(s)
 	if err != nil {
@@ -184,11 +185,7 @@ func (rd *reader) json(r io.Reader) error {
 	}
 	begin := func(q string, _ int) { rd.set.query(q) }
 	return jsonin.Nested(buf.Bytes(), rd.set.File, begin, func(q, item string, raw json.RawMessage, line int) error {
-		var n json.Number
-		if err := json.Unmarshal(raw, &n); err != nil {
-			return rd.bad(line, q, item, fmt.Sprintf("grade %s is not a number", raw), "")
-		}
-		g, err := grade(string(n))
+		g, err := grade(string(raw))
 		if err != nil {
 			return rd.bad(line, q, item, err.Error(), "")
 		}

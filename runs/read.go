@@ -44,7 +44,10 @@ func Detect(head []byte) Format {
 		return TREC
 	}
 	var probe map[string]json.RawMessage
-	if json.Unmarshal(first, &probe) == nil {
+	if json.NewDecoder(bytes.NewReader(first)).Decode(&probe) == nil {
+		if q, ok := probe["query"]; ok && len(q) > 0 && q[0] == '"' {
+			return JSONL
+		}
 		if _, ok := probe["items"]; ok {
 			return JSONL
 		}

@@ -1,0 +1,164 @@
+package judgments
+
+import (
+	"bytes"
+	"compress/gzip"
+	"strings"
+	"testing"
+
+	"github.com/ragstat/ragstat/input"
+)
+
+func read(t *testing.T, name, content string, opt Options) (*Set, error) {
+	t.Helper()
+	return Read(input.FromBytes(name, []byte(content)), opt)
+}
+
+func TestFormats(t *testing.T) {
+	trec := "refund 0 policy 3\nrefund 0 noise 0\nlimits Q0 limit 2\n"
+	jsonl := `{"query":"refund","item":"policy","grade":3}
+{"query":"refund","item":"noise","grade":0,"spans":["within 30 days"]}
+{"query":"limits","item":"limit","grade":2}
+`
+	obj := `{"refund": {"policy": 3, "noise": 0},
+ "limits": {"limit": 2}}`
+	var gz bytes.Buffer
+	w := gzip.NewWriter(&gz)
+	w.Write([]byte(trec))
+	w.Close()
+	for _, tc := range []struct {
+		name, content string
+		format        Format
+	}{
+		{"q.txt", trec, TREC}, {"q.jsonl", jsonl, JSONL}, {"q.json", obj, JSON}, {"q.txt.gz", gz.String(), TREC},
+	} {
+		s, err := read(t, tc.name, tc.content, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if s.Format != tc.format {
+			t.Errorf("%s: format %s, want %s", tc.name, s.Format, tc.format)
+		}
+		if g, ok := s.Query("refund").Grade("policy"); !ok || g != 3 {
+			t.Errorf("%s: refund/policy = %d %v", tc.name, g, ok)
+		}
+		if s.Len() != 3 || strings.Join(s.IDs(), ",") != "refund,limits" {
+			t.Errorf("%s: %d judgments, queries %v", tc.name, s.Len(), s.IDs())
+		}
+	}
+	s, _ := read(t, "q.jsonl", jsonl, Options{})
+	if sp := s.Query("refund").Spans("noise"); len(sp) != 1 || sp[0] != "within 30 days" {
+		t.Errorf("spans = %v", sp)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	tests := []struct {
+		name, content string
+		opt           Options
+		want          []string
+	}{
+		{"grade out of range", "q 0 d 4\n", Options{}, []string{"q.txt:1:", `query "q", item "d"`, "grade 4 is outside the scale 0..3", "--grades"}},
+		{"negative grade allowed by scale", "q 0 d -2\nq 0 e 1\n", Options{Scale: Scale{-2, 4}}, nil},
+		{"negative grade", "q 0 d -1\n", Options{}, []string{"outside the scale 0..3"}},
+		{"duplicate", "q 0 d 1\nq 0 e 2\nq 0 d 1\n", Options{}, []string{"q.txt:3:", "duplicate judgment on line 1"}},
+		{"conflict", "q 0 d 1\nq 0 d 2\n", Options{}, []string{"q.txt:2:", "conflicting judgment: grade 2 here, 1 on line 1"}},
+		{"empty", "", Options{}, []string{"empty"}},
+		{"jsonl fractional grade", `{"query":"q","item":"d","grade":1.5}`, Options{}, []string{"q.txt:1:", "grade 1.5 is not an integer"}},
+		{"jsonl string grade", `{"query":"q","item":"d","grade":"2"}`, Options{}, []string{`grade "2" is not an integer`}},
+		{"jsonl unknown field", `{"query":"q","item":"d","grade":2,"relevance":3}`, Options{}, []string{`unknown field "relevance"`}},
+		{"jsonl empty item", `{"query":"q","item":" ","grade":2}`, Options{}, []string{"empty item id"}},
+		{"jsonl missing grade", `{"query":"q","item":"d"}`, Options{Format: JSONL}, []string{`missing "grade"`}},
+		{"jsonl trailing junk", `{"query":"q","item":"d","grade":2} x`, Options{}, []string{"after the JSON value"}},
+		{"jsonl blank line", "{\"query\":\"q\",\"item\":\"d\",\"grade\":2}\n\n{\"query\":\"q\",\"item\":\"e\",\"grade\":2}\n", Options{}, []string{"q.txt:2:", "blank line"}},
+		{"json repeated key", "{\"q\": {\"d\": 1,\n \"d\": 2}}", Options{}, []string{"q.txt:2:", `repeated key "d" (first on line 1)`}},
+		{"json not nested", `{"q": 3}`, Options{Format: JSON}, []string{`the value of "q" must be a JSON object`}},
+		{"json fraction", `{"q": {"d": 2.0}}`, Options{}, []string{"grade 2.0 is not an integer"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := read(t, "q.txt", tc.content, tc.opt)
+			if tc.want == nil {
+				if err != nil {
+					t.Fatalf("unexpected error: %v", err)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatal("no error")
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q lacks %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+func TestManyErrorsStopAtTwenty(t *testing.T) {
+	var b strings.Builder
+	for i := range 50 {
+		b.WriteString("q 0 d")
+		b.WriteString(strings.Repeat("x", i))
+		b.WriteString(" 9\n")
+	}
+	_, err := read(t, "q.txt", b.String(), Options{})
+	if err == nil || strings.Count(err.Error(), "outside the scale") != 20 || !strings.Contains(err.Error(), "more problems") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestParseScale(t *testing.T) {
+	for in, ok := range map[string]bool{"0..3": true, "-2..4": true, "3..0": false, "0-3": false, "a..b": false} {
+		if _, err := ParseScale(in); (err == nil) != ok {
+			t.Errorf("ParseScale(%q) error %v", in, err)
+		}
+	}
+}
+
+func TestMapFoldsToDocuments(t *testing.T) {
+	s, err := read(t, "q.txt", "q 0 a#1 1\nq 0 a#2 3\nq 0 b#1 0\n", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs, folded := s.Map(func(it string) string { return strings.Split(it, "#")[0] })
+	if g, _ := docs.Query("q").Grade("a"); g != 3 || folded != 1 || docs.Len() != 2 {
+		t.Fatalf("a=%d folded=%d len=%d", g, folded, docs.Len())
+	}
+}
+
+func FuzzRead(f *testing.F) {
+	for _, seed := range []string{
+		"q 0 d 3\n", "q 0 d 1\nq 0 d 2\n", `{"query":"q","item":"d","grade":3}`,
+		`{"q":{"d":1,"e":0}}`, `{"q":{}}`, "{\"q\": {\"d\": 1,\n \"d\": 2}}", "", "\x1f\x8b", "q 0 d\n",
+		`{"query":"q","item":"d","grade":1,"spans":["x"]}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := Read(input.FromBytes("fuzz", data), Options{Scale: Scale{-3, 3}})
+		if err != nil {
+			if err.Error() == "" {
+				t.Fatal("empty error message")
+			}
+			return
+		}
+		n := 0
+		for _, id := range s.IDs() {
+			q := s.Query(id)
+			for _, it := range q.Items() {
+				if g, ok := q.Grade(it); !ok || g < -3 || g > 3 {
+					t.Fatalf("bad grade %d for %q", g, it)
+				}
+				if strings.TrimSpace(it) == "" {
+					t.Fatal("empty item accepted")
+				}
+				n++
+			}
+		}
+		if n != s.Len() {
+			t.Fatalf("Len %d but %d items", s.Len(), n)
+		}
+	})
+}

@@ -1,0 +1,124 @@
+package runs
+
+import (
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/ragstat/ragstat/input"
+)
+
+// collect reads content and returns each query's items in rank order.
+func collect(t *testing.T, content string, opt Options) (map[string][]string, Format, error) {
+	t.Helper()
+	var mu sync.Mutex
+	out := map[string][]string{}
+	f, err := Read(input.FromBytes("run.txt", []byte(content)), opt, func(r *Ranking) error {
+		mu.Lock()
+		defer mu.Unlock()
+		out[strings.Clone(r.Query)] = slices.Collect(func(yield func(string) bool) {
+			for _, it := range r.Items {
+				if !yield(strings.Clone(it)) {
+					return
+				}
+			}
+		})
+		return nil
+	})
+	return out, f, err
+}
+
+func TestOrdering(t *testing.T) {
+	tests := []struct {
+		name, content string
+		opt           Options
+		want          map[string][]string
+		format        Format
+	}{
+		{"trec by score, ties by id descending, rank column ignored",
+			"q Q0 a 1 1.0 t\nq Q0 c 2 2.0 t\nq Q0 b 3 1.0 t\nq Q0 d 4 1.0 t\n", Options{},
+			map[string][]string{"q": {"c", "d", "b", "a"}}, TREC},
+		{"trec by rank column", "q Q0 a 3 1.0 t\nq Q0 c 1 2.0 t\nq Q0 b 2 1.0 t\n", Options{Order: ByRank},
+			map[string][]string{"q": {"c", "b", "a"}}, TREC},
+		{"jsonl ordered list kept as given", `{"query":"q","items":["b","a","c"]}` + "\n" + `{"query":"e","items":[]}`, Options{},
+			map[string][]string{"q": {"b", "a", "c"}, "e": {}}, JSONL},
+		{"jsonl scored", `{"query":"q","items":[{"id":"a","score":1},{"id":"b","score":3}]}`, Options{},
+			map[string][]string{"q": {"b", "a"}}, JSONL},
+		{"json object", `{"q":{"a":0.5,"b":2.5,"c":0.5},"e":{}}`, Options{},
+			map[string][]string{"q": {"b", "c", "a"}, "e": {}}, JSON},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, f, err := collect(t, tc.content, tc.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f != tc.format {
+				t.Errorf("format %s, want %s", f, tc.format)
+			}
+			if !maps.EqualFunc(got, tc.want, slices.Equal) {
+				t.Errorf("got %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestErrors(t *testing.T) {
+	tests := []struct {
+		name, content string
+		opt           Options
+		want          []string
+	}{
+		{"duplicate item", "q Q0 a 1 2 t\nq Q0 b 2 1 t\nq Q0 a 3 0.5 t\n", Options{}, []string{"run.txt:3:", `query "q", item "a"`, "returned twice in one list (also line 1)"}},
+		{"duplicate rank", "q Q0 a 1 2 t\nq Q0 b 1 1 t\n", Options{Order: ByRank}, []string{"run.txt:2:", "rank 1 repeats line 1"}},
+		{"jsonl duplicate item", `{"query":"q","items":["a","a"]}`, Options{}, []string{"returned twice"}},
+		{"jsonl duplicate query", `{"query":"q","items":["a"]}` + "\n" + `{"query":"q","items":["b"]}`, Options{}, []string{"run.txt:2:", "query listed twice (also line 1)"}},
+		{"jsonl empty id", `{"query":"q","items":["a",""]}`, Options{}, []string{"empty item id"}},
+		{"jsonl mixed items", `{"query":"q","items":["a",{"id":"b","score":1}]}`, Options{}, []string{"mix plain ids"}},
+		{"jsonl missing items", `{"query":"q"}`, Options{}, []string{`missing "items"`}},
+		{"jsonl bad score", `{"query":"q","items":[{"id":"b","score":"x"}]}`, Options{}, []string{"expected an id string"}},
+		{"jsonl unknown field", `{"query":"q","items":[],"extra":1}`, Options{}, []string{`unknown field "extra"`}},
+		{"json huge score", `{"q":{"a":1e999}}`, Options{}, []string{"not a finite number"}},
+		{"json repeated item", "{\"q\":{\"a\":1,\n\"a\":2}}", Options{}, []string{"run.txt:2:", `repeated key "a"`}},
+		{"empty", "", Options{}, []string{"empty"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := collect(t, tc.content, tc.opt)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q lacks %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+func TestParseOrder(t *testing.T) {
+	if _, err := ParseOrder("given"); err == nil {
+		t.Error("accepted an unknown order")
+	}
+	if o, err := ParseOrder("RANK"); err != nil || o != ByRank {
+		t.Errorf("got %v %v", o, err)
+	}
+}
+
+func FuzzRead(f *testing.F) {
+	for _, seed := range []string{
+		"q Q0 a 1 1.0 t\n", "q Q0 a 1 1.0 t\nq Q0 a 2 0.5 t\n", `{"query":"q","items":["a","b"]}`,
+		`{"query":"q","items":[{"id":"a","score":1}]}`, `{"q":{"a":1}}`, `{"q":{}}`, "", "q Q0 a 1 nan t\n",
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		_, _, err := collect(t, string(data), Options{Workers: 2})
+		if err != nil && err.Error() == "" {
+			t.Fatal("empty error message")
+		}
+	})
+}
