@@ -1,0 +1,59 @@
+package tokenize
+
+import (
+	"math"
+	"sync"
+)
+
+// merger byte-pair encodes pieces with tiktoken's algorithm; it keeps its
+// buffers between pieces.
+type merger struct {
+	starts []int // token boundaries, as byte offsets into the piece
+	ranks  []int // ranks[i]: rank of merging tokens i and i+1
+	bounds []int
+}
+
+var mergerPool = sync.Pool{New: func() any { return new(merger) }}
+
+const noRank = math.MaxInt
+
+// merge returns the token boundaries of piece: starting from single bytes,
+// it repeatedly merges the adjacent pair whose concatenation has the lowest
+// rank (the leftmost of equal ranks) until no pair is in ranks.
+func (m *merger) merge(piece string, ranks map[string]int) []int {
+	m.starts, m.ranks = m.starts[:0], m.ranks[:0]
+	for i := 0; i <= len(piece); i++ {
+		m.starts = append(m.starts, i)
+	}
+	rankOf := func(i int) int { // rank of merging tokens i and i+1
+		if i+2 >= len(m.starts) {
+			return noRank
+		}
+		if r, ok := ranks[piece[m.starts[i]:m.starts[i+2]]]; ok {
+			return r
+		}
+		return noRank
+	}
+	for i := range len(m.starts) - 1 {
+		m.ranks = append(m.ranks, rankOf(i))
+	}
+	for {
+		best, at := noRank, -1
+		for i, r := range m.ranks {
+			if r < best {
+				best, at = r, i
+			}
+		}
+		if at < 0 {
+			break
+		}
+		m.starts = append(m.starts[:at+1], m.starts[at+2:]...)
+		m.ranks = append(m.ranks[:at+1], m.ranks[at+2:]...)
+		m.ranks[at] = rankOf(at)
+		if at > 0 {
+			m.ranks[at-1] = rankOf(at - 1)
+		}
+	}
+	m.bounds = append(m.bounds[:0], m.starts...)
+	return m.bounds
+}

@@ -1,0 +1,92 @@
+package tokenize
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// goldenRow is one line of a golden file: a text and its ids per tokenizer.
+type goldenRow struct {
+	Text string           `json:"text"`
+	IDs  map[string][]int `json:"ids"`
+}
+
+func readGolden(t testing.TB, path string) []goldenRow {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var rows []goldenRow
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		var r goldenRow
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatalf("%s:%d: %v", path, len(rows)+1, err)
+		}
+		rows = append(rows, r)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
+// checkGolden encodes every golden text with the tokenizer called name and
+// compares with the oracle's ids under key.
+func checkGolden(t *testing.T, tok Tokenizer, key string, rows []goldenRow) {
+	t.Helper()
+	mismatches := 0
+	for i, r := range rows {
+		want, ok := r.IDs[key]
+		if !ok {
+			t.Fatalf("row %d has no ids for %s", i+1, key)
+		}
+		got := tok.Encode(r.Text)
+		if !slices.Equal(got, want) || tok.Count(r.Text) != len(want) {
+			if mismatches++; mismatches <= 5 {
+				t.Errorf("%s row %d %q:\n got %v\nwant %v", key, i+1, r.Text, got, want)
+			}
+		}
+	}
+	if mismatches > 0 {
+		t.Errorf("%s: %d of %d texts differ from the oracle", key, mismatches, len(rows))
+	}
+}
+
+func TestTiktokenGolden(t *testing.T) {
+	rows := readGolden(t, filepath.Join("testdata", "golden", "tiktoken.jsonl"))
+	for _, name := range Encodings() {
+		t.Run(name, func(t *testing.T) {
+			tok, err := New(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkGolden(t, tok, name, rows)
+		})
+	}
+}
+
+func readPassages(t testing.TB, path string) []string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for line := range bytes.Lines(data) {
+		var s string
+		if err := json.Unmarshal(line, &s); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, s)
+	}
+	return out
+}

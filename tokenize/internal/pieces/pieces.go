@@ -1,0 +1,283 @@
+// Package pieces splits text into the pieces a byte-pair encoder encodes one
+// at a time. It holds hand-written scanners equivalent to the split regular
+// expressions of GPT-2 (r50k_base, p50k_base), cl100k_base (also Llama-3),
+// o200k_base and Qwen2: the same matches as the regular expressions, found
+// without a backtracking regular-expression engine.
+package pieces
+
+import "unicode/utf8"
+
+// The split patterns with a scanner, exactly as the encodings and
+// tokenizer.json files spell them.
+const (
+	GPT2   = `'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+`
+	CL100K = `(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`
+	QWEN2  = `(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`
+	O200K  = `[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|` +
+		`[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|` +
+		`\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+`
+)
+
+// Scanner returns the end of the piece that starts at byte i of s (i < len(s)).
+// Every byte of s belongs to exactly one piece.
+type Scanner func(s string, i int) int
+
+// For returns the scanner equivalent to the regular expression pattern, if
+// there is one.
+func For(pattern string) (Scanner, bool) {
+	switch pattern {
+	case GPT2:
+		return gpt2, true
+	case CL100K:
+		return cl100k, true
+	case QWEN2:
+		return qwen2, true
+	case O200K:
+		return o200k, true
+	}
+	return nil, false
+}
+
+// Each calls yield with every piece of s in order, stopping early if yield
+// returns false.
+func (sc Scanner) Each(s string, yield func(string) bool) {
+	for i := 0; i < len(s); {
+		end := sc(s, i)
+		if !yield(s[i:end]) {
+			return
+		}
+		i = end
+	}
+}
+
+func gpt2(s string, i int) int {
+	if end := contraction(s, i, false); end > i {
+		return end
+	}
+	p := i
+	if s[i] == ' ' && i+1 < len(s) {
+		p = i + 1
+	}
+	r, _ := rune1(s, p)
+	switch {
+	case isLetter(r):
+		return run(s, p, isLetter)
+	case isNumber(r):
+		return run(s, p, isNumber)
+	case isSymbol(r):
+		return run(s, p, isSymbol)
+	}
+	return spaces(s, i)
+}
+
+func cl100k(s string, i int) int { return cl100kLike(s, i, 3) }
+
+func qwen2(s string, i int) int { return cl100kLike(s, i, 1) }
+
+// cl100kLike scans the cl100k_base pattern, taking at most maxDigits digits
+// into one piece.
+func cl100kLike(s string, i, maxDigits int) int {
+	if end := contraction(s, i, true); end > i {
+		return end
+	}
+	r, n := rune1(s, i)
+	if isPrefix(r) && i+n < len(s) {
+		if next, _ := rune1(s, i+n); isLetter(next) {
+			return run(s, i+n, isLetter)
+		}
+	}
+	switch {
+	case isLetter(r):
+		return run(s, i, isLetter)
+	case isNumber(r):
+		return runMax(s, i, isNumber, maxDigits)
+	}
+	if end := symbols(s, i, isCRLF); end > i {
+		return end
+	}
+	return newlinesOrSpaces(s, i)
+}
+
+func o200k(s string, i int) int {
+	r, n := rune1(s, i)
+	if isPrefix(r) {
+		if end := o200kLower(s, i+n); end > 0 {
+			return end
+		}
+	}
+	if end := o200kLower(s, i); end > 0 {
+		return end
+	}
+	if isPrefix(r) {
+		if end := o200kUpper(s, i+n); end > 0 {
+			return end
+		}
+	}
+	if end := o200kUpper(s, i); end > 0 {
+		return end
+	}
+	if isNumber(r) {
+		return runMax(s, i, isNumber, 3)
+	}
+	if end := symbols(s, i, isCRLFSlash); end > i {
+		return end
+	}
+	return newlinesOrSpaces(s, i)
+}
+
+// o200kLower matches [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+
+// and an optional contraction at p, returning the end or 0.
+func o200kLower(s string, p int) int {
+	q, lastLower := p, 0
+	for q < len(s) {
+		r, n := rune1(s, q)
+		if !isUpperish(r) {
+			break
+		}
+		q += n
+		if isLowerish(r) {
+			lastLower = q
+		}
+	}
+	if q < len(s) {
+		if r, _ := rune1(s, q); isLowerish(r) {
+			return optContraction(s, run(s, q, isLowerish))
+		}
+	}
+	if lastLower == 0 {
+		return 0
+	}
+	return optContraction(s, lastLower)
+}
+
+// o200kUpper matches [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*
+// and an optional contraction at p, returning the end or 0.
+func o200kUpper(s string, p int) int {
+	q := run(s, p, isUpperish)
+	if q == p {
+		return 0
+	}
+	return optContraction(s, run(s, q, isLowerish))
+}
+
+func optContraction(s string, i int) int {
+	if end := contraction(s, i, true); end > i {
+		return end
+	}
+	return i
+}
+
+// contraction matches 's|'t|'re|'ve|'m|'ll|'d at i (ASCII letters, either
+// case when fold is set), returning the end or i.
+func contraction(s string, i int, fold bool) int {
+	if i+1 >= len(s) || s[i] != '\'' {
+		return i
+	}
+	lower := func(c byte) byte {
+		if fold && 'A' <= c && c <= 'Z' {
+			return c + 'a' - 'A'
+		}
+		return c
+	}
+	switch lower(s[i+1]) {
+	case 's', 't', 'm', 'd':
+		return i + 2
+	case 'r', 'v':
+		if i+2 < len(s) && lower(s[i+2]) == 'e' {
+			return i + 3
+		}
+	case 'l':
+		if i+2 < len(s) && lower(s[i+2]) == 'l' {
+			return i + 3
+		}
+	}
+	return i
+}
+
+// symbols matches ` ?[^\s\p{L}\p{N}]+` followed by any run of tail
+// characters at i, returning the end or i.
+func symbols(s string, i int, tail func(rune) bool) int {
+	p := i
+	if s[i] == ' ' {
+		p++
+	}
+	q := run(s, p, isSymbol)
+	if q == p {
+		return i
+	}
+	return run(s, q, tail)
+}
+
+// newlinesOrSpaces matches \s*[\r\n]+|\s+(?!\S)|\s+ at i.
+func newlinesOrSpaces(s string, i int) int {
+	q := run(s, i, isSpace)
+	for j := q - 1; j >= i; j-- {
+		if s[j] == '\r' || s[j] == '\n' {
+			return j + 1
+		}
+	}
+	return spacesUpTo(s, i, q)
+}
+
+// spaces matches \s+(?!\S)|\s+ at i; a character that is no space at all
+// (there is none in these patterns) is a piece of its own.
+func spaces(s string, i int) int {
+	q := run(s, i, isSpace)
+	if q == i {
+		_, n := rune1(s, i)
+		return i + n
+	}
+	return spacesUpTo(s, i, q)
+}
+
+// spacesUpTo takes the spaces [i, q) but leaves the last one for the next
+// piece when a non-space follows, as \s+(?!\S) does.
+func spacesUpTo(s string, i, q int) int {
+	if q == i {
+		_, n := rune1(s, i)
+		return i + n
+	}
+	if q == len(s) {
+		return q
+	}
+	_, n := utf8.DecodeLastRuneInString(s[i:q])
+	if q-n > i {
+		return q - n
+	}
+	return q
+}
+
+// run returns the end of the run of characters satisfying in from i.
+func run(s string, i int, in func(rune) bool) int {
+	for i < len(s) {
+		r, n := rune1(s, i)
+		if !in(r) {
+			break
+		}
+		i += n
+	}
+	return i
+}
+
+// runMax is run limited to max characters.
+func runMax(s string, i int, in func(rune) bool, max int) int {
+	for k := 0; k < max && i < len(s); k++ {
+		r, n := rune1(s, i)
+		if !in(r) {
+			break
+		}
+		i += n
+	}
+	return i
+}
+
+// rune1 decodes the character at i; an invalid byte reads as U+FFFD.
+func rune1(s string, i int) (rune, int) {
+	if i >= len(s) {
+		return -1, 0
+	}
+	if c := s[i]; c < utf8.RuneSelf {
+		return rune(c), 1
+	}
+	return utf8.DecodeRuneInString(s[i:])
+}
