@@ -11,8 +11,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/ragstat/ragstat/diag"
+	"github.com/ragstat/ragstat/internal/hashindex"
 )
 
 // Scale is the range of allowed grades, inclusive.
@@ -47,54 +49,91 @@ type Judgment struct {
 	Line  int      // where it was read
 }
 
-// Query holds every judgment of one query.
+// Query holds every judgment of one query. Item ids are packed into one
+// byte slice, so a million judgments cost tens of megabytes, not hundreds.
 type Query struct {
 	ID     string
-	grades map[string]entry
+	text   []byte   // item ids, concatenated in reading order
+	ends   []uint32 // item i is text[ends[i-1]:ends[i]]
+	grades []int32
+	lines  []int32
+	index  hashindex.Index
 	spans  map[string][]string
-	items  []string // in reading order
 }
 
-type entry struct {
-	grade int32
-	line  int32
+// Key returns the id of the i-th judged item (hashindex.Keys). The string
+// shares memory with the query and is valid until the next judgment is
+// added; Items returns copies.
+func (q *Query) Key(i int) string {
+	start := uint32(0)
+	if i > 0 {
+		start = q.ends[i-1]
+	}
+	return unsafe.String(unsafe.SliceData(q.text[start:]), int(q.ends[i]-start))
 }
+
+func (q *Query) find(item string) int { return q.index.Find(q, item) }
 
 // Grade returns the grade of item and whether it is judged.
 func (q *Query) Grade(item string) (int, bool) {
-	e, ok := q.grades[item]
-	return int(e.grade), ok
+	if i := q.find(item); i >= 0 {
+		return int(q.grades[i]), true
+	}
+	return 0, false
 }
 
 // Line is the line item's judgment was read from (0 if unjudged).
-func (q *Query) Line(item string) int { return int(q.grades[item].line) }
+func (q *Query) Line(item string) int {
+	if i := q.find(item); i >= 0 {
+		return int(q.lines[i])
+	}
+	return 0
+}
 
 // Spans returns the spans recorded for item.
 func (q *Query) Spans(item string) []string { return q.spans[item] }
 
 // Items lists the judged items in reading order.
-func (q *Query) Items() []string { return q.items }
-
-// Len is the number of judged items.
-func (q *Query) Len() int { return len(q.items) }
-
-// Grades appends every judged grade to dst and returns it.
-func (q *Query) Grades(dst []int32) []int32 {
-	for _, it := range q.items {
-		dst = append(dst, q.grades[it].grade)
+func (q *Query) Items() []string {
+	out := make([]string, len(q.ends))
+	for i := range out {
+		out[i] = strings.Clone(q.Key(i))
 	}
-	return dst
+	return out
 }
 
-// NumAtLeast counts judgments with grade >= min.
-func (q *Query) NumAtLeast(min int) int {
-	n := 0
-	for _, e := range q.grades {
-		if int(e.grade) >= min {
-			n++
-		}
+// Len is the number of judged items.
+func (q *Query) Len() int { return len(q.ends) }
+
+// Grades appends every judged grade to dst and returns it.
+func (q *Query) Grades(dst []int32) []int32 { return append(dst, q.grades...) }
+
+// add records item, or reports the position of its earlier judgment.
+func (q *Query) add(item string, grade, line int) (first int, dup bool) {
+	q.text = append(q.text, item...)
+	q.ends = append(q.ends, uint32(len(q.text)))
+	n := len(q.ends) - 1
+	if first := q.index.Insert(q, n); first != n {
+		q.ends = q.ends[:n]
+		q.text = q.text[:len(q.text)-len(item)]
+		return first, true
 	}
-	return n
+	q.grades = append(q.grades, int32(grade))
+	q.lines = append(q.lines, int32(line))
+	return n, false
+}
+
+// compact trims every slice to its length once reading is done.
+func (q *Query) compact() {
+	q.text = slices.Clip(slices.Clone(q.text))
+	q.ends = slices.Clone(q.ends)
+	q.grades = slices.Clone(q.grades)
+	q.lines = slices.Clone(q.lines)
+	q.index = hashindex.Index{}
+	q.index.Reset(len(q.ends))
+	for i := range q.ends {
+		q.index.Add(q, i)
+	}
 }
 
 // Set is every judgment of one file.
@@ -123,17 +162,15 @@ func (s *Set) Len() int { return s.count }
 // both lines and says whether the grades agree.
 func (s *Set) add(j Judgment) error {
 	q := s.query(j.Query)
-	if old, dup := q.grades[j.Item]; dup {
+	if first, dup := q.add(j.Item, j.Grade, j.Line); dup {
 		what := "duplicate judgment"
-		if int(old.grade) != j.Grade {
-			what = fmt.Sprintf("conflicting judgment: grade %d here, %d", j.Grade, old.grade)
+		if int(q.grades[first]) != j.Grade {
+			what = fmt.Sprintf("conflicting judgment: grade %d here, %d", j.Grade, q.grades[first])
 		}
 		return &diag.Error{File: s.File, Line: j.Line, Query: j.Query, Item: j.Item,
-			Msg:  fmt.Sprintf("%s on line %d", what, old.line),
+			Msg:  fmt.Sprintf("%s on line %d", what, q.lines[first]),
 			Hint: "keep one judgment per (query, item); ragstat never picks one for you"}
 	}
-	q.grades[j.Item] = entry{grade: int32(j.Grade), line: int32(j.Line)}
-	q.items = append(q.items, j.Item)
 	if len(j.Spans) > 0 {
 		if q.spans == nil {
 			q.spans = map[string][]string{}
@@ -148,7 +185,7 @@ func (s *Set) add(j Judgment) error {
 func (s *Set) query(id string) *Query {
 	q := s.queries[id]
 	if q == nil {
-		q = &Query{ID: id, grades: map[string]entry{}}
+		q = &Query{ID: id}
 		s.queries[id] = q
 		s.order = append(s.order, id)
 	}
@@ -164,18 +201,25 @@ func (s *Set) Map(f func(item string) string) (*Set, int) {
 	folded := 0
 	for _, id := range s.order {
 		q := s.queries[id]
-		for _, it := range q.items {
-			e := q.grades[it]
-			doc := f(it)
+		for i := range q.ends {
+			doc := f(q.Key(i))
 			if nq := out.queries[id]; nq != nil {
-				if old, dup := nq.grades[doc]; dup {
+				if k := nq.find(doc); k >= 0 {
 					folded++
-					nq.grades[doc] = entry{grade: max(old.grade, e.grade), line: old.line}
+					nq.grades[k] = max(nq.grades[k], q.grades[i])
 					continue
 				}
 			}
-			out.add(Judgment{Query: id, Item: doc, Grade: int(e.grade), Line: int(e.line)})
+			out.add(Judgment{Query: id, Item: doc, Grade: int(q.grades[i]), Line: int(q.lines[i])})
 		}
 	}
+	out.compact()
 	return out, folded
+}
+
+// compact trims the memory of every query once reading is done.
+func (s *Set) compact() {
+	for _, q := range s.queries {
+		q.compact()
+	}
 }

@@ -96,6 +96,7 @@ func Read(f *input.File, opt Options) (*Set, error) {
 	if err := rd.errs.Err(); err != nil {
 		return nil, err
 	}
+	s.compact()
 	return s, nil
 }
 

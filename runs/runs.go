@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/ragstat/ragstat/diag"
+	"github.com/ragstat/ragstat/internal/hashindex"
 )
 
 // Order says how a list is put in rank order.
@@ -56,12 +57,12 @@ type entry struct {
 type lister struct {
 	file  string
 	order Order
-	seen  map[string]int
+	seen  hashindex.Index
 	list  Ranking
 }
 
 func newLister(file string, order Order) *lister {
-	return &lister{file: file, order: order, seen: map[string]int{}}
+	return &lister{file: file, order: order}
 }
 
 func (l *lister) bad(line int, q, item, msg, hint string) *diag.Error {
@@ -84,7 +85,6 @@ func (l *lister) rank(query string, es []entry, scored bool, errs *diag.List) *R
 	case scored:
 		sortByScore(es)
 	}
-	l.checkDuplicates(query, es, errs)
 	l.list.Query = query
 	l.list.Items = l.list.Items[:0]
 	l.list.Lines = l.list.Lines[:0]
@@ -92,6 +92,7 @@ func (l *lister) rank(query string, es []entry, scored bool, errs *diag.List) *R
 		l.list.Items = append(l.list.Items, e.item)
 		l.list.Lines = append(l.list.Lines, e.line)
 	}
+	l.checkDuplicates(errs)
 	return &l.list
 }
 
@@ -117,14 +118,14 @@ func (l *lister) byRank(query string, es []entry, errs *diag.List) {
 	}
 }
 
-func (l *lister) checkDuplicates(query string, es []entry, errs *diag.List) {
-	clear(l.seen)
-	for _, e := range es {
-		if first, dup := l.seen[e.item]; dup {
-			errs.Add(l.bad(e.line, query, e.item, fmt.Sprintf("item returned twice in one list (also line %d)", first),
+func (l *lister) checkDuplicates(errs *diag.List) {
+	items := l.list.Items
+	var keys hashindex.Keys = hashindex.Strings(items) // boxed once, not per item
+	l.seen.Reset(len(items))
+	for i, it := range items {
+		if first := l.seen.Add(keys, i); first != i {
+			errs.Add(l.bad(l.list.Lines[i], l.list.Query, it, fmt.Sprintf("item returned twice in one list (also line %d)", l.list.Lines[first]),
 				"evaluate the list your system really produced; if it deduplicates, deduplicate before writing the run"))
-			continue
 		}
-		l.seen[e.item] = e.line
 	}
 }

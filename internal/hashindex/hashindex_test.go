@@ -1,0 +1,61 @@
+package hashindex
+
+import (
+	"fmt"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+func TestAgreesWithMap(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		keys := rapid.SliceOf(rapid.StringN(0, 6, -1)).Draw(t, "keys")
+		probes := rapid.SliceOf(rapid.StringN(0, 6, -1)).Draw(t, "probes")
+		var x Index
+		x.Reset(len(keys))
+		m := map[string]int{}
+		for i, k := range keys {
+			first, seen := m[k]
+			got := x.Add(Strings(keys), i)
+			if seen && got != first || !seen && got != i {
+				t.Fatalf("Add(%q) = %d, map says first %d seen %v", k, got, first, seen)
+			}
+			if !seen {
+				m[k] = i
+			}
+		}
+		for _, p := range append(probes, keys...) {
+			want, ok := m[p]
+			if !ok {
+				want = -1
+			}
+			if got := x.Find(Strings(keys), p); got != want {
+				t.Fatalf("Find(%q) = %d, want %d", p, got, want)
+			}
+		}
+	})
+}
+
+func TestEmpty(t *testing.T) {
+	var x Index
+	if x.Find(nil, "a") != -1 {
+		t.Fatal("zero Index found a key")
+	}
+}
+
+func BenchmarkAddFind(b *testing.B) {
+	keys := make([]string, 1000)
+	for i := range keys {
+		keys[i] = fmt.Sprintf("msmarco_passage_%02d_%09d", i%69, i*7919)
+	}
+	var x Index
+	for b.Loop() {
+		x.Reset(len(keys))
+		for i := range keys {
+			x.Add(Strings(keys), i)
+		}
+		for _, k := range keys {
+			x.Find(Strings(keys), k)
+		}
+	}
+}
