@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -89,4 +90,22 @@ func readPassages(t testing.TB, path string) []string {
 		out = append(out, s)
 	}
 	return out
+}
+
+func TestHFGolden(t *testing.T) {
+	rows := readGolden(t, filepath.Join("testdata", "golden", "hf.jsonl"))
+	fixtures, err := filepath.Glob(filepath.Join("testdata", "hf", "*.json"))
+	if err != nil || len(fixtures) == 0 {
+		t.Fatalf("no fixtures: %v", err)
+	}
+	for _, path := range fixtures {
+		key := strings.TrimSuffix(filepath.Base(path), ".json")
+		t.Run(key, func(t *testing.T) {
+			tok, err := New(HFPrefix + path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkGolden(t, tok, key, rows)
+		})
+	}
 }

@@ -21,6 +21,8 @@ package tokenize
 import (
 	"fmt"
 	"strings"
+
+	"github.com/ragstat/ragstat/tokenize/hf"
 )
 
 // Tokenizer turns text into token ids.
@@ -38,9 +40,24 @@ const HFPrefix = "hf:"
 
 // New returns the tokenizer called name: one of [Encodings] or "hf:PATH".
 func New(name string) (Tokenizer, error) {
+	if path, ok := strings.CutPrefix(name, HFPrefix); ok {
+		t, err := hf.Load(path)
+		if err != nil {
+			return nil, err
+		}
+		return named{name: name, Tokenizer: t}, nil
+	}
 	if _, ok := specs[name]; ok {
 		return newTiktoken(name)
 	}
 	return nil, fmt.Errorf("tokenize: unknown tokenizer %q (want one of %s, or %sPATH to a tokenizer.json)",
 		name, strings.Join(Encodings(), ", "), HFPrefix)
 }
+
+// named gives a Hugging Face tokenizer the name it was asked for.
+type named struct {
+	name string
+	*hf.Tokenizer
+}
+
+func (n named) Name() string { return n.name }

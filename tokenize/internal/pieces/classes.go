@@ -5,13 +5,13 @@ import "unicode"
 // Character classes of the split patterns. Below U+0100 they come from a
 // table; above, from the unicode package.
 const (
-	cLetter    = 1 << iota // \p{L}
-	cNumber                // \p{N}
-	cSpace                 // \s: the White_Space property
-	cUpperish              // [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]
-	cLowerish              // [\p{Ll}\p{Lm}\p{Lo}\p{M}]
-	cCRLF                  // [\r\n]
-	cSlash                 // /
+	cLetter   = 1 << iota // \p{L}
+	cNumber               // \p{N}
+	cSpace                // \s: the White_Space property
+	cUpperish             // [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]
+	cLowerish             // [\p{Ll}\p{Lm}\p{Lo}\p{M}]
+	cCRLF                 // [\r\n]
+	cSlash                // /
 )
 
 var latin1 [256]uint8

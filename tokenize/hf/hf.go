@@ -1,0 +1,116 @@
+// Package hf encodes text with a Hugging Face tokenizer.json file, giving
+// the ids Hugging Face's tokenizers library gives for
+// encode(text, add_special_tokens=false): added tokens found in the text
+// are kept, but the post-processor's special tokens (such as [CLS] and
+// [SEP]) are not added.
+//
+// Supported: the BPE model (byte-level as in GPT-2, Llama-3 and Qwen, or
+// SentencePiece-style with byte fallback as in Llama-2 and Mistral) and the
+// WordPiece model (BERT); the normalizers NFC, NFD, NFKC, NFKD, Lowercase,
+// Strip, StripAccents, Replace, Prepend, BertNormalizer and Sequence; the
+// pre-tokenizers ByteLevel, Split, Metaspace, Whitespace, WhitespaceSplit,
+// Punctuation, Digits, BertPreTokenizer, CharDelimiterSplit and Sequence;
+// added tokens with their single_word, lstrip, rstrip and normalized
+// options. Anything else in a file is an error naming it. Decoders,
+// post-processors, truncation and padding do not change the ids of one text
+// and are ignored. BPE dropout must be absent, null or 0, as it makes
+// encoding random.
+//
+// Text that is not valid UTF-8 is read with each invalid byte as U+FFFD.
+package hf
+
+import (
+	"fmt"
+	"os"
+	"unicode/utf8"
+)
+
+// Tokenizer encodes text as a tokenizer.json file describes. It is safe for
+// concurrent use.
+type Tokenizer struct {
+	name       string
+	added      *addedVocab
+	normalizer normalizer   // nil: none
+	pre        preTokenizer // nil: none
+	model      model
+}
+
+// Load reads the tokenizer.json file at path.
+func Load(path string) (*Tokenizer, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("hf: %w", err)
+	}
+	t, err := Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("hf: %s: %w", path, err)
+	}
+	t.name = path
+	return t, nil
+}
+
+// Name is the path the tokenizer was loaded from ("" after Parse).
+func (t *Tokenizer) Name() string { return t.name }
+
+// Encode returns the ids of text.
+func (t *Tokenizer) Encode(text string) []int {
+	var ids []int
+	t.each(text, func(id int) { ids = append(ids, id) })
+	return ids
+}
+
+// Count returns the number of tokens in text.
+func (t *Tokenizer) Count(text string) int {
+	n := 0
+	t.each(text, func(int) { n++ })
+	return n
+}
+
+// each calls emit with every id of text, in order.
+func (t *Tokenizer) each(text string, emit func(int)) {
+	if !utf8.ValidString(text) {
+		text = string([]rune(text))
+	}
+	for _, seg := range t.added.extract(text, t.normalizer) {
+		if seg.id >= 0 {
+			emit(seg.id)
+			continue
+		}
+		words := []piece{seg.piece}
+		if t.pre != nil {
+			words = t.pre.preTokenize(words)
+		}
+		for _, w := range words {
+			if w.text != "" {
+				t.model.tokenize(w.text, emit)
+			}
+		}
+	}
+}
+
+// piece is a part of the text on its way through the pipeline. atStart
+// says whether it begins at the start of the original text, which is what
+// Metaspace's prepend_scheme "first" looks at.
+type piece struct {
+	text    string
+	atStart bool
+}
+
+// normalizer rewrites a piece of text.
+type normalizer interface {
+	normalize(p piece) piece
+}
+
+// preTokenizer splits pieces into smaller ones.
+type preTokenizer interface {
+	preTokenize(ps []piece) []piece
+}
+
+// model turns one pre-tokenized word into ids.
+type model interface {
+	tokenize(word string, emit func(int))
+	// id returns the id of a token of the vocabulary.
+	id(token string) (int, bool)
+	// size is the number of tokens in the vocabulary.
+	size() int
+}
