@@ -1,0 +1,4 @@
+package main
+
+// compareCommands are the compare and report commands, embedded in the command line.
+type compareCommands struct{}

@@ -1,0 +1,4 @@
+package main
+
+// datasetCommands are the remap and split commands, embedded in the command line.
+type datasetCommands struct{}

@@ -1,0 +1,4 @@
+package main
+
+// judgingCommands are the pool, baseline and judge (issue: judging) commands, embedded in the command line.
+type judgingCommands struct{}

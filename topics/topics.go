@@ -1,0 +1,173 @@
+// Package topics holds what a query asks for beyond its text: tags for
+// slicing, whether it is answerable, the permission scopes and effective
+// date it was asked under, its query family (for leak-free splits), the
+// facts a complete answer needs with the items that support each, and
+// reference answers. Topics are read strictly from JSON Lines.
+package topics
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/ragstat/ragstat/diag"
+	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/jsonin"
+)
+
+// Piece is one item of a supporting alternative, with the span of its text
+// that carries the fact (empty when the whole item does).
+type Piece struct {
+	Item string `json:"item"`
+	Span string `json:"span,omitempty"`
+}
+
+// Support is one alternative way to support a fact: every piece of it must
+// be present. Most alternatives are a single item.
+type Support []Piece
+
+// Fact is one thing a complete answer needs.
+type Fact struct {
+	ID      string    `json:"id"`
+	Text    string    `json:"text,omitempty"`
+	Support []Support `json:"support"`
+}
+
+// Topic is one query and everything known about what it needs.
+type Topic struct {
+	ID         string          `json:"id"`
+	Text       string          `json:"text,omitempty"`
+	Tags       []string        `json:"tags,omitempty"`
+	Answerable bool            `json:"answerable"`
+	Scopes     []string        `json:"scopes,omitempty"`
+	AsOf       jsonin.Date     `json:"as_of,omitzero"`
+	Family     string          `json:"family,omitempty"`
+	Facts      []Fact          `json:"facts,omitempty"`
+	Answers    []string        `json:"answers,omitempty"`
+	Meta       json.RawMessage `json:"meta,omitempty"`
+	Line       int             `json:"-"`
+}
+
+// Set is a topics file.
+type Set struct {
+	File   string
+	Topics []*Topic
+	byID   map[string]*Topic
+}
+
+// Get returns the topic id, or nil.
+func (s *Set) Get(id string) *Topic { return s.byID[id] }
+
+// raw is the JSON shape, with pointers where absence matters.
+type raw struct {
+	ID         *string         `json:"id"`
+	Text       string          `json:"text"`
+	Tags       []string        `json:"tags"`
+	Answerable *bool           `json:"answerable"`
+	Scopes     []string        `json:"scopes"`
+	AsOf       jsonin.Date     `json:"as_of"`
+	Family     string          `json:"family"`
+	Facts      []rawFact       `json:"facts"`
+	Answers    []string        `json:"answers"`
+	Meta       json.RawMessage `json:"meta"`
+}
+
+type rawFact struct {
+	ID      string       `json:"id"`
+	Text    string       `json:"text"`
+	Support []rawSupport `json:"support"`
+}
+
+// rawSupport is {"item":..,"span":..} or {"all":[{"item":..},..]}.
+type rawSupport struct {
+	Item string  `json:"item"`
+	Span string  `json:"span"`
+	All  []Piece `json:"all"`
+}
+
+// Read reads a topics file.
+func Read(f *input.File) (*Set, error) {
+	r, err := f.Open()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	s := &Set{File: f.Name, byID: map[string]*Topic{}}
+	err = jsonin.Lines(r, f.Name, func(line int, data []byte) error {
+		t, err := parse(data)
+		if err != nil {
+			id := ""
+			if t != nil {
+				id = t.ID
+			}
+			return &diag.Error{File: f.Name, Line: line, Query: id, Msg: err.Error()}
+		}
+		t.Line = line
+		if old := s.byID[t.ID]; old != nil {
+			return &diag.Error{File: f.Name, Line: line, Query: t.ID, Msg: fmt.Sprintf("topic repeated (also line %d)", old.Line)}
+		}
+		s.byID[t.ID] = t
+		s.Topics = append(s.Topics, t)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func parse(data []byte) (*Topic, error) {
+	var v raw
+	if err := jsonin.Decode(data, &v); err != nil {
+		return nil, err
+	}
+	if v.ID == nil || strings.TrimSpace(*v.ID) == "" {
+		return nil, fmt.Errorf(`missing or empty "id"`)
+	}
+	t := &Topic{ID: *v.ID, Text: v.Text, Tags: v.Tags, Answerable: v.Answerable == nil || *v.Answerable,
+		Scopes: v.Scopes, AsOf: v.AsOf, Family: v.Family, Answers: v.Answers, Meta: v.Meta}
+	seen := map[string]bool{}
+	for i, rf := range v.Facts {
+		f, err := fact(rf)
+		if err != nil {
+			return t, fmt.Errorf("fact %d: %v", i+1, err)
+		}
+		if seen[f.ID] {
+			return t, fmt.Errorf("fact %q repeated", f.ID)
+		}
+		seen[f.ID] = true
+		t.Facts = append(t.Facts, f)
+	}
+	if !t.Answerable && len(t.Facts) > 0 {
+		return t, fmt.Errorf("an unanswerable topic cannot require facts")
+	}
+	return t, nil
+}
+
+func fact(rf rawFact) (Fact, error) {
+	f := Fact{ID: rf.ID, Text: rf.Text}
+	if strings.TrimSpace(f.ID) == "" {
+		return f, fmt.Errorf(`missing or empty "id"`)
+	}
+	if len(rf.Support) == 0 {
+		return f, fmt.Errorf("fact %q has no support: name the items that support it", f.ID)
+	}
+	for _, rs := range rf.Support {
+		var alt Support
+		switch {
+		case rs.All != nil && rs.Item != "":
+			return f, fmt.Errorf(`fact %q: a support is either {"item":..} or {"all":[..]}, not both`, f.ID)
+		case rs.All != nil:
+			alt = rs.All
+		default:
+			alt = Support{{Item: rs.Item, Span: rs.Span}}
+		}
+		for _, p := range alt {
+			if strings.TrimSpace(p.Item) == "" {
+				return f, fmt.Errorf("fact %q: a support names no item", f.ID)
+			}
+		}
+		f.Support = append(f.Support, alt)
+	}
+	return f, nil
+}
