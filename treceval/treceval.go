@@ -1,0 +1,338 @@
+// Package treceval is a drop-in for NIST trec_eval version 10: it reads
+// trec_eval's command line, qrels and run files, computes every measure of
+// trec_eval's standard qrels/run formats with trec_eval's exact semantics
+// (ranking, ties, relevance levels, -M, -J, -c, parameters), and prints the
+// same bytes.
+//
+// A run is streamed: each query is ranked and scored as its lines are read,
+// and only per-query values are kept, so memory stays small however large
+// the run is.
+package treceval
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"sync"
+
+	"github.com/ragstat/ragstat/trecfile"
+)
+
+func init() { sortRegistry() }
+
+// exitError is a failure with trec_eval's exit status.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+
+func fail(code int, format string, args ...any) *exitError {
+	return &exitError{code, fmt.Errorf(format, args...)}
+}
+
+// Main runs trec_eval with the given arguments (what follows the command
+// name) and returns the exit status: 0 on success, and where trec_eval fails
+// the status trec_eval exits with (1 usage, 2 input or parameters, 4 a query
+// that cannot be evaluated, 7 nothing to evaluate). Results go to stdout,
+// problems to stderr.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	out := bufio.NewWriterSize(stdout, 1<<16)
+	err := run(args, stdin, out)
+	if ferr := out.Flush(); err == nil && ferr != nil {
+		err = fail(1, "writing results: %v", ferr)
+	}
+	var usage usageError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &usage):
+		fmt.Fprintf(stderr, "trec-eval: %v\n%s", err, usageText)
+		return 1
+	}
+	fmt.Fprintf(stderr, "trec-eval: %v\n", err)
+	var e *exitError
+	if errors.As(err, &e) {
+		return e.code
+	}
+	return 2
+}
+
+const usageText = `usage: trec-eval [-h] [-q] [-c] [-n] [-J] [-l level] [-M max] [-N num] {-m measure[.params]} qrels_file run_file
+  -h shows every option and the requested measures (-h -m all_trec for all of them)
+`
+
+// run does the work of Main.
+func run(args []string, stdin io.Reader, out *bufio.Writer) error {
+	c, err := parseArgs(args)
+	switch {
+	case err != nil:
+		return err
+	case c.version:
+		return fail(0, "compatible with trec_eval version 10.0")
+	case c.help:
+		return writeHelp(out, c)
+	case len(c.files) != 2:
+		return usageError{fmt.Sprintf("want 2 files (qrels, then run), got %d", len(c.files))}
+	}
+	if err := c.checkFormats(); err != nil {
+		return err
+	}
+	if len(c.req.marked) == 0 {
+		c.req.mark("official")
+	}
+	ins, nvals, err := c.req.instances()
+	if err != nil {
+		return &exitError{2, err}
+	}
+	e := &evaluation{cfg: c, ins: ins, nvals: nvals}
+	if err := e.read(c.files[0], c.files[1], stdin); err != nil {
+		return err
+	}
+	return e.report(out)
+}
+
+// checkFormats rejects the input formats this implementation does not read.
+func (c *config) checkFormats() error {
+	switch {
+	case c.relFormat != "qrels":
+		return fail(2, "judgments format '%s' (-R) is not supported; only qrels is", c.relFormat)
+	case c.resFormat != "trec_results":
+		return fail(2, "results format '%s' (-T) is not supported; only trec_results is", c.resFormat)
+	case c.zscores != "":
+		return fail(2, "-Z (z-scores) is not supported")
+	}
+	return nil
+}
+
+// evaluation holds the judgments, the requested measures and every query's
+// values.
+type evaluation struct {
+	cfg     *config
+	ins     []*instance
+	nvals   int
+	qrels   *qrels
+	results []*queryResult // by index in qrels.queries
+	runID   string
+	runLine int
+	mu      sync.Mutex
+	pool    sync.Pool
+}
+
+// queryResult is what is kept of one evaluated query.
+type queryResult struct {
+	vals   []float64
+	relstr string
+	err    error
+}
+
+// read loads the judgments, then streams the run, scoring each judged
+// query as it comes.
+func (e *evaluation) read(qrelsPath, runPath string, stdin io.Reader) error {
+	f, err := os.Open(qrelsPath)
+	if err != nil {
+		return fail(2, "cannot read qrels file '%s': %v", qrelsPath, err)
+	}
+	defer f.Close()
+	if e.qrels, err = readQrels(f, qrelsPath); err != nil {
+		return fail(2, "in qrels file '%s' (trec_eval's rules: 4 fields, no blank lines):\n%v", qrelsPath, err)
+	}
+	index := make(map[string]int, len(e.qrels.queries))
+	for i, j := range e.qrels.queries {
+		index[j.qid] = i
+	}
+	e.results = make([]*queryResult, len(e.qrels.queries))
+	open, err := opener(runPath, stdin)
+	if err != nil {
+		return fail(2, "cannot read run file '%s': %v", runPath, err)
+	}
+	err = trecfile.ReadRun(open, trecfile.Options{Name: runPath, Lenient: true}, func(q *trecfile.RunQuery) error {
+		e.noteRunID(q)
+		if i, ok := index[q.Query]; ok {
+			e.results[i] = e.score(q.Docs, e.qrels.queries[i])
+		}
+		return nil
+	})
+	if err != nil {
+		return fail(2, "in run file '%s' (trec_eval's rules: 6 fields or more per line):\n%v", runPath, err)
+	}
+	return nil
+}
+
+// opener returns a function that opens the run; "-" is stdin, read into
+// memory so that it can be read twice.
+func opener(path string, stdin io.Reader) (func() (io.ReadCloser, error), error) {
+	if path != "-" {
+		if _, err := os.Stat(path); err != nil {
+			return nil, err
+		}
+		return func() (io.ReadCloser, error) { return os.Open(path) }, nil
+	}
+	data, err := io.ReadAll(stdin)
+	if err != nil {
+		return nil, err
+	}
+	return func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }, nil
+}
+
+// noteRunID keeps the tag of the run's last line, which trec_eval reports
+// as the run's name.
+func (e *evaluation) noteRunID(q *trecfile.RunQuery) {
+	last := q.Docs[len(q.Docs)-1].Line
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if last > e.runLine {
+		e.runLine, e.runID = last, string(q.LastTag)
+	}
+}
+
+// score ranks one query and computes every requested measure.
+func (e *evaluation) score(docs []trecfile.RunDoc, j *judgments) *queryResult {
+	sc, _ := e.pool.Get().(*scratch)
+	if sc == nil {
+		sc = &scratch{}
+	}
+	defer e.pool.Put(sc)
+	res := &queryResult{}
+	rr, err := e.cfg.rank(docs, j, e.qrels.seed, sc)
+	if err == nil && j.dup != "" {
+		err = fmt.Errorf("document %q is judged twice for query %q in the qrels; keep one judgment", j.dup, j.qid)
+	}
+	if err == nil && j.broken != "" {
+		err = fmt.Errorf("query %q: %s; trec_eval cannot evaluate it (remove the query or give it a grade >= 0)", j.qid, j.broken)
+	}
+	if err != nil {
+		res.err = err
+		return res
+	}
+	q := &queryEval{s: &e.cfg.settings, j: j, rr: rr, vals: make([]float64, e.nvals)}
+	for _, in := range e.ins {
+		if err := in.calc(q, in); err != nil {
+			res.err = err
+			return res
+		}
+	}
+	res.vals, res.relstr = q.vals, q.relstr
+	return res
+}
+
+// scoreMissing evaluates a judged query absent from the run, as trec_eval's
+// -c does: as a ranking of one unjudged document, with the counts that
+// depend on it reset.
+func (e *evaluation) scoreMissing(j *judgments) *queryResult {
+	res := e.score([]trecfile.RunDoc{{Doc: bogusDocno, Score: 1}}, j)
+	if res.err != nil {
+		return res
+	}
+	for _, in := range e.ins {
+		for k, name := range in.names {
+			if name == "num_ret" || name == "utility" || name == "rbp_resid" || len(name) >= 3 && name[:3] == "unj" {
+				res.vals[in.off+k] = 0
+			}
+		}
+	}
+	res.relstr = ""
+	return res
+}
+
+// report prints the per-query rows (with -q) and the summary, stopping at
+// the first judged query that cannot be evaluated, as trec_eval does.
+func (e *evaluation) report(out *bufio.Writer) error {
+	var done []*queryResult
+	for i, j := range e.qrels.queries {
+		if e.cfg.debugQuery != "" && j.qid != e.cfg.debugQuery {
+			continue
+		}
+		res := e.results[i]
+		switch {
+		case res == nil && !e.cfg.complete:
+			return fail(4, "query '%s' is in the qrels but not in the run; add -c to score it 0 (trec_eval 9 skipped it silently)", j.qid)
+		case res == nil:
+			res = e.scoreMissing(j)
+		}
+		if res.err != nil {
+			return fail(4, "cannot calculate measures: %v", res.err)
+		}
+		if e.cfg.perQuery {
+			e.writeQuery(out, j.qid, res)
+		}
+		done = append(done, res)
+	}
+	if len(done) == 0 {
+		return fail(7, "no queries with both results and relevance info")
+	}
+	if e.cfg.summary {
+		e.writeSummary(out, done)
+	}
+	return nil
+}
+
+// writeQuery prints one query's rows.
+func (e *evaluation) writeQuery(out *bufio.Writer, qid string, res *queryResult) {
+	for _, in := range e.ins {
+		switch in.value {
+		case meanValue:
+			for k, name := range in.names {
+				writeRow(out, name, qid, formatFloat(res.vals[in.off+k]))
+			}
+		case countValue, relCountValue:
+			writeRow(out, in.names[0], qid, formatLong(res.vals[in.off]))
+		case stringValue:
+			writeRow(out, in.names[0], qid, "'"+res.relstr+"'")
+		}
+	}
+}
+
+// writeSummary prints the rows for "all".
+func (e *evaluation) writeSummary(out *bufio.Writer, done []*queryResult) {
+	n := len(done)
+	if e.cfg.complete {
+		n = len(e.qrels.queries)
+	}
+	for _, in := range e.ins {
+		for k, name := range in.names {
+			sum := 0.0
+			for _, res := range done {
+				sum += res.vals[in.off+k]
+			}
+			switch in.value {
+			case runIDValue:
+				writeRow(out, "runid", "all", e.runID)
+			case numQValue:
+				writeRow(out, name, "all", formatLong(float64(n)))
+			case countValue:
+				writeRow(out, name, "all", formatLong(sum))
+			case relCountValue:
+				if e.cfg.complete {
+					sum = float64(e.qrels.positive())
+				}
+				writeRow(out, name, "all", formatLong(sum))
+			case meanValue:
+				writeRow(out, name, "all", formatFloat(sum/float64(n)))
+			case geoMeanValue:
+				if e.cfg.complete {
+					sum += float64(n-len(done)) * math.Log(minGeoMean)
+				}
+				writeRow(out, name, "all", formatFloat(math.Exp(sum/float64(n))))
+			}
+		}
+	}
+}
+
+// positive counts the judgments with a grade above 0 over all queries.
+func (q *qrels) positive() int {
+	n := 0
+	for _, j := range q.queries {
+		for _, g := range j.grades {
+			if g > 0 {
+				n++
+			}
+		}
+	}
+	return n
+}
