@@ -146,7 +146,7 @@ func calcAtCutoffs(counts func(q *queryEval, r int) bool, f func(q *queryEval, k
 }
 
 func isRelevant(q *queryEval, r int) bool { return q.relevant(r) }
-func isUnjudged(_ *queryEval, r int) bool  { return r == relNonPool || r == relUnjudged }
+func isUnjudged(_ *queryEval, r int) bool { return r == relNonPool || r == relUnjudged }
 
 func precisionAt(_ *queryEval, k int64, found int) float64 { return float64(found) / float64(k) }
 func successAt(_ *queryEval, _ int64, found int) float64 {
