@@ -31,14 +31,14 @@ func isPunct(r rune) bool {
 // isNumeric is Rust's char::is_numeric: the Number categories.
 func isNumeric(r rune) bool { return unicode.IsNumber(r) }
 
-// isControl is BertNormalizer's control character: an Other category
-// (Cc, Cf, Co, Cs or unassigned) except tab, newline and carriage return.
+// isControl is BertNormalizer's control character: a Cc, Cf, Co or Cs
+// character other than tab, newline and carriage return.
 func isControl(r rune) bool {
 	switch r {
 	case '\t', '\n', '\r':
 		return false
 	}
-	return unicode.Is(unicode.C, r) || !unicode.In(r, unicode.L, unicode.M, unicode.N, unicode.P, unicode.S, unicode.Z)
+	return unicode.In(r, unicode.Cc, unicode.Cf, unicode.Co, unicode.Cs)
 }
 
 // isChinese is BertNormalizer's CJK ideograph ranges.
