@@ -4,10 +4,14 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"sync"
 )
 
 // blockSize is how much input one parser receives at a time.
-var blockSize = 8 << 20
+var blockSize = 4 << 20
+
+// buffers recycles block buffers across readers.
+var buffers sync.Pool
 
 // block is a run of complete lines of the input.
 type block struct {
@@ -27,11 +31,10 @@ type blockReader struct {
 	line  int
 	seq   int
 	eof   bool
-	free  chan []byte
 }
 
-func newBlockReader(r io.Reader, cut func([]byte) int, buffers int) *blockReader {
-	return &blockReader{r: r, cut: cut, line: 1, free: make(chan []byte, buffers)}
+func newBlockReader(r io.Reader, cut func([]byte) int) *blockReader {
+	return &blockReader{r: r, cut: cut, line: 1}
 }
 
 // next returns the next block, or io.EOF when the input is exhausted.
@@ -62,12 +65,8 @@ func (br *blockReader) next() (*block, error) {
 
 // buffer returns a recycled buffer of at least size bytes, or a new one.
 func (br *blockReader) buffer(size int) []byte {
-	select {
-	case b := <-br.free:
-		if cap(b) >= size {
-			return b[:cap(b)]
-		}
-	default:
+	if b, ok := buffers.Get().(*[]byte); ok && cap(*b) >= size {
+		return (*b)[:cap(*b)]
 	}
 	return make([]byte, size)
 }
@@ -92,11 +91,8 @@ func (br *blockReader) emit(buf []byte, n, end int) *block {
 }
 
 // recycle makes a block's buffer available again.
-func (br *blockReader) recycle(b *block) {
-	select {
-	case br.free <- b.buf:
-	default:
-	}
+func recycle(b *block) {
+	buffers.Put(&b.buf)
 }
 
 var nl = []byte{'\n'}

@@ -1,8 +1,10 @@
 package trecfile
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
 )
 
 // maxFields is one more than the widest format, so that a line with too many
@@ -18,23 +20,38 @@ type lineParser struct {
 // split stores up to maxFields whitespace-separated fields of line in p.f and
 // returns how many fields the line has in all.
 func (p *lineParser) split(line []byte) int {
-	n, i := 0, 0
-	for {
-		for i < len(line) && isSpace[line[i]] {
-			i++
+	n, start := 0, 0
+	emit := func(end int) {
+		if end > start {
+			if n < maxFields {
+				p.f[n] = line[start:end]
+			}
+			n++
 		}
-		if i == len(line) {
-			return n
-		}
-		start := i
-		for i < len(line) && !isSpace[line[i]] {
-			i++
-		}
-		if n < maxFields {
-			p.f[n] = line[start:i]
-		}
-		n++
+		start = end + 1
 	}
+	i := 0
+	for ; i+8 <= len(line); i += 8 {
+		for m := lowBytes(binary.LittleEndian.Uint64(line[i:])); m != 0; m &= m - 1 {
+			if j := i + bits.TrailingZeros64(m)/8; isSpace[line[j]] {
+				emit(j)
+			}
+		}
+	}
+	for ; i < len(line); i++ {
+		if isSpace[line[i]] {
+			emit(i)
+		}
+	}
+	emit(len(line))
+	return n
+}
+
+// lowBytes marks, with its high bit, every byte of w below 0x21 (every
+// whitespace byte is one); the test is exact for each byte.
+func lowBytes(w uint64) uint64 {
+	const low7, add, highs = 0x7f7f7f7f7f7f7f7f, 0x5f5f5f5f5f5f5f5f, 0x8080808080808080
+	return ^((w&low7 + add) | w) & highs
 }
 
 // run parses one run line. It returns a nil qid for a line to skip (a blank

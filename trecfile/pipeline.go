@@ -19,8 +19,8 @@ func (opt *Options) workers() int {
 // running work, one block at a time each. It stops early when work returns
 // an error or stop reports true, and returns the first read or work error.
 func pipeline(r io.Reader, cut func([]byte) int, n int, stop func() bool, work func(*block) error) error {
-	br := newBlockReader(r, cut, n+1)
-	blocks := make(chan *block, n)
+	br := newBlockReader(r, cut)
+	blocks := make(chan *block, 1)
 	var failed atomic.Bool
 	var once sync.Once
 	var first error
@@ -37,7 +37,7 @@ func pipeline(r io.Reader, cut func([]byte) int, n int, stop func() bool, work f
 						fail(err)
 					}
 				}
-				br.recycle(b)
+				recycle(b)
 			}
 		})
 	}

@@ -95,6 +95,9 @@ func blockKeys(data []byte) []string {
 		} else {
 			data = nil
 		}
+		if n := len(last); n > 0 && len(line) > n && isSpace[line[n]] && bytes.Equal(line[:n], last) {
+			continue // the common case: the same query as the line before
+		}
 		if k := lineKey(line); k != nil && !bytes.Equal(k, last) {
 			keys = append(keys, string(k))
 			last = k

@@ -414,3 +414,19 @@ func BenchmarkAtof(b *testing.B) {
 		Atof(in)
 	}
 }
+
+func TestSplit(t *testing.T) {
+	for _, s := range []string{"", " ", "a", "abc def", "  abcdefghij klm  ", "abc\x01defghijkl\tx", "0123456789abcdef\vx",
+		"\xff\xfe\xa1\xa0abcdefgh ij", "a\x1fb\x7fc\x80d\xa1e\x20", "1 2 3 4 5 6 7 8 9", "q1\t\tQ0  d1 \r1 2.5\ttag\r"} {
+		want := strings.FieldsFunc(s, func(r rune) bool { return r < 256 && isSpace[byte(r)] })
+		var p lineParser
+		n := p.split([]byte(s))
+		got := make([]string, min(n, maxFields))
+		for i := range got {
+			got[i] = string(p.f[i])
+		}
+		if n != len(want) || !slices.Equal(got, want[:len(got)]) {
+			t.Errorf("split(%q) = %d %q, want %q", s, n, got, want)
+		}
+	}
+}
