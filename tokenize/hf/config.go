@@ -257,6 +257,7 @@ func parseMerges(raw json.RawMessage) ([][2]string, error) {
 	if err := json.Unmarshal(raw, &lines); err != nil {
 		return nil, errors.New(`merges must be ["a", "b"] pairs or "a b" strings`)
 	}
+	pairs = make([][2]string, 0, len(lines))
 	for i, l := range lines {
 		a, b, ok := strings.Cut(l, " ")
 		if !ok || strings.Contains(b, " ") {

@@ -1,8 +1,9 @@
 // Writes the golden files the Go tests compare against, using OpenAI's
 // tiktoken and Hugging Face's tokenizers as oracles:
 //
-//   node gen.mjs [--out DIR] [--llama3 PATH/tokenizer.json]
+//   node gen.mjs [--out DIR] [--fixtures DIR] [--llama3 PATH/tokenizer.json]
 //
+// --fixtures (default ../hf) holds the tokenizer.json files to encode with.
 // DIR (default ../golden) receives
 //   hf.jsonl        {"text", "ids": {fixture: ids}} for every ../hf fixture,
 //                   encode(text, add_special_tokens=false)
@@ -20,7 +21,11 @@ import { mixedTexts, passages } from "./texts.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const { values: args } = parseArgs({
-  options: { out: { type: "string", default: path.join(here, "..", "golden") }, llama3: { type: "string" } },
+  options: {
+    out: { type: "string", default: path.join(here, "..", "golden") },
+    fixtures: { type: "string", default: path.join(here, "..", "hf") },
+    llama3: { type: "string" },
+  },
 });
 
 export const hfTexts = () => mixedTexts(1, 1200);
@@ -42,7 +47,7 @@ async function encodeAll(tokenizers, texts) {
 }
 
 function loadFixtures() {
-  const dir = path.join(here, "..", "hf");
+  const dir = args.fixtures;
   return fs.readdirSync(dir).filter((f) => f.endsWith(".json")).sort()
     .map((f) => [f.replace(/\.json$/, ""), tk.Tokenizer.fromFile(path.join(dir, f))]);
 }

