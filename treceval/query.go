@@ -38,6 +38,8 @@ type queryEval struct {
 	rr     resRels
 	vals   []float64
 	relstr string
+	relAt  []int32   // relAt[i]: relevant documents in the first i ranks
+	apAt   []float64 // apAt[i]: precision summed at the relevant documents in the first i ranks
 }
 
 // scratch is reusable per-goroutine working space.

@@ -26,11 +26,11 @@ func init() {
 			doc: "Reciprocal of the rank of the first relevant document (0 if none). Parameters are ignored; use -M k for RR@k."},
 		&measure{name: "iprec_at_recall", params: doubleCutoffs, defaults: recallPoints, calc: calcIprec,
 			doc: "Interpolated precision at recall levels: the highest precision at any recall at or above the level."},
-		&measure{name: "P", params: longCutoffs, defaults: defaultCutoffs, calc: calcAtCutoffs(isRelevant, precisionAt),
+		&measure{name: "P", params: longCutoffs, defaults: defaultCutoffs, calc: calcAtCutoffs(relevantIn, precisionAt),
 			doc: "Precision at cutoffs: relevant documents in the top k, divided by k."},
 		&measure{name: "relstring", params: doubleParams, defaults: "10", value: stringValue, calc: calcRelstring,
 			doc: "Relevance of the top documents as a string: a grade 0-9, '>' above 9, '-' not judged, '.' pooled but unjudged; per query only."},
-		&measure{name: "recall", params: longCutoffs, defaults: defaultCutoffs, calc: calcAtCutoffs(isRelevant, recallAt),
+		&measure{name: "recall", params: longCutoffs, defaults: defaultCutoffs, calc: calcAtCutoffs(relevantIn, recallAt),
 			doc: "Recall at cutoffs: relevant documents in the top k, divided by the number of relevant documents."},
 		&measure{name: "Rprec_mult", params: doubleCutoffs, defaults: "0.2,0.4,0.6,0.8,1.0,1.2,1.4,1.6,1.8,2.0", calc: calcRprecMult,
 			doc: "Precision after x*R documents, for multipliers x."},
@@ -40,11 +40,11 @@ func init() {
 			doc: "Mean interpolated precision at the recall levels given (default the 11 points 0.0 to 1.0)."},
 		&measure{name: "binG", calc: calcBinG,
 			doc: "Binary G: mean over relevant documents of 1/log2(2 + non-relevant documents above it)."},
-		&measure{name: "map_cut", params: longCutoffs, defaults: defaultCutoffs, calc: calcAtCutoffs(isRelevant, mapAt),
+		&measure{name: "map_cut", params: longCutoffs, defaults: defaultCutoffs, calc: calcAtCutoffs(relevantIn, mapAt),
 			doc: "Average precision over the top k documents only."},
-		&measure{name: "relative_P", params: longCutoffs, defaults: defaultCutoffs, calc: calcAtCutoffs(isRelevant, relativePAt),
+		&measure{name: "relative_P", params: longCutoffs, defaults: defaultCutoffs, calc: calcAtCutoffs(relevantIn, relativePAt),
 			doc: "Relevant documents in the top k, divided by the smaller of k and R."},
-		&measure{name: "success", params: longCutoffs, defaults: "1,5,10", calc: calcAtCutoffs(isRelevant, successAt),
+		&measure{name: "success", params: longCutoffs, defaults: "1,5,10", calc: calcAtCutoffs(relevantIn, successAt),
 			doc: "1 if a relevant document is in the top k, else 0."},
 		&measure{name: "set_P", calc: calcSet(setP), doc: "Precision of the whole retrieved set."},
 		&measure{name: "set_relative_P", calc: calcSet(setRelativeP), doc: "Relevant retrieved divided by the smaller of retrieved and R."},
@@ -54,7 +54,7 @@ func init() {
 			doc: "F measure of the retrieved set; the parameter is beta squared... as trec_eval: (x+1)PR/(xP+R)."},
 		&measure{name: "yaap", calc: calcYAAP,
 			doc: "Yet another average precision: log((1+sum)/(1+R-sum)), sum the summed precisions at relevant documents."},
-		&measure{name: "unj", params: longCutoffs, defaults: "5,10,20", calc: calcAtCutoffs(isUnjudged, precisionAt),
+		&measure{name: "unj", params: longCutoffs, defaults: "5,10,20", calc: calcAtCutoffs(unjudgedIn, precisionAt),
 			doc: "Fraction of the top k documents that are not judged."},
 	)
 }
@@ -62,17 +62,47 @@ func init() {
 // relevant reports whether a relevance value counts as relevant.
 func (q *queryEval) relevant(r int) bool { return r >= q.s.relLevel }
 
-// apSum returns the summed precision at each relevant document and how many
-// relevant documents were retrieved, over the first n ranks.
-func (q *queryEval) apSum(n int) (float64, int) {
-	sum, found := 0.0, 0
-	for i, r := range q.rr.rel[:n] {
+// prefixes computes, once per query, the number of relevant documents in
+// the first i ranks and the precision summed at each of them (the running
+// sum of average precision, accumulated in trec_eval's order).
+func (q *queryEval) prefixes() {
+	if q.relAt != nil {
+		return
+	}
+	n := q.rr.numRet
+	q.relAt, q.apAt = make([]int32, n+1), make([]float64, n+1)
+	found, sum := 0, 0.0
+	for i, r := range q.rr.rel {
 		if q.relevant(r) {
 			found++
 			sum += float64(found) / float64(i+1)
 		}
+		q.relAt[i+1], q.apAt[i+1] = int32(found), sum
 	}
-	return sum, found
+}
+
+// apSum returns the summed precision at each relevant document and how many
+// relevant documents were retrieved, over the first n ranks.
+func (q *queryEval) apSum(n int) (float64, int) {
+	q.prefixes()
+	return q.apAt[n], int(q.relAt[n])
+}
+
+// relevantIn counts the relevant documents in the first n ranks.
+func (q *queryEval) relevantIn(n int) int {
+	q.prefixes()
+	return int(q.relAt[n])
+}
+
+// unjudgedIn counts the unjudged documents in the first n ranks.
+func (q *queryEval) unjudgedIn(n int) int {
+	found := 0
+	for _, r := range q.rr.rel[:n] {
+		if r == relNonPool || r == relUnjudged {
+			found++
+		}
+	}
+	return found
 }
 
 func calcMAP(q *queryEval, in *instance) error {
@@ -100,17 +130,6 @@ func calcRprec(q *queryEval, in *instance) error {
 	return nil
 }
 
-// relevantIn counts the relevant documents in the first n ranks.
-func (q *queryEval) relevantIn(n int) int {
-	found := 0
-	for _, r := range q.rr.rel[:n] {
-		if q.relevant(r) {
-			found++
-		}
-	}
-	return found
-}
-
 func calcRecipRank(q *queryEval, in *instance) error {
 	for i, r := range q.rr.rel {
 		if q.relevant(r) {
@@ -121,32 +140,20 @@ func calcRecipRank(q *queryEval, in *instance) error {
 	return nil
 }
 
-// calcAtCutoffs evaluates f at each cutoff k with the number of documents
-// in the top k (or in all retrieved documents when fewer than k) for which
-// counts is true.
-func calcAtCutoffs(counts func(q *queryEval, r int) bool, f func(q *queryEval, k int64, found int) float64) func(*queryEval, *instance) error {
+// calcAtCutoffs evaluates f at each cutoff k with count(n), n the smaller
+// of k and the number of documents retrieved.
+func calcAtCutoffs(count func(q *queryEval, n int) int, f func(q *queryEval, k int64, found int) float64) func(*queryEval, *instance) error {
 	return func(q *queryEval, in *instance) error {
-		c, found := 0, 0
-		for i, r := range q.rr.rel {
-			if int64(i) == in.cuts[c] {
-				q.vals[in.off+c] = f(q, in.cuts[c], found)
-				if c++; c == len(in.cuts) {
-					return nil
-				}
-			}
-			if counts(q, r) {
-				found++
-			}
-		}
-		for ; c < len(in.cuts); c++ {
-			q.vals[in.off+c] = f(q, in.cuts[c], found)
+		for c, k := range in.cuts {
+			n := int(min(k, int64(q.rr.numRet)))
+			q.vals[in.off+c] = f(q, k, count(q, n))
 		}
 		return nil
 	}
 }
 
-func isRelevant(q *queryEval, r int) bool { return q.relevant(r) }
-func isUnjudged(_ *queryEval, r int) bool { return r == relNonPool || r == relUnjudged }
+func relevantIn(q *queryEval, n int) int { return q.relevantIn(n) }
+func unjudgedIn(q *queryEval, n int) int { return q.unjudgedIn(n) }
 
 func precisionAt(_ *queryEval, k int64, found int) float64 { return float64(found) / float64(k) }
 func successAt(_ *queryEval, _ int64, found int) float64 {

@@ -17,6 +17,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"strings"
 	"sync"
 
 	"github.com/ragstat/ragstat/trecfile"
@@ -187,7 +188,7 @@ func (e *evaluation) noteRunID(q *trecfile.RunQuery) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if last > e.runLine {
-		e.runLine, e.runID = last, string(q.LastTag)
+		e.runLine, e.runID = last, strings.Clone(q.LastTag)
 	}
 }
 
