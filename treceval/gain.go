@@ -41,6 +41,43 @@ type relGain struct {
 // gains is the gain table of one query, sorted by increasing gain.
 type gains []relGain
 
+// gainLookup answers trec_eval's get_gain (the first entry of the sorted
+// table with the level) by direct indexing.
+type gainLookup struct {
+	lo   int
+	gain []float64
+}
+
+// maxLookup bounds the direct table; wider level ranges search the list.
+const maxLookup = 1 << 12
+
+// lookup builds the direct table of g, or nil when its levels spread too far.
+func (g gains) lookup() *gainLookup {
+	if len(g) == 0 {
+		return &gainLookup{}
+	}
+	lo, hi := g[0].level, g[0].level
+	for _, x := range g {
+		lo, hi = min(lo, x.level), max(hi, x.level)
+	}
+	if hi-lo >= maxLookup {
+		return nil
+	}
+	t := &gainLookup{lo: lo, gain: make([]float64, hi-lo+1)}
+	for i := len(g) - 1; i >= 0; i-- {
+		t.gain[g[i].level-lo] = g[i].gain
+	}
+	return t
+}
+
+// of returns the gain of a relevance value.
+func (t *gainLookup) of(rel int) float64 {
+	if i := rel - t.lo; i >= 0 && i < len(t.gain) {
+		return t.gain[i]
+	}
+	return 0
+}
+
 // setupGains builds the gain table from the measure's parameters and the
 // query's judgments, as trec_eval does (including its sort, which compares
 // gains truncated to integers).
@@ -90,6 +127,14 @@ func (g gains) index(level int) int {
 	return -1
 }
 
+// getter returns the fastest form of g.gain.
+func (g gains) getter() func(int) float64 {
+	if t := g.lookup(); t != nil {
+		return t.of
+	}
+	return g.gain
+}
+
 // gain returns the gain of a relevance value (0 for one without a gain).
 func (g gains) gain(rel int) float64 {
 	if i := g.index(rel); i >= 0 {
@@ -131,10 +176,10 @@ func (id *ideal) next() float64 {
 // dcgWalk computes the ranking's DCG and the ideal DCG as trec_eval's ndcg
 // does: the ideal is extended while its gain stays positive.
 func (q *queryEval) dcgWalk(g gains) (dcg, idcg float64) {
-	id := newIdeal(g)
+	id, gain := newIdeal(g), g.getter()
 	i := 0
 	for ; i < q.rr.numRet && id.gain > 0; i++ {
-		if rg := g.gain(q.rr.rel[i]); rg != 0 {
+		if rg := gain(q.rr.rel[i]); rg != 0 {
 			dcg += rg / log2(i+2)
 		}
 		if ig := id.next(); ig > 0 {
@@ -142,7 +187,7 @@ func (q *queryEval) dcgWalk(g gains) (dcg, idcg float64) {
 		}
 	}
 	for ; i < q.rr.numRet; i++ {
-		if rg := g.gain(q.rr.rel[i]); rg != 0 {
+		if rg := gain(q.rr.rel[i]); rg != 0 {
 			dcg += rg / log2(i+2)
 		}
 	}
@@ -168,12 +213,13 @@ func calcDCG(f func(dcg, idcg float64) (float64, bool)) func(*queryEval, *instan
 
 func calcNDCGRel(q *queryEval, in *instance) error {
 	g := q.setupGains(in)
+	gain := g.getter()
 	id := newIdeal(g)
 	var dcg, idcg, sum float64
 	numRel, numRelRet := 0, 0
 	i := 0
 	for ; i < q.rr.numRet && id.gain > 0; i++ {
-		rg := g.gain(q.rr.rel[i])
+		rg := gain(q.rr.rel[i])
 		if rg != 0 {
 			dcg += rg / log2(i+2)
 		}
@@ -187,7 +233,7 @@ func calcNDCGRel(q *queryEval, in *instance) error {
 		}
 	}
 	for ; i < q.rr.numRet; i++ {
-		rg := g.gain(q.rr.rel[i])
+		rg := gain(q.rr.rel[i])
 		if rg != 0 {
 			dcg += rg / log2(i+2)
 		}
@@ -211,6 +257,7 @@ func calcNDCGRel(q *queryEval, in *instance) error {
 
 func calcRndcg(q *queryEval, in *instance) error {
 	g := q.setupGains(in)
+	gain := g.getter()
 	if q.rr.numRel == 0 {
 		return nil
 	}
@@ -229,7 +276,7 @@ func calcRndcg(q *queryEval, in *instance) error {
 	}
 	i := 0
 	for ; i < q.rr.numRet && id.gain > 0; i++ {
-		rg := g.gain(q.rr.rel[i])
+		rg := gain(q.rr.rel[i])
 		id.next()
 		boundary()
 		if rg != 0 {
@@ -241,7 +288,7 @@ func calcRndcg(q *queryEval, in *instance) error {
 	}
 	if i < q.rr.numRet {
 		for ; i < q.rr.numRet; i++ {
-			if rg := g.gain(q.rr.rel[i]); rg != 0 {
+			if rg := gain(q.rr.rel[i]); rg != 0 {
 				dcg += rg / log2(i+2)
 			}
 		}
@@ -263,12 +310,13 @@ func calcRndcg(q *queryEval, in *instance) error {
 
 func calcG(q *queryEval, in *instance) error {
 	g := q.setupGains(in)
+	gain := g.getter()
 	id := newIdeal(g)
 	const minCost = 1.0
 	var resultsG, sumResults, sumIdeal, sumCost float64
 	i := 0
 	for ; i < q.rr.numRet && id.gain > 0; i++ {
-		rg := g.gain(q.rr.rel[i])
+		rg := gain(q.rr.rel[i])
 		sumResults += rg
 		ig := id.next()
 		if ig > 0 {
@@ -284,7 +332,7 @@ func calcG(q *queryEval, in *instance) error {
 		}
 	}
 	for ; i < q.rr.numRet; i++ {
-		rg := g.gain(q.rr.rel[i])
+		rg := gain(q.rr.rel[i])
 		sumResults += rg
 		sumCost += minCost
 		if rg != 0 {
@@ -380,8 +428,9 @@ func calcRBP(q *queryEval, in *instance) error {
 		}
 	}
 	sum, cur := 0.0, 1.0
+	gain := g.getter()
 	for _, r := range q.rr.rel {
-		if rg := g.gain(r); rg != 0 {
+		if rg := gain(r); rg != 0 {
 			sum += float64(rg * cur)
 		}
 		cur *= p
