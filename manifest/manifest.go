@@ -1,0 +1,62 @@
+// Package manifest records what a result was computed from, so that a
+// comparison can be frozen: the sha256 of the judgments, topics, corpus and
+// every run, trace or saved result read, the scoring policy and cutoffs, the
+// query set, the tokenizer, the traces' configurations and the ragstat
+// version. Diff names the fields on which two results disagree, and
+// ConfigDiff the fields on which two pipeline configurations do.
+package manifest
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"slices"
+	"strings"
+)
+
+// Kinds of result a manifest describes.
+const (
+	KindEval    = "eval"
+	KindCompare = "compare"
+)
+
+// Manifest is the record of one result's inputs and choices.
+type Manifest struct {
+	Kind      string   `json:"kind"`
+	Version   string   `json:"ragstat_version"`
+	Judgments *File    `json:"judgments,omitempty"`
+	Topics    *File    `json:"topics,omitempty"`
+	Corpus    *File    `json:"corpus,omitempty"`
+	Inputs    []File   `json:"inputs"`
+	Policy    Policy   `json:"policy"`
+	Metrics   []string `json:"metrics"`
+	Queries   QuerySet `json:"query_set"`
+	Tokenizer string   `json:"tokenizer,omitempty"`
+	// Configs maps a system to the configuration its traces carry.
+	Configs map[string]json.RawMessage `json:"configs,omitempty"`
+	// Allowed lists the frozen fields allowed to differ (compare's
+	// --allow-mismatch), so the override stays on the record.
+	Allowed []string `json:"allowed_mismatches,omitempty"`
+}
+
+// File is one file read, identified by the digest of its bytes on disk.
+type File struct {
+	Role   string `json:"role"`           // judgments, topics, corpus, run, trace, result
+	System string `json:"system,omitempty"` // the system it holds, for runs and traces
+	Path   string `json:"path"`
+	SHA256 string `json:"sha256"`
+}
+
+// QuerySet identifies the evaluated queries: how many, and the sha256 of
+// their ids sorted and joined by newlines.
+type QuerySet struct {
+	N      int    `json:"n"`
+	SHA256 string `json:"sha256"`
+}
+
+// Queries returns the QuerySet of ids, in any order.
+func Queries(ids []string) QuerySet {
+	sorted := slices.Sorted(slices.Values(ids))
+	sum := sha256.Sum256([]byte(strings.Join(sorted, "\n")))
+	return QuerySet{N: len(ids), SHA256: hex.EncodeToString(sum[:])}
+}
