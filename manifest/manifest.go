@@ -41,7 +41,7 @@ type Manifest struct {
 
 // File is one file read, identified by the digest of its bytes on disk.
 type File struct {
-	Role   string `json:"role"`           // judgments, topics, corpus, run, trace, result
+	Role   string `json:"role"`             // judgments, topics, corpus, run, trace, result
 	System string `json:"system,omitempty"` // the system it holds, for runs and traces
 	Path   string `json:"path"`
 	SHA256 string `json:"sha256"`
