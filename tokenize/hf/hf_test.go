@@ -1,0 +1,152 @@
+package hf
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// tiny is a small tokenizer.json: a BPE vocabulary with merges written the
+// old way ("a b"), a normalizer, a pre-tokenizer and added tokens.
+const tiny = `{
+ "version": "1.0",
+ "added_tokens": [
+  {"id": 7, "content": "<s>", "single_word": false, "lstrip": false, "rstrip": false, "normalized": false, "special": true},
+  {"id": 8, "content": "CA", "single_word": true, "lstrip": false, "rstrip": false, "normalized": true, "special": false},
+  {"id": 9, "content": "<m>", "single_word": false, "lstrip": true, "rstrip": true, "normalized": false, "special": true}
+ ],
+ "normalizer": {"type": "Lowercase"},
+ "pre_tokenizer": {"type": "WhitespaceSplit"},
+ "model": {"type": "BPE", "unk_token": "?", "fuse_unk": true,
+  "vocab": {"a": 0, "b": 1, "c": 2, "ab": 3, "abc": 4, "?": 5, "bc": 6},
+  "merges": ["a b", "ab c", "b c"]}
+}`
+
+// with replaces the first occurrence of old in tiny.
+func with(old, new string) string { return strings.Replace(tiny, old, new, 1) }
+
+// TestEncode's ids are those Hugging Face's tokenizers gives for tiny.
+func TestEncode(t *testing.T) {
+	tok, err := Parse([]byte(tiny))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		text string
+		want []int
+	}{
+		{"", nil},
+		{"ABC", []int{4}},
+		{"abcab", []int{4, 3}},
+		{"bc a", []int{6, 0}},
+		{"xyz a", []int{5, 0}},        // unknown characters fused into one
+		{"Ca cab", []int{8, 2, 3}},    // "ca" alone is the added token
+		{"<s>abc", []int{7, 4}},       // raw added token inside a word
+		{"a  <m>  c", []int{0, 9, 2}}, // lstrip and rstrip take the spaces
+		{"a\xffb", []int{0, 5, 1}},    // an invalid byte reads as U+FFFD
+	}
+	for _, tt := range tests {
+		if got := tok.Encode(tt.text); !slices.Equal(got, tt.want) {
+			t.Errorf("Encode(%q) = %v, want %v", tt.text, got, tt.want)
+		}
+		if got := tok.Count(tt.text); got != len(tt.want) {
+			t.Errorf("Count(%q) = %d, want %d", tt.text, got, len(tt.want))
+		}
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	tests := []struct {
+		name, json, want string
+	}{
+		{"not json", `{"model": [`, "not a tokenizer.json"},
+		{"version", with(`"1.0"`, `"2.0"`), `version "2.0"`},
+		{"no model", `{"version": "1.0"}`, "no model"},
+		{"model type", with(`"type": "BPE"`, `"type": "Unigram"`), `unsupported model "Unigram"`},
+		{"no vocab", `{"model": {"type": "BPE", "merges": []}}`, "no vocab"},
+		{"dropout", with(`"fuse_unk": true`, `"dropout": 0.1`), "dropout"},
+		{"merge", with(`"ab c"`, `"ab d"`), `merge 2: "d" is not in the vocabulary`},
+		{"merge form", with(`"ab c"`, `"abc"`), "merge 2"},
+		{"unk", with(`"unk_token": "?"`, `"unk_token": "<unk>"`), `unk_token "<unk>"`},
+		{"normalizer", with(`"Lowercase"`, `"Precompiled"`), `normalizer: unsupported normalizer "Precompiled"`},
+		{"pre-tokenizer", with(`"WhitespaceSplit"`, `"UnicodeScripts"`), `pre_tokenizer: unsupported pre-tokenizer "UnicodeScripts"`},
+		{"sequence", with(`{"type": "Lowercase"}`, `{"type": "Sequence", "normalizers": [{"type": "NFC"}, {"type": "Nmt"}]}`), `Sequence[1]: unsupported normalizer "Nmt"`},
+		{"behavior", with(`{"type": "WhitespaceSplit"}`, `{"type": "Punctuation", "behavior": "Sideways"}`), `behavior "Sideways"`},
+		{"regex", with(`{"type": "WhitespaceSplit"}`, `{"type": "Split", "pattern": {"Regex": "("}, "behavior": "Isolated"}`), `regex "("`},
+		{"metaspace", with(`{"type": "WhitespaceSplit"}`, `{"type": "Metaspace", "replacement": "__"}`), "one character"},
+		{"wordpiece unk", `{"model": {"type": "WordPiece", "vocab": {"a": 0}}}`, `unk_token "[UNK]"`},
+	}
+	for _, tt := range tests {
+		_, err := Parse([]byte(tt.json))
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: got error %v, want one containing %q", tt.name, err, tt.want)
+		}
+	}
+}
+
+func TestLoadErrorsNameTheFile(t *testing.T) {
+	dir := t.TempDir()
+	broken := filepath.Join(dir, "broken.json")
+	if err := os.WriteFile(broken, []byte(with(`"Lowercase"`, `"Precompiled"`)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{filepath.Join(dir, "missing.json"), broken} {
+		if _, err := Load(path); err == nil || !strings.Contains(err.Error(), path) {
+			t.Errorf("Load(%s): error %v does not name the file", path, err)
+		}
+	}
+}
+
+func fixtures(t testing.TB) []string {
+	paths, err := filepath.Glob(filepath.Join("..", "testdata", "hf", "*.json"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no fixtures: %v", err)
+	}
+	return paths
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add([]byte(tiny))
+	for _, p := range fixtures(f) {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tok, err := Parse(data)
+		if err != nil {
+			return
+		}
+		for _, s := range []string{"", "Hello, World!", " a  b\n", "日本 😀 <s>"} {
+			if n := tok.Count(s); n != len(tok.Encode(s)) {
+				t.Fatalf("Count(%q) = %d, Encode has %d ids", s, n, len(tok.Encode(s)))
+			}
+		}
+	})
+}
+
+func FuzzEncode(f *testing.F) {
+	var toks []*Tokenizer
+	for _, p := range fixtures(f) {
+		tok, err := Load(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		toks = append(toks, tok)
+	}
+	for _, s := range []string{"", "Hello <s> world [CLS]", "\n   \n\t", "é e\u0301 İ", "中文 😀👍🏽", "\x00\xff", strings.Repeat("ab", 200)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, tok := range toks {
+			ids := tok.Encode(s)
+			if n := tok.Count(s); n != len(ids) {
+				t.Fatalf("%s: Count(%q) = %d, Encode has %d ids", tok.Name(), s, n, len(ids))
+			}
+		}
+	})
+}
