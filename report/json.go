@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/ragstat/ragstat/eval"
+	"github.com/ragstat/ragstat/manifest"
 )
 
 type jsonPolicy struct {
@@ -47,6 +48,8 @@ type jsonDocument struct {
 	Inputs  []Input    `json:"inputs"`
 	Runs    []jsonRun  `json:"runs"`
 	Notes   []string   `json:"notes,omitempty"`
+	// Manifest freezes what the result was computed from, for compare.
+	Manifest *manifest.Manifest `json:"manifest"`
 }
 
 func (r *Eval) jsonPolicy() jsonPolicy {
@@ -84,13 +87,48 @@ func (r *Eval) jsonRun(res *eval.Result) jsonRun {
 }
 
 func jsonDoc(w io.Writer, r *Eval) error {
-	doc := jsonDocument{Tool: r.Tool, Version: r.Version, Policy: r.jsonPolicy(), Inputs: r.Inputs, Notes: r.Notes}
+	doc := jsonDocument{Tool: r.Tool, Version: r.Version, Policy: r.jsonPolicy(), Inputs: r.Inputs, Notes: r.Notes,
+		Manifest: r.manifest()}
 	for _, res := range r.Results {
 		doc.Runs = append(doc.Runs, r.jsonRun(res))
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(doc)
+}
+
+// manifest records the inputs by digest, the policy, the metrics and the
+// first run's query set.
+func (r *Eval) manifest() *manifest.Manifest {
+	m := &manifest.Manifest{Kind: manifest.KindEval, Version: r.Version, Policy: manifest.FromEval(r.Policy)}
+	for _, in := range r.Inputs {
+		f := manifest.File{Role: in.Role, Path: in.Path, SHA256: in.SHA256}
+		if in.Role == "judgments" {
+			m.Judgments = &f
+			continue
+		}
+		for _, res := range r.Results {
+			if res.File == in.Path {
+				f.System = res.Name
+			}
+		}
+		m.Inputs = append(m.Inputs, f)
+	}
+	for _, met := range r.metrics() {
+		m.Metrics = append(m.Metrics, met.Name())
+	}
+	if len(r.Results) > 0 {
+		m.Queries = manifest.Queries(queryIDs(r.Results[0]))
+	}
+	return m
+}
+
+func queryIDs(res *eval.Result) []string {
+	ids := make([]string, len(res.Rows))
+	for i, row := range res.Rows {
+		ids[i] = row.Query
+	}
+	return ids
 }
 
 // jsonLines writes one object per query row, then one summary per run.

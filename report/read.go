@@ -1,0 +1,137 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/ragstat/ragstat/diag"
+	"github.com/ragstat/ragstat/eval"
+	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/jsonin"
+	"github.com/ragstat/ragstat/manifest"
+	"github.com/ragstat/ragstat/metric"
+)
+
+// Saved is a result of `ragstat eval --format json` read back: the
+// evaluation, ready to render again, and the manifest it carried.
+type Saved struct {
+	*Eval
+	Manifest *manifest.Manifest
+}
+
+// Read reads back what `ragstat eval --format json` wrote, strictly: an
+// unknown field, a value that is not a number (or a [low, high] pair under
+// the bounds policy) or a document without a manifest is an error naming
+// the file.
+func Read(f *input.File) (*Saved, error) {
+	data, err := readAll(f)
+	if err != nil {
+		return nil, err
+	}
+	var doc jsonDocument
+	if err := jsonin.Decode(data, &doc); err != nil {
+		return nil, &diag.Error{File: f.Name, Msg: err.Error(), Hint: "give a file written by ragstat eval --format json"}
+	}
+	if doc.Manifest == nil || doc.Manifest.Kind != manifest.KindEval {
+		return nil, &diag.Error{File: f.Name, Msg: "not a ragstat eval result: no eval manifest",
+			Hint: "write it with ragstat eval --format json"}
+	}
+	r, err := doc.eval()
+	if err != nil {
+		return nil, &diag.Error{File: f.Name, Msg: err.Error()}
+	}
+	return &Saved{Eval: r, Manifest: doc.Manifest}, nil
+}
+
+func readAll(f *input.File) ([]byte, error) {
+	rc, err := f.Open()
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	return io.ReadAll(rc)
+}
+
+// eval rebuilds the evaluation the document records.
+func (doc *jsonDocument) eval() (*Eval, error) {
+	p := doc.Policy
+	policy, err := manifest.Policy{MinGrade: p.MinGrade, Grades: p.Grades, Gain: p.Gain, Unjudged: p.Unjudged,
+		Unanswerable: p.Unanswerable, Queries: p.Queries, Unit: p.Unit, Order: p.Order}.Eval()
+	if err != nil {
+		return nil, err
+	}
+	ms, err := metric.ParseAll(p.Metrics)
+	if err != nil {
+		return nil, err
+	}
+	r := &Eval{Tool: doc.Tool, Version: doc.Version, Policy: policy, Inputs: doc.Inputs, Notes: doc.Notes, PerQuery: true}
+	for _, jr := range doc.Runs {
+		res, err := jr.result(ms, r.Inputs)
+		if err != nil {
+			return nil, fmt.Errorf("run %q: %w", jr.Name, err)
+		}
+		r.Results = append(r.Results, res)
+	}
+	return r, nil
+}
+
+func (jr *jsonRun) result(ms []metric.Metric, inputs []Input) (*eval.Result, error) {
+	res := &eval.Result{Name: jr.Name, File: jr.File, Metrics: ms, Excluded: jr.Excluded, Ignored: jr.Ignored,
+		Unjudged: jr.Unjudged, Folded: jr.Folded}
+	for _, in := range inputs {
+		if in.Role == "run" && in.Path == jr.File {
+			res.Format = in.Format
+		}
+	}
+	var err error
+	if res.Mean, res.MeanHigh, err = numbers(jr.Mean, ms); err != nil {
+		return nil, fmt.Errorf("mean: %w", err)
+	}
+	for _, q := range jr.Queries {
+		row := eval.Row{Query: q.Query, Missing: q.Missing, Unjudged: q.Unjudged, Folded: q.Folded}
+		if row.Values, row.High, err = numbers(q.Metrics, ms); err != nil {
+			return nil, fmt.Errorf("query %q: %w", q.Query, err)
+		}
+		res.Rows = append(res.Rows, row)
+	}
+	return res, nil
+}
+
+// numbers reads one value per metric: a number, or a [low, high] pair.
+func numbers(values map[string]any, ms []metric.Metric) (low, high []float64, err error) {
+	if len(values) != len(ms) {
+		return nil, nil, fmt.Errorf("%d values for %d metrics", len(values), len(ms))
+	}
+	for _, m := range ms {
+		lo, hi, pair, err := number(values[m.Name()])
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", m.Name(), err)
+		}
+		low = append(low, lo)
+		if pair {
+			high = append(high, hi)
+		}
+	}
+	if high != nil && len(high) != len(low) {
+		return nil, nil, fmt.Errorf("some values are [low, high] pairs and some are not")
+	}
+	return low, high, nil
+}
+
+func number(v any) (lo, hi float64, pair bool, err error) {
+	switch v := v.(type) {
+	case json.Number:
+		lo, err = v.Float64()
+		return lo, 0, false, err
+	case []any:
+		if len(v) == 2 {
+			lo, _, p1, err1 := number(v[0])
+			hi, _, p2, err2 := number(v[1])
+			if err1 == nil && err2 == nil && !p1 && !p2 {
+				return lo, hi, true, nil
+			}
+		}
+	}
+	return 0, 0, false, fmt.Errorf("expected a number or a [low, high] pair, found %v", v)
+}
