@@ -39,11 +39,15 @@ type env struct {
 }
 
 type cli struct {
-	Demo demoCmd `cmd:"" help:"Evaluate the source document's example and tell what the numbers say."`
-	Eval evalCmd `cmd:"" help:"Evaluate runs against judgments, strictly."`
-	// TrecEval trecEvalCmd `cmd:"" name:"trec-eval" passthrough:"" help:"A drop-in for NIST trec_eval v10 (same flags, same output)."`
-	Metrics metricsCmd `cmd:"" help:"List every metric with its formula and the policies it reads."`
-	Version versionCmd `cmd:"" help:"Print the version."`
+	Demo            demoCmd     `cmd:"" help:"Evaluate the source document's example and tell what the numbers say."`
+	Eval            evalCmd     `cmd:"" help:"Evaluate runs against judgments, strictly."`
+	TrecEval        trecEvalCmd `cmd:"" name:"trec-eval" passthrough:"" help:"A drop-in for NIST trec_eval v10 (same flags, same output)."`
+	compareCommands `embed:""`
+	judgingCommands `embed:""`
+	datasetCommands `embed:""`
+	stagesCommands  `embed:""`
+	Metrics         metricsCmd `cmd:"" help:"List every metric with its formula and the policies it reads."`
+	Version         versionCmd `cmd:"" help:"Print the version."`
 }
 
 func main() {

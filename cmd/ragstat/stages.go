@@ -1,0 +1,4 @@
+package main
+
+// stagesCommands are the stages and tokens commands, embedded in the command line.
+type stagesCommands struct{}
