@@ -70,10 +70,12 @@ func Adjust(p []float64, method Correction) ([]float64, error) {
 			adj[i] = run
 		}
 	case BH:
+		// m/(k+1) >= 1 is computed first so that rounding never takes an
+		// adjusted value below its raw one.
 		run := 1.0
 		for k := len(order) - 1; k >= 0; k-- {
 			i := order[k]
-			run = math.Min(run, m*p[i]/float64(k+1))
+			run = math.Min(run, p[i]*(m/float64(k+1)))
 			adj[i] = run
 		}
 	case None:
