@@ -152,7 +152,7 @@ func (e *evaluation) read(qrelsPath, runPath string, stdin io.Reader) error {
 	if err != nil {
 		return fail(2, "cannot read run file '%s': %v", runPath, err)
 	}
-	err = trecfile.ReadRun(open, trecfile.Options{Name: runPath, Lenient: true}, func(q *trecfile.RunQuery) error {
+	err = trecfile.ReadRun(open, trecfile.Options{Name: runPath, Lenient: true, Redeliver: true}, func(q *trecfile.RunQuery) error {
 		e.noteRunID(q)
 		if i, ok := index[q.Query]; ok {
 			e.results[i] = e.score(q.Docs, e.qrels.queries[i])

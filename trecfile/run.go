@@ -30,6 +30,13 @@ type Options struct {
 	Name    string // file name used in error messages
 	Workers int    // parallel parsers; 0 means runtime.GOMAXPROCS(0)
 	Lenient bool   // trec_eval's acceptance rules instead of ragstat's strict ones
+
+	// Redeliver makes ReadRun read a run once instead of checking its
+	// grouping first: if a query turns out to reappear after another query
+	// (the run is not grouped), ReadRun reads the run again, grouped in
+	// memory, and delivers every query again. fn must then let a later
+	// delivery of a query replace the earlier one.
+	Redeliver bool
 }
 
 const runFormat = "qid Q0 docid rank score tag"
@@ -39,44 +46,55 @@ const runFormat = "qid Q0 docid rank score tag"
 // valid only during the call). open may be called more than once (to re-read the input).
 // A run whose lines are not grouped by query still comes out right: every query is delivered once
 // with all its lines in file order (a first pass checks the grouping; an ungrouped run is then
-// grouped in memory).
+// grouped in memory). With Options.Redeliver the first pass is skipped.
 //
 // Problems in the file come back as an ErrorList of up to MaxErrors problems; once a problem is
 // found fn is no longer called, and the queries delivered before it should be discarded.
 // An error returned by fn stops reading and is returned as is.
 func ReadRun(open func() (io.ReadCloser, error), opt Options, fn func(*RunQuery) error) error {
-	grouped, err := withInput(open, func(r io.Reader) (bool, error) { return isGrouped(r, &opt) })
+	s := &runStream{opt: &opt, fn: fn}
+	if opt.Redeliver {
+		s.check = newGroupCheck()
+		err := withInput(open, s.stream)
+		if err != nil || s.errs.any() || !s.check.failed() {
+			return s.finish(err)
+		}
+		return s.finish(withInput(open, s.inMemory))
+	}
+	var grouped bool
+	err := withInput(open, func(r io.Reader) (err error) {
+		grouped, err = isGrouped(r, &opt)
+		return err
+	})
 	if err != nil {
 		return err
 	}
-	s := &runStream{opt: &opt, fn: fn}
-	_, err = withInput(open, func(r io.Reader) (bool, error) {
-		if grouped {
-			return false, s.stream(r)
-		}
-		return false, s.inMemory(r)
-	})
+	if grouped {
+		err = withInput(open, s.stream)
+	} else {
+		err = withInput(open, s.inMemory)
+	}
 	return s.finish(err)
 }
 
 // withInput opens the input, runs f on it and closes it.
-func withInput(open func() (io.ReadCloser, error), f func(io.Reader) (bool, error)) (bool, error) {
+func withInput(open func() (io.ReadCloser, error), f func(io.Reader) error) error {
 	rc, err := open()
 	if err != nil {
-		return false, err
+		return err
 	}
-	v, err := f(rc)
+	err = f(rc)
 	if cerr := rc.Close(); err == nil {
 		err = cerr
 	}
-	return v, err
+	return err
 }
 
 // isGrouped reports whether every query's lines are contiguous. It reads
 // blocks in parallel, lists the query ids of each block, and checks the lists
 // in input order.
 func isGrouped(r io.Reader, opt *Options) (bool, error) {
-	m := &groupCheck{seen: map[string]struct{}{}, pending: map[int][]string{}}
+	m := newGroupCheck()
 	err := pipeline(r, lineCut, opt.workers(), m.failed, func(b *block) error {
 		m.add(b.seq, blockKeys(b.data))
 		return nil
@@ -117,6 +135,10 @@ type groupCheck struct {
 	reappeared bool
 }
 
+func newGroupCheck() *groupCheck {
+	return &groupCheck{seen: map[string]struct{}{}, pending: map[int][]string{}}
+}
+
 func (m *groupCheck) add(seq int, keys []string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -155,6 +177,7 @@ func (m *groupCheck) failed() bool {
 type runStream struct {
 	opt     *Options
 	fn      func(*RunQuery) error
+	check   *groupCheck // with Redeliver: the grouping check done while streaming
 	errs    collector
 	queries atomic.Int64
 	pool    sync.Pool
@@ -162,7 +185,12 @@ type runStream struct {
 
 // stream parses a grouped run block by block on all workers.
 func (s *runStream) stream(r io.Reader) error {
-	return pipeline(r, queryCut, s.opt.workers(), s.errs.full, s.parseBlock)
+	return pipeline(r, queryCut, s.opt.workers(), s.stop, s.parseBlock)
+}
+
+// stop reports whether streaming should end early.
+func (s *runStream) stop() bool {
+	return s.errs.full() || s.check != nil && s.check.failed()
 }
 
 // parseBlock parses the lines of one block and delivers its queries.
@@ -175,6 +203,7 @@ func (s *runStream) parseBlock(b *block) error {
 	q.Docs = q.Docs[:0]
 	var p lineParser
 	var bad []*Error
+	var keys []string
 	err := eachLine(b, func(line []byte, no int) error {
 		qid, d, tag, perr := p.run(line, no, s.opt)
 		switch {
@@ -183,6 +212,10 @@ func (s *runStream) parseBlock(b *block) error {
 			return nil
 		case qid == nil || len(bad) > 0:
 			return nil
+		case s.check != nil && (len(keys) == 0 || view(qid) != keys[len(keys)-1]):
+			keys = append(keys, string(qid))
+		}
+		switch {
 		case len(q.Docs) > 0 && view(qid) != q.Query:
 			if err := s.deliver(q); err != nil {
 				return err
@@ -200,6 +233,9 @@ func (s *runStream) parseBlock(b *block) error {
 		err = s.deliver(q)
 	}
 	s.errs.add(bad...)
+	if s.check != nil {
+		s.check.add(b.seq, keys)
+	}
 	return err
 }
 

@@ -24,11 +24,14 @@ type gotQuery struct {
 	Docs                []RunDoc
 }
 
-// readAll runs ReadRun and returns the delivered queries sorted by id.
+// readAll runs ReadRun and returns the delivered queries sorted by id. A
+// query delivered twice is an error unless opt.Redeliver is set, when the
+// later delivery replaces the earlier one.
 func readAll(t testing.TB, input string, opt Options) ([]gotQuery, error) {
 	t.Helper()
 	var mu sync.Mutex
-	var got []gotQuery
+	byQuery := map[string]gotQuery{}
+	twice := ""
 	err := ReadRun(opener(input), opt, func(q *RunQuery) error {
 		g := gotQuery{Query: strings.Clone(q.Query), Tag: strings.Clone(q.Tag), LastTag: strings.Clone(q.LastTag)}
 		for _, d := range q.Docs {
@@ -36,10 +39,20 @@ func readAll(t testing.TB, input string, opt Options) ([]gotQuery, error) {
 			g.Docs = append(g.Docs, d)
 		}
 		mu.Lock()
-		got = append(got, g)
-		mu.Unlock()
+		defer mu.Unlock()
+		if _, dup := byQuery[g.Query]; dup && !opt.Redeliver {
+			twice = g.Query
+		}
+		byQuery[g.Query] = g
 		return nil
 	})
+	if twice != "" {
+		t.Errorf("query %q delivered twice", twice)
+	}
+	var got []gotQuery
+	for _, g := range byQuery {
+		got = append(got, g)
+	}
 	slices.SortFunc(got, func(a, b gotQuery) int { return strings.Compare(a.Query, b.Query) })
 	return got, err
 }
@@ -148,13 +161,21 @@ func makeRun(nq, nd int, rng *rand.Rand) []string {
 }
 
 // TestReadRunUngrouped checks that a shuffled run, read across many small
-// blocks, delivers the same queries as the grouped one.
+// blocks, delivers the same queries as the grouped one, with and without
+// Redeliver.
 func TestReadRunUngrouped(t *testing.T) {
+	for _, redeliver := range []bool{false, true} {
+		t.Run(fmt.Sprint("redeliver=", redeliver), func(t *testing.T) { testUngrouped(t, redeliver) })
+	}
+}
+
+func testUngrouped(t *testing.T, redeliver bool) {
 	defer func(n int) { blockSize = n }(blockSize)
 	blockSize = 256
 	rng := rand.New(rand.NewPCG(1, 2))
 	lines := makeRun(50, 40, rng)
-	grouped, err := readAll(t, strings.Join(lines, "\n")+"\n", Options{Workers: 3})
+	opt := Options{Workers: 3, Redeliver: redeliver}
+	grouped, err := readAll(t, strings.Join(lines, "\n")+"\n", opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,9 +187,12 @@ func TestReadRunUngrouped(t *testing.T) {
 	for i, j := range order {
 		shuffled[i] = lines[j]
 	}
-	got, err := readAll(t, strings.Join(shuffled, "\n"), Options{Workers: 3})
+	got, err := readAll(t, strings.Join(shuffled, "\n"), opt)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if len(got) != len(grouped) {
+		t.Fatalf("got %d queries, want %d", len(got), len(grouped))
 	}
 	for i := range got {
 		if len(got[i].Docs) != len(grouped[i].Docs) {
@@ -324,7 +348,7 @@ func FuzzReadRun(f *testing.F) {
 	f.Fuzz(func(t *testing.T, input string, lenient bool, size int) {
 		defer func(n int) { blockSize = n }(blockSize)
 		blockSize = 1 + size&1023
-		got, err := readAll(t, input, Options{Lenient: lenient, Workers: 2})
+		got, err := readAll(t, input, Options{Lenient: lenient, Workers: 2, Redeliver: size&1024 != 0})
 		want, ok := reference(input, lenient)
 		if (err == nil) != ok {
 			t.Fatalf("error %v, reference ok %v", err, ok)
