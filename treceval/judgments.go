@@ -59,7 +59,7 @@ func (j *judgments) find(doc string, h uint64) (int32, bool) {
 // qrels is every query's judgments, in qid order.
 type qrels struct {
 	queries []*judgments
-	byQID   map[string]*judgments
+	index   map[string]int // position of each query in queries
 	seed    maphash.Seed
 }
 
@@ -91,13 +91,15 @@ func readQrels(r io.Reader, name string) (*qrels, error) {
 	if err != nil {
 		return nil, err
 	}
-	q := &qrels{byQID: make(map[string]*judgments, len(builders)), seed: maphash.MakeSeed()}
+	q := &qrels{index: make(map[string]int, len(builders)), seed: maphash.MakeSeed()}
 	for qid, b := range builders {
-		j := b.index(qid, q.seed)
-		q.queries = append(q.queries, j)
-		q.byQID[qid] = j
+		q.queries = append(q.queries, b.index(qid, q.seed))
+		delete(builders, qid)
 	}
 	slices.SortFunc(q.queries, func(a, b *judgments) int { return cmpString(a.qid, b.qid) })
+	for i, j := range q.queries {
+		q.index[j.qid] = i
+	}
 	simulateLevelBuffer(q.queries)
 	return q, nil
 }

@@ -40,6 +40,7 @@ type queryEval struct {
 	relstr string
 	relAt  []int32   // relAt[i]: relevant documents in the first i ranks
 	apAt   []float64 // apAt[i]: precision summed at the relevant documents in the first i ranks
+	sc     *scratch
 }
 
 // scratch is reusable per-goroutine working space.
@@ -48,6 +49,16 @@ type scratch struct {
 	seen  []uint64 // hashes of kept docs, for the duplicate check
 	slot  []int32
 	rel   []int
+	relAt []int32
+	apAt  []float64
+}
+
+// prefixes returns room for n prefix counts and sums.
+func (sc *scratch) prefixes(n int) ([]int32, []float64) {
+	if cap(sc.relAt) < n {
+		sc.relAt, sc.apAt = make([]int32, n), make([]float64, n)
+	}
+	return sc.relAt[:n], sc.apAt[:n]
 }
 
 // rank sorts the query's documents as trec_eval does (score descending,

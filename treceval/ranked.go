@@ -70,7 +70,7 @@ func (q *queryEval) prefixes() {
 		return
 	}
 	n := q.rr.numRet
-	q.relAt, q.apAt = make([]int32, n+1), make([]float64, n+1)
+	q.relAt, q.apAt = q.sc.prefixes(n+1)
 	found, sum := 0, 0.0
 	for i, r := range q.rr.rel {
 		if q.relevant(r) {

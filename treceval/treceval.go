@@ -17,6 +17,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"runtime/debug"
 	"strings"
 	"sync"
 
@@ -24,6 +25,9 @@ import (
 )
 
 func init() { sortRegistry() }
+
+// gcPercent is the garbage collector's target while Main runs.
+const gcPercent = 40
 
 // exitError is a failure with trec_eval's exit status.
 type exitError struct {
@@ -43,6 +47,9 @@ func fail(code int, format string, args ...any) *exitError {
 // that cannot be evaluated, 7 nothing to evaluate). Results go to stdout,
 // problems to stderr.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	// Most of the heap is the judgments and buffers, alive to the end; a
+	// tighter collection target keeps the peak memory small at little cost.
+	defer debug.SetGCPercent(debug.SetGCPercent(gcPercent))
 	out := bufio.NewWriterSize(stdout, 1<<16)
 	err := run(args, stdin, out)
 	if ferr := out.Flush(); err == nil && ferr != nil {
@@ -143,10 +150,6 @@ func (e *evaluation) read(qrelsPath, runPath string, stdin io.Reader) error {
 	if e.qrels, err = readQrels(f, qrelsPath); err != nil {
 		return fail(2, "in qrels file '%s' (trec_eval's rules: 4 fields, no blank lines):\n%v", qrelsPath, err)
 	}
-	index := make(map[string]int, len(e.qrels.queries))
-	for i, j := range e.qrels.queries {
-		index[j.qid] = i
-	}
 	e.results = make([]*queryResult, len(e.qrels.queries))
 	open, err := opener(runPath, stdin)
 	if err != nil {
@@ -154,7 +157,7 @@ func (e *evaluation) read(qrelsPath, runPath string, stdin io.Reader) error {
 	}
 	err = trecfile.ReadRun(open, trecfile.Options{Name: runPath, Lenient: true, Redeliver: true}, func(q *trecfile.RunQuery) error {
 		e.noteRunID(q)
-		if i, ok := index[q.Query]; ok {
+		if i, ok := e.qrels.index[q.Query]; ok {
 			e.results[i] = e.score(q.Docs, e.qrels.queries[i])
 		}
 		return nil
@@ -211,7 +214,7 @@ func (e *evaluation) score(docs []trecfile.RunDoc, j *judgments) *queryResult {
 		res.err = err
 		return res
 	}
-	q := &queryEval{s: &e.cfg.settings, j: j, rr: rr, vals: make([]float64, e.nvals)}
+	q := &queryEval{s: &e.cfg.settings, j: j, rr: rr, vals: make([]float64, e.nvals), sc: sc}
 	for _, in := range e.ins {
 		if err := in.calc(q, in); err != nil {
 			res.err = err
