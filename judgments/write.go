@@ -1,0 +1,46 @@
+package judgments
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"slices"
+	"strings"
+)
+
+// Judgments returns the judgments of query id in reading order, with their
+// spans and lines; nil when the query is not judged.
+func (s *Set) Judgments(id string) []Judgment {
+	q := s.queries[id]
+	if q == nil {
+		return nil
+	}
+	out := make([]Judgment, q.Len())
+	for i := range out {
+		item := strings.Clone(q.Key(i))
+		out[i] = Judgment{Query: id, Item: item, Grade: int(q.grades[i]), Spans: slices.Clone(q.Spans(item)), Line: int(q.lines[i])}
+	}
+	return out
+}
+
+// jsonlOut is the JSON Lines shape Read accepts.
+type jsonlOut struct {
+	Query string   `json:"query"`
+	Item  string   `json:"item"`
+	Grade int      `json:"grade"`
+	Spans []string `json:"spans,omitempty"`
+}
+
+// WriteJSONL writes js as JSON Lines, one {"query","item","grade","spans"}
+// object a line, in the order given; Read reads the result back.
+func WriteJSONL(w io.Writer, js []Judgment) error {
+	bw := bufio.NewWriter(w)
+	enc := json.NewEncoder(bw)
+	enc.SetEscapeHTML(false)
+	for _, j := range js {
+		if err := enc.Encode(jsonlOut{j.Query, j.Item, j.Grade, j.Spans}); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}

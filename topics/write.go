@@ -1,0 +1,57 @@
+package topics
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+)
+
+// wire is the JSON shape of a topic as Read accepts it: a support of one
+// piece is written {"item":..,"span":..}, a support of several
+// {"all":[..]}.
+type wire struct {
+	*Topic
+	Facts []wireFact `json:"facts,omitempty"`
+}
+
+type wireFact struct {
+	ID      string        `json:"id"`
+	Text    string        `json:"text,omitempty"`
+	Support []wireSupport `json:"support"`
+}
+
+type wireSupport struct {
+	Item string  `json:"item,omitempty"`
+	Span string  `json:"span,omitempty"`
+	All  []Piece `json:"all,omitempty"`
+}
+
+// Write writes ts as JSON Lines, one topic a line, in the order given; Read
+// reads the result back.
+func Write(w io.Writer, ts []*Topic) error {
+	bw := bufio.NewWriter(w)
+	enc := json.NewEncoder(bw)
+	enc.SetEscapeHTML(false)
+	for _, t := range ts {
+		v := wire{Topic: t}
+		for _, f := range t.Facts {
+			v.Facts = append(v.Facts, toWire(f))
+		}
+		if err := enc.Encode(v); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}
+
+func toWire(f Fact) wireFact {
+	wf := wireFact{ID: f.ID, Text: f.Text}
+	for _, alt := range f.Support {
+		if len(alt) == 1 {
+			wf.Support = append(wf.Support, wireSupport{Item: alt[0].Item, Span: alt[0].Span})
+		} else {
+			wf.Support = append(wf.Support, wireSupport{All: alt})
+		}
+	}
+	return wf
+}
