@@ -78,6 +78,20 @@ func TestDegenerate(t *testing.T) {
 	}
 }
 
+// TestSampledAllTies checks that when every difference is zero the sampled
+// test, like enumeration, finds every sign vector as extreme.
+func TestSampledAllTies(t *testing.T) {
+	v := make([]float64, 50)
+	r, err := Compare(v, v, Options{Randomizations: 99})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := SignFlip{P: 1, Extreme: 99, Total: 99}
+	if r.SignFlip != want || r.EffectSize != 0 || r.TTest.P != 1 {
+		t.Errorf("all ties: %+v", r)
+	}
+}
+
 // TestInvalid checks that bad inputs and options are errors.
 func TestInvalid(t *testing.T) {
 	ok := []float64{1, 2, 3}
