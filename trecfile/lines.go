@@ -17,34 +17,43 @@ type lineParser struct {
 	f [maxFields][]byte
 }
 
-// split stores up to maxFields whitespace-separated fields of line in p.f and
-// returns how many fields the line has in all.
-func (p *lineParser) split(line []byte) int {
-	n, start := 0, 0
+// next splits the first line of data into up to maxFields whitespace-
+// separated fields, stored in p.f, and returns that line (without its
+// newline), its number of fields in all, and the data after it. It finds the
+// fields and the newline in one pass, eight bytes at a time.
+func (p *lineParser) next(data []byte) (line []byte, n int, rest []byte) {
+	start := 0
 	emit := func(end int) {
 		if end > start {
 			if n < maxFields {
-				p.f[n] = line[start:end]
+				p.f[n] = data[start:end]
 			}
 			n++
 		}
 		start = end + 1
 	}
 	i := 0
-	for ; i+8 <= len(line); i += 8 {
-		for m := lowBytes(binary.LittleEndian.Uint64(line[i:])); m != 0; m &= m - 1 {
-			if j := i + bits.TrailingZeros64(m)/8; isSpace[line[j]] {
+	for ; i+8 <= len(data); i += 8 {
+		for m := lowBytes(binary.LittleEndian.Uint64(data[i:])); m != 0; m &= m - 1 {
+			j := i + bits.TrailingZeros64(m)/8
+			if c := data[j]; isSpace[c] {
 				emit(j)
+				if c == '\n' {
+					return data[:j], n, data[j+1:]
+				}
 			}
 		}
 	}
-	for ; i < len(line); i++ {
-		if isSpace[line[i]] {
+	for ; i < len(data); i++ {
+		if c := data[i]; isSpace[c] {
 			emit(i)
+			if c == '\n' {
+				return data[:i], n, data[i+1:]
+			}
 		}
 	}
-	emit(len(line))
-	return n
+	emit(len(data))
+	return data, n, nil
 }
 
 // lowBytes marks, with its high bit, every byte of w below 0x21 (every
@@ -54,16 +63,16 @@ func lowBytes(w uint64) uint64 {
 	return ^((w&low7 + add) | w) & highs
 }
 
-// run parses one run line. It returns a nil qid for a line to skip (a blank
-// line or comment in lenient mode) and a non-nil *Error for a bad line.
-func (p *lineParser) run(line []byte, no int, opt *Options) (qid []byte, d RunDoc, tag []byte, err *Error) {
-	if isBlankOrComment(line) {
+// run parses one run line, whose n fields are in p.f. It returns a nil qid
+// for a line to skip (a blank line or comment in lenient mode) and a non-nil
+// *Error for a bad line.
+func (p *lineParser) run(n, no int, opt *Options) (qid []byte, d RunDoc, tag []byte, err *Error) {
+	if n == 0 || p.f[0][0] == '#' {
 		if opt.Lenient {
 			return nil, d, nil, nil
 		}
-		return nil, d, nil, rejectLine(line, no, opt, "run")
+		return nil, d, nil, rejectLine(n, no, opt, "run")
 	}
-	n := p.split(line)
 	if n != 6 && !(opt.Lenient && n > 6) {
 		return nil, d, nil, p.fieldCount(n, no, opt, 6, runFormat)
 	}
@@ -83,17 +92,10 @@ func (p *lineParser) run(line []byte, no int, opt *Options) (qid []byte, d RunDo
 	return qid, d, tag, nil
 }
 
-// isBlankOrComment reports whether a line holds only whitespace or starts,
-// after whitespace, with '#'.
-func isBlankOrComment(line []byte) bool {
-	t := trimSpaceLeft(line)
-	return len(t) == 0 || t[0] == '#'
-}
-
-// rejectLine reports a blank or comment line.
-func rejectLine(line []byte, no int, opt *Options, kind string) *Error {
+// rejectLine reports a blank line (no fields) or a comment.
+func rejectLine(n, no int, opt *Options, kind string) *Error {
 	msg := fmt.Sprintf("blank line; remove it (a %s file has one entry per line)", kind)
-	if t := trimSpaceLeft(line); len(t) > 0 {
+	if n > 0 {
 		msg = fmt.Sprintf("comment line (starts with '#'); %s files have no comments: remove it (trec-eval skips comments)", kind)
 	}
 	return &Error{File: opt.Name, Line: no, Msg: msg}

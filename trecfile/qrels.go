@@ -50,8 +50,8 @@ type qrelsReader struct {
 }
 
 func (q *qrelsReader) parseBlock(b *block) error {
-	return eachLine(b, func(line []byte, no int) error {
-		l, skip, perr := q.parse(line, no)
+	return eachLine(b, &q.p, func(line []byte, n, no int) error {
+		l, skip, perr := q.parse(line, n, no)
 		switch {
 		case perr != nil:
 			q.errs.add(perr)
@@ -64,20 +64,20 @@ func (q *qrelsReader) parseBlock(b *block) error {
 	})
 }
 
-// parse reads one qrels line.
-func (q *qrelsReader) parse(line []byte, no int) (l QrelsLine, skip bool, err *Error) {
+// parse reads one qrels line, whose n fields are in q.p.f.
+func (q *qrelsReader) parse(line []byte, n, no int) (l QrelsLine, skip bool, err *Error) {
 	opt := q.opt
 	comment := len(line) > 0 && line[0] == '#' && !q.prevComment
 	q.prevComment = comment && opt.Lenient
 	switch {
 	case opt.Lenient && comment:
 		return l, true, nil
-	case !opt.Lenient && isBlankOrComment(line):
-		return l, false, rejectLine(line, no, opt, "qrels")
+	case !opt.Lenient && (n == 0 || q.p.f[0][0] == '#'):
+		return l, false, rejectLine(n, no, opt, "qrels")
 	}
-	switch n := q.p.split(line); {
+	switch {
 	case n == 0:
-		return l, false, rejectLine(line, no, opt, "qrels")
+		return l, false, rejectLine(n, no, opt, "qrels")
 	case n != 4:
 		return l, false, q.p.fieldCount(n, no, opt, 4, qrelsFormat)
 	}

@@ -204,8 +204,8 @@ func (s *runStream) parseBlock(b *block) error {
 	var p lineParser
 	var bad []*Error
 	var keys []string
-	err := eachLine(b, func(line []byte, no int) error {
-		qid, d, tag, perr := p.run(line, no, s.opt)
+	err := eachLine(b, &p, func(_ []byte, n, no int) error {
+		qid, d, tag, perr := p.run(n, no, s.opt)
 		switch {
 		case perr != nil:
 			bad = append(bad, perr)
@@ -248,19 +248,16 @@ func (s *runStream) deliver(q *RunQuery) error {
 	return s.fn(q)
 }
 
-// eachLine calls f for every line of a block with its line number.
-func eachLine(b *block, f func(line []byte, no int) error) error {
+// eachLine calls f for every line of a block, split into p.f, with its
+// number of fields and its line number.
+func eachLine(b *block, p *lineParser, f func(line []byte, n, no int) error) error {
 	data, no := b.data, b.line
 	for len(data) > 0 {
-		line := data
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			line, data = data[:i], data[i+1:]
-		} else {
-			data = nil
-		}
-		if err := f(line, no); err != nil {
+		line, n, rest := p.next(data)
+		if err := f(line, n, no); err != nil {
 			return err
 		}
+		data = rest
 		no++
 	}
 	return nil
@@ -274,8 +271,8 @@ func (s *runStream) inMemory(r io.Reader) error {
 	var p lineParser
 	err := pipeline(r, lineCut, 1, s.errs.full, func(b *block) error {
 		var bad []*Error
-		eachLine(b, func(line []byte, no int) error {
-			qid, d, tag, perr := p.run(line, no, s.opt)
+		eachLine(b, &p, func(_ []byte, n, no int) error {
+			qid, d, tag, perr := p.run(n, no, s.opt)
 			if perr != nil {
 				bad = append(bad, perr)
 			} else if qid != nil {

@@ -444,7 +444,10 @@ func TestSplit(t *testing.T) {
 		"\xff\xfe\xa1\xa0abcdefgh ij", "a\x1fb\x7fc\x80d\xa1e\x20", "1 2 3 4 5 6 7 8 9", "q1\t\tQ0  d1 \r1 2.5\ttag\r"} {
 		want := strings.FieldsFunc(s, func(r rune) bool { return r < 256 && isSpace[byte(r)] })
 		var p lineParser
-		n := p.split([]byte(s))
+		line, n, rest := p.next([]byte(s + "\nnext"))
+		if string(line) != s || string(rest) != "next" {
+			t.Errorf("next(%q) = line %q, rest %q", s, line, rest)
+		}
 		got := make([]string, min(n, maxFields))
 		for i := range got {
 			got[i] = string(p.f[i])
