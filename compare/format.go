@@ -1,0 +1,226 @@
+package compare
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+)
+
+// Formats lists the text formats Render writes; report/html writes html.
+var Formats = []string{"table", "json", "csv", "markdown"}
+
+// Render writes r in format.
+func Render(w io.Writer, format string, r *Result) error {
+	switch format {
+	case "table":
+		return table(w, r)
+	case "json":
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(r)
+	case "csv":
+		return csvRows(w, r)
+	case "markdown":
+		return markdown(w, r)
+	}
+	return fmt.Errorf("unknown format %q: use %s", format, strings.Join(Formats, ", "))
+}
+
+// Read reads back a result Render wrote as JSON.
+func Read(data []byte) (*Result, error) {
+	var r Result
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, err
+	}
+	if r.Manifest == nil || len(r.Candidates) == 0 {
+		return nil, fmt.Errorf("not a ragstat compare result")
+	}
+	return &r, nil
+}
+
+// Head states what was compared and how, one line each.
+func (r *Result) Head() []string {
+	s := r.Settings
+	out := []string{
+		fmt.Sprintf("base %s vs %s over %d queries", r.Base, strings.Join(r.Candidates, ", "), len(r.Queries)),
+		fmt.Sprintf("statistics: seed %d; %s %s bootstrap interval from %d resamples of whole queries; "+
+			"sign-flip randomization p from %d sign vectors (exact up to %d queries); paired t-test; effect size d_z",
+			s.Seed, r.Level(), s.Interval, s.Resamples, s.Randomizations, s.ExactMax),
+		fmt.Sprintf("correction: %s, over the %d whole-set comparisons, and separately over the slice comparisons; * significant at %s",
+			s.Correction, len(r.Comparisons), r.Level()),
+	}
+	if m := r.Manifest; m != nil {
+		p := m.Policy
+		out = append(out, fmt.Sprintf("policy: min-grade %d, grades %s, gain %s, unjudged %s, unanswerable %s, queries %s, unit %s, order %s",
+			p.MinGrade, p.Grades, p.Gain, p.Unjudged, p.Unanswerable, p.Queries, p.Unit, p.Order))
+	}
+	out = append(out, "metrics: "+strings.Join(r.Metrics, " "))
+	for _, n := range r.Notes {
+		out = append(out, "note: "+n)
+	}
+	return out
+}
+
+// Level is the confidence level as a percentage, such as "95%".
+func (r *Result) Level() string {
+	return strconv.FormatFloat(100*r.Settings.Level, 'g', -1, 64) + "%"
+}
+
+// Cells formats the numbers of s for people: base, cand, diff, interval,
+// win/tie/loss, p, adjusted p with a star when significant, t-test p, d_z.
+func (s *Stat) Cells() []string {
+	adj := "-"
+	if s.PAdjusted != nil {
+		adj = fmt.Sprintf("%.4f", *s.PAdjusted)
+		if s.Significant {
+			adj += " *"
+		}
+	}
+	tp := "-"
+	if s.TTest != nil {
+		tp = fmt.Sprintf("%.4f", s.TTest.P)
+	}
+	return []string{f4(s.BaseMean), f4(s.CandMean), signed(s.MeanDiff), s.Interval(),
+		fmt.Sprintf("%d/%d/%d", s.Wins, s.Ties, s.Losses), fmt.Sprintf("%.4f", s.P), adj, tp, effect(s.EffectSize)}
+}
+
+// StatHeader names the columns of Stat.Cells.
+var StatHeader = []string{"base", "cand", "diff", "CI", "win/tie/loss", "p", "p adj", "t-test p", "d_z"}
+
+// Interval writes the bootstrap interval as [lo, hi].
+func (s *Stat) Interval() string { return "[" + signed(s.CILow) + ", " + signed(s.CIHigh) + "]" }
+
+func f4(v float64) string     { return strconv.FormatFloat(v, 'f', 4, 64) }
+func signed(v float64) string { return fmt.Sprintf("%+.4f", v) }
+
+func effect(f Float) string { return fmt.Sprintf("%+.3g", float64(f)) }
+
+// Ranks writes where the relevant items sit as grade@rank, best grade
+// first, "-" for an item not returned: "3@1 2@7 2@-", at most n of them.
+func (rk *Ranking) Ranks(n int) string {
+	if rk == nil {
+		return "?"
+	}
+	var parts []string
+	for i, it := range rk.Relevant {
+		if i == n {
+			parts = append(parts, fmt.Sprintf("(+%d)", len(rk.Relevant)-n))
+			break
+		}
+		rank := "-"
+		if it.Rank > 0 {
+			rank = strconv.Itoa(it.Rank)
+		}
+		parts = append(parts, fmt.Sprintf("%d@%s", it.Grade, rank))
+	}
+	return strings.Join(parts, " ")
+}
+
+// sliceLabel is the slice's name, marked when too small.
+func (s *SliceResult) label() string {
+	if s.TooSmall {
+		return s.Name + " (too small)"
+	}
+	return s.Name
+}
+
+func table(w io.Writer, r *Result) error {
+	for _, l := range r.Head() {
+		fmt.Fprintf(w, "# %s\n", l)
+	}
+	for _, a := range r.Alerts {
+		fmt.Fprintf(w, "ALERT: %s\n", a.Message)
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	row := func(cells ...string) { fmt.Fprintln(tw, strings.Join(cells, "\t")) }
+	fmt.Fprintln(tw)
+	row(append([]string{"candidate", "metric"}, StatHeader...)...)
+	for _, c := range r.Comparisons {
+		row(append([]string{c.Candidate, c.Metric}, c.Cells()...)...)
+	}
+	if len(r.Slices) > 0 {
+		fmt.Fprintf(tw, "\nslices (at least %d queries to be tested)\n", r.Settings.MinSlice)
+		row(append([]string{"slice", "n", "candidate", "metric"}, StatHeader...)...)
+		for _, s := range r.Slices {
+			for _, c := range s.Comparisons {
+				row(append([]string{s.label(), strconv.Itoa(s.N), c.Candidate, c.Metric}, c.Cells()...)...)
+			}
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return r.tableExtremes(w)
+}
+
+// tableExtremes lists the largest moves of every candidate and metric.
+func (r *Result) tableExtremes(w io.Writer) error {
+	for _, x := range r.Extremes {
+		for _, part := range []struct {
+			what  string
+			moved []Moved
+		}{{"regressions", x.Regressions}, {"improvements", x.Improvements}} {
+			if len(part.moved) == 0 {
+				continue
+			}
+			fmt.Fprintf(w, "\nlargest %s: %s, %s (relevant items as grade@rank)\n", part.what, x.Candidate, x.Metric)
+			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "query\tbase\tcand\tdiff\tbase ranks\tcand ranks\ttext")
+			for _, m := range part.moved {
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", m.Query, f4(m.Base), f4(m.Cand), signed(m.Diff),
+					m.BaseRanking.Ranks(5), m.CandRanking.Ranks(5), clip(m.Text, 60))
+			}
+			if err := tw.Flush(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func clip(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
+
+// csvRows writes one row per comparison, whole set then slices, with the
+// head as comment lines.
+func csvRows(w io.Writer, r *Result) error {
+	for _, l := range r.Head() {
+		fmt.Fprintf(w, "# %s\n", l)
+	}
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"scope", "n", "too_small", "candidate", "metric", "base_mean", "cand_mean", "mean_diff",
+		"ci_low", "ci_high", "wins", "ties", "losses", "p", "p_exact", "p_adjusted", "significant", "t_test_p", "effect_size"})
+	write := func(scope string, tooSmall bool, c Comparison) {
+		adj, tp := "", ""
+		if c.PAdjusted != nil {
+			adj = g(*c.PAdjusted)
+		}
+		if c.TTest != nil {
+			tp = g(c.TTest.P)
+		}
+		cw.Write([]string{scope, strconv.Itoa(c.N), strconv.FormatBool(tooSmall), c.Candidate, c.Metric,
+			g(c.BaseMean), g(c.CandMean), g(c.MeanDiff), g(c.CILow), g(c.CIHigh), strconv.Itoa(c.Wins),
+			strconv.Itoa(c.Ties), strconv.Itoa(c.Losses), g(c.P), strconv.FormatBool(c.PExact), adj,
+			strconv.FormatBool(c.Significant), tp, g(float64(c.EffectSize))})
+	}
+	for _, c := range r.Comparisons {
+		write("all", false, c)
+	}
+	for _, s := range r.Slices {
+		for _, c := range s.Comparisons {
+			write(s.Name, s.TooSmall, c)
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func g(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }

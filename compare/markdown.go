@@ -1,0 +1,63 @@
+package compare
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// markdown writes a comment fit for a pull request: alerts first, the
+// whole-set table, then slices and the largest moves folded away.
+func markdown(w io.Writer, r *Result) error {
+	fmt.Fprintf(w, "### ragstat compare: %s vs %s (%d queries)\n\n", r.Base, strings.Join(r.Candidates, ", "), len(r.Queries))
+	for _, a := range r.Alerts {
+		fmt.Fprintf(w, "> [!WARNING]\n> %s\n\n", a.Message)
+	}
+	mdTable(w, append([]string{"candidate", "metric"}, StatHeader...), func(row func(...string)) {
+		for _, c := range r.Comparisons {
+			row(append([]string{c.Candidate, c.Metric}, c.Cells()...)...)
+		}
+	})
+	if len(r.Slices) > 0 {
+		fmt.Fprintf(w, "\n<details><summary>Slices (%d)</summary>\n\n", len(r.Slices))
+		mdTable(w, append([]string{"slice", "n", "candidate", "metric"}, StatHeader...), func(row func(...string)) {
+			for _, s := range r.Slices {
+				for _, c := range s.Comparisons {
+					row(append([]string{s.label(), strconv.Itoa(s.N), c.Candidate, c.Metric}, c.Cells()...)...)
+				}
+			}
+		})
+		fmt.Fprintln(w, "\n</details>")
+	}
+	for _, x := range r.Extremes {
+		if len(x.Regressions) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\n<details><summary>Largest regressions: %s, %s</summary>\n\n", x.Candidate, x.Metric)
+		mdTable(w, []string{"query", "base", "cand", "diff", "base ranks", "cand ranks", "text"}, func(row func(...string)) {
+			for _, m := range x.Regressions {
+				row(m.Query, f4(m.Base), f4(m.Cand), signed(m.Diff), m.BaseRanking.Ranks(5), m.CandRanking.Ranks(5), clip(m.Text, 60))
+			}
+		})
+		fmt.Fprintln(w, "\n</details>")
+	}
+	fmt.Fprintln(w)
+	for _, l := range r.Head()[1:] {
+		fmt.Fprintf(w, "<sub>%s</sub><br>\n", l)
+	}
+	return nil
+}
+
+// mdTable writes a Markdown table; cells have their pipes escaped.
+func mdTable(w io.Writer, header []string, rows func(row func(...string))) {
+	line := func(cells ...string) {
+		for i, c := range cells {
+			cells[i] = strings.ReplaceAll(c, "|", `\|`)
+		}
+		fmt.Fprintln(w, "| "+strings.Join(cells, " | ")+" |")
+	}
+	line(header...)
+	fmt.Fprintln(w, "|"+strings.Repeat("---|", len(header)))
+	rows(line)
+}

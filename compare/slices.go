@@ -1,0 +1,158 @@
+package compare
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/ragstat/ragstat/stats"
+	"github.com/ragstat/ragstat/topics"
+)
+
+// SliceResult is the comparison of every candidate and metric on one slice.
+type SliceResult struct {
+	Name string `json:"name"`
+	N    int    `json:"n"`
+	// TooSmall marks a slice with fewer queries than the minimum: its
+	// numbers are shown, but it is not tested and raises no alert.
+	TooSmall    bool         `json:"too_small"`
+	Comparisons []Comparison `json:"comparisons"`
+}
+
+// Alert is a slice whose interval lies wholly below zero: a regression an
+// average over the whole set can hide.
+type Alert struct {
+	Candidate string `json:"candidate"`
+	Metric    string `json:"metric"`
+	Slice     string `json:"slice"`
+	Message   string `json:"message"`
+}
+
+// Slice returns the slice called name, or nil.
+func (r *Result) Slice(name string) *SliceResult {
+	for i := range r.Slices {
+		if r.Slices[i].Name == name {
+			return &r.Slices[i]
+		}
+	}
+	return nil
+}
+
+// compareSlices compares every slice, then corrects the p-values of every
+// slice comparison that is not too small as one family.
+func (r *Result) compareSlices(pairs []stats.Pair, opt Options) error {
+	for _, s := range opt.Slices {
+		sr := SliceResult{Name: s.Name, N: len(s.Queries), TooSmall: len(s.Queries) < opt.MinSlice}
+		if sr.N > 0 {
+			cs, err := stats.CompareAll(stats.Subset(pairs, s.Queries), opt.Stats)
+			if err != nil {
+				return fmt.Errorf("slice %s: %w", s.Name, err)
+			}
+			sr.Comparisons = r.comparisons(cs)
+		}
+		r.Slices = append(r.Slices, sr)
+	}
+	var family []*Stat
+	for i := range r.Slices {
+		for j := range r.Slices[i].Comparisons {
+			if !r.Slices[i].TooSmall {
+				family = append(family, &r.Slices[i].Comparisons[j].Stat)
+			}
+		}
+	}
+	return r.correct(family, opt.Correction)
+}
+
+// alerts lists every slice comparison, not too small, whose interval lies
+// below zero, saying what the whole set did meanwhile.
+func (r *Result) alerts() []Alert {
+	var out []Alert
+	pct := strconv.FormatFloat(100*r.Settings.Level, 'g', -1, 64) + "%"
+	for _, s := range r.Slices {
+		for _, c := range s.Comparisons {
+			if s.TooSmall || c.CIHigh >= 0 {
+				continue
+			}
+			whole := r.Comparison(c.Candidate, c.Metric)
+			msg := fmt.Sprintf("%s regresses on %s in slice %s (n=%d): %+.4f, %s CI [%+.4f, %+.4f], while the whole set %s (%+.4f)",
+				c.Candidate, c.Metric, s.Name, s.N, c.MeanDiff, pct, c.CILow, c.CIHigh, trend(whole.MeanDiff), whole.MeanDiff)
+			out = append(out, Alert{Candidate: c.Candidate, Metric: c.Metric, Slice: s.Name, Message: msg})
+		}
+	}
+	return out
+}
+
+func trend(d float64) string {
+	switch {
+	case d > 0:
+		return "IMPROVES"
+	case d < 0:
+		return "also regresses"
+	}
+	return "does not move"
+}
+
+// SliceFields lists the --slice-by values SlicesFrom accepts.
+const SliceFields = "tag, tag:PREFIX, family, answerable"
+
+// SlicesFrom groups queries by what their topics say: "tag" (every tag),
+// "tag:PREFIX" (tags starting with PREFIX), "family", "answerable". Slices
+// are named FIELD:VALUE, sorted within each field; a query without a topic
+// is an error, a query without a family lands in family:(none).
+func SlicesFrom(queries []string, set *topics.Set, by []string) ([]Slice, error) {
+	var out []Slice
+	seen := map[string]bool{}
+	for _, field := range by {
+		keys, err := sliceKeys(field)
+		if err != nil {
+			return nil, err
+		}
+		groups := map[string][]int{}
+		for i, q := range queries {
+			t := set.Get(q)
+			if t == nil {
+				return nil, fmt.Errorf("%s: query %q has no topic", set.File, q)
+			}
+			for _, k := range keys(t) {
+				groups[k] = append(groups[k], i)
+			}
+		}
+		for _, name := range slices.Sorted(maps.Keys(groups)) {
+			if !seen[name] {
+				seen[name] = true
+				out = append(out, Slice{Name: name, Queries: groups[name]})
+			}
+		}
+	}
+	return out, nil
+}
+
+// sliceKeys returns what names the slices a topic belongs to under field.
+func sliceKeys(field string) (func(*topics.Topic) []string, error) {
+	switch prefix, isTag := strings.CutPrefix(field, "tag:"); {
+	case field == "tag" || isTag:
+		return func(t *topics.Topic) []string {
+			var out []string
+			for _, tag := range t.Tags {
+				if strings.HasPrefix(tag, prefix) {
+					out = append(out, "tag:"+tag)
+				}
+			}
+			return out
+		}, nil
+	case field == "family":
+		return func(t *topics.Topic) []string { return []string{"family:" + orNone(t.Family)} }, nil
+	case field == "answerable":
+		return func(t *topics.Topic) []string { return []string{"answerable:" + strconv.FormatBool(t.Answerable)} }, nil
+	}
+	return nil, fmt.Errorf("cannot slice by %q: use %s", field, SliceFields)
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
