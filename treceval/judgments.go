@@ -24,8 +24,6 @@ type judgments struct {
 	arena  string   // every docno of the query, concatenated
 	offs   []uint32 // docno i is arena[offs[i]:offs[i+1]]
 	grades []int32
-	table  []uint32 // open addressing: judgment index + 1, 0 for empty
-	seed   maphash.Seed
 	dup    string // smallest docno judged twice, "" if none
 	maxRel int    // largest grade (may be negative)
 	levels []int  // levels[g]: number of judgments with grade g >= 0
@@ -41,20 +39,6 @@ type judgments struct {
 }
 
 func (j *judgments) doc(i int) string { return j.arena[j.offs[i]:j.offs[i+1]] }
-
-// find returns the grade of doc and whether it is judged.
-func (j *judgments) find(doc string, h uint64) (int32, bool) {
-	mask := uint64(len(j.table) - 1)
-	for i := h & mask; ; i = (i + 1) & mask {
-		k := j.table[i]
-		if k == 0 {
-			return 0, false
-		}
-		if j.doc(int(k-1)) == doc {
-			return j.grades[k-1], true
-		}
-	}
-}
 
 // qrels is every query's judgments, in qid order.
 type qrels struct {
@@ -92,8 +76,9 @@ func readQrels(r io.Reader, name string) (*qrels, error) {
 		return nil, err
 	}
 	q := &qrels{index: make(map[string]int, len(builders)), seed: maphash.MakeSeed()}
+	var set docSet
 	for qid, b := range builders {
-		q.queries = append(q.queries, b.index(qid, q.seed))
+		q.queries = append(q.queries, b.index(qid, q.seed, &set))
 		delete(builders, qid)
 	}
 	slices.SortFunc(q.queries, func(a, b *judgments) int { return cmpString(a.qid, b.qid) })
@@ -138,19 +123,20 @@ func cmpString(a, b string) int {
 	return 0
 }
 
-// index turns the collected lines into a judgments table.
-func (b *builder) index(qid string, seed maphash.Seed) *judgments {
+// index turns the collected lines into a query's judgments, noting a docno
+// judged twice; set is scratch space.
+func (b *builder) index(qid string, seed maphash.Seed, set *docSet) *judgments {
 	n := len(b.grades)
 	j := &judgments{qid: qid, arena: string(b.arena), offs: append(b.offs, uint32(len(b.arena))),
-		grades: b.grades, seed: seed, maxRel: math.MinInt}
-	size := 4
-	for size < 2*n {
-		size *= 2
-	}
-	j.table = make([]uint32, size)
-	for i := range n {
-		j.insert(i)
-		j.maxRel = max(j.maxRel, int(b.grades[i]))
+		grades: b.grades, maxRel: math.MinInt}
+	set.reset(n)
+	for i, g := range b.grades {
+		doc := j.doc(i)
+		same := func(e int32) bool { return j.doc(int(e)) == doc }
+		if _, dup := set.add(maphash.String(seed, doc), int32(i), same); dup && (j.dup == "" || doc < j.dup) {
+			j.dup = doc
+		}
+		j.maxRel = max(j.maxRel, int(g))
 	}
 	if j.maxRel >= 0 {
 		j.levels = make([]int, j.maxRel+1)
@@ -161,23 +147,4 @@ func (b *builder) index(qid string, seed maphash.Seed) *judgments {
 		}
 	}
 	return j
-}
-
-// insert adds judgment i, noting a docno judged twice.
-func (j *judgments) insert(i int) {
-	doc := j.doc(i)
-	mask := uint64(len(j.table) - 1)
-	for k := maphash.String(j.seed, doc) & mask; ; k = (k + 1) & mask {
-		e := j.table[k]
-		if e == 0 {
-			j.table[k] = uint32(i + 1)
-			return
-		}
-		if j.doc(int(e-1)) == doc {
-			if j.dup == "" || doc < j.dup {
-				j.dup = doc
-			}
-			return
-		}
-	}
 }

@@ -45,10 +45,9 @@ type queryEval struct {
 
 // scratch is reusable per-goroutine working space.
 type scratch struct {
-	order []int32
-	seen  []uint64 // hashes of kept docs, for the duplicate check
-	slot  []int32
-	rel   []int
+	order  []int32
+	ranked docSet // the kept documents by rank
+	rel    []int
 	relAt []int32
 	apAt  []float64
 }
@@ -70,27 +69,40 @@ func (s *settings) rank(docs []trecfile.RunDoc, j *judgments, seed maphash.Seed,
 	if int64(n) > s.maxDocs {
 		n = int(max(s.maxDocs, 0))
 	}
-	sc.rel = sc.rel[:0]
-	sc.resetSeen(n)
 	rr := resRels{levels: j.view, numRelLevels: j.numLevels}
-	for _, i := range order[:n] {
+	sc.ranked.reset(n)
+	for r, i := range order[:n] {
 		doc := docs[i].Doc
-		h := maphash.String(seed, doc)
-		if sc.seenBefore(h, docs, order, i, doc) {
+		same := func(e int32) bool { return docs[order[e]].Doc == doc }
+		if _, dup := sc.ranked.add(maphash.String(seed, doc), int32(r), same); dup {
 			return rr, fmt.Errorf("document %q is retrieved twice for query %q; each docno may appear once per query", doc, j.qid)
 		}
-		rel := relNonPool
-		if g, ok := j.find(doc, h); ok {
-			rel = int(g)
+	}
+	rr.rel = sc.relevance(n)
+	for k, g := range j.grades {
+		doc := j.doc(k)
+		same := func(e int32) bool { return docs[order[e]].Doc == doc }
+		if r, ok := sc.ranked.find(maphash.String(seed, doc), same); ok {
+			rr.rel[r] = int(g)
 			if g < 0 {
-				rel = relUnjudged
+				rr.rel[r] = relUnjudged
 			}
 		}
-		sc.rel = append(sc.rel, rel)
 	}
-	rr.rel = sc.rel
 	s.count(&rr, j)
 	return rr, nil
+}
+
+// relevance returns n relevance values, all relNonPool.
+func (sc *scratch) relevance(n int) []int {
+	if cap(sc.rel) < n {
+		sc.rel = make([]int, n)
+	}
+	rel := sc.rel[:n]
+	for i := range rel {
+		rel[i] = relNonPool
+	}
+	return rel
 }
 
 // count fills the shared counts, dropping unjudged documents for -J.
@@ -154,33 +166,3 @@ func before(a, b *trecfile.RunDoc) bool {
 	return strings.Compare(a.Doc, b.Doc) > 0
 }
 
-// resetSeen prepares the duplicate check for n documents.
-func (sc *scratch) resetSeen(n int) {
-	size := 16
-	for size < 2*n {
-		size *= 2
-	}
-	if cap(sc.slot) < size {
-		sc.slot = make([]int32, size)
-		sc.seen = make([]uint64, size)
-	}
-	sc.slot = sc.slot[:size]
-	sc.seen = sc.seen[:size]
-	clear(sc.slot)
-}
-
-// seenBefore records doc i and reports whether the same docno was kept
-// already.
-func (sc *scratch) seenBefore(h uint64, docs []trecfile.RunDoc, order []int32, i int32, doc string) bool {
-	mask := uint64(len(sc.slot) - 1)
-	for k := h & mask; ; k = (k + 1) & mask {
-		e := sc.slot[k]
-		if e == 0 {
-			sc.slot[k], sc.seen[k] = i+1, h
-			return false
-		}
-		if sc.seen[k] == h && docs[e-1].Doc == doc {
-			return true
-		}
-	}
-}
