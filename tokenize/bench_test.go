@@ -28,3 +28,27 @@ func BenchmarkCount(b *testing.B) {
 	}
 	b.ReportMetric(float64(tokens)/b.Elapsed().Seconds(), "tokens/s")
 }
+
+// BenchmarkHFCount measures each tokenizer.json fixture over the passages.
+func BenchmarkHFCount(b *testing.B) {
+	passages := readPassages(b, filepath.Join("testdata", "golden", "passages.jsonl"))
+	fixtures, _ := filepath.Glob(filepath.Join("testdata", "hf", "*.json"))
+	for _, path := range fixtures {
+		tok, err := New(HFPrefix + path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(filepath.Base(path), func(b *testing.B) {
+			size := 0
+			for _, p := range passages {
+				size += len(p)
+			}
+			b.SetBytes(int64(size))
+			for range b.N {
+				for _, p := range passages {
+					tok.Count(p)
+				}
+			}
+		})
+	}
+}

@@ -51,7 +51,7 @@ func newAddedVocab(tokens []addedToken, m model, n normalizer) *addedVocab {
 		ids[t.Content] = id
 		byID[id] = t
 	}
-	v := &addedVocab{}
+	v := &addedVocab{raw: matcher{empty: true}, normalized: matcher{empty: true}}
 	for id, t := range byID {
 		entry := matchEntry{addedToken: t, id: id, pattern: t.Content}
 		if !t.Normalized {
@@ -92,19 +92,18 @@ type matchEntry struct {
 
 // matcher finds the leftmost-longest occurrences of a set of added tokens.
 type matcher struct {
-	byFirst map[byte][]matchEntry // longest pattern first
+	byFirst [256][]matchEntry // by first byte, longest pattern first
+	empty   bool              // no tokens at all
 }
 
 func (m *matcher) add(e matchEntry) {
 	if e.pattern == "" {
 		return
 	}
-	if m.byFirst == nil {
-		m.byFirst = map[byte][]matchEntry{}
-	}
 	es := append(m.byFirst[e.pattern[0]], e)
 	slices.SortStableFunc(es, func(a, b matchEntry) int { return len(b.pattern) - len(a.pattern) })
 	m.byFirst[e.pattern[0]] = es
+	m.empty = false
 }
 
 // longest returns the longest token that starts at byte i of s.
@@ -125,7 +124,7 @@ func (m *matcher) split(p piece) []segment {
 	if s == "" {
 		return nil
 	}
-	if m.byFirst == nil {
+	if m.empty {
 		return []segment{{piece: p, id: -1}}
 	}
 	var out []segment

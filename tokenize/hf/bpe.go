@@ -1,7 +1,6 @@
 package hf
 
 import (
-	"container/heap"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -17,6 +16,7 @@ type bpe struct {
 	fuseUnk      bool
 	byteFallback bool
 	ignoreMerges bool
+	cache        wordCache
 }
 
 // mergeRule is what a pair of adjacent tokens merges into, and its rank.
@@ -55,12 +55,19 @@ func (m *bpe) tokenize(word string, emit func(int)) {
 			return
 		}
 	}
-	w := m.symbols(word)
-	w.mergeAll(m.merges)
-	for _, s := range w.syms {
-		if s.len > 0 {
-			emit(s.id)
+	ids, ok := m.cache.get(word)
+	if !ok {
+		w := m.symbols(word)
+		w.mergeAll(m.merges)
+		for _, s := range w.syms {
+			if s.len > 0 {
+				ids = append(ids, s.id)
+			}
 		}
+		m.cache.put(word, ids)
+	}
+	for _, id := range ids {
+		emit(id)
 	}
 }
 
@@ -113,19 +120,26 @@ func (m *bpe) symbols(word string) *bpeWord {
 // addBytes adds the <0xNN> tokens of s's bytes, if the vocabulary has them
 // all.
 func (m *bpe) addBytes(w *bpeWord, s string) bool {
-	ids := make([]int, len(s))
 	for i := 0; i < len(s); i++ {
-		id, ok := m.vocab[fmt.Sprintf("<0x%02X>", s[i])]
-		if !ok {
+		if _, ok := m.vocab[byteToken(s[i])]; !ok {
 			return false
 		}
-		ids[i] = id
 	}
-	for _, id := range ids {
-		w.add(id, 1)
+	for i := 0; i < len(s); i++ {
+		w.add(m.vocab[byteToken(s[i])], 1)
 	}
 	return true
 }
+
+// byteTokens are the byte fallback tokens, <0x00> to <0xFF>.
+var byteTokens = func() (t [256]string) {
+	for b := range t {
+		t[b] = fmt.Sprintf("<0x%02X>", b)
+	}
+	return t
+}()
+
+func byteToken(b byte) string { return byteTokens[b] }
 
 // bpeWord is a word as a linked list of tokens, merged in place.
 type bpeWord struct {
@@ -149,15 +163,14 @@ func (w *bpeWord) add(id, n int) {
 // mergeAll applies the merges, lowest rank first and leftmost among equal
 // ranks, until no adjacent pair has a merge.
 func (w *bpeWord) mergeAll(merges map[[2]int]mergeRule) {
-	q := &mergeQueue{}
+	var q mergeQueue
 	for i := 0; i+1 < len(w.syms); i++ {
 		if r, ok := merges[[2]int{w.syms[i].id, w.syms[i+1].id}]; ok {
-			q.items = append(q.items, pendingMerge{pos: i, rank: r.rank, id: r.id})
+			q.push(pendingMerge{pos: i, rank: r.rank, id: r.id})
 		}
 	}
-	heap.Init(q)
-	for q.Len() > 0 {
-		top := heap.Pop(q).(pendingMerge)
+	for len(q) > 0 {
+		top := q.pop()
 		cur := &w.syms[top.pos]
 		if cur.len == 0 || cur.next < 0 {
 			continue
@@ -174,12 +187,12 @@ func (w *bpeWord) mergeAll(merges map[[2]int]mergeRule) {
 		}
 		if cur.prev >= 0 {
 			if r, ok := merges[[2]int{w.syms[cur.prev].id, cur.id}]; ok {
-				heap.Push(q, pendingMerge{pos: cur.prev, rank: r.rank, id: r.id})
+				q.push(pendingMerge{pos: cur.prev, rank: r.rank, id: r.id})
 			}
 		}
 		if cur.next >= 0 {
 			if r, ok := merges[[2]int{cur.id, w.syms[cur.next].id}]; ok {
-				heap.Push(q, pendingMerge{pos: top.pos, rank: r.rank, id: r.id})
+				q.push(pendingMerge{pos: top.pos, rank: r.rank, id: r.id})
 			}
 		}
 	}
@@ -188,18 +201,46 @@ func (w *bpeWord) mergeAll(merges map[[2]int]mergeRule) {
 // pendingMerge is a merge of the symbol at pos with the next one.
 type pendingMerge struct{ pos, rank, id int }
 
-// mergeQueue orders pending merges by rank, then position.
-type mergeQueue struct{ items []pendingMerge }
-
-func (q *mergeQueue) Len() int { return len(q.items) }
-func (q *mergeQueue) Less(i, j int) bool {
-	a, b := q.items[i], q.items[j]
+func (a pendingMerge) before(b pendingMerge) bool {
 	return a.rank < b.rank || a.rank == b.rank && a.pos < b.pos
 }
-func (q *mergeQueue) Swap(i, j int) { q.items[i], q.items[j] = q.items[j], q.items[i] }
-func (q *mergeQueue) Push(x any)    { q.items = append(q.items, x.(pendingMerge)) }
-func (q *mergeQueue) Pop() any {
-	last := q.items[len(q.items)-1]
-	q.items = q.items[:len(q.items)-1]
-	return last
+
+// mergeQueue is a binary min-heap of pending merges, by rank then position.
+type mergeQueue []pendingMerge
+
+func (q *mergeQueue) push(m pendingMerge) {
+	*q = append(*q, m)
+	h := *q
+	for i := len(h) - 1; i > 0; {
+		parent := (i - 1) / 2
+		if !h[i].before(h[parent]) {
+			break
+		}
+		h[i], h[parent] = h[parent], h[i]
+		i = parent
+	}
+}
+
+func (q *mergeQueue) pop() pendingMerge {
+	h := *q
+	top := h[0]
+	last := len(h) - 1
+	h[0] = h[last]
+	h = h[:last]
+	for i := 0; ; {
+		least, l, r := i, 2*i+1, 2*i+2
+		if l < len(h) && h[l].before(h[least]) {
+			least = l
+		}
+		if r < len(h) && h[r].before(h[least]) {
+			least = r
+		}
+		if least == i {
+			break
+		}
+		h[i], h[least] = h[least], h[i]
+		i = least
+	}
+	*q = h
+	return top
 }
