@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
@@ -79,6 +80,10 @@ func Write(dir string) error {
 		if err != nil {
 			return err
 		}
-		return os.WriteFile(filepath.Join(dir, d.Name()), data, 0o644)
+		dst := filepath.Join(dir, filepath.FromSlash(strings.TrimPrefix(path, "fixtures/")))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(dst, data, 0o644)
 	})
 }

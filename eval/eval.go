@@ -125,19 +125,45 @@ func (e *Evaluator) Score(file string, list *runs.Ranking) (Row, error) {
 			errs.Add(&diag.Error{File: file, Line: lineAt(lines, i), Query: list.Query, Item: it,
 				Msg:  fmt.Sprintf("returned at rank %d but has no judgment", i+1),
 				Hint: "judge it, or choose --unjudged nonrelevant, skip or bounds"})
-		case e.policy.Unjudged != UnjudgedSkip:
-			s.grades = append(s.grades, metric.Unjudged)
-			row.Unjudged++
 		default:
-			row.Unjudged++
+			s.grades = append(s.grades, metric.Unjudged)
 		}
 	}
 	if err := errs.Err(); err != nil {
 		return row, err
 	}
-	row.Returned = len(s.grades)
-	e.fill(&row, s, list.Query)
+	e.scoreGrades(&row, s)
 	return row, nil
+}
+
+// ScoreGrades scores one ranked list whose grades the caller looked up
+// itself (metric.Unjudged marks an item without a judgment), applying the
+// unjudged policy; callers that use UnjudgedError must have rejected holes
+// already. The row's Folded count is left to the caller.
+func (e *Evaluator) ScoreGrades(query string, grades []int32) Row {
+	s := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(s)
+	s.grades = append(s.grades[:0], grades...)
+	row := Row{Query: query}
+	e.scoreGrades(&row, s)
+	return row
+}
+
+// scoreGrades counts holes, applies --unjudged skip, and fills the metrics.
+func (e *Evaluator) scoreGrades(row *Row, s *scratch) {
+	kept := s.grades[:0]
+	for _, g := range s.grades {
+		if g == metric.Unjudged {
+			row.Unjudged++
+			if e.policy.Unjudged == UnjudgedSkip {
+				continue
+			}
+		}
+		kept = append(kept, g)
+	}
+	s.grades = kept
+	row.Returned = len(kept)
+	e.fill(row, s, row.Query)
 }
 
 var errNotJudged = fmt.Errorf("query not judged")
@@ -217,10 +243,11 @@ func (e *Evaluator) Run(name string, f *input.File, opt runs.Options) (*Result, 
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Name: name, File: f.Name, Format: string(format), Metrics: e.metrics}
-	if err := e.assemble(res, rows, notJudged); err != nil {
+	res, err := e.Collect(name, f.Name, rows, notJudged)
+	if err != nil {
 		return nil, err
 	}
+	res.Format = string(format)
 	return res, nil
 }
 
@@ -241,11 +268,17 @@ func (e *Evaluator) Lists(name string, lists map[string][]string) (*Result, erro
 	if err := errs.Err(); err != nil {
 		return nil, err
 	}
-	res := &Result{Name: name, File: name, Metrics: e.metrics}
+	return e.Collect(name, name, rows, notJudged)
+}
+
+// Collect turns per-query rows of one run (keyed by query; notJudged lists
+// the run's queries that have no judgments) into a Result, applying the
+// query-set and unanswerable policies and averaging.
+func (e *Evaluator) Collect(name, file string, rows map[string]Row, notJudged []string) (*Result, error) {
+	res := &Result{Name: name, File: file, Metrics: e.metrics}
 	return res, e.assemble(res, rows, notJudged)
 }
 
-// assemble applies the query-set and unanswerable policies and averages.
 func (e *Evaluator) assemble(res *Result, rows map[string]Row, notJudged []string) error {
 	slices.Sort(notJudged)
 	judged := e.qrels.IDs()

@@ -225,3 +225,13 @@ func FirstLine(head []byte) []byte {
 func FromBytes(name string, data []byte) *File {
 	return &File{Name: name, data: data, gzip: len(data) > 1 && data[0] == 0x1f && data[1] == 0x8b}
 }
+
+// ReadAll returns the whole decompressed content.
+func (f *File) ReadAll() ([]byte, error) {
+	r, err := f.Open()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return io.ReadAll(r)
+}

@@ -223,3 +223,17 @@ func (s *Set) compact() {
 		q.compact()
 	}
 }
+
+// Subset returns the judgments of the queries keep accepts, sharing them
+// with s.
+func (s *Set) Subset(keep func(query string) bool) *Set {
+	out := newSet(s.File, s.Format)
+	for _, id := range s.order {
+		if keep(id) {
+			out.queries[id] = s.queries[id]
+			out.order = append(out.order, id)
+			out.count += s.queries[id].Len()
+		}
+	}
+	return out
+}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/ragstat/ragstat/demo"
 	"github.com/ragstat/ragstat/report"
+	"github.com/ragstat/ragstat/tokenize"
 )
 
 type demoCmd struct {
@@ -16,7 +17,7 @@ func (c *demoCmd) Run(e *env) error {
 		if err := demo.Write(c.Write); err != nil {
 			return internal(err)
 		}
-		fmt.Fprintf(e.stdout, "wrote %v to %s\n", demo.Files, c.Write)
+		fmt.Fprintf(e.stdout, "wrote the example files to %s\n", c.Write)
 		return nil
 	}
 	rep, err := demo.Evaluate()
@@ -32,9 +33,32 @@ func (c *demoCmd) Run(e *env) error {
 	for _, s := range demo.Story(rep.Results[0], rep.Results[1]) {
 		fmt.Fprintln(e.stdout, "- "+s)
 	}
+	if err := c.pipeline(e); err != nil {
+		return err
+	}
 	fmt.Fprintln(e.stdout, "\nTry next:")
 	for _, s := range demo.Next {
 		fmt.Fprintln(e.stdout, "  "+s)
 	}
+	return nil
+}
+
+// pipeline prints the second part: two pipelines evaluated stage by stage.
+func (c *demoCmd) pipeline(e *env) error {
+	tok, err := tokenize.New("o200k_base")
+	if err != nil {
+		return internal(err)
+	}
+	rep, err := demo.Pipeline(tok)
+	if err != nil {
+		return internal(err)
+	}
+	fmt.Fprintln(e.stdout, "\nPart 2: the evidence boundary. Two pipelines (v1, v2) traced stage by stage on a small")
+	fmt.Fprintln(e.stdout, "multi-tenant support corpus (ragstat stages, o200k_base token counts).")
+	for _, s := range demo.PipelineStory(rep.Result) {
+		fmt.Fprintln(e.stdout, "- "+s)
+	}
+	fmt.Fprintln(e.stdout, "\nThe full report: ragstat demo --write ex/ && ragstat stages -j ex/pipeline/judgments.jsonl \\")
+	fmt.Fprintln(e.stdout, "  --topics ex/pipeline/topics.jsonl --corpus ex/pipeline/corpus.jsonl --tokenizer o200k_base ex/pipeline/traces-*.jsonl")
 	return nil
 }

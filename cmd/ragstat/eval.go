@@ -19,7 +19,7 @@ type policyFlags struct {
 	JudgmentsFormat string   `default:"auto" enum:"auto,trec,jsonl,json" help:"Force the judgments format (${enum})."`
 	RunFormat       string   `default:"auto" enum:"auto,trec,jsonl,json" help:"Force the run format (${enum})."`
 	Metric          []string `short:"m" placeholder:"NAME" help:"Metric to compute (repeatable): nDCG@10, R@100, RR@10, AP, bpref, ndcg_cut.10, ... Default: R@k RR@k nDCG@k."`
-	K               int      `short:"k" default:"10" help:"Cutoff of the default metrics."`
+	K               cutoffs  `short:"k" placeholder:"K" help:"Cutoff of the default metrics (default 10); stages also take NAME=K for one stage's cutoff."`
 	MinGrade        int      `default:"1" help:"Relevance threshold: the hit test and the recall denominator use it."`
 	Grades          string   `default:"0..3" placeholder:"MIN..MAX" help:"Allowed grades."`
 	Gain            string   `default:"exp" enum:"exp,linear" help:"nDCG gain: exp = 2^g-1, linear = g (trec_eval's ndcg_cut)."`
@@ -73,10 +73,8 @@ func (f *policyFlags) policy() (eval.Policy, error) {
 func (f *policyFlags) metrics() ([]metric.Metric, error) {
 	names := f.Metric
 	if len(names) == 0 {
-		if f.K <= 0 {
-			return nil, fmt.Errorf("-k %d: the cutoff must be a positive integer", f.K)
-		}
-		names = []string{fmt.Sprintf("R@%d", f.K), fmt.Sprintf("RR@%d", f.K), fmt.Sprintf("nDCG@%d", f.K)}
+		k := f.K.or(10)
+		names = []string{fmt.Sprintf("R@%d", k), fmt.Sprintf("RR@%d", k), fmt.Sprintf("nDCG@%d", k)}
 	}
 	return metric.ParseAll(names)
 }
@@ -140,6 +138,9 @@ func namedRun(arg string) (name, path string) {
 func (c *evalCmd) Run(e *env) error {
 	if c.PerQuery && c.Summary {
 		return fmt.Errorf("--per-query and --summary exclude each other")
+	}
+	if len(c.K.ByStage) > 0 {
+		return fmt.Errorf("-k NAME=K sets a stage's cutoff and applies to ragstat stages; eval takes -k K")
 	}
 	ev, jf, err := c.evaluator(e)
 	if err != nil {

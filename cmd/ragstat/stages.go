@@ -1,4 +1,182 @@
 package main
 
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ragstat/ragstat/corpus"
+	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/judgments"
+	"github.com/ragstat/ragstat/metric"
+	"github.com/ragstat/ragstat/report"
+	"github.com/ragstat/ragstat/stages"
+	"github.com/ragstat/ragstat/tokenize"
+	"github.com/ragstat/ragstat/topics"
+	"github.com/ragstat/ragstat/trace"
+)
+
 // stagesCommands are the stages and tokens commands, embedded in the command line.
-type stagesCommands struct{}
+type stagesCommands struct {
+	Stages stagesCmd `cmd:"" help:"Evaluate every pipeline stage from traces: metrics per stage, where evidence was lost, the packed context, facts, validity, answers."`
+	Tokens tokensCmd `cmd:"" help:"Count tokens with a real tokenizer."`
+}
+
+type stagesCmd struct {
+	policyFlags
+	Topics          string   `required:"" placeholder:"FILE" help:"Topics (JSONL): text, tags, answerable, scopes, as_of, facts, answers."`
+	Corpus          string   `placeholder:"FILE" help:"Corpus (JSONL): item metadata (doc, revision, scope, valid_from, valid_to) and text."`
+	Tokenizer       string   `placeholder:"NAME" help:"The generator's tokenizer for token budgets: cl100k_base, o200k_base, p50k_base, r50k_base or hf:tokenizer.json."`
+	Truncated       string   `default:"error" enum:"error,inherit,drop" help:"A context item shorter than its corpus text whose judgment has no span: ${enum}."`
+	UnknownMetadata string   `default:"error" enum:"error,allow" help:"With scopes or dates in play, an item with no metadata: ${enum}."`
+	FailOnViolation bool     `help:"Exit 3 when an out-of-scope item appears in any stage."`
+	Format          string   `short:"f" default:"table" enum:"table,json" help:"Output format (${enum})."`
+	PerQuery        bool     `help:"Print per-query rows and every lost item."`
+	Traces          []string `arg:"" placeholder:"TRACES" help:"Trace files (JSONL, one trace per query and system)."`
+}
+
+func (c *stagesCmd) Run(e *env) error {
+	if c.Unit != "item" {
+		return fmt.Errorf("--unit doc is not available for stages: stages evaluate the items the pipeline delivered")
+	}
+	p, err := c.policy()
+	if err != nil {
+		return err
+	}
+	ms, err := c.stageMetrics()
+	if err != nil {
+		return err
+	}
+	opt := stages.Options{Policy: p, Metrics: ms, Cutoffs: c.K.ByStage, AllowNoMetadata: c.UnknownMetadata == "allow"}
+	if opt.Truncated, err = stages.ParseTruncated(c.Truncated); err != nil {
+		return err
+	}
+	if c.Tokenizer != "" {
+		if opt.Tokenizer, err = tokenize.New(c.Tokenizer); err != nil {
+			return err
+		}
+	}
+	in, inputs, err := c.read(e, p.Scale)
+	if err != nil {
+		return err
+	}
+	res, err := stages.Evaluate(in, opt)
+	if err != nil {
+		return err
+	}
+	rep := &report.Stages{Tool: "ragstat", Version: Version, Policy: p, Inputs: inputs, Result: res, PerQuery: c.PerQuery}
+	if err := report.RenderStages(e.stdout, c.Format, rep); err != nil {
+		return internal(err)
+	}
+	return c.gate(res)
+}
+
+// stageMetrics are -m, or R, RR and nDCG over each stage's whole list at
+// its cutoff; -k alone does not apply to stages.
+func (c *stagesCmd) stageMetrics() ([]metric.Metric, error) {
+	if c.K.Default > 0 {
+		return nil, fmt.Errorf("stages take per-stage cutoffs: --k NAME=K (e.g. --k candidates=50 --k reranked=10)")
+	}
+	names := c.Metric
+	if len(names) == 0 {
+		names = []string{"R", "RR", "nDCG"}
+	}
+	return metric.ParseAll(names)
+}
+
+// read opens and reads every input.
+func (c *stagesCmd) read(e *env, scale judgments.Scale) (stages.Input, []report.Input, error) {
+	var in stages.Input
+	var inputs []report.Input
+	open := func(role, path string) (*input.File, error) {
+		f, err := input.Open(path, e.stdin)
+		if err == nil {
+			inputs = append(inputs, report.Input{Role: role, Path: path, Format: "jsonl"})
+		}
+		return f, err
+	}
+	jf, err := open("judgments", c.Judgments)
+	if err != nil {
+		return in, nil, err
+	}
+	format, _ := judgments.ParseFormat(c.JudgmentsFormat)
+	if in.Judgments, err = judgments.Read(jf, judgments.Options{Format: format, Scale: scale}); err != nil {
+		return in, nil, err
+	}
+	inputs[0].Format = string(in.Judgments.Format)
+	tf, err := open("topics", c.Topics)
+	if err != nil {
+		return in, nil, err
+	}
+	if in.Topics, err = topics.Read(tf); err != nil {
+		return in, nil, err
+	}
+	if c.Corpus != "" {
+		cf, err := open("corpus", c.Corpus)
+		if err != nil {
+			return in, nil, err
+		}
+		if in.Corpus, err = corpus.Read(cf); err != nil {
+			return in, nil, err
+		}
+	}
+	for _, path := range c.Traces {
+		f, err := open("traces", path)
+		if err != nil {
+			return in, nil, err
+		}
+		ts, err := trace.Read(f)
+		if err != nil {
+			return in, nil, err
+		}
+		in.Traces = append(in.Traces, ts...)
+	}
+	return in, inputs, nil
+}
+
+// gate fails the command when an out-of-scope item was seen and asked to.
+func (c *stagesCmd) gate(res *stages.Result) error {
+	if !c.FailOnViolation {
+		return nil
+	}
+	var lines []string
+	for _, s := range res.Systems {
+		if n := s.Validity.Violations(); n > 0 {
+			lines = append(lines, fmt.Sprintf("system %s: %d out-of-scope appearance(s), %d in the context", s.Name, n, s.Validity.InContext))
+		}
+	}
+	if len(lines) == 0 {
+		return nil
+	}
+	return &exitError{code: exitGate, err: fmt.Errorf("permission violations:\n%s", strings.Join(lines, "\n"))}
+}
+
+type tokensCmd struct {
+	Tokenizer string   `default:"o200k_base" placeholder:"NAME" help:"cl100k_base, o200k_base, p50k_base, r50k_base or hf:tokenizer.json."`
+	Files     []string `arg:"" placeholder:"FILE" help:"Text files to count (- for stdin)."`
+}
+
+func (c *tokensCmd) Run(e *env) error {
+	tok, err := tokenize.New(c.Tokenizer)
+	if err != nil {
+		return err
+	}
+	total := 0
+	for _, path := range c.Files {
+		f, err := input.Open(path, e.stdin)
+		if err != nil {
+			return err
+		}
+		data, err := f.ReadAll()
+		f.Close()
+		if err != nil {
+			return err
+		}
+		n := tok.Count(string(data))
+		total += n
+		fmt.Fprintf(e.stdout, "%d\t%s\n", n, path)
+	}
+	if len(c.Files) > 1 {
+		fmt.Fprintf(e.stdout, "%d\ttotal (%s)\n", total, tok.Name())
+	}
+	return nil
+}

@@ -1,0 +1,47 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestStagesCommand(t *testing.T) {
+	dir := filepath.Join(exampleDir(t), "pipeline")
+	t.Chdir(dir)
+	args := []string{"stages", "-j", "judgments.jsonl", "--topics", "topics.jsonl", "--corpus", "corpus.jsonl",
+		"--tokenizer", "o200k_base", "--k", "candidates=4", "traces-v1.jsonl", "traces-v2.jsonl"}
+	for _, format := range []string{"table", "json"} {
+		out, errs, code := ragstat(t, "", append(args, "--format", format)...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", format, code, errs)
+		}
+		golden(t, "stages."+format+".golden", strings.ReplaceAll(out, Version, "VERSION"))
+	}
+	_, errs, code := ragstat(t, "", append(args, "--fail-on-violation")...)
+	if code != exitGate || !strings.Contains(errs, "system v1: 3 out-of-scope appearance(s), 1 in the context") {
+		t.Errorf("--fail-on-violation: exit %d, %s", code, errs)
+	}
+	_, errs, code = ragstat(t, "", "stages", "-j", "judgments.jsonl", "--topics", "topics.jsonl", "-k", "10", "traces-v1.jsonl")
+	if code != exitInput || !strings.Contains(errs, "--k NAME=K") {
+		t.Errorf("plain -k: exit %d, %s", code, errs)
+	}
+}
+
+func TestTokensCommand(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "a.txt")
+	os.WriteFile(path, []byte("hello world\n   \n"), 0o644)
+	out, errs, code := ragstat(t, "tokens", "tokens", "--tokenizer", "cl100k_base", path, "-")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	// "\n   \n" is one token in OpenAI's tiktoken: hello, " world", "\n   \n".
+	if !strings.HasPrefix(out, "3\t"+path+"\n1\t-\n4\ttotal (cl100k_base)") {
+		t.Errorf("got %q", out)
+	}
+	if _, errs, code := ragstat(t, "", "tokens", "--tokenizer", "nope", path); code != exitInput || errs == "" {
+		t.Errorf("unknown tokenizer: exit %d %q", code, errs)
+	}
+}

@@ -1,0 +1,307 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/ragstat/ragstat/eval"
+	"github.com/ragstat/ragstat/stages"
+)
+
+// Stages is everything one `ragstat stages` prints.
+type Stages struct {
+	Tool     string
+	Version  string
+	Policy   eval.Policy
+	Inputs   []Input
+	Result   *stages.Result
+	PerQuery bool
+	Notes    []string
+}
+
+// RenderStages writes r as a table, JSON or Markdown-free text.
+func RenderStages(w io.Writer, format string, r *Stages) error {
+	switch format {
+	case "table":
+		return stagesTable(w, r)
+	case "json":
+		return stagesJSON(w, r)
+	}
+	return fmt.Errorf("unknown format %q for stages: use table or json", format)
+}
+
+func (r *Stages) header() *Eval {
+	var results []*eval.Result
+	for _, s := range r.Result.Systems {
+		if len(s.Stages) > 0 {
+			results = append(results, s.Stages[0].Eval)
+			break
+		}
+	}
+	return &Eval{Policy: r.Policy, Results: results}
+}
+
+func cutoff(k int) string {
+	if k == 0 {
+		return "all"
+	}
+	return strconv.Itoa(k)
+}
+
+func stagesTable(w io.Writer, r *Stages) error {
+	for _, l := range r.header().policyLines() {
+		fmt.Fprintf(w, "# %s\n", l)
+	}
+	tok := r.Result.Tokenizer
+	if tok == "" {
+		tok = "none (token budgets not checked: give --tokenizer)"
+	}
+	fmt.Fprintf(w, "# tokenizer: %s\n", tok)
+	for _, n := range r.Notes {
+		fmt.Fprintf(w, "# note: %s\n", n)
+	}
+	for _, sys := range r.Result.Systems {
+		fmt.Fprintf(w, "\n== system %s\n", sys.Name)
+		loudest(w, sys)
+		stageTable(w, sys, r.PerQuery)
+		waterfall(w, "Where relevant evidence stopped (relevant judgments of answerable queries)", sys.Loss, r.PerQuery)
+		if sys.FactLoss.Total > 0 {
+			waterfall(w, "Where required facts stopped", sys.FactLoss, r.PerQuery)
+			factLines(w, sys)
+		}
+		contextLines(w, sys.Context)
+		validityLines(w, sys.Validity)
+		answerLines(w, sys.Answers)
+		latencyLines(w, sys)
+	}
+	return nil
+}
+
+// loudest puts permission violations that reached the generator first.
+func loudest(w io.Writer, sys *stages.System) {
+	if n := sys.Validity.InContext; n > 0 {
+		fmt.Fprintf(w, "!! PERMISSION VIOLATION: %d out-of-scope item(s) reached the generator in the packed context:\n", n)
+		for _, v := range sys.Validity.OutOfScope {
+			if v.Stage == "context" {
+				fmt.Fprintf(w, "!!   query %s: item %s (scope %s, query scopes %s)\n", v.Query, v.Item, v.Scope, strings.Join(v.Scopes, ","))
+			}
+		}
+	}
+}
+
+func stageTable(w io.Writer, sys *stages.System, perQuery bool) {
+	tw := tabwriter.NewWriter(w, 0, 0, 1, ' ', 0)
+	ms := sys.Stages[0].Eval.Metrics
+	head := []string{"stage", "k", "query"}
+	for _, m := range ms {
+		head = append(head, m.Name())
+	}
+	head = append(head, "facts", "mean_len")
+	fmt.Fprintln(tw, strings.Join(head, "\t"))
+	for _, s := range sys.Stages {
+		if perQuery {
+			for _, row := range s.Eval.Rows {
+				cells := []string{s.Name, cutoff(s.K), row.Query}
+				for i, m := range ms {
+					cells = append(cells, value(m, row.Values[i], true))
+				}
+				fmt.Fprintln(tw, strings.Join(append(cells, "", ""), "\t"))
+			}
+		}
+		cells := []string{s.Name, cutoff(s.K), "MEAN"}
+		for i, m := range ms {
+			cells = append(cells, value(m, s.Eval.Mean[i], false))
+		}
+		facts := "-"
+		if s.FactQueries > 0 {
+			facts = strconv.FormatFloat(s.FactCoverage, 'f', 4, 64)
+		}
+		cells = append(cells, facts, strconv.FormatFloat(s.MeanLength, 'f', 1, 64))
+		fmt.Fprintln(tw, strings.Join(cells, "\t"))
+	}
+	tw.Flush()
+}
+
+func waterfall(w io.Writer, title string, wf stages.Waterfall, perQuery bool) {
+	fmt.Fprintf(w, "\n%s: %d\n", title, wf.Total)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, s := range wf.Steps {
+		fmt.Fprintf(tw, "  %s\t%d\t%s\n", s.Status, s.Count, bar(s.Count, wf.Total))
+	}
+	tw.Flush()
+	limit := 20
+	if perQuery {
+		limit = len(wf.Lost)
+	}
+	shown := 0
+	for _, l := range wf.Lost {
+		if l.Status == stages.StatusDelivered || shown >= limit {
+			continue
+		}
+		shown++
+		reached := l.Reached
+		if reached == "" {
+			reached = "-"
+		}
+		what := l.What
+		if l.Grade > 0 {
+			what += fmt.Sprintf(" (grade %d)", l.Grade)
+		}
+		fmt.Fprintf(w, "  - query %s: %s: %s; last reached: %s\n", l.Query, what, l.Status, reached)
+	}
+	if lost := wf.Total - delivered(wf); lost > shown {
+		fmt.Fprintf(w, "  ... %d more (--per-query lists them all)\n", lost-shown)
+	}
+}
+
+func delivered(wf stages.Waterfall) int {
+	for _, s := range wf.Steps {
+		if s.Status == stages.StatusDelivered {
+			return s.Count
+		}
+	}
+	return 0
+}
+
+// bar draws a proportion as a row of blocks, for the waterfall.
+func bar(n, total int) string {
+	if total == 0 {
+		return ""
+	}
+	return strings.Repeat("#", (n*30+total-1)/total)
+}
+
+func factLines(w io.Writer, sys *stages.System) {
+	last := len(sys.Stages) - 1
+	fmt.Fprintln(w, "\nRequired-fact coverage at the final stage (kept apart from recall):")
+	for _, qf := range sys.Facts {
+		line := fmt.Sprintf("  %s: %d/%d", qf.Query, qf.Supported[last], qf.Facts)
+		if len(qf.Missing) > 0 {
+			line += "; missing: " + strings.Join(qf.Missing, ", ")
+		}
+		fmt.Fprintln(w, line)
+	}
+}
+
+func contextLines(w io.Writer, c stages.ContextReport) {
+	if c.Traces == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nPacked context (%d queries):\n", c.Traces)
+	if c.Counted {
+		fmt.Fprintf(w, "  tokens (instructions + request + context + answer reserve): p50 %.0f, p90 %.0f, max %.0f\n", c.Tokens.P50, c.Tokens.P90, c.Tokens.Max)
+		noText := 0
+		for _, b := range c.Budgets {
+			if b.NoText {
+				noText++
+			}
+		}
+		if noText > 0 {
+			fmt.Fprintf(w, "  %d context(s) carry no text: their items' texts were counted instead (separators and metadata unknown)\n", noText)
+		}
+		if len(c.OverBudget) > 0 {
+			fmt.Fprintf(w, "  OVER BUDGET: %s\n", strings.Join(c.OverBudget, ", "))
+		} else {
+			fmt.Fprintln(w, "  every context fits its budget")
+		}
+	}
+	for _, l := range c.TruncatedAway {
+		fmt.Fprintf(w, "  truncated away: query %s, item %s lost its answer-bearing span and counts as grade 0 in the context\n", l.Query, l.What)
+	}
+}
+
+func validityLines(w io.Writer, v stages.ValidityReport) {
+	fmt.Fprintf(w, "\nEvidence validity: %d out-of-scope appearance(s) (%d in the context), %d stale, %d revision conflict(s)\n",
+		len(v.OutOfScope), v.InContext, len(v.Stale), len(v.Conflicts))
+	for _, x := range v.OutOfScope {
+		fmt.Fprintf(w, "  out of scope: query %s, stage %s, item %s (scope %s; query scopes %s)\n", x.Query, x.Stage, x.Item, x.Scope, strings.Join(x.Scopes, ","))
+	}
+	for _, x := range v.Stale {
+		fmt.Fprintf(w, "  stale: query %s (as of %s), stage %s, item %s valid %s..%s\n", x.Query, x.AsOf, x.Stage, x.Item, orDash(x.From), orDash(x.To))
+	}
+	for _, c := range v.Conflicts {
+		fmt.Fprintf(w, "  conflict: query %s, document %s in revisions %s (items %s)\n", c.Query, c.Doc, strings.Join(c.Revisions, ", "), strings.Join(c.Items, ", "))
+	}
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func answerLines(w io.Writer, a stages.AnswerReport) {
+	fmt.Fprintf(w, "\nAnswers: %d answerable, %d unanswerable queries", a.Answerable, a.Unanswerable)
+	if len(a.NoAnswer) > 0 {
+		fmt.Fprintf(w, "; no answer recorded for %d: %s", len(a.NoAnswer), strings.Join(a.NoAnswer, ", "))
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "  abstention on unanswerable: %d (rate %.4f); false abstention on answerable: %d (rate %.4f)\n",
+		a.Abstained, a.AbstentionRate, a.FalseAbstentions, a.FalseAbstentionRate)
+	fmt.Fprintf(w, "  citations: %d, supported %d (%.4f), facts cited %.4f\n", a.Cited, a.Supported, a.CitationSupport, a.FactsCited)
+	for _, c := range a.NotShown {
+		fmt.Fprintf(w, "  cited but not in the context: query %s, item %s\n", c.Query, c.Item)
+	}
+	if a.Graded > 0 {
+		fmt.Fprintf(w, "  correctness over %d answers with references: exact match %.4f, token F1 %.4f\n", a.Graded, a.ExactMatch, a.F1)
+	}
+}
+
+func latencyLines(w io.Writer, sys *stages.System) {
+	if len(sys.Latency) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\nLatency (ms):")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "  stage\tn\tp50\tp90\tp99\tmax")
+	for _, p := range sys.Latency {
+		fmt.Fprintf(tw, "  %s\t%d\t%.1f\t%.1f\t%.1f\t%.1f\n", p.Name, p.N, p.P50, p.P90, p.P99, p.Max)
+	}
+	tw.Flush()
+}
+
+type stagesDoc struct {
+	Tool    string        `json:"tool"`
+	Version string        `json:"version"`
+	Kind    string        `json:"kind"`
+	Policy  jsonPolicy    `json:"policy"`
+	Inputs  []Input       `json:"inputs"`
+	Result  *stagesResult `json:"result"`
+	Notes   []string      `json:"notes,omitempty"`
+}
+
+type stagesResult struct {
+	Tokenizer string      `json:"tokenizer,omitempty"`
+	Systems   []stagesSys `json:"systems"`
+}
+
+type stagesSys struct {
+	*stages.System
+	Stages []stageJSON `json:"stages"`
+}
+
+type stageJSON struct {
+	*stages.StageResult
+	Run jsonRun `json:"eval"`
+}
+
+func stagesJSON(w io.Writer, r *Stages) error {
+	h := r.header()
+	doc := stagesDoc{Tool: r.Tool, Version: r.Version, Kind: "stages", Policy: h.jsonPolicy(), Inputs: r.Inputs,
+		Result: &stagesResult{Tokenizer: r.Result.Tokenizer}, Notes: r.Notes}
+	for _, sys := range r.Result.Systems {
+		js := stagesSys{System: sys}
+		for _, s := range sys.Stages {
+			js.Stages = append(js.Stages, stageJSON{StageResult: s, Run: h.jsonRun(s.Eval)})
+		}
+		doc.Result.Systems = append(doc.Result.Systems, js)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(doc)
+}

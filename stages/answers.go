@@ -1,0 +1,241 @@
+package stages
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/ragstat/ragstat/topics"
+	"github.com/ragstat/ragstat/trace"
+)
+
+// AnswerReport tells how the answers behaved.
+type AnswerReport struct {
+	Answerable   int `json:"answerable"`
+	Unanswerable int `json:"unanswerable"`
+	// NoAnswer lists traces with no answer recorded (neither an answer nor
+	// an abstention): they count in no rate.
+	NoAnswer []string `json:"no_answer_recorded,omitempty"`
+	// Abstentions on unanswerable queries, and their rate among those with
+	// an answer recorded. An empty retrieval is not an abstention.
+	Abstained      int     `json:"abstained_unanswerable"`
+	AbstentionRate float64 `json:"abstention_rate"`
+	// FalseAbstentions are abstentions on answerable queries.
+	FalseAbstentions    int     `json:"false_abstentions"`
+	FalseAbstentionRate float64 `json:"false_abstention_rate"`
+	// Citations: cited items, those not in the final context (citing what
+	// was not shown), and those that are valid, judged relevant evidence
+	// that kept its span.
+	Cited           int        `json:"cited"`
+	NotShown        []Citation `json:"cited_not_in_context,omitempty"`
+	Supported       int        `json:"cited_supported"`
+	CitationSupport float64    `json:"citation_support"`
+	// FactsCited is the mean share of required facts that the citations
+	// support, over answered queries with facts.
+	FactsCited float64 `json:"facts_cited"`
+	// Correctness against the topics' reference answers (SQuAD-style
+	// normalisation): exact match and token F1, means over answered
+	// queries that have references.
+	Graded     int     `json:"graded"`
+	ExactMatch float64 `json:"exact_match"`
+	F1         float64 `json:"f1"`
+}
+
+// Citation is one cited item.
+type Citation struct {
+	Query string `json:"query"`
+	Item  string `json:"item"`
+}
+
+type answerTally struct {
+	r                                 AnswerReport
+	answered, unanswered, factQueries int
+	factsCited                        float64
+}
+
+func answers(views []*view, names []string, minGrade int32) AnswerReport {
+	ci := slices.Index(names, trace.ContextStage)
+	var a answerTally
+	for _, v := range byQuery(views) {
+		a.one(v, ci, minGrade)
+	}
+	r := a.r
+	r.AbstentionRate = ratio(r.Abstained, a.unanswered)
+	r.FalseAbstentionRate = ratio(r.FalseAbstentions, a.answered)
+	r.CitationSupport = ratio(r.Supported, r.Cited)
+	if a.factQueries > 0 {
+		r.FactsCited = a.factsCited / float64(a.factQueries)
+	}
+	if r.Graded > 0 {
+		r.ExactMatch /= float64(r.Graded)
+		r.F1 /= float64(r.Graded)
+	}
+	return r
+}
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+func (a *answerTally) one(v *view, ci int, minGrade int32) {
+	if v.topic.Answerable {
+		a.r.Answerable++
+	} else {
+		a.r.Unanswerable++
+	}
+	ans := v.t.Answer
+	if ans == nil {
+		a.r.NoAnswer = append(a.r.NoAnswer, v.t.Query)
+		return
+	}
+	if !v.topic.Answerable {
+		a.unanswered++
+		if ans.Abstained {
+			a.r.Abstained++
+		}
+		return
+	}
+	a.answered++
+	if ans.Abstained {
+		a.r.FalseAbstentions++
+		return
+	}
+	a.citations(v, ci, ans.Citations, minGrade)
+	if len(v.topic.Answers) > 0 {
+		a.r.Graded++
+		em, f1 := 0.0, 0.0
+		for _, ref := range v.topic.Answers {
+			em = max(em, exactMatch(ans.Text, ref))
+			f1 = max(f1, tokenF1(ans.Text, ref))
+		}
+		a.r.ExactMatch += em
+		a.r.F1 += f1
+	}
+}
+
+// citations checks each cited item against the final context.
+func (a *answerTally) citations(v *view, ci int, cited []string, minGrade int32) {
+	for _, id := range cited {
+		a.r.Cited++
+		var p *placed
+		if ci >= 0 {
+			p = v.find(ci, id)
+		}
+		switch {
+		case p == nil:
+			a.r.NotShown = append(a.r.NotShown, Citation{Query: v.t.Query, Item: id})
+		case p.state == evidence && p.grade >= minGrade:
+			a.r.Supported++
+		}
+	}
+	if len(v.topic.Facts) == 0 {
+		return
+	}
+	a.factQueries++
+	n := 0
+	for _, f := range v.topic.Facts {
+		if citesFact(f.Support, cited) {
+			n++
+		}
+	}
+	a.factsCited += float64(n) / float64(len(v.topic.Facts))
+}
+
+func citesFact(alts []topics.Support, cited []string) bool {
+	for _, alt := range alts {
+		all := true
+		for _, piece := range alt {
+			all = all && slices.Contains(cited, piece.Item)
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}
+
+var articles = regexp.MustCompile(`\b(a|an|the)\b`)
+
+// normalizeAnswer is SQuAD's: lower case, no punctuation, no articles,
+// single spaces.
+func normalizeAnswer(s string) string {
+	s = strings.ToLower(s)
+	s = strings.Map(func(r rune) rune {
+		if r < 128 && unicode.IsPunct(r) || r < 128 && unicode.IsSymbol(r) {
+			return -1
+		}
+		return r
+	}, s)
+	s = articles.ReplaceAllString(s, " ")
+	return strings.Join(strings.Fields(s), " ")
+}
+
+func exactMatch(pred, ref string) float64 {
+	if normalizeAnswer(pred) == normalizeAnswer(ref) {
+		return 1
+	}
+	return 0
+}
+
+// tokenF1 is SQuAD's token-overlap F1.
+func tokenF1(pred, ref string) float64 {
+	p, r := strings.Fields(normalizeAnswer(pred)), strings.Fields(normalizeAnswer(ref))
+	if len(p) == 0 || len(r) == 0 {
+		if len(p) == len(r) {
+			return 1
+		}
+		return 0
+	}
+	counts := map[string]int{}
+	for _, t := range r {
+		counts[t]++
+	}
+	common := 0
+	for _, t := range p {
+		if counts[t] > 0 {
+			counts[t]--
+			common++
+		}
+	}
+	if common == 0 {
+		return 0
+	}
+	prec, rec := float64(common)/float64(len(p)), float64(common)/float64(len(r))
+	return 2 * prec * rec / (prec + rec)
+}
+
+// latency summarises every stage latency recorded.
+func latency(views []*view, names []string) []Percentiles {
+	var keys []string
+	values := map[string][]float64{}
+	for _, v := range views {
+		for k, ms := range v.t.Latency {
+			if _, ok := values[k]; !ok {
+				keys = append(keys, k)
+			}
+			values[k] = append(values[k], ms)
+		}
+	}
+	slices.SortFunc(keys, func(a, b string) int {
+		ia, ib := slices.Index(names, a), slices.Index(names, b)
+		if ia < 0 {
+			ia = len(names)
+		}
+		if ib < 0 {
+			ib = len(names)
+		}
+		if ia != ib {
+			return ia - ib
+		}
+		return strings.Compare(a, b)
+	})
+	var out []Percentiles
+	for _, k := range keys {
+		out = append(out, percentiles(k, values[k]))
+	}
+	return out
+}

@@ -1,0 +1,128 @@
+package stages
+
+import (
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/ragstat/ragstat/trace"
+)
+
+// ContextReport accounts for the packed context of every query.
+type ContextReport struct {
+	Traces     int         `json:"traces"` // traces with a context stage
+	Counted    bool        `json:"counted"`
+	Budgets    []Budget    `json:"queries,omitempty"`
+	OverBudget []string    `json:"over_budget,omitempty"`
+	Tokens     Percentiles `json:"tokens"`
+	// TruncatedAway lists relevant context items that lost their span and
+	// count as grade 0 there.
+	TruncatedAway []Lost `json:"truncated_away,omitempty"`
+}
+
+// Budget is one query's token accounting: instructions + request + context
+// text + answer reserve, against the budget.
+type Budget struct {
+	Query        string       `json:"query"`
+	Instructions int          `json:"instructions"`
+	Request      int          `json:"request"`
+	Context      int          `json:"context"`
+	Reserve      int          `json:"answer_reserve"`
+	Total        int          `json:"total"`
+	Limit        int          `json:"budget"` // 0: no budget recorded
+	NoText       bool         `json:"no_context_text,omitempty"`
+	Items        []ItemTokens `json:"items,omitempty"`
+}
+
+// Over reports whether the query exceeds its budget.
+func (b Budget) Over() bool { return b.Limit > 0 && b.Total > b.Limit }
+
+// ItemTokens is one packed item's size.
+type ItemTokens struct {
+	Item   string `json:"item"`
+	Tokens int    `json:"tokens"`
+}
+
+// Percentiles summarises a distribution (nearest-rank percentiles).
+type Percentiles struct {
+	Name string  `json:"name,omitempty"`
+	N    int     `json:"n"`
+	P50  float64 `json:"p50"`
+	P90  float64 `json:"p90"`
+	P99  float64 `json:"p99"`
+	Max  float64 `json:"max"`
+}
+
+func percentiles(name string, xs []float64) Percentiles {
+	p := Percentiles{Name: name, N: len(xs)}
+	if len(xs) == 0 {
+		return p
+	}
+	s := slices.Sorted(slices.Values(xs))
+	at := func(q float64) float64 { return s[max(0, int(math.Ceil(q*float64(len(s))))-1)] }
+	p.P50, p.P90, p.P99, p.Max = at(0.5), at(0.9), at(0.99), s[len(s)-1]
+	return p
+}
+
+// context counts the tokens of every context stage and lists the relevant
+// items whose span was truncated away.
+func (j *joiner) context(views []*view, names []string) ContextReport {
+	ci := slices.Index(names, trace.ContextStage)
+	r := ContextReport{Counted: j.opt.Tokenizer != nil}
+	if ci < 0 {
+		return r
+	}
+	var totals []float64
+	for _, v := range byQuery(views) {
+		s := v.t.Stage(trace.ContextStage)
+		r.Traces++
+		for _, p := range v.stages[ci] {
+			if p.state == spanLost {
+				r.TruncatedAway = append(r.TruncatedAway, Lost{Query: v.t.Query, What: p.id, Status: StatusTruncated})
+			}
+		}
+		if j.opt.Tokenizer == nil {
+			continue
+		}
+		b := j.budget(v.t.Query, s)
+		if b.Over() {
+			r.OverBudget = append(r.OverBudget, b.Query)
+		}
+		totals = append(totals, float64(b.Total))
+		r.Budgets = append(r.Budgets, b)
+	}
+	r.Tokens = percentiles("total", totals)
+	return r
+}
+
+// budget counts one context with the generator's tokenizer.
+func (j *joiner) budget(query string, s *trace.Stage) Budget {
+	tok := j.opt.Tokenizer
+	b := Budget{Query: query}
+	if s.Instructions != nil {
+		b.Instructions = tok.Count(*s.Instructions)
+	}
+	if s.Request != nil {
+		b.Request = tok.Count(*s.Request)
+	}
+	if s.AnswerReserveTokens != nil {
+		b.Reserve = *s.AnswerReserveTokens
+	}
+	if s.BudgetTokens != nil {
+		b.Limit = *s.BudgetTokens
+	}
+	var texts []string
+	for _, it := range s.Items {
+		text, _ := j.packedText(it)
+		b.Items = append(b.Items, ItemTokens{Item: it.ID, Tokens: tok.Count(text)})
+		texts = append(texts, text)
+	}
+	if s.Text != nil {
+		b.Context = tok.Count(*s.Text)
+	} else {
+		b.NoText = true
+		b.Context = tok.Count(strings.Join(texts, "\n"))
+	}
+	b.Total = b.Instructions + b.Request + b.Context + b.Reserve
+	return b
+}

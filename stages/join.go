@@ -1,0 +1,226 @@
+package stages
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/ragstat/ragstat/corpus"
+	"github.com/ragstat/ragstat/diag"
+	"github.com/ragstat/ragstat/judgments"
+	"github.com/ragstat/ragstat/metric"
+	"github.com/ragstat/ragstat/topics"
+	"github.com/ragstat/ragstat/trace"
+)
+
+// state is what one stage delivered of one item, as evidence.
+type state uint8
+
+const (
+	absent     state = iota
+	evidence         // present, valid, span kept
+	outOfScope       // present, but outside the query's permission scopes
+	stale            // present, but not in effect at the query's as_of date
+	spanLost         // in the context, but the packed text lost the span
+)
+
+// invalid reports whether s is present but not acceptable evidence.
+func (s state) invalid() bool { return s == outOfScope || s == stale }
+
+// placed is one item of one stage after validity and span checks.
+type placed struct {
+	id    string
+	grade int32 // metric.Unjudged when there is no judgment
+	state state
+	meta  corpus.Meta
+	out   bool   // out of scope
+	stale bool   // not in effect at the query's as_of
+	text  string // context stage: the packed text (or the corpus text)
+	has   bool   // text is known
+}
+
+// view is one trace joined with its topic, judgments and corpus.
+type view struct {
+	t      *trace.Trace
+	topic  *topics.Topic
+	q      *judgments.Query // nil when the query has no judgments
+	stages [][]placed       // in the system's stage order; nil if the trace lacks the stage
+}
+
+// find returns item at stage i, or nil.
+func (v *view) find(i int, item string) *placed {
+	for k := range v.stages[i] {
+		if v.stages[i][k].id == item {
+			return &v.stages[i][k]
+		}
+	}
+	return nil
+}
+
+// lookup returns the state of item at stage i.
+func (v *view) lookup(i int, item string) state {
+	if p := v.find(i, item); p != nil {
+		return p.state
+	}
+	return absent
+}
+
+type joiner struct {
+	in   Input
+	opt  Options
+	errs *diag.List
+}
+
+func (j *joiner) bad(t *trace.Trace, item, msg, hint string) {
+	j.errs.Add(&diag.Error{File: t.File, Line: t.Line, Query: t.Query, Item: item, Msg: msg, Hint: hint})
+}
+
+// join builds the view of t over the system's stage names.
+func (j *joiner) join(t *trace.Trace, names []string) *view {
+	topic := j.in.Topics.Get(t.Query)
+	if topic == nil {
+		j.bad(t, "", fmt.Sprintf("query is not in the topics file %s", j.in.Topics.File), "every traced query needs a topic")
+		return nil
+	}
+	if len(t.Scopes) > 0 && !sameSet(t.Scopes, topic.Scopes) {
+		j.bad(t, "", fmt.Sprintf("trace scopes %v differ from the topic's %v", t.Scopes, topic.Scopes), "the run asked a different question than the one judged")
+	}
+	if !t.AsOf.IsZero() && !t.AsOf.Equal(topic.AsOf.Time) {
+		j.bad(t, "", fmt.Sprintf("trace as_of %s differs from the topic's %q", t.AsOf, topic.AsOf.String()), "the run asked a different question than the one judged")
+	}
+	v := &view{t: t, topic: topic, q: j.in.Judgments.Query(t.Query), stages: make([][]placed, len(names))}
+	for i, name := range names {
+		s := t.Stage(name)
+		if s == nil {
+			j.bad(t, "", fmt.Sprintf("trace has no stage %q, which other traces of system %q have", name, t.System), "record every stage for every query, even when its list is empty")
+			continue
+		}
+		v.stages[i] = j.place(v, s)
+	}
+	return v
+}
+
+func sameSet(a, b []string) bool {
+	x, y := slices.Clone(a), slices.Clone(b)
+	slices.Sort(x)
+	slices.Sort(y)
+	return slices.Equal(x, y)
+}
+
+// place checks every item of stage s (up to its cutoff).
+func (j *joiner) place(v *view, s *trace.Stage) []placed {
+	items := s.Items
+	if k := j.opt.Cutoffs[s.Name]; k > 0 && k < len(items) {
+		items = items[:k]
+	}
+	out := make([]placed, 0, len(items))
+	for _, it := range items {
+		p := placed{id: it.ID, grade: metric.Unjudged, state: evidence}
+		p.meta = j.meta(v, it)
+		p.out, p.stale = j.validity(v.topic, p.meta)
+		switch {
+		case p.out:
+			p.state = outOfScope
+		case p.stale:
+			p.state = stale
+		}
+		if v.q != nil {
+			if g, ok := v.q.Grade(it.ID); ok {
+				p.grade = int32(g)
+			}
+		}
+		if p.grade == metric.Unjudged && !p.state.invalid() && v.topic.Answerable && j.opt.Policy.Unjudged == "error" {
+			j.bad(v.t, it.ID, fmt.Sprintf("stage %q returned it but it has no judgment", s.Name), "judge it, or choose --unjudged nonrelevant, skip or bounds")
+		}
+		if s.Name == trace.ContextStage {
+			p.text, p.has = j.packedText(it)
+			if p.state == evidence && p.grade > 0 {
+				j.reassess(v, it, &p)
+			}
+		}
+		if p.state != evidence && p.grade != metric.Unjudged || p.state.invalid() {
+			p.grade = 0 // not acceptable evidence, in every metric
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// meta merges what the trace says of an item with what the corpus says,
+// and insists on metadata when scopes or dates are in play.
+func (j *joiner) meta(v *view, it trace.Item) corpus.Meta {
+	m := it.Meta
+	c := j.in.Corpus.Get(it.ID)
+	if c != nil {
+		m = m.Merge(c.Meta)
+	}
+	inPlay := len(v.topic.Scopes) > 0 || !v.topic.AsOf.IsZero()
+	if inPlay && c == nil && !it.Meta.Known() && !j.opt.AllowNoMetadata {
+		j.bad(v.t, it.ID, "no metadata (scope, dates) for this item in the trace or the corpus, and the query has scopes or an as_of date",
+			"add it to --corpus, record it in the trace, or accept it with --unknown-metadata allow")
+	}
+	return m
+}
+
+// validity reports whether an item is out of the topic's scopes, or not in
+// effect at its as_of date. An item with no scope is visible to everyone.
+func (j *joiner) validity(topic *topics.Topic, m corpus.Meta) (out, stale bool) {
+	out = len(topic.Scopes) > 0 && m.Scope != "" && !slices.Contains(topic.Scopes, m.Scope)
+	if asOf := topic.AsOf.Time; !asOf.IsZero() {
+		stale = !m.ValidFrom.IsZero() && m.ValidFrom.After(asOf) || !m.ValidTo.IsZero() && !m.ValidTo.After(asOf)
+	}
+	return out, stale
+}
+
+// reassess decides whether a relevant context item kept its evidence: its
+// packed text must still hold one of its judgment's spans; without spans,
+// a packed text shorter than the corpus text is a truncation the
+// --truncated policy decides.
+func (j *joiner) reassess(v *view, it trace.Item, p *placed) {
+	packed, ok := p.text, p.has
+	if !ok {
+		return
+	}
+	if spans := v.q.Spans(it.ID); len(spans) > 0 {
+		if !containsAny(packed, spans) {
+			p.state = spanLost
+		}
+		return
+	}
+	full := j.in.Corpus.Get(it.ID)
+	if full == nil || !full.HasText || len(normalize(packed)) >= len(normalize(full.Text)) {
+		return
+	}
+	switch j.opt.Truncated {
+	case TruncatedDrop:
+		p.state = spanLost
+	case TruncatedInherit:
+	default:
+		j.bad(v.t, it.ID, "packed text is shorter than the corpus text and the judgment names no span: its grade cannot simply be inherited",
+			"add spans to the judgment, or choose --truncated inherit or drop")
+	}
+}
+
+// packedText is the item's text as packed, or its corpus text.
+func (j *joiner) packedText(it trace.Item) (string, bool) {
+	if it.Text != nil {
+		return *it.Text, true
+	}
+	if c := j.in.Corpus.Get(it.ID); c != nil && c.HasText {
+		return c.Text, true
+	}
+	return "", false
+}
+
+// normalize collapses every run of whitespace to one space.
+func normalize(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func containsAny(text string, spans []string) bool {
+	t := normalize(text)
+	for _, s := range spans {
+		if strings.Contains(t, normalize(s)) {
+			return true
+		}
+	}
+	return false
+}

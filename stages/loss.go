@@ -1,0 +1,201 @@
+package stages
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"github.com/ragstat/ragstat/topics"
+	"github.com/ragstat/ragstat/trace"
+)
+
+// Statuses of a piece of evidence, from the earliest loss to delivery.
+const (
+	StatusNotRetrieved = "not retrieved"
+	StatusDropped      = "dropped in packing"
+	StatusTruncated    = "truncated (span lost)"
+	StatusOutOfScope   = "out of scope (not acceptable evidence)"
+	StatusStale        = "stale (not in effect at as_of)"
+	StatusDelivered    = "delivered"
+)
+
+// cut names a loss between two stages.
+func cut(from, to string) string { return fmt.Sprintf("cut between %s and %s", from, to) }
+
+// Waterfall counts where evidence stopped.
+type Waterfall struct {
+	Total int    `json:"total"`
+	Steps []Step `json:"steps"`
+	Lost  []Lost `json:"items,omitempty"`
+}
+
+// Step is how many pieces of evidence stopped with one status.
+type Step struct {
+	Status string `json:"status"`
+	Count  int    `json:"count"`
+}
+
+// Lost is one piece of evidence (a judged item or a fact) and where it
+// stopped.
+type Lost struct {
+	Query  string `json:"query"`
+	What   string `json:"what"` // the item id, or "fact ID"
+	Grade  int    `json:"grade,omitempty"`
+	Status string `json:"status"`
+	// Reached is the last stage that delivered it ("" if none did).
+	Reached string `json:"reached,omitempty"`
+}
+
+func (w *Waterfall) add(l Lost) {
+	w.Total++
+	w.Lost = append(w.Lost, l)
+	for i := range w.Steps {
+		if w.Steps[i].Status == l.Status {
+			w.Steps[i].Count++
+			return
+		}
+	}
+	w.Steps = append(w.Steps, Step{Status: l.Status, Count: 1})
+}
+
+// order sorts steps in pipeline order: losses at earlier stages first,
+// delivered last.
+func (w *Waterfall) order(names []string) {
+	rank := map[string]int{StatusNotRetrieved: 0}
+	for i := 1; i < len(names); i++ {
+		rank[cut(names[i-1], names[i])] = i
+	}
+	n := len(names)
+	rank[StatusDropped], rank[StatusTruncated], rank[StatusOutOfScope], rank[StatusStale], rank[StatusDelivered] = n, n+1, n+2, n+3, n+4
+	slices.SortStableFunc(w.Steps, func(a, b Step) int { return cmp.Compare(rank[a.Status], rank[b.Status]) })
+}
+
+// walk follows one piece of evidence through the stages; present says
+// whether stage i delivered it.
+func walk(names []string, present func(i int) state) (status, reached string) {
+	for i, name := range names {
+		switch present(i) {
+		case evidence:
+			reached = name
+			continue
+		case outOfScope:
+			return StatusOutOfScope, reached
+		case stale:
+			return StatusStale, reached
+		case spanLost:
+			return StatusTruncated, reached
+		}
+		switch {
+		case i == 0:
+			return StatusNotRetrieved, ""
+		case name == trace.ContextStage:
+			return StatusDropped, reached
+		default:
+			return cut(names[i-1], name), reached
+		}
+	}
+	return StatusDelivered, reached
+}
+
+// evidenceLoss follows every relevant judgment of every answerable query.
+func evidenceLoss(views []*view, names []string, minGrade int32) Waterfall {
+	var w Waterfall
+	for _, v := range byQuery(views) {
+		if !v.topic.Answerable || v.q == nil {
+			continue
+		}
+		grades := v.q.Grades(nil)
+		for k, g := range grades {
+			if g < minGrade {
+				continue
+			}
+			item := v.q.Key(k)
+			status, reached := walk(names, func(i int) state { return v.lookup(i, item) })
+			w.add(Lost{Query: v.t.Query, What: item, Grade: int(g), Status: status, Reached: reached})
+		}
+	}
+	w.order(names)
+	return w
+}
+
+// QueryFacts is one query's required-fact coverage.
+type QueryFacts struct {
+	Query     string   `json:"query"`
+	Facts     int      `json:"facts"`
+	Supported []int    `json:"supported"` // per stage
+	Missing   []string `json:"missing,omitempty"`
+}
+
+// supports reports whether stage i supports fact f: some alternative has
+// every piece present as valid evidence, with its span in the packed text
+// when the stage is the context and the piece names a span. When none does,
+// it reports the most advanced failure among the alternatives.
+func (v *view) supports(i int, f topics.Fact, context bool) state {
+	best := absent
+	for _, alt := range f.Support {
+		st := evidence
+		for _, piece := range alt {
+			if ps := v.pieceState(i, piece, context); progress(ps) < progress(st) {
+				st = ps
+			}
+		}
+		if progress(st) > progress(best) {
+			best = st
+		}
+	}
+	return best
+}
+
+// progress orders states from the least to the most evidence delivered.
+func progress(s state) int {
+	return map[state]int{absent: 0, outOfScope: 1, stale: 1, spanLost: 2, evidence: 3}[s]
+}
+
+func (v *view) pieceState(i int, piece topics.Piece, context bool) state {
+	p := v.find(i, piece.Item)
+	switch {
+	case p == nil:
+		return absent
+	case p.state.invalid():
+		return p.state
+	case context && piece.Span != "" && p.has && !containsAny(p.text, []string{piece.Span}):
+		return spanLost
+	}
+	return evidence
+}
+
+// factCoverage reports, per query with facts, how many facts each stage
+// supports, fills each stage's mean coverage, and follows every fact
+// through the stages.
+func factCoverage(views []*view, names []string, stages []*StageResult) ([]QueryFacts, Waterfall) {
+	var out []QueryFacts
+	var w Waterfall
+	for _, v := range byQuery(views) {
+		if !v.topic.Answerable || len(v.topic.Facts) == 0 {
+			continue
+		}
+		qf := QueryFacts{Query: v.t.Query, Facts: len(v.topic.Facts), Supported: make([]int, len(names))}
+		for _, f := range v.topic.Facts {
+			at := func(i int) state { return v.supports(i, f, names[i] == trace.ContextStage) }
+			for i := range names {
+				if at(i) == evidence {
+					qf.Supported[i]++
+				}
+			}
+			status, reached := walk(names, at)
+			if status != StatusDelivered {
+				qf.Missing = append(qf.Missing, f.ID)
+			}
+			w.add(Lost{Query: v.t.Query, What: "fact " + f.ID, Status: status, Reached: reached})
+		}
+		out = append(out, qf)
+	}
+	for i, s := range stages {
+		s.FactQueries = len(out)
+		for _, qf := range out {
+			s.FactCoverage += float64(qf.Supported[i]) / float64(qf.Facts) / float64(len(out))
+		}
+	}
+	w.order(names)
+	return out, w
+}

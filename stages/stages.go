@@ -1,0 +1,104 @@
+// Package stages evaluates what every stage of a RAG pipeline delivered,
+// from traces: the usual metrics at each stage's own cutoff (candidates,
+// reranked, the packed context), where each relevant passage and each
+// required fact was lost and why, whether the packed context fits the
+// generator's token budget and kept the answer-bearing spans, whether the
+// evidence was valid for the query (permission scope, effective date,
+// conflicting revisions), and how the answer behaved (abstention,
+// citations, correctness, latency). Everything is exact and deterministic:
+// no language model is asked anything.
+package stages
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ragstat/ragstat/corpus"
+	"github.com/ragstat/ragstat/eval"
+	"github.com/ragstat/ragstat/judgments"
+	"github.com/ragstat/ragstat/metric"
+	"github.com/ragstat/ragstat/topics"
+	"github.com/ragstat/ragstat/trace"
+)
+
+// Tokenizer counts tokens the way the generator does.
+type Tokenizer interface {
+	Name() string
+	Count(text string) int
+}
+
+// Truncated says what to do with a context item whose packed text is
+// shorter than its corpus text while its judgment names no span.
+type Truncated string
+
+// The truncation policies.
+const (
+	TruncatedError   Truncated = "error"   // its grade cannot be inherited: an error
+	TruncatedInherit Truncated = "inherit" // keep the full item's grade
+	TruncatedDrop    Truncated = "drop"    // count it as grade 0
+)
+
+// ParseTruncated reads a --truncated value.
+func ParseTruncated(s string) (Truncated, error) {
+	switch t := Truncated(strings.ToLower(s)); t {
+	case TruncatedError, TruncatedInherit, TruncatedDrop:
+		return t, nil
+	}
+	return "", fmt.Errorf("unknown --truncated policy %q: use error, inherit or drop", s)
+}
+
+// Options are the policies of one evaluation.
+type Options struct {
+	Policy          eval.Policy
+	Metrics         []metric.Metric
+	Cutoffs         map[string]int // stage name -> k; absent or 0: the whole list
+	Truncated       Truncated
+	AllowNoMetadata bool      // with scopes or dates in play, accept items with no metadata
+	Tokenizer       Tokenizer // nil: no token accounting
+}
+
+// Input is what is evaluated.
+type Input struct {
+	Judgments *judgments.Set
+	Topics    *topics.Set
+	Corpus    *corpus.Corpus // may be nil
+	Traces    []*trace.Trace
+}
+
+// Result is the evaluation of every system found in the traces.
+type Result struct {
+	Options   Options   `json:"-"`
+	Tokenizer string    `json:"tokenizer,omitempty"`
+	Systems   []*System `json:"systems"`
+}
+
+// System is one system's evaluation.
+type System struct {
+	Name   string         `json:"name"`
+	Stages []*StageResult `json:"stages"`
+	// Loss tells, for every relevant judgment of every answerable query,
+	// where it stopped; FactLoss the same for required facts.
+	Loss     Waterfall      `json:"evidence_loss"`
+	FactLoss Waterfall      `json:"fact_loss"`
+	Facts    []QueryFacts   `json:"facts,omitempty"`
+	Context  ContextReport  `json:"context"`
+	Validity ValidityReport `json:"validity"`
+	Answers  AnswerReport   `json:"answers"`
+	Latency  []Percentiles  `json:"latency_ms,omitempty"`
+	Configs  []string       `json:"configs,omitempty"`
+}
+
+// StageResult is one stage's metrics.
+type StageResult struct {
+	Name string `json:"name"`
+	K    int    `json:"k"` // 0: the whole list
+	// Eval holds per-query rows and means, exactly as `ragstat eval`
+	// computes them over this stage's lists at its cutoff.
+	Eval *eval.Result `json:"-"`
+	// FactCoverage is the mean, over answerable queries with facts, of the
+	// share of required facts this stage supports.
+	FactCoverage float64 `json:"fact_coverage"`
+	FactQueries  int     `json:"fact_queries"`
+	MeanLength   float64 `json:"mean_length"`
+	MaxLength    int     `json:"max_length"`
+}

@@ -1,0 +1,201 @@
+package stages
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/ragstat/ragstat/corpus"
+	"github.com/ragstat/ragstat/eval"
+	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/judgments"
+	"github.com/ragstat/ragstat/metric"
+	"github.com/ragstat/ragstat/topics"
+	"github.com/ragstat/ragstat/trace"
+)
+
+// fixture builds an Input from JSONL texts.
+func fixture(t *testing.T, qrels, tops, corp string, traces ...string) Input {
+	t.Helper()
+	var in Input
+	var err error
+	if in.Judgments, err = judgments.Read(input.FromBytes("qrels.jsonl", []byte(qrels)), judgments.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if in.Topics, err = topics.Read(input.FromBytes("topics.jsonl", []byte(tops))); err != nil {
+		t.Fatal(err)
+	}
+	if corp != "" {
+		if in.Corpus, err = corpus.Read(input.FromBytes("corpus.jsonl", []byte(corp))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ts, err := trace.Read(input.FromBytes("traces.jsonl", []byte(strings.Join(traces, "\n"))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.Traces = ts
+	return in
+}
+
+func options(names ...string) Options {
+	if len(names) == 0 {
+		names = []string{"R", "RR", "nDCG"}
+	}
+	ms, _ := metric.ParseAll(names)
+	return Options{Policy: eval.DefaultPolicy(), Metrics: ms, Truncated: TruncatedError}
+}
+
+const (
+	qrels = `{"query":"q","item":"a","grade":3,"spans":["thirty days"]}
+{"query":"q","item":"b","grade":2}
+{"query":"q","item":"c","grade":0}
+{"query":"q","item":"d","grade":1}`
+	topic = `{"id":"q","text":"How long?","facts":[{"id":"f1","support":[{"item":"a","span":"thirty days"}]},{"id":"f2","support":[{"all":[{"item":"b"},{"item":"d"}]}]}]}`
+	corp  = `{"id":"a","text":"Returns within thirty days."}
+{"id":"b","text":"Exceptions apply to clearance items and gift cards."}
+{"id":"c","text":"Noise."}
+{"id":"d","text":"Gift cards."}`
+	traceQ = `{"query":"q","system":"s","stages":[{"name":"candidates","items":[{"id":"c"},{"id":"a"},{"id":"b"},{"id":"d"}]},{"name":"reranked","items":[{"id":"a"},{"id":"b"},{"id":"c"}]},{"name":"context","items":[{"id":"a","text":"Returns within thirty"},{"id":"b"}]}],"answer":{"text":"Thirty days.","citations":["a","x"],"abstained":false}}`
+)
+
+func TestLossAndFacts(t *testing.T) {
+	res, err := Evaluate(fixture(t, qrels, topic, corp, traceQ), options())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys := res.Systems[0]
+	got := map[string]string{}
+	for _, l := range sys.Loss.Lost {
+		got[l.What] = l.Status + " @" + l.Reached
+	}
+	want := map[string]string{
+		"a": StatusTruncated + " @reranked",
+		"b": StatusDelivered + " @context",
+		"d": "cut between candidates and reranked @candidates",
+	}
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("item %s: %q, want %q", k, got[k], w)
+		}
+	}
+	// f1 needs a's span, lost in packing; f2 needs b and d together, and d
+	// was cut by the reranker.
+	facts := map[string]string{}
+	for _, l := range sys.FactLoss.Lost {
+		facts[l.What] = l.Status
+	}
+	if facts["fact f1"] != StatusTruncated || facts["fact f2"] != "cut between candidates and reranked" {
+		t.Errorf("fact losses %v", facts)
+	}
+	if qf := sys.Facts[0]; qf.Supported[0] != 2 || qf.Supported[1] != 1 || qf.Supported[2] != 0 {
+		t.Errorf("facts supported per stage %v", qf.Supported)
+	}
+	// In the context a counts as grade 0: recall 1/3 (only b), RR 1/2.
+	ctx := sys.Stages[2].Eval.Mean
+	if math.Abs(ctx[0]-1.0/3) > 1e-12 || ctx[1] != 0.5 {
+		t.Errorf("context R, RR = %v", ctx)
+	}
+	if a := sys.Answers; a.Cited != 2 || len(a.NotShown) != 1 || a.Supported != 0 {
+		t.Errorf("citations %+v", a)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	noSpan := `{"query":"q","item":"a","grade":3}
+{"query":"q","item":"b","grade":0}`
+	short := `{"query":"q","system":"s","stages":[{"name":"context","items":[{"id":"a","text":"Returns"}]}]}`
+	tests := []struct {
+		name      string
+		qrels, tr string
+		topic     string
+		opt       func(*Options)
+		want      string
+	}{
+		{"truncated without span", noSpan, short, `{"id":"q"}`, nil, "packed text is shorter than the corpus text"},
+		{"unjudged", noSpan, `{"query":"q","system":"s","stages":[{"name":"candidates","items":[{"id":"zz"}]}]}`, `{"id":"q"}`, nil, `traces.jsonl:1: query "q", item "zz": stage "candidates" returned it but it has no judgment`},
+		{"scope mismatch", noSpan, `{"query":"q","system":"s","scopes":["t2"],"stages":[{"name":"candidates","items":[]}]}`, `{"id":"q","scopes":["t1"]}`, nil, "differ from the topic's"},
+		{"no topic", noSpan, `{"query":"other","system":"s","stages":[{"name":"candidates","items":[]}]}`, `{"id":"q"}`, nil, "not in the topics file"},
+		{"missing metadata", noSpan, `{"query":"q","system":"s","stages":[{"name":"candidates","items":[{"id":"b"},{"id":"zz"}]}]}`, `{"id":"q","as_of":"2026-01-01"}`,
+			func(o *Options) { o.Policy.Unjudged = eval.UnjudgedNonrelevant }, `item "zz": no metadata`},
+		{"missing stage", noSpan, `{"query":"q","system":"s","stages":[{"name":"candidates","items":[]}]}` + "\n" + `{"query":"q2","system":"s","stages":[{"name":"reranked","items":[]}]}`,
+			`{"id":"q"}` + "\n" + `{"id":"q2"}`, nil, `has no stage "reranked"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			opt := options()
+			if tc.opt != nil {
+				tc.opt(&opt)
+			}
+			_, err := Evaluate(fixture(t, tc.qrels, tc.topic, corp, tc.tr), opt)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestTruncatedPolicies(t *testing.T) {
+	noSpan := `{"query":"q","item":"a","grade":3}`
+	short := `{"query":"q","system":"s","stages":[{"name":"context","items":[{"id":"a","text":"Returns"}]}]}`
+	for policy, recall := range map[Truncated]float64{TruncatedInherit: 1, TruncatedDrop: 0} {
+		opt := options("R")
+		opt.Truncated = policy
+		res, err := Evaluate(fixture(t, noSpan, `{"id":"q"}`, corp, short), opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := res.Systems[0].Stages[0].Eval.Mean[0]; got != recall {
+			t.Errorf("%s: recall %v, want %v", policy, got, recall)
+		}
+	}
+}
+
+func TestValidity(t *testing.T) {
+	q := `{"query":"q","item":"a","grade":3}
+{"query":"q","item":"b","grade":2}`
+	c := `{"id":"a","doc":"p","revision":"2","scope":"t1","valid_from":"2026-01-01"}
+{"id":"b","doc":"p","revision":"1","scope":"t2","valid_to":"2026-01-01"}`
+	tr := `{"query":"q","system":"s","stages":[{"name":"context","items":[{"id":"a"},{"id":"b"}]}]}`
+	res, err := Evaluate(fixture(t, q, `{"id":"q","scopes":["t1"],"as_of":"2026-06-01"}`, c, tr), options("R"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := res.Systems[0].Validity
+	if len(v.OutOfScope) != 1 || v.InContext != 1 || v.OutOfScope[0].Item != "b" || len(v.Stale) != 1 || len(v.Conflicts) != 1 {
+		t.Fatalf("validity %+v", v)
+	}
+	if got := res.Systems[0].Stages[0].Eval.Mean[0]; got != 0.5 {
+		t.Errorf("recall %v: the out-of-scope item must not count", got)
+	}
+}
+
+func TestAnswerScores(t *testing.T) {
+	tests := []struct {
+		pred, ref string
+		em, f1    float64
+	}{
+		{"The Eiffel Tower!", "eiffel tower", 1, 1},
+		{"within 30 days", "Within 30 days of delivery.", 0, 2 * (1.0 * 0.6) / 1.6},
+		{"", "x", 0, 0},
+	}
+	for _, tc := range tests {
+		if em := exactMatch(tc.pred, tc.ref); em != tc.em {
+			t.Errorf("EM(%q,%q) = %v", tc.pred, tc.ref, em)
+		}
+		if f1 := tokenF1(tc.pred, tc.ref); math.Abs(f1-tc.f1) > 1e-12 {
+			t.Errorf("F1(%q,%q) = %v, want %v", tc.pred, tc.ref, f1, tc.f1)
+		}
+	}
+}
+
+func TestPercentiles(t *testing.T) {
+	var xs []float64
+	for i := 1; i <= 100; i++ {
+		xs = append(xs, float64(i))
+	}
+	p := percentiles("x", xs)
+	if p.P50 != 50 || p.P90 != 90 || p.P99 != 99 || p.Max != 100 {
+		t.Fatalf("%+v", p)
+	}
+}

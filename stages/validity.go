@@ -1,0 +1,96 @@
+package stages
+
+import (
+	"slices"
+
+	"github.com/ragstat/ragstat/trace"
+)
+
+// ValidityReport lists evidence that was not acceptable for its query.
+type ValidityReport struct {
+	// OutOfScope lists every appearance of an item outside the query's
+	// permission scopes; InContext counts those in the packed context,
+	// which reached the generator.
+	OutOfScope []Violation `json:"out_of_scope,omitempty"`
+	InContext  int         `json:"out_of_scope_in_context"`
+	Stale      []Violation `json:"stale,omitempty"`
+	Conflicts  []Conflict  `json:"conflicts,omitempty"`
+}
+
+// Violation is one item at one stage of one query.
+type Violation struct {
+	Query  string   `json:"query"`
+	Stage  string   `json:"stage"`
+	Item   string   `json:"item"`
+	Scope  string   `json:"scope,omitempty"`
+	Scopes []string `json:"query_scopes,omitempty"`
+	From   string   `json:"valid_from,omitempty"`
+	To     string   `json:"valid_to,omitempty"`
+	AsOf   string   `json:"as_of,omitempty"`
+}
+
+// Conflict is one document with several revisions in one context.
+type Conflict struct {
+	Query     string   `json:"query"`
+	Doc       string   `json:"doc"`
+	Revisions []string `json:"revisions"`
+	Items     []string `json:"items"`
+}
+
+// Violations is the number of out-of-scope appearances: what
+// --fail-on-violation gates on.
+func (r ValidityReport) Violations() int { return len(r.OutOfScope) }
+
+func validity(views []*view, names []string) ValidityReport {
+	var r ValidityReport
+	for _, v := range byQuery(views) {
+		for i, name := range names {
+			for _, p := range v.stages[i] {
+				viol := Violation{Query: v.t.Query, Stage: name, Item: p.id, Scope: p.meta.Scope, Scopes: v.topic.Scopes}
+				if p.out {
+					r.OutOfScope = append(r.OutOfScope, viol)
+					if name == trace.ContextStage {
+						r.InContext++
+					}
+				}
+				if p.stale {
+					viol.Scope, viol.Scopes = "", nil
+					viol.From, viol.To, viol.AsOf = p.meta.ValidFrom.String(), p.meta.ValidTo.String(), v.topic.AsOf.String()
+					r.Stale = append(r.Stale, viol)
+				}
+			}
+			if name == trace.ContextStage {
+				r.Conflicts = append(r.Conflicts, conflicts(v.t.Query, v.stages[i])...)
+			}
+		}
+	}
+	return r
+}
+
+// conflicts finds documents present in several revisions.
+func conflicts(query string, context []placed) []Conflict {
+	var out []Conflict
+	byDoc := map[string]*Conflict{}
+	var docs []string
+	for _, p := range context {
+		if p.meta.Doc == "" || p.meta.Revision == "" {
+			continue
+		}
+		c := byDoc[p.meta.Doc]
+		if c == nil {
+			c = &Conflict{Query: query, Doc: p.meta.Doc}
+			byDoc[p.meta.Doc] = c
+			docs = append(docs, p.meta.Doc)
+		}
+		if !slices.Contains(c.Revisions, p.meta.Revision) {
+			c.Revisions = append(c.Revisions, p.meta.Revision)
+		}
+		c.Items = append(c.Items, p.id)
+	}
+	for _, d := range docs {
+		if c := byDoc[d]; len(c.Revisions) > 1 {
+			out = append(out, *c)
+		}
+	}
+	return out
+}
