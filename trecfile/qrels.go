@@ -1,9 +1,11 @@
 package trecfile
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 )
 
 const qrelsFormat = "qid iter docid grade"
@@ -16,52 +18,120 @@ type QrelsLine struct {
 }
 
 // ReadQrels reads a qrels file and calls fn for each line in file order, from
-// the calling goroutine. Problems come back as an ErrorList of up to
-// MaxErrors problems (fn is no longer called after the first one); an error
-// returned by fn stops reading and is returned as is.
+// one goroutine at a time (blocks are parsed in parallel, lines delivered in
+// order). Problems come back as an ErrorList of up to MaxErrors problems (fn
+// is no longer called after the first one); an error returned by fn stops
+// reading and is returned as is.
 //
 // Lenient mode follows trec_eval: a line whose first character is '#' is a
 // comment, except directly after another comment (trec_eval skips one comment
 // line at a time and reads the next as data); blank lines are errors; a grade
 // reads as C's atol does.
 func ReadQrels(r io.Reader, opt Options, fn func(QrelsLine) error) error {
-	q := &qrelsReader{opt: &opt, fn: fn}
-	if err := pipeline(r, lineCut, 1, q.errs.full, q.parseBlock); err != nil {
+	d := &qrelsDelivery{opt: &opt, fn: fn, pending: map[int]parsedBlock{}}
+	err := pipeline(r, qrelsCut, opt.workers(), d.errs.full, func(b *block) error {
+		return d.add(b.seq, parseQrelsBlock(b, &opt))
+	})
+	if err != nil {
 		return err
 	}
-	if err := q.errs.err(); err != nil {
+	if err := d.errs.err(); err != nil {
 		return err
 	}
-	if q.lines == 0 {
+	if d.lines == 0 {
 		return ErrorList{{File: opt.Name, Msg: fmt.Sprintf("no judgments: the file is empty; a qrels file has lines %q", qrelsFormat)}}
 	}
 	return nil
 }
 
-// qrelsReader holds the state of one ReadQrels call.
-type qrelsReader struct {
-	opt         *Options
-	fn          func(QrelsLine) error
-	p           lineParser
-	errs        collector
-	lines       int
-	prevComment bool
-	last        QrelsLine // previous line, whose strings are reused when equal
+// qrelsCut ends a block after its last newline, moved back past comment
+// lines so that no block starts right after a comment (whether a '#' line is
+// a comment depends on the line before it).
+func qrelsCut(data []byte) int {
+	end := lineCut(data)
+	for end > 0 {
+		start := bytes.LastIndexByte(data[:end-1], '\n') + 1
+		if data[start] != '#' {
+			return end
+		}
+		end = start
+	}
+	return 0
 }
 
-func (q *qrelsReader) parseBlock(b *block) error {
-	return eachLine(b, &q.p, func(line []byte, n, no int) error {
+// parsedBlock is the outcome of parsing one block of a qrels file.
+type parsedBlock struct {
+	lines []QrelsLine
+	errs  []*Error
+}
+
+// qrelsDelivery hands parsed blocks to fn in file order.
+type qrelsDelivery struct {
+	opt     *Options
+	fn      func(QrelsLine) error
+	errs    collector
+	mu      sync.Mutex
+	pending map[int]parsedBlock
+	next    int
+	lines   int
+}
+
+// add queues a parsed block and delivers every block now in order.
+func (d *qrelsDelivery) add(seq int, pb parsedBlock) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.pending[seq] = pb
+	for {
+		pb, ok := d.pending[d.next]
+		if !ok {
+			return nil
+		}
+		delete(d.pending, d.next)
+		d.next++
+		if err := d.deliver(pb); err != nil {
+			return err
+		}
+	}
+}
+
+func (d *qrelsDelivery) deliver(pb parsedBlock) error {
+	stopped := d.errs.any()
+	for _, l := range pb.lines {
+		if stopped {
+			break
+		}
+		d.lines++
+		if err := d.fn(l); err != nil {
+			return err
+		}
+	}
+	d.errs.add(pb.errs...)
+	return nil
+}
+
+// parseQrelsBlock parses the lines of one block.
+func parseQrelsBlock(b *block, opt *Options) parsedBlock {
+	q := &qrelsReader{opt: opt}
+	var pb parsedBlock
+	eachLine(b, &q.p, func(line []byte, n, no int) error {
 		l, skip, perr := q.parse(line, n, no)
 		switch {
 		case perr != nil:
-			q.errs.add(perr)
-		case skip || q.errs.any():
-		default:
-			q.lines++
-			return q.fn(l)
+			pb.errs = append(pb.errs, perr)
+		case !skip && len(pb.errs) == 0:
+			pb.lines = append(pb.lines, l)
 		}
 		return nil
 	})
+	return pb
+}
+
+// qrelsReader parses the lines of one block.
+type qrelsReader struct {
+	opt         *Options
+	p           lineParser
+	prevComment bool
+	last        QrelsLine // previous line, whose strings are reused when equal
 }
 
 // parse reads one qrels line, whose n fields are in q.p.f.

@@ -262,6 +262,41 @@ func TestReadQrels(t *testing.T) {
 	}
 }
 
+// TestReadQrelsBlocks reads qrels split into many small blocks, with
+// comments around block ends, and checks the lines match one block's.
+func TestReadQrelsBlocks(t *testing.T) {
+	var b strings.Builder
+	for i := range 300 {
+		if i%7 == 0 {
+			b.WriteString("# comment\n")
+		}
+		fmt.Fprintf(&b, "q%d 0 doc%d %d\n", i/10, i, i%4)
+		if i%31 == 0 {
+			b.WriteString("# first\n# second a b\n") // the second is data, as in trec_eval
+		}
+	}
+	read := func(size int) []string {
+		defer func(n int) { blockSize = n }(blockSize)
+		blockSize = size
+		var got []string
+		err := ReadQrels(strings.NewReader(b.String()), Options{Lenient: true, Workers: 3}, func(l QrelsLine) error {
+			got = append(got, fmt.Sprint(l))
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	want := read(1 << 20)
+	if len(want) != 310 {
+		t.Fatalf("%d lines, want 310", len(want))
+	}
+	if got := read(40); !slices.Equal(got, want) {
+		t.Errorf("small blocks give different lines:\n%v\nwant\n%v", got[:5], want[:5])
+	}
+}
+
 func TestAtof(t *testing.T) {
 	tests := []struct {
 		in   string
