@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ragstat/ragstat/tokenize/hf"
 )
 
 // goldenRow is one line of a golden file: a text and its ids per tokenizer.
@@ -94,6 +96,7 @@ func readPassages(t testing.TB, path string) []string {
 
 func TestHFGolden(t *testing.T) {
 	rows := readGolden(t, filepath.Join("testdata", "golden", "hf.jsonl"))
+	special := readGolden(t, filepath.Join("testdata", "golden", "hf-special.jsonl"))
 	fixtures, err := filepath.Glob(filepath.Join("testdata", "hf", "*.json"))
 	if err != nil || len(fixtures) == 0 {
 		t.Fatalf("no fixtures: %v", err)
@@ -101,11 +104,16 @@ func TestHFGolden(t *testing.T) {
 	for _, path := range fixtures {
 		key := strings.TrimSuffix(filepath.Base(path), ".json")
 		t.Run(key, func(t *testing.T) {
-			tok, err := New(HFPrefix + path)
+			tok, err := hf.Load(path)
 			if err != nil {
 				t.Fatal(err)
 			}
 			checkGolden(t, tok, key, rows)
+			withSpecials, err := tok.WithSpecialTokens()
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkGolden(t, withSpecials, key, special)
 		})
 	}
 }

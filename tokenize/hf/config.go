@@ -17,6 +17,7 @@ type fileJSON struct {
 	AddedTokens  []addedToken   `json:"added_tokens"`
 	Normalizer   *componentJSON `json:"normalizer"`
 	PreTokenizer *componentJSON `json:"pre_tokenizer"`
+	PostProcess  *postJSON      `json:"post_processor"`
 	Model        *modelJSON     `json:"model"`
 }
 
@@ -95,6 +96,11 @@ func Parse(data []byte) (*Tokenizer, error) {
 	if f.PreTokenizer != nil {
 		if t.pre, err = buildPreTokenizer(f.PreTokenizer); err != nil {
 			return nil, fmt.Errorf("pre_tokenizer: %w", err)
+		}
+	}
+	if f.PostProcess != nil {
+		if t.specials, err = buildPost(f.PostProcess); err != nil {
+			t.specialsErr = fmt.Errorf("post_processor: %w", err)
 		}
 	}
 	t.added = newAddedVocab(f.AddedTokens, m, t.normalizer)

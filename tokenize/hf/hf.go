@@ -2,7 +2,8 @@
 // the ids Hugging Face's tokenizers library gives for
 // encode(text, add_special_tokens=false): added tokens found in the text
 // are kept, but the post-processor's special tokens (such as [CLS] and
-// [SEP]) are not added.
+// [SEP]) are not added. [Tokenizer.WithSpecialTokens] adds them, as
+// add_special_tokens=true does for one sequence.
 //
 // Supported: the BPE model (byte-level as in GPT-2, Llama-3 and Qwen, or
 // SentencePiece-style with byte fallback as in Llama-2 and Mistral) and the
@@ -11,9 +12,11 @@
 // pre-tokenizers ByteLevel, Split, Metaspace, Whitespace, WhitespaceSplit,
 // Punctuation, Digits, BertPreTokenizer, CharDelimiterSplit and Sequence;
 // added tokens with their single_word, lstrip, rstrip and normalized
-// options. Anything else in a file is an error naming it. Decoders,
-// post-processors, truncation and padding do not change the ids of one text
-// and are ignored. BPE dropout must be absent, null or 0, as it makes
+// options; the post-processors TemplateProcessing, BertProcessing,
+// RobertaProcessing, ByteLevel and Sequence. Anything else in a file is an
+// error naming it (an unsupported post-processor only when special tokens
+// are asked for). Decoders do not change ids and are ignored, and so are
+// truncation and padding: counts are of the whole text. BPE dropout must be absent, null or 0, as it makes
 // encoding random.
 //
 // Text that is not valid UTF-8 is read with each invalid byte as U+FFFD.
@@ -33,6 +36,10 @@ type Tokenizer struct {
 	normalizer normalizer   // nil: none
 	pre        preTokenizer // nil: none
 	model      model
+
+	specials    specials // the post-processor's tokens
+	specialsErr error    // why the post-processor is not supported
+	addSpecials bool     // put specials around the ids
 }
 
 // Load reads the tokenizer.json file at path.
@@ -47,6 +54,20 @@ func Load(path string) (*Tokenizer, error) {
 	}
 	t.name = path
 	return t, nil
+}
+
+// WithSpecialTokens returns a copy of t that also gives the special tokens
+// the post-processor puts around a text, as Hugging Face's
+// encode(text, add_special_tokens=true) does: [CLS] and [SEP] for BERT,
+// <|begin_of_text|> for Llama-3. It fails if the post-processor is not
+// supported.
+func (t *Tokenizer) WithSpecialTokens() (*Tokenizer, error) {
+	if t.specialsErr != nil {
+		return nil, fmt.Errorf("hf: %s: %w", t.name, t.specialsErr)
+	}
+	c := *t
+	c.addSpecials = true
+	return &c, nil
 }
 
 // Name is the path the tokenizer was loaded from ("" after Parse).
@@ -70,6 +91,16 @@ func (t *Tokenizer) Count(text string) int {
 func (t *Tokenizer) each(text string, emit func(int)) {
 	if !utf8.ValidString(text) {
 		text = string([]rune(text))
+	}
+	if t.addSpecials {
+		for _, id := range t.specials.prefix {
+			emit(id)
+		}
+		defer func() {
+			for _, id := range t.specials.suffix {
+				emit(id)
+			}
+		}()
 	}
 	for _, seg := range t.added.extract(text, t.normalizer) {
 		if seg.id >= 0 {

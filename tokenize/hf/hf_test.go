@@ -150,3 +150,27 @@ func FuzzEncode(f *testing.F) {
 		}
 	})
 }
+
+func TestWithSpecialTokens(t *testing.T) {
+	bert, err := Parse([]byte(with(`"model":`, `"post_processor": {"type": "BertProcessing", "sep": ["?", 5], "cls": ["c", 2]}, "model":`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	withSpecials, err := bert.WithSpecialTokens()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := withSpecials.Encode("ab"), []int{2, 3, 5}; !slices.Equal(got, want) {
+		t.Errorf("Encode = %v, want %v", got, want)
+	}
+	if got := bert.Count("ab"); got != 1 {
+		t.Errorf("the original tokenizer changed: Count = %d, want 1", got)
+	}
+	odd, err := Parse([]byte(with(`"model":`, `"post_processor": {"type": "Mystery"}, "model":`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := odd.WithSpecialTokens(); err == nil || !strings.Contains(err.Error(), `unsupported post-processor "Mystery"`) {
+		t.Errorf("WithSpecialTokens: error %v", err)
+	}
+}

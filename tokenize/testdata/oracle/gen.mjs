@@ -7,6 +7,8 @@
 // DIR (default ../golden) receives
 //   hf.jsonl        {"text", "ids": {fixture: ids}} for every ../hf fixture,
 //                   encode(text, add_special_tokens=false)
+//   hf-special.jsonl the same for the first 100 texts with
+//                   add_special_tokens=true
 //   tiktoken.jsonl  {"text", "ids": {encoding: ids}}, special-token text
 //                   encoded as plain text (encode_ordinary)
 //   passages.jsonl  ~1 KB passages (JSON strings) for the speed comparison
@@ -34,12 +36,12 @@ export const benchPassages = () => passages(4, 256, 1024);
 
 const jsonl = (rows) => rows.map((r) => JSON.stringify(r) + "\n").join("");
 
-async function encodeAll(tokenizers, texts) {
+async function encodeAll(tokenizers, texts, addSpecialTokens = false) {
   const rows = [];
   for (const text of texts) {
     const ids = {};
     for (const [name, tok] of tokenizers) {
-      ids[name] = (await tok.encode(text, null, { addSpecialTokens: false })).getIds();
+      ids[name] = (await tok.encode(text, null, { addSpecialTokens })).getIds();
     }
     rows.push({ text, ids });
   }
@@ -66,6 +68,7 @@ async function main() {
   fs.mkdirSync(args.out, { recursive: true });
   const write = (name, text) => fs.writeFileSync(path.join(args.out, name), text);
   write("hf.jsonl", jsonl(await encodeAll(loadFixtures(), hfTexts())));
+  write("hf-special.jsonl", jsonl(await encodeAll(loadFixtures(), hfTexts().slice(0, 100), true)));
   write("tiktoken.jsonl", jsonl(tiktokenRows(tiktokenTexts())));
   write("passages.jsonl", jsonl(benchPassages()));
   if (args.llama3) {
