@@ -9,30 +9,11 @@ import (
 	"testing"
 
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/sharedtest"
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/metric"
 	"github.com/ragstat/ragstat/runs"
 )
-
-// sharedData returns ../shared/data beside the module root, skipping when
-// it is absent (except in CI, where it must be there).
-func sharedData(t *testing.T) string {
-	t.Helper()
-	dir, _ := os.Getwd()
-	for !exists(filepath.Join(dir, "go.mod")) {
-		dir = filepath.Dir(dir)
-	}
-	data := filepath.Join(dir, "..", "shared", "data")
-	if !exists(data) {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("%s is missing", data)
-		}
-		t.Skip("shared data not present")
-	}
-	return data
-}
-
-func exists(p string) bool { _, err := os.Stat(p); return err == nil }
 
 // trecSummary reads trec_eval's "measure all value" rows.
 func trecSummary(t *testing.T, path string) map[string]string {
@@ -56,7 +37,7 @@ func trecSummary(t *testing.T, path string) map[string]string {
 // matches the numbers trec_eval printed for them (see each PROVENANCE.md):
 // linear gain, unjudged items non-relevant, run queries only.
 func TestAgainstTrecEval(t *testing.T) {
-	data := sharedData(t)
+	data := sharedtest.Dir(t, "data")
 	cases := []struct{ qrels, run, summary string }{
 		{"trec-dl-2019-passage/qrels.dl19-passage.txt", "trec-dl-2019-passage/runs/run.trec2019-bm25.res.gz", "trec-dl-2019-passage/trec_eval_outputs/run.trec2019-bm25.summary"},
 	}

@@ -158,6 +158,7 @@ func TestFamilies(t *testing.T) {
 		{"R-prec", 2.0 / 4},
 		{"Judged@4", 0.75},
 		{"Judged@10", 0.5},
+		{"SetP", 0.5},
 		{"NumRet", 6},
 		{"NumRel", 4},
 		{"NumRelRet", 3},

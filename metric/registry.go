@@ -38,6 +38,9 @@ var Families = []*Family{
 	{Name: "bpref", Aliases: []string{"bpref"}, Cutoff: NoCutoff,
 		Formula: "bpref = (1/R) * sum over relevant items r of 1 - min(n_r, R) / min(R, N), n_r = judged non-relevant items above r, N = judged non-relevant items; unjudged items are ignored",
 		Reads:   []string{"min-grade"}, compute: bpref},
+	{Name: "SetP", Aliases: []string{"set_p"}, Cutoff: NoCutoff,
+		Formula: "SetP = |relevant items returned| / |items returned|, 0 for an empty list: the precision of the whole list, e.g. of a packed context",
+		Reads:   []string{"min-grade"}, compute: setPrecision},
 	{Name: "NumRet", Aliases: []string{"num_ret"}, Cutoff: NoCutoff, Count: true,
 		Formula: "NumRet = number of items returned", compute: numRet},
 	{Name: "NumRel", Aliases: []string{"num_rel"}, Cutoff: NoCutoff, Count: true,
@@ -127,6 +130,13 @@ func bpref(l *List, p Policy, _ int) float64 {
 		}
 	}
 	return sum / float64(r)
+}
+
+func setPrecision(l *List, p Policy, _ int) float64 {
+	if len(l.Grades) == 0 {
+		return 0
+	}
+	return float64(relCount(l.Grades, p)) / float64(len(l.Grades))
 }
 
 func numRet(l *List, _ Policy, _ int) float64 { return float64(len(l.Grades)) }

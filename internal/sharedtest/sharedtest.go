@@ -1,0 +1,40 @@
+// Package sharedtest locates the public data sets that tests read from the
+// shared folder beside the repository (../shared): present in CI, maybe not
+// on a contributor's machine.
+package sharedtest
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// Dir returns ../shared/sub (relative to the module root). When it is
+// absent the test is skipped, except under CI, where it fails.
+func Dir(t testing.TB, sub string) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			if _, err := os.Stat(filepath.Join(dir, "go.work")); err == nil || filepath.Base(dir) != "e2e" {
+				break
+			}
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("no go.mod above the test's directory")
+		}
+		dir = parent
+	}
+	p := filepath.Join(dir, "..", "shared", sub)
+	if _, err := os.Stat(p); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("%s is missing: CI must have the shared data beside the repository", p)
+		}
+		t.Skipf("%s not present", p)
+	}
+	return p
+}
