@@ -211,3 +211,14 @@ func TestDocMapErrors(t *testing.T) {
 		t.Error("pattern without a group accepted")
 	}
 }
+
+func FuzzReadDocMap(f *testing.F) {
+	f.Add("a\tb\n")
+	f.Add(`{"item":"a","doc":"d"}`)
+	f.Fuzz(func(t *testing.T, src string) {
+		docOf, err := ReadDocMap(input.FromBytes("map", []byte(src)))
+		if err == nil && docOf("never-mapped-item-id") != "never-mapped-item-id" {
+			t.Fatal("an unmapped item must be its own document")
+		}
+	})
+}

@@ -1,0 +1,62 @@
+package topics
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/ragstat/ragstat/input"
+)
+
+func TestRead(t *testing.T) {
+	src := `{"id":"refund-clearance","text":"Can I return a clearance item?","tags":["multi-doc"],"answerable":true,"scopes":["tenant-a"],"as_of":"2026-06-01","family":"refund","facts":[{"id":"window","text":"Returns within 30 days","support":[{"item":"policy#2","span":"within 30 days"},{"item":"faq#7"}]},{"id":"clearance","support":[{"all":[{"item":"exceptions#4","span":"final sale"},{"item":"s2"}]}]}],"answers":["No."]}
+{"id":"crypto","answerable":false}`
+	s, err := Read(input.FromBytes("topics.jsonl", []byte(src)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tp := s.Get("refund-clearance")
+	if !tp.Answerable || tp.AsOf.String() != "2026-06-01" || len(tp.Facts) != 2 || len(tp.Facts[0].Support) != 2 {
+		t.Fatalf("%+v", tp)
+	}
+	if all := tp.Facts[1].Support[0]; len(all) != 2 || all[0].Span != "final sale" {
+		t.Fatalf("all-of support %+v", all)
+	}
+	if s.Get("crypto").Answerable {
+		t.Fatal("answerable:false ignored")
+	}
+}
+
+func TestErrors(t *testing.T) {
+	for src, want := range map[string]string{
+		`{"text":"x"}`:                                 `missing or empty "id"`,
+		`{"id":"a"}` + "\n" + `{"id":"a"}`:             "topic repeated (also line 1)",
+		`{"id":"a","facts":[{"id":"f","support":[]}]}`: "has no support",
+		`{"id":"a","facts":[{"id":"f","support":[{"item":"x","all":[{"item":"y"}]}]}]}`: "not both",
+		`{"id":"a","answerable":false,"facts":[{"id":"f","support":[{"item":"x"}]}]}`:   "cannot require facts",
+		`{"id":"a","as_of":"yesterday"}`:                                                "neither YYYY-MM-DD",
+		`{"id":"a","colour":"red"}`:                                                     `unknown field "colour"`,
+	} {
+		_, err := Read(input.FromBytes("t.jsonl", []byte(src)))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: error %v, want %q", src, err, want)
+		}
+	}
+}
+
+func FuzzRead(f *testing.F) {
+	f.Add(`{"id":"a","facts":[{"id":"f","support":[{"item":"x","span":"y"}]}]}`)
+	f.Add(`{"id":"a","answerable":false,"meta":{"k":1}}`)
+	f.Fuzz(func(t *testing.T, src string) {
+		s, err := Read(input.FromBytes("t.jsonl", []byte(src)))
+		if err != nil {
+			return
+		}
+		for _, tp := range s.Topics {
+			for _, f := range tp.Facts {
+				if len(f.Support) == 0 {
+					t.Fatal("fact without support accepted")
+				}
+			}
+		}
+	})
+}
