@@ -3,12 +3,16 @@ package tokenize
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/ragstat/ragstat/tokenize/hf"
 )
@@ -115,5 +119,37 @@ func TestHFGolden(t *testing.T) {
 			}
 			checkGolden(t, withSpecials, key, special)
 		})
+	}
+}
+
+// TestEveryCodePoint counts "a" + c + "1 " + c + "b" for every code point c
+// and compares a hash of the counts with the one OpenAI's tiktoken gives.
+func TestEveryCodePoint(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "golden", "codepoints.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want map[string]string
+	if err := json.Unmarshal(data, &want); err != nil {
+		t.Fatal(err)
+	}
+	for name, hash := range want {
+		tok, err := New(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var counts []byte
+		for c := rune(0); c <= unicode.MaxRune; c++ {
+			if c >= 0xD800 && c <= 0xDFFF {
+				continue
+			}
+			if len(counts) > 0 {
+				counts = append(counts, ',')
+			}
+			counts = strconv.AppendInt(counts, int64(tok.Count("a"+string(c)+"1 "+string(c)+"b")), 10)
+		}
+		if got := fmt.Sprintf("%x", sha256.Sum256(counts)); got != hash {
+			t.Errorf("%s: the counts differ from tiktoken's for some code points", name)
+		}
 	}
 }

@@ -12,11 +12,15 @@
 //   tiktoken.jsonl  {"text", "ids": {encoding: ids}}, special-token text
 //                   encoded as plain text (encode_ordinary)
 //   passages.jsonl  ~1 KB passages (JSON strings) for the speed comparison
+//   codepoints.json per encoding, the SHA-256 of the token counts of
+//                   "a" + c + "1 " + c + "b" for every code point c (no
+//                   surrogates), written as decimal numbers joined by ","
 //   llama3.jsonl    with --llama3: the hf.jsonl texts encoded by that file
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { createHash } from "node:crypto";
 import tk from "tokenizers";
 import { get_encoding } from "tiktoken";
 import { mixedTexts, passages } from "./texts.mjs";
@@ -64,6 +68,25 @@ function tiktokenRows(texts) {
   return rows;
 }
 
+export function codePointText(cp) {
+  const c = String.fromCodePoint(cp);
+  return "a" + c + "1 " + c + "b";
+}
+
+function codePointHashes() {
+  const out = {};
+  for (const n of ["cl100k_base", "o200k_base"]) {
+    const e = get_encoding(n);
+    const counts = [];
+    for (let cp = 0; cp <= 0x10ffff; cp++) {
+      if (cp < 0xd800 || cp > 0xdfff) counts.push(e.encode_ordinary(codePointText(cp)).length);
+    }
+    e.free();
+    out[n] = createHash("sha256").update(counts.join(",")).digest("hex");
+  }
+  return out;
+}
+
 async function main() {
   fs.mkdirSync(args.out, { recursive: true });
   const write = (name, text) => fs.writeFileSync(path.join(args.out, name), text);
@@ -71,6 +94,7 @@ async function main() {
   write("hf-special.jsonl", jsonl(await encodeAll(loadFixtures(), hfTexts().slice(0, 100), true)));
   write("tiktoken.jsonl", jsonl(tiktokenRows(tiktokenTexts())));
   write("passages.jsonl", jsonl(benchPassages()));
+  write("codepoints.json", JSON.stringify(codePointHashes(), null, 1) + "\n");
   if (args.llama3) {
     write("llama3.jsonl", jsonl(await encodeAll([["llama3", tk.Tokenizer.fromFile(args.llama3)]], hfTexts())));
   }
