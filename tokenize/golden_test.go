@@ -46,8 +46,8 @@ func readGolden(t testing.TB, path string) []goldenRow {
 	return rows
 }
 
-// checkGolden encodes every golden text with the tokenizer called name and
-// compares with the oracle's ids under key.
+// checkGolden encodes every golden text with tok and compares with the
+// oracle's ids under key.
 func checkGolden(t *testing.T, tok Tokenizer, key string, rows []goldenRow) {
 	t.Helper()
 	mismatches := 0

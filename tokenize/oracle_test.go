@@ -34,15 +34,7 @@ func TestOracleGoldenCurrent(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	for _, f := range []string{"package.json", "package-lock.json", "texts.mjs", "gen.mjs"} {
-		data, err := os.ReadFile(filepath.Join(oracle, f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, f), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	copyFiles(t, oracle, dir, "package.json", "package-lock.json", "texts.mjs", "gen.mjs")
 	run(t, dir, "npm", "ci", "--no-audit", "--no-fund")
 	run(t, dir, "npm", "install", "--no-save", "--no-audit", "--no-fund", llama3Package)
 	out := filepath.Join(dir, "out")
@@ -70,6 +62,19 @@ func TestOracleGoldenCurrent(t *testing.T) {
 		}
 		checkGolden(t, tok, "llama3", readGolden(t, filepath.Join(out, "llama3.jsonl")))
 	})
+}
+
+func copyFiles(t *testing.T, from, to string, names ...string) {
+	t.Helper()
+	for _, f := range names {
+		data, err := os.ReadFile(filepath.Join(from, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(to, f), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 func run(t *testing.T, dir, name string, args ...string) {

@@ -6,16 +6,21 @@
 //
 //   - OpenAI's tiktoken encodings "cl100k_base", "o200k_base", "p50k_base"
 //     and "r50k_base", with their ranks embedded in the binary (no network).
-//     Ids equal those of OpenAI's tiktoken; text that looks like a special
-//     token (such as "<|endoftext|>") is encoded as plain text.
+//     Ids equal those of OpenAI's tiktoken (encode_ordinary): text that
+//     looks like a special token (such as "<|endoftext|>") is encoded as
+//     plain text. Loading an encoding takes a fraction of a second; it is
+//     done once per process and shared.
 //   - "hf:PATH", a Hugging Face tokenizer.json file: byte-level BPE (GPT-2,
 //     Llama-3, Qwen), WordPiece (BERT) and Metaspace/SentencePiece-style BPE
 //     with byte fallback (Llama-2, Mistral). Ids equal those of Hugging
 //     Face's tokenizers library for encode(text, add_special_tokens=false):
 //     added tokens found in the text are counted, but the post-processor's
-//     special tokens (such as [CLS] and [SEP]) are not.
+//     special tokens (such as [CLS] and [SEP]) are not; [NewWithSpecialTokens]
+//     counts them too. Package [hf] lists what is supported. The file is
+//     read at every call: keep the Tokenizer.
 //
-// Every Tokenizer is safe for concurrent use.
+// Every Tokenizer is safe for concurrent use. Text that is not valid UTF-8
+// is read with each invalid byte as U+FFFD.
 package tokenize
 
 import (
@@ -52,6 +57,24 @@ func New(name string) (Tokenizer, error) {
 	}
 	return nil, fmt.Errorf("tokenize: unknown tokenizer %q (want one of %s, or %sPATH to a tokenizer.json)",
 		name, strings.Join(Encodings(), ", "), HFPrefix)
+}
+
+// NewWithSpecialTokens is New, except that a Hugging Face tokenizer also
+// gives the special tokens its post-processor puts around a text, as
+// encode(text, add_special_tokens=true) does ([CLS] and [SEP] for BERT,
+// <|begin_of_text|> for Llama-3). The tiktoken encodings add none.
+func NewWithSpecialTokens(name string) (Tokenizer, error) {
+	tok, err := New(name)
+	if err != nil {
+		return nil, err
+	}
+	if n, ok := tok.(named); ok {
+		if n.Tokenizer, err = n.WithSpecialTokens(); err != nil {
+			return nil, err
+		}
+		return n, nil
+	}
+	return tok, nil
 }
 
 // named gives a Hugging Face tokenizer the name it was asked for.

@@ -26,6 +26,32 @@ func TestNewErrors(t *testing.T) {
 	}
 }
 
+func TestNewWithSpecialTokens(t *testing.T) {
+	tests := []struct {
+		name string
+		want []int
+	}{
+		{"hf:" + filepath.Join("testdata", "hf", "wordpiece-bert.json"), []int{2, 3}}, // [CLS] [SEP]
+		{"hf:" + filepath.Join("testdata", "hf", "metaspace-llama2.json"), []int{1}},  // <s>
+		{"o200k_base", nil},
+	}
+	for _, tt := range tests {
+		tok, err := NewWithSpecialTokens(tt.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := tok.Encode(""); !slices.Equal(got, tt.want) {
+			t.Errorf("%s: Encode(\"\") = %v, want %v", tt.name, got, tt.want)
+		}
+		if tok.Name() != tt.name {
+			t.Errorf("Name() = %q, want %q", tok.Name(), tt.name)
+		}
+	}
+	if _, err := NewWithSpecialTokens("nope"); err == nil {
+		t.Error("NewWithSpecialTokens accepted an unknown name")
+	}
+}
+
 func TestNames(t *testing.T) {
 	if got := Encodings(); !slices.Equal(got, []string{"cl100k_base", "o200k_base", "p50k_base", "r50k_base"}) {
 		t.Errorf("Encodings() = %v", got)
