@@ -8,7 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/ragstat/ragstat/trecfile"
 )
 
 // writeBenchFiles writes a qrels and a run shaped like the benchmark data:
@@ -54,6 +57,41 @@ func BenchmarkAllTrec(b *testing.B) {
 	for b.Loop() {
 		if code := Main([]string{"-m", "all_trec", qrels, run}, nil, io.Discard, io.Discard); code != 0 {
 			b.Fatalf("exit status %d", code)
+		}
+	}
+}
+
+// BenchmarkScore measures ranking and scoring one query of 1,000 documents
+// (100 judged) with every all_trec measure.
+func BenchmarkScore(b *testing.B) {
+	qrelsPath, runPath := writeBenchFiles(b, 1, 1000)
+	c, err := parseArgs([]string{"-m", "all_trec", qrelsPath, runPath})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ins, nvals, err := c.req.instances()
+	if err != nil {
+		b.Fatal(err)
+	}
+	e := &evaluation{cfg: c, ins: ins, nvals: nvals}
+	if err := e.read(qrelsPath, runPath, nil); err != nil {
+		b.Fatal(err)
+	}
+	var docs []trecfile.RunDoc
+	err = trecfile.ReadRun(func() (io.ReadCloser, error) { return os.Open(runPath) }, trecfile.Options{Lenient: true},
+		func(q *trecfile.RunQuery) error {
+			for _, d := range q.Docs {
+				d.Doc = strings.Clone(d.Doc)
+				docs = append(docs, d)
+			}
+			return nil
+		})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if res := e.score(docs, e.qrels.queries[0]); res.err != nil {
+			b.Fatal(res.err)
 		}
 	}
 }

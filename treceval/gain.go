@@ -41,41 +41,67 @@ type relGain struct {
 // gains is the gain table of one query, sorted by increasing gain.
 type gains []relGain
 
-// gainLookup answers trec_eval's get_gain (the first entry of the sorted
-// table with the level) by direct indexing.
-type gainLookup struct {
+// gainTable answers trec_eval's get_gain (the first entry of the sorted
+// list with the level) by direct indexing, or by searching the list when
+// the levels spread too far for a table.
+type gainTable struct {
 	lo   int
 	gain []float64
+	list gains
 }
 
-// maxLookup bounds the direct table; wider level ranges search the list.
-const maxLookup = 1 << 12
+// maxTable bounds the direct table.
+const maxTable = 1 << 12
 
-// lookup builds the direct table of g, or nil when its levels spread too far.
-func (g gains) lookup() *gainLookup {
+// table builds the lookup for g.
+func (g gains) table() *gainTable {
 	if len(g) == 0 {
-		return &gainLookup{}
+		return &gainTable{}
 	}
 	lo, hi := g[0].level, g[0].level
 	for _, x := range g {
 		lo, hi = min(lo, x.level), max(hi, x.level)
 	}
-	if hi-lo >= maxLookup {
-		return nil
+	if hi-lo >= maxTable {
+		return &gainTable{list: g}
 	}
-	t := &gainLookup{lo: lo, gain: make([]float64, hi-lo+1)}
+	t := &gainTable{lo: lo, gain: make([]float64, hi-lo+1)}
 	for i := len(g) - 1; i >= 0; i-- {
 		t.gain[g[i].level-lo] = g[i].gain
 	}
 	return t
 }
 
-// of returns the gain of a relevance value.
-func (t *gainLookup) of(rel int) float64 {
-	if i := rel - t.lo; i >= 0 && i < len(t.gain) {
+// of returns the gain of a relevance value (0 for one without a gain).
+func (t *gainTable) of(rel int) float64 {
+	if i := rel - t.lo; uint(i) < uint(len(t.gain)) {
 		return t.gain[i]
 	}
+	if t.list != nil {
+		return t.list.gain(rel)
+	}
 	return 0
+}
+
+// eachGain calls f, in rank order, for every rank from on whose document
+// has a gain other than 0. When unjudged documents have no gain it visits
+// only the judged ones.
+func (q *queryEval) eachGain(t *gainTable, from int, f func(i int, g float64)) {
+	if t.of(relNonPool) != 0 {
+		for i := from; i < q.rr.numRet; i++ {
+			if g := t.of(q.rr.rel[i]); g != 0 {
+				f(i, g)
+			}
+		}
+		return
+	}
+	for _, i := range q.pooled() {
+		if int(i) >= from {
+			if g := t.of(q.rr.rel[i]); g != 0 {
+				f(int(i), g)
+			}
+		}
+	}
 }
 
 // setupGains builds the gain table from the measure's parameters and the
@@ -127,14 +153,6 @@ func (g gains) index(level int) int {
 	return -1
 }
 
-// getter returns the fastest form of g.gain.
-func (g gains) getter() func(int) float64 {
-	if t := g.lookup(); t != nil {
-		return t.of
-	}
-	return g.gain
-}
-
 // gain returns the gain of a relevance value (0 for one without a gain).
 func (g gains) gain(rel int) float64 {
 	if i := g.index(rel); i >= 0 {
@@ -176,22 +194,18 @@ func (id *ideal) next() float64 {
 // dcgWalk computes the ranking's DCG and the ideal DCG as trec_eval's ndcg
 // does: the ideal is extended while its gain stays positive.
 func (q *queryEval) dcgWalk(g gains) (dcg, idcg float64) {
-	id, gain := newIdeal(g), g.getter()
+	id, t := newIdeal(g), g.table()
 	i := 0
 	for ; i < q.rr.numRet && id.gain > 0; i++ {
-		if rg := gain(q.rr.rel[i]); rg != 0 {
+		if rg := t.of(q.rr.rel[i]); rg != 0 {
 			dcg += rg / log2(i+2)
 		}
 		if ig := id.next(); ig > 0 {
 			idcg += ig / log2(i+2)
 		}
 	}
-	for ; i < q.rr.numRet; i++ {
-		if rg := gain(q.rr.rel[i]); rg != 0 {
-			dcg += rg / log2(i+2)
-		}
-	}
-	for ; id.gain > 0; i++ {
+	q.eachGain(t, i, func(i int, rg float64) { dcg += rg / log2(i+2) })
+	for i = max(i, q.rr.numRet); id.gain > 0; i++ {
 		if ig := id.next(); ig > 0 {
 			idcg += ig / log2(i+2)
 		}
@@ -213,13 +227,13 @@ func calcDCG(f func(dcg, idcg float64) (float64, bool)) func(*queryEval, *instan
 
 func calcNDCGRel(q *queryEval, in *instance) error {
 	g := q.setupGains(in)
-	gain := g.getter()
+	t := g.table()
 	id := newIdeal(g)
 	var dcg, idcg, sum float64
 	numRel, numRelRet := 0, 0
 	i := 0
 	for ; i < q.rr.numRet && id.gain > 0; i++ {
-		rg := gain(q.rr.rel[i])
+		rg := t.of(q.rr.rel[i])
 		if rg != 0 {
 			dcg += rg / log2(i+2)
 		}
@@ -232,17 +246,14 @@ func calcNDCGRel(q *queryEval, in *instance) error {
 			numRelRet++
 		}
 	}
-	for ; i < q.rr.numRet; i++ {
-		rg := gain(q.rr.rel[i])
-		if rg != 0 {
-			dcg += rg / log2(i+2)
-		}
+	q.eachGain(t, i, func(i int, rg float64) {
+		dcg += rg / log2(i+2)
 		if rg > 0 {
 			sum += dcg / idcg
 			numRelRet++
 		}
-	}
-	for ; id.gain > 0; i++ {
+	})
+	for i = max(i, q.rr.numRet); id.gain > 0; i++ {
 		if ig := id.next(); ig > 0 {
 			numRel++
 			idcg += ig / log2(i+2)
@@ -257,7 +268,7 @@ func calcNDCGRel(q *queryEval, in *instance) error {
 
 func calcRndcg(q *queryEval, in *instance) error {
 	g := q.setupGains(in)
-	gain := g.getter()
+	t := g.table()
 	if q.rr.numRel == 0 {
 		return nil
 	}
@@ -276,7 +287,7 @@ func calcRndcg(q *queryEval, in *instance) error {
 	}
 	i := 0
 	for ; i < q.rr.numRet && id.gain > 0; i++ {
-		rg := gain(q.rr.rel[i])
+		rg := t.of(q.rr.rel[i])
 		id.next()
 		boundary()
 		if rg != 0 {
@@ -287,17 +298,13 @@ func calcRndcg(q *queryEval, in *instance) error {
 		}
 	}
 	if i < q.rr.numRet {
-		for ; i < q.rr.numRet; i++ {
-			if rg := gain(q.rr.rel[i]); rg != 0 {
-				dcg += rg / log2(i+2)
-			}
-		}
+		q.eachGain(t, i, func(i int, rg float64) { dcg += rg / log2(i+2) })
 		if idcg > 0 {
 			sum += dcg / idcg
 			changes++
 		}
 	}
-	for ; id.gain > 0; i++ {
+	for i = max(i, q.rr.numRet); id.gain > 0; i++ {
 		id.next()
 		boundary()
 		if id.gain > 0 {
@@ -310,13 +317,13 @@ func calcRndcg(q *queryEval, in *instance) error {
 
 func calcG(q *queryEval, in *instance) error {
 	g := q.setupGains(in)
-	gain := g.getter()
+	t := g.table()
 	id := newIdeal(g)
 	const minCost = 1.0
 	var resultsG, sumResults, sumIdeal, sumCost float64
 	i := 0
 	for ; i < q.rr.numRet && id.gain > 0; i++ {
-		rg := gain(q.rr.rel[i])
+		rg := t.of(q.rr.rel[i])
 		sumResults += rg
 		ig := id.next()
 		if ig > 0 {
@@ -332,7 +339,7 @@ func calcG(q *queryEval, in *instance) error {
 		}
 	}
 	for ; i < q.rr.numRet; i++ {
-		rg := gain(q.rr.rel[i])
+		rg := t.of(q.rr.rel[i])
 		sumResults += rg
 		sumCost += minCost
 		if rg != 0 {
@@ -428,9 +435,9 @@ func calcRBP(q *queryEval, in *instance) error {
 		}
 	}
 	sum, cur := 0.0, 1.0
-	gain := g.getter()
+	t := g.table()
 	for _, r := range q.rr.rel {
-		if rg := gain(r); rg != 0 {
+		if rg := t.of(r); rg != 0 {
 			sum += float64(rg * cur)
 		}
 		cur *= p

@@ -40,9 +40,9 @@ func calcBpref(f func(float64) float64) func(*queryEval, *instance) error {
 			}
 		}
 		bpref, nonrel := 0.0, 0
-		for _, r := range rr.rel {
-			switch {
-			case r == relNonPool || r == relUnjudged:
+		for _, i := range q.pooled() {
+			switch r := rr.rel[i]; {
+			case r == relUnjudged:
 			case r >= 0 && r < q.s.relLevel:
 				nonrel++
 			case nonrel > 0:
@@ -63,9 +63,9 @@ func calcInfAP(q *queryEval, in *instance) error {
 	rr := &q.rr
 	infAP := 0.0
 	rel, nonrel, unjudged := 0, 0, 0
-	for j, r := range rr.rel {
+	for _, pos := range q.pooled() {
+		j, r := int(pos), rr.rel[pos]
 		switch {
-		case r == relNonPool:
 		case r == relUnjudged:
 			unjudged++
 		case r >= 0 && r < q.s.relLevel:

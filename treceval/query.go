@@ -40,16 +40,20 @@ type queryEval struct {
 	relstr string
 	relAt  []int32   // relAt[i]: relevant documents in the first i ranks
 	apAt   []float64 // apAt[i]: precision summed at the relevant documents in the first i ranks
+	pool   []int32   // ranks of the documents in the qrels
+	rel    []int32   // ranks of the relevant documents
 	sc     *scratch
 }
 
 // scratch is reusable per-goroutine working space.
 type scratch struct {
-	order  []int32
-	ranked docSet // the kept documents by rank
-	rel    []int
-	relAt []int32
-	apAt  []float64
+	order    []int32
+	ranked   docSet // the kept documents by rank
+	rel      []int
+	relAt    []int32
+	apAt     []float64
+	pooled   []int32
+	relevant []int32
 }
 
 // prefixes returns room for n prefix counts and sums.
@@ -165,4 +169,3 @@ func before(a, b *trecfile.RunDoc) bool {
 	}
 	return strings.Compare(a.Doc, b.Doc) > 0
 }
-

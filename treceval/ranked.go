@@ -70,7 +70,7 @@ func (q *queryEval) prefixes() {
 		return
 	}
 	n := q.rr.numRet
-	q.relAt, q.apAt = q.sc.prefixes(n+1)
+	q.relAt, q.apAt = q.sc.prefixes(n + 1)
 	found, sum := 0, 0.0
 	for i, r := range q.rr.rel {
 		if q.relevant(r) {
@@ -92,6 +92,21 @@ func (q *queryEval) apSum(n int) (float64, int) {
 func (q *queryEval) relevantIn(n int) int {
 	q.prefixes()
 	return int(q.relAt[n])
+}
+
+// pooled returns, once per query, the ranks of the documents that are in
+// the qrels (judged, or pooled but unjudged).
+func (q *queryEval) pooled() []int32 {
+	if q.pool == nil {
+		q.pool = q.sc.pooled[:0]
+		for i, r := range q.rr.rel {
+			if r != relNonPool {
+				q.pool = append(q.pool, int32(i))
+			}
+		}
+		q.sc.pooled = q.pool
+	}
+	return q.pool
 }
 
 // unjudgedIn counts the unjudged documents in the first n ranks.
@@ -188,8 +203,10 @@ func mapAt(q *queryEval, k int64, _ int) float64 {
 // interpolated walks the ranking from the bottom, keeping the highest
 // precision seen, and calls at(cut index, precision) when the number of
 // relevant documents reaches each cut; cuts are ascending document counts.
-// It returns the interpolated precision reached at the top.
-func (q *queryEval) interpolated(cuts []int64, at func(c int, p float64)) float64 {
+// Between two relevant documents precision only grows towards the upper
+// one, so the walk visits the relevant documents only and computes the
+// same values trec_eval's rank-by-rank walk does.
+func (q *queryEval) interpolated(cuts []int64, at func(c int, p float64)) {
 	rr := &q.rr
 	cur := len(cuts) - 1
 	for cur >= 0 && cuts[cur] > int64(rr.numRelRet) {
@@ -197,22 +214,36 @@ func (q *queryEval) interpolated(cuts []int64, at func(c int, p float64)) float6
 	}
 	best := cdiv(float64(rr.numRelRet), float64(rr.numRet))
 	found := rr.numRelRet
-	for i := rr.numRet; i > 0 && found > 0; i-- {
+	relevant := q.relevantRanks()
+	for k := len(relevant) - 1; k >= 0 && found > 0; k-- {
+		i := int(relevant[k]) + 1
 		if p := float64(found) / float64(i); best < p {
 			best = p
 		}
-		if q.relevant(rr.rel[i-1]) {
-			for cur >= 0 && int64(found) == cuts[cur] {
-				at(cur, best)
-				cur--
-			}
-			found--
+		for cur >= 0 && int64(found) == cuts[cur] {
+			at(cur, best)
+			cur--
 		}
+		found--
 	}
 	for ; cur >= 0; cur-- {
 		at(cur, best)
 	}
-	return best
+}
+
+// relevantRanks returns, once per query, the ranks of the relevant
+// documents.
+func (q *queryEval) relevantRanks() []int32 {
+	if q.rel == nil {
+		q.rel = q.sc.relevant[:0]
+		for i, r := range q.rr.rel {
+			if q.relevant(r) {
+				q.rel = append(q.rel, int32(i))
+			}
+		}
+		q.sc.relevant = q.rel
+	}
+	return q.rel
 }
 
 // recallCuts turns recall levels into numbers of relevant documents
@@ -237,24 +268,20 @@ func calc11pt(q *queryEval, in *instance) error {
 	return nil
 }
 
+// calcRprecMult computes precision after x*R documents. trec_eval walks up
+// from the bottom with a count that starts at num_rel_ret and drops at each
+// relevant document; at a cutoff c it reaches it records count/c, and it
+// stops when the count reaches 0. The count at c follows from the prefix
+// counts, so each cutoff is computed directly.
 func calcRprecMult(q *queryEval, in *instance) error {
 	rr := &q.rr
-	cuts := make([]int64, len(in.fcuts))
-	for i, x := range in.fcuts {
-		cuts[i] = int64(float64(x*float64(rr.numRel)) + 0.9)
-	}
-	cur := len(cuts) - 1
-	for ; cur >= 0 && cuts[cur] > int64(rr.numRet); cur-- {
-		q.vals[in.off+cur] = float64(rr.numRelRet) / float64(cuts[cur])
-	}
-	found := rr.numRelRet
-	for i := rr.numRet; i > 0 && found > 0; i-- {
-		p := float64(found) / float64(i)
-		for ; cur >= 0 && int64(i) == cuts[cur]; cur-- {
-			q.vals[in.off+cur] = p
-		}
-		if q.relevant(rr.rel[i-1]) {
-			found--
+	total := q.relevantIn(rr.numRet)
+	for k, x := range in.fcuts {
+		c := int64(float64(x*float64(rr.numRel)) + 0.9)
+		if c > int64(rr.numRet) {
+			q.vals[in.off+k] = float64(rr.numRelRet) / float64(c)
+		} else if found := rr.numRelRet - total + q.relevantIn(int(max(c, 0))); c > 0 && found > 0 {
+			q.vals[in.off+k] = float64(found) / float64(c)
 		}
 	}
 	return nil
@@ -274,11 +301,9 @@ func calcUtility(q *queryEval, in *instance) error {
 
 func calcBinG(q *queryEval, in *instance) error {
 	sum, found := 0.0, 0
-	for i, r := range q.rr.rel {
-		if q.relevant(r) {
-			found++
-			sum += 1.0 / log2(3+i-found)
-		}
+	for _, i := range q.relevantRanks() {
+		found++
+		sum += 1.0 / log2(3+int(i)-found)
 	}
 	if found > 0 {
 		q.vals[in.off] = sum / float64(q.rr.numRel)
