@@ -171,8 +171,7 @@ func (r *Result) tableExtremes(w io.Writer) error {
 			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "query\tbase\tcand\tdiff\tbase ranks\tcand ranks\ttext")
 			for _, m := range part.moved {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", m.Query, f4(m.Base), f4(m.Cand), signed(m.Diff),
-					m.BaseRanking.Ranks(5), m.CandRanking.Ranks(5), clip(m.Text, 60))
+				fmt.Fprintln(tw, strings.Join(movedCells(m), "\t"))
 			}
 			if err := tw.Flush(); err != nil {
 				return err
@@ -180,6 +179,12 @@ func (r *Result) tableExtremes(w io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// movedCells formats a moved query: id, values, both rankings' relevant
+// ranks and the start of its text.
+func movedCells(m Moved) []string {
+	return []string{m.Query, f4(m.Base), f4(m.Cand), signed(m.Diff), m.BaseRanking.Ranks(5), m.CandRanking.Ranks(5), clip(m.Text, 60)}
 }
 
 func clip(s string, n int) string {

@@ -37,7 +37,7 @@ func markdown(w io.Writer, r *Result) error {
 		fmt.Fprintf(w, "\n<details><summary>Largest regressions: %s, %s</summary>\n\n", x.Candidate, x.Metric)
 		mdTable(w, []string{"query", "base", "cand", "diff", "base ranks", "cand ranks", "text"}, func(row func(...string)) {
 			for _, m := range x.Regressions {
-				row(m.Query, f4(m.Base), f4(m.Cand), signed(m.Diff), m.BaseRanking.Ranks(5), m.CandRanking.Ranks(5), clip(m.Text, 60))
+				row(movedCells(m)...)
 			}
 		})
 		fmt.Fprintln(w, "\n</details>")

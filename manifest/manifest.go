@@ -10,6 +10,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 )
@@ -59,4 +60,20 @@ func Queries(ids []string) QuerySet {
 	sorted := slices.Sorted(slices.Values(ids))
 	sum := sha256.Sum256([]byte(strings.Join(sorted, "\n")))
 	return QuerySet{N: len(ids), SHA256: hex.EncodeToString(sum[:])}
+}
+
+// KindOf reads the kind of result a JSON document's manifest declares.
+func KindOf(data []byte) (string, error) {
+	var doc struct {
+		Manifest *struct {
+			Kind string `json:"kind"`
+		} `json:"manifest"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return "", err
+	}
+	if doc.Manifest == nil || doc.Manifest.Kind == "" {
+		return "", fmt.Errorf("no manifest: not a ragstat JSON result")
+	}
+	return doc.Manifest.Kind, nil
 }

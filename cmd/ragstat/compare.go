@@ -1,4 +1,536 @@
 package main
 
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/ragstat/ragstat/compare"
+	"github.com/ragstat/ragstat/eval"
+	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/judgments"
+	"github.com/ragstat/ragstat/manifest"
+	"github.com/ragstat/ragstat/report"
+	htmlreport "github.com/ragstat/ragstat/report/html"
+	"github.com/ragstat/ragstat/runs"
+	"github.com/ragstat/ragstat/stats"
+	"github.com/ragstat/ragstat/topics"
+)
+
 // compareCommands are the compare and report commands, embedded in the command line.
-type compareCommands struct{}
+type compareCommands struct {
+	Compare compareCmd `cmd:"" help:"Compare candidates with a base on the same queries: paired differences, intervals, tests, slices, a release gate."`
+	Report  reportCmd  `cmd:"" help:"Render a saved eval or compare JSON result as one self-contained HTML file."`
+}
+
+type compareCmd struct {
+	policyFlags
+	Topics                      string   `placeholder:"FILE" help:"Topics (JSONL): query text for the regressions, tags and fields for slices."`
+	Corpus                      string   `placeholder:"FILE" help:"The corpus snapshot, recorded by digest in the manifest."`
+	Tokenizer                   string   `placeholder:"NAME" help:"The generator's tokenizer, recorded in the manifest."`
+	SliceBy                     []string `placeholder:"FIELD" help:"Slice queries by a topic field (repeatable): tag, tag:PREFIX, family, answerable. Default with --topics: tag."`
+	MinSlice                    int      `default:"10" help:"A slice with fewer queries is marked too small and not tested."`
+	Top                         int      `default:"10" help:"How many largest regressions and improvements to list per metric."`
+	Seed                        uint64   `default:"1" help:"Seed of the bootstrap and randomization draws (printed)."`
+	Resamples                   int      `default:"10000" help:"Bootstrap resamples of whole queries."`
+	Randomizations              int      `default:"10000" help:"Random sign vectors of the randomization test (exact enumeration up to 20 queries)."`
+	Level                       float64  `default:"0.95" help:"Confidence level of the intervals; significance is adjusted p < 1 - level."`
+	Interval                    string   `default:"percentile" enum:"percentile,bca" help:"Bootstrap interval: ${enum}."`
+	Correction                  string   `default:"holm" enum:"holm,bonferroni,bh,none" help:"Multiple-comparison correction: ${enum}."`
+	AllowMismatch               []string `placeholder:"FIELD" help:"Compare although FIELD differs between inputs (repeatable, one field each): judgments, policy.*, metrics, query_set."`
+	FailOn                      []string `placeholder:"RULE" help:"Gate: exit 3 when a mean difference meets RULE, e.g. 'nDCG@10 < -0.01' or 'R@100[tag:legal] < 0' (repeatable)."`
+	FailOnSignificantRegression bool     `help:"Gate: exit 3 when any metric is significantly worse after correction on the whole set (or a --gate-slice)."`
+	GateSlice                   []string `placeholder:"SLICE" help:"A slice also checked by --fail-on-significant-regression (repeatable), e.g. tag:legal."`
+	Format                      string   `short:"f" default:"table" enum:"table,json,csv,markdown,html" help:"Output format (${enum})."`
+	Systems                     []string `arg:"" placeholder:"BASE CAND" help:"Base then candidates: runs (PATH or NAME=PATH) or saved ragstat eval --format json results (all their runs)."`
+}
+
+// scorer evaluates runs now: the evaluator and the item-to-document map
+// its policy needs.
+type scorer struct {
+	ev    *eval.Evaluator
+	docOf func(string) string
+}
+
+// side is one system as compare reads it: values by metric then query.
+type side struct {
+	name     string
+	man      *manifest.Manifest
+	metrics  []string
+	queries  []string
+	values   [][]float64
+	rankings map[string]compare.Ranking // nil for a saved result
+}
+
+func (c *compareCmd) Run(e *env) error {
+	rules, err := c.rules()
+	if err != nil {
+		return err
+	}
+	ev, jf, err := c.evaluator(e)
+	if err != nil {
+		return err
+	}
+	defer jf.Close()
+	ref, err := c.reference(ev, jf, e)
+	if err != nil {
+		return err
+	}
+	docOf, err := c.docOf(ev.Policy(), e)
+	if err != nil {
+		return err
+	}
+	sides, err := c.sides(scorer{ev, docOf}, ref, e)
+	if err != nil {
+		return err
+	}
+	notes, err := c.check(ref, sides)
+	if err != nil {
+		return err
+	}
+	table, dropped := align(sides)
+	opt, err := c.options(table, e)
+	if err != nil {
+		return err
+	}
+	res, err := compare.Compare(table, opt)
+	if err != nil {
+		return err
+	}
+	res.Manifest, res.Notes = ref, append(notes, dropped...)
+	ref.Kind, ref.Metrics, ref.Queries = manifest.KindCompare, table.Metrics, manifest.Queries(table.Queries)
+	reasons, err := res.Gate(rules, c.FailOnSignificantRegression, c.GateSlice)
+	if err != nil {
+		return err
+	}
+	if err := render(e.stdout, c.Format, res); err != nil {
+		return internal(err)
+	}
+	return gate(e, reasons)
+}
+
+func (c *compareCmd) rules() ([]compare.Rule, error) {
+	for _, f := range c.AllowMismatch {
+		if err := manifest.CheckField(f); err != nil {
+			return nil, fmt.Errorf("--allow-mismatch: %w", err)
+		}
+	}
+	var rules []compare.Rule
+	for _, s := range c.FailOn {
+		r, err := compare.ParseRule(s)
+		if err != nil {
+			return nil, err
+		}
+		rules = append(rules, r)
+	}
+	return rules, nil
+}
+
+// reference is the manifest of the comparison: the judgments, topics and
+// corpus given, the policy and metrics of the flags.
+func (c *compareCmd) reference(ev *eval.Evaluator, jf *input.File, e *env) (*manifest.Manifest, error) {
+	m := &manifest.Manifest{Kind: manifest.KindCompare, Version: Version, Policy: manifest.FromEval(ev.Policy()),
+		Tokenizer: c.Tokenizer, Allowed: c.AllowMismatch}
+	for _, mt := range ev.Metrics() {
+		m.Metrics = append(m.Metrics, mt.Name())
+	}
+	var err error
+	if m.Judgments, err = record("judgments", jf); err != nil {
+		return nil, err
+	}
+	for _, opt := range []struct {
+		path string
+		dst  **manifest.File
+		role string
+	}{{c.Topics, &m.Topics, "topics"}, {c.Corpus, &m.Corpus, "corpus"}} {
+		if opt.path == "" {
+			continue
+		}
+		f, err := input.Open(opt.path, e.stdin)
+		if err != nil {
+			return nil, err
+		}
+		if *opt.dst, err = record(opt.role, f); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+func record(role string, f *input.File) (*manifest.File, error) {
+	sum, err := f.SHA256()
+	return &manifest.File{Role: role, Path: f.Name, SHA256: sum}, err
+}
+
+// sides reads every input: a saved result gives all its runs, a run is
+// evaluated now.
+func (c *compareCmd) sides(sc scorer, ref *manifest.Manifest, e *env) ([]*side, error) {
+	var out []*side
+	seen := map[string]bool{}
+	for _, arg := range c.Systems {
+		name, path := namedRun(arg)
+		f, err := input.Open(path, e.stdin)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		got, err := c.read(sc, ref, f, name)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range got {
+			if seen[s.name] {
+				return nil, fmt.Errorf("two systems are named %q: name them with NAME=PATH", s.name)
+			}
+			seen[s.name] = true
+		}
+		out = append(out, got...)
+	}
+	if len(out) < 2 {
+		return nil, fmt.Errorf("compare needs a base and at least one candidate; got %d system", len(out))
+	}
+	return out, nil
+}
+
+func (c *compareCmd) read(sc scorer, ref *manifest.Manifest, f *input.File, name string) ([]*side, error) {
+	file, err := record("run", f)
+	if err != nil {
+		return nil, err
+	}
+	if saved, err := isSaved(f); err != nil || saved {
+		if err != nil {
+			return nil, err
+		}
+		file.Role = "result"
+		ref.Inputs = append(ref.Inputs, *file)
+		return savedSides(f, name)
+	}
+	if name == "" {
+		name = f.Base()
+	}
+	file.System = name
+	ref.Inputs = append(ref.Inputs, *file)
+	s, err := c.evaluate(sc, f, name)
+	if err != nil {
+		return nil, err
+	}
+	s.man = &manifest.Manifest{Judgments: ref.Judgments, Policy: ref.Policy, Metrics: ref.Metrics,
+		Queries: manifest.Queries(s.queries)}
+	return []*side{s}, nil
+}
+
+// isSaved reports whether f is a ragstat JSON result: an object whose
+// first field is "tool": "ragstat".
+func isSaved(f *input.File) (bool, error) {
+	head, err := f.Head(256)
+	if err != nil {
+		return false, err
+	}
+	d := json.NewDecoder(bytes.NewReader(head))
+	var toks []any
+	for range 3 {
+		t, err := d.Token()
+		if err != nil {
+			return false, nil
+		}
+		toks = append(toks, t)
+	}
+	return toks[0] == json.Delim('{') && toks[1] == "tool" && toks[2] == "ragstat", nil
+}
+
+// savedSides reads a saved eval result; name, when given, picks one run.
+func savedSides(f *input.File, name string) ([]*side, error) {
+	saved, err := report.Read(f)
+	if err != nil {
+		return nil, err
+	}
+	var out []*side
+	for _, res := range saved.Results {
+		if name != "" && res.Name != name {
+			continue
+		}
+		s, err := fromResult(res, f.Name)
+		if err != nil {
+			return nil, err
+		}
+		m := *saved.Manifest
+		m.Queries = manifest.Queries(s.queries)
+		s.man = &m
+		out = append(out, s)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no run named %q in this result", f.Name, name)
+	}
+	return out, nil
+}
+
+// fromResult takes the per-query values of one evaluated run.
+func fromResult(res *eval.Result, file string) (*side, error) {
+	s := &side{name: res.Name, values: make([][]float64, len(res.Metrics))}
+	for _, m := range res.Metrics {
+		s.metrics = append(s.metrics, m.Name())
+	}
+	for _, row := range res.Rows {
+		if row.High != nil {
+			return nil, fmt.Errorf("%s: %s holds [low, high] bounds (--unjudged bounds); compare needs one value a query: use --unjudged nonrelevant or skip", file, res.Name)
+		}
+		s.queries = append(s.queries, row.Query)
+		for m, v := range row.Values {
+			s.values[m] = append(s.values[m], v)
+		}
+	}
+	return s, nil
+}
+
+// evaluate scores a run now, and reads it again for where its relevant
+// items sit.
+func (c *compareCmd) evaluate(sc scorer, f *input.File, name string) (*side, error) {
+	if sc.ev.Policy().Unjudged == eval.UnjudgedBounds {
+		return nil, fmt.Errorf("--unjudged bounds gives [low, high] per query; compare needs one value: use nonrelevant or skip")
+	}
+	format, _ := runs.ParseFormat(c.RunFormat)
+	order, _ := runs.ParseOrder(c.Order)
+	opt := runs.Options{Format: format, Order: order}
+	res, err := sc.ev.Run(name, f, opt)
+	if err != nil {
+		return nil, err
+	}
+	s, err := fromResult(res, f.Name)
+	if err != nil {
+		return nil, err
+	}
+	s.rankings, err = sc.rankings(f, opt)
+	return s, err
+}
+
+// rankingDepth is how much of each list the regressions view shows.
+const rankingDepth = 10
+
+// rankings reads f again for where each query's judged items sit, in the
+// list as evaluated (documents under --unit doc, unjudged items removed
+// under --unjudged skip).
+func (sc scorer) rankings(f *input.File, opt runs.Options) (map[string]compare.Ranking, error) {
+	var mu sync.Mutex
+	out := map[string]compare.Ranking{}
+	p := sc.ev.Policy()
+	_, err := runs.Read(f, opt, func(r *runs.Ranking) error {
+		q := sc.ev.Judgments().Query(r.Query)
+		if q == nil {
+			return nil
+		}
+		rk := compare.RankingOf(asEvaluated(r.Items, q, p, sc.docOf), q, p.MinGrade, rankingDepth)
+		mu.Lock()
+		defer mu.Unlock()
+		out[strings.Clone(r.Query)] = rk
+		return nil
+	})
+	return out, err
+}
+
+// asEvaluated applies the unit and the skip policy to a list, as eval does.
+func asEvaluated(items []string, q *judgments.Query, p eval.Policy, docOf func(string) string) []string {
+	if docOf == nil && p.Unjudged != eval.UnjudgedSkip {
+		return items
+	}
+	out := make([]string, 0, len(items))
+	seen := map[string]bool{}
+	for _, it := range items {
+		if docOf != nil {
+			if it = docOf(it); seen[it] {
+				continue
+			}
+			seen[it] = true
+		}
+		if _, judged := q.Grade(it); judged || p.Unjudged != eval.UnjudgedSkip {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+// check refuses inputs that differ in a frozen field, unless allowed; the
+// allowed differences become notes.
+func (c *compareCmd) check(ref *manifest.Manifest, sides []*side) ([]string, error) {
+	base := sides[0]
+	given := *base.man
+	given.Judgments = ref.Judgments
+	type pair struct {
+		what string
+		diff []manifest.Mismatch
+	}
+	checks := []pair{{"--judgments vs " + base.name, manifest.Diff(&given, base.man)}}
+	for _, s := range sides[1:] {
+		checks = append(checks, pair{base.name + " vs " + s.name, manifest.Diff(base.man, s.man)})
+	}
+	var notes, refused []string
+	for _, ch := range checks {
+		for _, m := range ch.diff {
+			line := ch.what + ": " + m.String()
+			if slices.Contains(c.AllowMismatch, m.Field) {
+				notes = append(notes, "allowed mismatch (--allow-mismatch "+m.Field+"): "+line)
+			} else {
+				refused = append(refused, "  "+line)
+			}
+		}
+	}
+	if len(refused) > 0 {
+		return nil, fmt.Errorf("the inputs are not comparable, frozen fields differ:\n%s\nfix the inputs, or allow one field at a time with --allow-mismatch FIELD", strings.Join(refused, "\n"))
+	}
+	ref.Policy = base.man.Policy
+	return notes, nil
+}
+
+// align puts every side on the metrics and queries they all have, in the
+// base's order (they differ only where a mismatch was allowed).
+func align(sides []*side) (*compare.Table, []string) {
+	base := sides[0]
+	t := &compare.Table{Metrics: common(sides, base.metrics, func(s *side) []string { return s.metrics }),
+		Queries: common(sides, base.queries, func(s *side) []string { return s.queries })}
+	var notes []string
+	for _, s := range sides {
+		if n := len(s.queries) - len(t.Queries); n > 0 {
+			notes = append(notes, fmt.Sprintf("%s: %d queries not in every input left out", s.name, n))
+		}
+		t.Systems = append(t.Systems, s.system(t))
+	}
+	return t, notes
+}
+
+// common lists the ids of order that every side has.
+func common(sides []*side, order []string, ids func(*side) []string) []string {
+	var out []string
+	for _, id := range order {
+		if !slices.ContainsFunc(sides, func(s *side) bool { return !slices.Contains(ids(s), id) }) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// system takes s's values on the table's metrics and queries.
+func (s *side) system(t *compare.Table) compare.System {
+	sys := compare.System{Name: s.name}
+	qi := make(map[string]int, len(s.queries))
+	for i, q := range s.queries {
+		qi[q] = i
+	}
+	for _, m := range t.Metrics {
+		vals := s.values[slices.Index(s.metrics, m)]
+		col := make([]float64, len(t.Queries))
+		for i, q := range t.Queries {
+			col[i] = vals[qi[q]]
+		}
+		sys.Values = append(sys.Values, col)
+	}
+	if s.rankings != nil {
+		for _, q := range t.Queries {
+			sys.Rankings = append(sys.Rankings, s.rankings[q])
+		}
+	}
+	return sys
+}
+
+// options are the statistics, slices and query texts the flags ask for.
+func (c *compareCmd) options(t *compare.Table, e *env) (compare.Options, error) {
+	corr, _ := stats.ParseCorrection(c.Correction)
+	opt := compare.Options{Correction: corr, Top: c.Top, MinSlice: c.MinSlice,
+		Stats: stats.Options{Level: c.Level, Resamples: c.Resamples, Randomizations: c.Randomizations,
+			Interval: stats.IntervalMethod(c.Interval), Seed: c.Seed}}
+	switch {
+	case c.Top < 1 || c.MinSlice < 1 || c.Resamples < 1 || c.Randomizations < 1:
+		return opt, fmt.Errorf("--top, --min-slice, --resamples and --randomizations must be positive")
+	case !(c.Level > 0 && c.Level < 1):
+		return opt, fmt.Errorf("--level %g must lie strictly between 0 and 1", c.Level)
+	case c.Topics == "":
+		if len(c.SliceBy) > 0 {
+			return opt, fmt.Errorf("--slice-by needs --topics")
+		}
+		return opt, nil
+	}
+	tf, err := input.Open(c.Topics, e.stdin)
+	if err != nil {
+		return opt, err
+	}
+	set, err := topics.Read(tf)
+	if err != nil {
+		return opt, err
+	}
+	by := c.SliceBy
+	if len(by) == 0 {
+		by = []string{"tag"}
+	}
+	if opt.Slices, err = compare.SlicesFrom(t.Queries, set, by); err != nil {
+		return opt, err
+	}
+	for _, q := range t.Queries {
+		t.Text = append(t.Text, set.Get(q).Text)
+	}
+	return opt, nil
+}
+
+// render writes a comparison in format: html, or a text format.
+func render(w io.Writer, format string, r *compare.Result) error {
+	if format == "html" {
+		return htmlreport.Compare(w, r)
+	}
+	return compare.Render(w, format, r)
+}
+
+// gate prints one line per reason and exits 3 when there is any.
+func gate(e *env, reasons []string) error {
+	if len(reasons) == 0 {
+		return nil
+	}
+	for _, r := range reasons {
+		fmt.Fprintln(e.stderr, "gate:", r)
+	}
+	return &exitError{code: exitGate, err: fmt.Errorf("the gate failed: %d reason(s)", len(reasons))}
+}
+
+type reportCmd struct {
+	Result string `arg:"" placeholder:"RESULT.json" help:"A result saved with --format json by ragstat eval or compare; - for stdin."`
+}
+
+func (c *reportCmd) Run(e *env) error {
+	f, err := input.Open(c.Result, e.stdin)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	data, err := readAll(f)
+	if err != nil {
+		return err
+	}
+	kind, err := manifest.KindOf(data)
+	if err != nil {
+		return fmt.Errorf("%s: %w", f.Name, err)
+	}
+	switch kind {
+	case manifest.KindEval:
+		saved, err := report.Read(f)
+		if err != nil {
+			return err
+		}
+		return htmlreport.Eval(e.stdout, saved)
+	case manifest.KindCompare:
+		r, err := compare.Read(data)
+		if err != nil {
+			return fmt.Errorf("%s: %w", f.Name, err)
+		}
+		return htmlreport.Compare(e.stdout, r)
+	}
+	return fmt.Errorf("%s: cannot render a %q result", f.Name, kind)
+}
+
+func readAll(f *input.File) ([]byte, error) {
+	rc, err := f.Open()
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	return io.ReadAll(rc)
+}

@@ -1,0 +1,42 @@
+package compare
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/ragstat/ragstat/judgments"
+)
+
+// RankingOf says where the judged items of q sit in items, a ranked list
+// as evaluated: the first top items with their grades, and every item
+// graded at least minGrade with its rank (0 when the list lacks it), best
+// grade first, then by rank, unreturned last. It keeps no reference to
+// items.
+func RankingOf(items []string, q *judgments.Query, minGrade, top int) Ranking {
+	var r Ranking
+	rank := make(map[string]int, len(items))
+	for i, id := range items {
+		rank[id] = i + 1
+		if i < top {
+			g, ok := q.Grade(id)
+			r.Top = append(r.Top, Item{ID: strings.Clone(id), Rank: i + 1, Grade: g, Judged: ok})
+		}
+	}
+	for _, id := range q.Items() {
+		if g, _ := q.Grade(id); g >= minGrade {
+			r.Relevant = append(r.Relevant, Item{ID: id, Rank: rank[id], Grade: g, Judged: true})
+		}
+	}
+	slices.SortStableFunc(r.Relevant, func(a, b Item) int {
+		return cmp.Or(cmp.Compare(b.Grade, a.Grade), cmp.Compare(unreturnedLast(a.Rank), unreturnedLast(b.Rank)))
+	})
+	return r
+}
+
+func unreturnedLast(rank int) int {
+	if rank == 0 {
+		return int(^uint(0) >> 1)
+	}
+	return rank
+}

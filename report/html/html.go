@@ -1,0 +1,191 @@
+// Package html renders saved results as one self-contained HTML file that
+// works offline: inline CSS, inline SVG charts drawn here, and a little
+// vanilla JavaScript to sort and filter tables and pick a chart. For a
+// comparison it shows the summary with intervals, the per-query difference
+// chart, the base-vs-candidate scatter, the slice table and the largest
+// regressions with both rankings side by side and grades marked; for an
+// evaluation, the means and every query's values. It formats what compare
+// and eval computed and computes no statistic itself.
+package html
+
+import (
+	"embed"
+	"fmt"
+	"html/template"
+	"io"
+	"math"
+	"strconv"
+
+	"github.com/ragstat/ragstat/compare"
+	"github.com/ragstat/ragstat/manifest"
+	"github.com/ragstat/ragstat/report"
+)
+
+//go:embed assets
+var assets embed.FS
+
+var pages = template.Must(template.New("").Funcs(template.FuncMap{
+	"f4":     func(v float64) string { return strconv.FormatFloat(v, 'f', 4, 64) },
+	"signed": func(v float64) string { return fmt.Sprintf("%+.4f", v) },
+	"short":  func(s string) string { return s[:min(len(s), 16)] },
+	"dict": func(kv ...any) map[string]any {
+		m := map[string]any{}
+		for i := 0; i+1 < len(kv); i += 2 {
+			m[kv[i].(string)] = kv[i+1]
+		}
+		return m
+	},
+	"gradeClass": func(it compare.Item) string {
+		if !it.Judged {
+			return "g-unjudged"
+		}
+		return "g" + strconv.Itoa(min(max(it.Grade, 0), 3))
+	},
+}).ParseFS(assets, "assets/*.tmpl"))
+
+// page is what every page shows around its content.
+type page struct {
+	Title    string
+	Head     []string
+	Manifest *manifest.Manifest
+	CSS      template.CSS
+	JS       template.JS
+}
+
+func newPage(title string, head []string, m *manifest.Manifest) (page, error) {
+	css, err := assets.ReadFile("assets/style.css")
+	if err != nil {
+		return page{}, err
+	}
+	js, err := assets.ReadFile("assets/script.js")
+	return page{Title: title, Head: head, Manifest: m, CSS: template.CSS(css), JS: template.JS(js)}, err
+}
+
+// statRow is one line of a comparison table.
+type statRow struct {
+	Scope, Candidate, Metric string
+	N                        int
+	TooSmall, Bad            bool
+	Cells                    []string
+	CI                       template.HTML
+}
+
+// panel is the charts and largest moves of one candidate on one metric.
+type panel struct {
+	ID                        string
+	Candidate, Metric         string
+	Bars, Scatter             template.HTML
+	Regressions, Improvements []compare.Moved
+}
+
+type compareView struct {
+	page
+	R       *compare.Result
+	Header  []string
+	Summary []statRow
+	Slices  []statRow
+	Panels  []panel
+}
+
+// Compare writes the HTML report of a comparison.
+func Compare(w io.Writer, r *compare.Result) error {
+	p, err := newPage(fmt.Sprintf("ragstat compare: %s vs %d candidate(s)", r.Base, len(r.Candidates)), r.Head(), r.Manifest)
+	if err != nil {
+		return err
+	}
+	v := compareView{page: p, R: r, Header: compare.StatHeader}
+	span := spanOf(r)
+	for _, c := range r.Comparisons {
+		v.Summary = append(v.Summary, row("all", len(r.Queries), false, c, span))
+	}
+	for _, s := range r.Slices {
+		for _, c := range s.Comparisons {
+			v.Slices = append(v.Slices, row(s.Name, s.N, s.TooSmall, c, span))
+		}
+	}
+	for i, x := range r.Extremes {
+		moves := r.Moves(x.Candidate, x.Metric)
+		label := x.Candidate + ", " + x.Metric
+		v.Panels = append(v.Panels, panel{ID: "p" + strconv.Itoa(i), Candidate: x.Candidate, Metric: x.Metric,
+			Bars: diffBars(moves, "per-query difference, "+label), Scatter: scatter(moves, "base vs candidate, "+label),
+			Regressions: x.Regressions, Improvements: x.Improvements})
+	}
+	return pages.ExecuteTemplate(w, "compare.tmpl", v)
+}
+
+func row(scope string, n int, tooSmall bool, c compare.Comparison, span float64) statRow {
+	return statRow{Scope: scope, N: n, Candidate: c.Candidate, Metric: c.Metric, TooSmall: tooSmall,
+		Bad: !tooSmall && c.CIHigh < 0, Cells: c.Cells(), CI: interval(&c.Stat, span)}
+}
+
+// spanOf is the half-width of the shared interval scale: the largest
+// interval end, whole set and slices.
+func spanOf(r *compare.Result) float64 {
+	span := 1e-9
+	grow := func(cs []compare.Comparison) {
+		for _, c := range cs {
+			span = math.Max(span, math.Max(math.Abs(c.CILow), math.Abs(c.CIHigh)))
+		}
+	}
+	grow(r.Comparisons)
+	for _, s := range r.Slices {
+		grow(s.Comparisons)
+	}
+	return span
+}
+
+// evalRow is one query (or mean) of one run, formatted.
+type evalRow struct {
+	Run, Query string
+	Cells      []string
+}
+
+type evalView struct {
+	page
+	Metrics []string
+	Means   []evalRow
+	Charts  []template.HTML
+	Rows    []evalRow
+}
+
+// Eval writes the HTML report of a saved evaluation.
+func Eval(w io.Writer, s *report.Saved) error {
+	var head []string
+	for _, f := range s.Policy.Fields() {
+		head = append(head, f[0]+": "+f[1])
+	}
+	head = append(head, s.Notes...)
+	p, err := newPage("ragstat eval", head, s.Manifest)
+	if err != nil {
+		return err
+	}
+	v := evalView{page: p, Metrics: s.Manifest.Metrics}
+	var names []string
+	for _, res := range s.Results {
+		names = append(names, res.Name)
+		v.Means = append(v.Means, evalRow{res.Name, "MEAN", cells(res.Mean, res.MeanHigh)})
+		for _, q := range res.Rows {
+			v.Rows = append(v.Rows, evalRow{res.Name, q.Query, cells(q.Values, q.High)})
+		}
+	}
+	for m, name := range v.Metrics {
+		means := make([]float64, len(s.Results))
+		for i, res := range s.Results {
+			means[i] = res.Mean[m]
+		}
+		v.Charts = append(v.Charts, meanBars(names, means, "mean "+name))
+	}
+	return pages.ExecuteTemplate(w, "eval.tmpl", v)
+}
+
+// cells formats values, or [low, high] pairs under the bounds policy.
+func cells(low, high []float64) []string {
+	out := make([]string, len(low))
+	for i, v := range low {
+		out[i] = strconv.FormatFloat(v, 'f', 4, 64)
+		if high != nil {
+			out[i] = "[" + out[i] + ", " + strconv.FormatFloat(high[i], 'f', 4, 64) + "]"
+		}
+	}
+	return out
+}
