@@ -57,11 +57,15 @@ type builder struct {
 // readQrels reads a qrels file with trec_eval's rules.
 func readQrels(r io.Reader, name string) (*qrels, error) {
 	builders := map[string]*builder{}
+	var b *builder
+	last := ""
 	err := trecfile.ReadQrels(r, trecfile.Options{Name: name, Lenient: true}, func(l trecfile.QrelsLine) error {
-		b := builders[l.Query]
-		if b == nil {
-			b = &builder{}
-			builders[l.Query] = b
+		if b == nil || l.Query != last {
+			if b = builders[l.Query]; b == nil {
+				b = &builder{}
+				builders[l.Query] = b
+			}
+			last = l.Query
 		}
 		if l.Grade > maxGradeSize || l.Grade < -maxGradeSize {
 			return &trecfile.Error{File: name, Line: l.Line, Query: l.Query, Item: l.Doc,

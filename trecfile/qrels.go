@@ -109,10 +109,13 @@ func (d *qrelsDelivery) deliver(pb parsedBlock) error {
 	return nil
 }
 
-// parseQrelsBlock parses the lines of one block.
+// parseQrelsBlock parses the lines of one block. The docnos first point
+// into the block's buffer; at the end they are copied into one string, so a
+// block costs one allocation for all its docnos.
 func parseQrelsBlock(b *block, opt *Options) parsedBlock {
 	q := &qrelsReader{opt: opt}
-	var pb parsedBlock
+	pb := parsedBlock{lines: make([]QrelsLine, 0, bytes.Count(b.data, nl)+1)}
+	size := 0
 	eachLine(b, &q.p, func(line []byte, n, no int) error {
 		l, skip, perr := q.parse(line, n, no)
 		switch {
@@ -120,9 +123,16 @@ func parseQrelsBlock(b *block, opt *Options) parsedBlock {
 			pb.errs = append(pb.errs, perr)
 		case !skip && len(pb.errs) == 0:
 			pb.lines = append(pb.lines, l)
+			size += len(l.Doc)
 		}
 		return nil
 	})
+	arena := make([]byte, 0, size)
+	for i := range pb.lines {
+		start := len(arena)
+		arena = append(arena, pb.lines[i].Doc...)
+		pb.lines[i].Doc = view(arena[start:])
+	}
 	return pb
 }
 
@@ -152,13 +162,13 @@ func (q *qrelsReader) parse(line []byte, n, no int) (l QrelsLine, skip bool, err
 		return l, false, q.p.fieldCount(n, no, opt, 4, qrelsFormat)
 	}
 	f := &q.p.f
-	l = QrelsLine{Query: intern(q.last.Query, f[0]), Iter: intern(q.last.Iter, f[1]), Doc: string(f[2]), Line: no}
+	l = QrelsLine{Query: intern(q.last.Query, f[0]), Iter: intern(q.last.Iter, f[1]), Doc: view(f[2]), Line: no}
 	if opt.Lenient {
 		l.Grade = clampInt(Atol(f[3]))
 	} else if g, ok := parseInt(f[3]); ok {
 		l.Grade = g
 	} else {
-		return l, false, &Error{File: opt.Name, Line: no, Query: l.Query, Item: l.Doc,
+		return l, false, &Error{File: opt.Name, Line: no, Query: l.Query, Item: string(f[2]),
 			Msg: fmt.Sprintf("grade %q is not an integer; the fourth column is the relevance grade (0, 1, 2, ...)", f[3])}
 	}
 	q.last = l
