@@ -131,8 +131,12 @@ func SlicesFrom(queries []string, set *topics.Set, by []string) ([]Slice, error)
 
 // sliceKeys returns what names the slices a topic belongs to under field.
 func sliceKeys(field string) (func(*topics.Topic) []string, error) {
-	switch prefix, isTag := strings.CutPrefix(field, "tag:"); {
-	case field == "tag" || isTag:
+	prefix, isTag := strings.CutPrefix(field, "tag:")
+	if field == "tag" {
+		prefix, isTag = "", true
+	}
+	switch {
+	case isTag:
 		return func(t *topics.Topic) []string {
 			var out []string
 			for _, tag := range t.Tags {
