@@ -73,7 +73,9 @@ func dlHardArgs(dir string, extra ...string) []string {
 	return append(args, extra...)
 }
 
-func dlHardRun(dir, name string) string { return name + "=" + filepath.Join(dir, "runs", name+".run.gz") }
+func dlHardRun(dir, name string) string {
+	return name + "=" + filepath.Join(dir, "runs", name+".run.gz")
+}
 
 // compareJSON runs compare with --format json and decodes the result.
 func compareJSON(t *testing.T, args ...string) *compare.Result {
