@@ -4,14 +4,17 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/ragstat/ragstat/eval"
+	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/manifest"
 	"github.com/ragstat/ragstat/stats"
+	"github.com/ragstat/ragstat/topics"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -211,5 +214,75 @@ func golden(t *testing.T, name, got string) {
 	}
 	if got != string(want) {
 		t.Errorf("%s differs from the golden file:\n%s", name, got)
+	}
+}
+
+func TestSlicesFrom(t *testing.T) {
+	set, err := topics.Read(input.FromBytes("topics.jsonl", []byte(
+		`{"id":"a","answerable":true,"tags":["lang:en","legal"],"family":"f1"}
+{"id":"b","answerable":false,"tags":["lang:de"]}
+{"id":"c","answerable":true,"tags":["legal"],"family":"f1"}
+`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		by   []string
+		want string
+	}{
+		{[]string{"tag"}, "tag:lang:de=[1] tag:lang:en=[0] tag:legal=[0 2]"},
+		{[]string{"tag:lang:"}, "tag:lang:de=[1] tag:lang:en=[0]"},
+		{[]string{"family", "answerable"}, "family:(none)=[1] family:f1=[0 2] answerable:false=[1] answerable:true=[0 2]"},
+		{[]string{"tag:legal", "tag"}, "tag:legal=[0 2] tag:lang:de=[1] tag:lang:en=[0]"},
+	}
+	for _, tt := range tests {
+		got, err := SlicesFrom([]string{"a", "b", "c"}, set, tt.by)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var parts []string
+		for _, s := range got {
+			parts = append(parts, fmt.Sprintf("%s=%v", s.Name, s.Queries))
+		}
+		if s := strings.Join(parts, " "); s != tt.want {
+			t.Errorf("%v: %s, want %s", tt.by, s, tt.want)
+		}
+	}
+	if _, err := SlicesFrom([]string{"a"}, set, []string{"colour"}); err == nil {
+		t.Error("an unknown field was accepted")
+	}
+	if _, err := SlicesFrom([]string{"z"}, set, []string{"tag"}); err == nil || !strings.Contains(err.Error(), `"z" has no topic`) {
+		t.Errorf("a query without a topic: %v", err)
+	}
+}
+
+// BenchmarkCompare times a compare run at the size it must handle in under
+// 2 s: 10,000 queries × 8 metrics × 4 candidates, 10,000 bootstrap resamples
+// and 10,000 sign vectors, with the largest moves listed.
+func BenchmarkCompare(b *testing.B) {
+	const queries, metrics, candidates = 10000, 8, 4
+	rng := rand.New(rand.NewPCG(1, 2))
+	t := &Table{}
+	for q := range queries {
+		t.Queries = append(t.Queries, fmt.Sprintf("q%d", q))
+	}
+	for m := range metrics {
+		t.Metrics = append(t.Metrics, fmt.Sprintf("m%d", m))
+	}
+	for s := range candidates + 1 {
+		sys := System{Name: fmt.Sprintf("s%d", s)}
+		for range metrics {
+			v := make([]float64, queries)
+			for i := range v {
+				v[i] = rng.Float64()
+			}
+			sys.Values = append(sys.Values, v)
+		}
+		t.Systems = append(t.Systems, sys)
+	}
+	for b.Loop() {
+		if _, err := Compare(t, Options{Stats: stats.Options{Seed: 1}}); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

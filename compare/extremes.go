@@ -33,19 +33,16 @@ func extremes(t *Table, top int) []Extremes {
 	base := t.Systems[0]
 	for _, c := range t.Systems[1:] {
 		for m, name := range t.Metrics {
-			moved := t.moves(base, c, m)
+			diff := func(q int) float64 { return c.Values[m][q] - base.Values[m][q] }
 			x := Extremes{Candidate: c.Name, Metric: name}
-			for _, mv := range moved {
-				if mv.Diff < 0 && len(x.Regressions) < top {
-					x.Regressions = append(x.Regressions, mv)
+			for _, q := range t.order(diff, 1)[:min(top, len(t.Queries))] {
+				if diff(q) < 0 {
+					x.Regressions = append(x.Regressions, t.moved(base, c, m, q))
 				}
 			}
-			slices.SortStableFunc(moved, func(a, b Moved) int {
-				return cmp.Or(cmp.Compare(b.Diff, a.Diff), cmp.Compare(a.Query, b.Query))
-			})
-			for _, mv := range moved {
-				if mv.Diff > 0 && len(x.Improvements) < top {
-					x.Improvements = append(x.Improvements, mv)
+			for _, q := range t.order(diff, -1)[:min(top, len(t.Queries))] {
+				if diff(q) > 0 {
+					x.Improvements = append(x.Improvements, t.moved(base, c, m, q))
 				}
 			}
 			out = append(out, x)
@@ -54,32 +51,44 @@ func extremes(t *Table, top int) []Extremes {
 	return out
 }
 
-// moves lists every query's move on metric m, largest drop first.
-func (t *Table) moves(base, cand System, m int) []Moved {
-	out := make([]Moved, len(t.Queries))
-	for q, id := range t.Queries {
-		b, c := base.Values[m][q], cand.Values[m][q]
-		out[q] = Moved{Query: id, Base: b, Cand: c, Diff: c - b}
-		if t.Text != nil {
-			out[q].Text = t.Text[q]
-		}
-		if base.Rankings != nil {
-			out[q].BaseRanking = &base.Rankings[q]
-		}
-		if cand.Rankings != nil {
-			out[q].CandRanking = &cand.Rankings[q]
-		}
+// order lists the query positions by diff, ascending (sign 1) or
+// descending (sign -1), ties by query id.
+func (t *Table) order(diff func(int) float64, sign int) []int {
+	idx := make([]int, len(t.Queries))
+	for i := range idx {
+		idx[i] = i
 	}
-	slices.SortStableFunc(out, func(a, b Moved) int {
-		return cmp.Or(cmp.Compare(a.Diff, b.Diff), cmp.Compare(a.Query, b.Query))
+	slices.SortFunc(idx, func(a, b int) int {
+		return cmp.Or(sign*cmp.Compare(diff(a), diff(b)), cmp.Compare(t.Queries[a], t.Queries[b]))
 	})
-	return out
+	return idx
+}
+
+// moved is query q's move on metric m.
+func (t *Table) moved(base, cand System, m, q int) Moved {
+	b, c := base.Values[m][q], cand.Values[m][q]
+	mv := Moved{Query: t.Queries[q], Base: b, Cand: c, Diff: c - b}
+	if t.Text != nil {
+		mv.Text = t.Text[q]
+	}
+	if base.Rankings != nil {
+		mv.BaseRanking = &base.Rankings[q]
+	}
+	if cand.Rankings != nil {
+		mv.CandRanking = &cand.Rankings[q]
+	}
+	return mv
 }
 
 // Moves lists every query's move for cand on metric, largest drop first:
 // the per-query difference chart and scatter plot draw it.
 func (r *Result) Moves(cand, metric string) []Moved {
 	t := &Table{Queries: r.Queries, Text: r.Text}
-	sys := func(name string) System { return System{Values: [][]float64{r.Values[name][metric]}} }
-	return t.moves(sys(r.Base), sys(cand), 0)
+	base, c := System{Values: [][]float64{r.Values[r.Base][metric]}}, System{Values: [][]float64{r.Values[cand][metric]}}
+	diff := func(q int) float64 { return c.Values[0][q] - base.Values[0][q] }
+	var out []Moved
+	for _, q := range t.order(diff, 1) {
+		out = append(out, t.moved(base, c, 0, q))
+	}
+	return out
 }
