@@ -34,19 +34,20 @@ func Pipeline(tok stages.Tokenizer) (*report.Stages, error) {
 	if in.Corpus, err = corpus.Read(file(PipelineFiles[0])); err != nil {
 		return nil, err
 	}
+	var traces []*trace.Trace
 	for _, name := range PipelineFiles[3:] {
 		ts, err := trace.Read(file(name))
 		if err != nil {
 			return nil, err
 		}
-		in.Traces = append(in.Traces, ts...)
+		traces = append(traces, ts...)
 	}
 	ms, err := metric.ParseAll([]string{"R", "RR", "nDCG"})
 	if err != nil {
 		return nil, err
 	}
 	policy := eval.DefaultPolicy()
-	res, err := stages.Evaluate(in, stages.Options{Policy: policy, Metrics: ms, Truncated: stages.TruncatedError, Tokenizer: tok})
+	res, err := stages.Evaluate(in, stages.Slice(traces), stages.Options{Policy: policy, Metrics: ms, Truncated: stages.TruncatedError, Tokenizer: tok})
 	if err != nil {
 		return nil, err
 	}

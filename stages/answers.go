@@ -1,13 +1,13 @@
 package stages
 
 import (
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
 	"unicode"
 
 	"github.com/ragstat/ragstat/topics"
-	"github.com/ragstat/ragstat/trace"
 )
 
 // AnswerReport tells how the answers behaved.
@@ -48,18 +48,35 @@ type Citation struct {
 	Item  string `json:"item"`
 }
 
+// answerTally adds up answers trace by trace.
 type answerTally struct {
-	r                                 AnswerReport
-	answered, unanswered, factQueries int
-	factsCited                        float64
+	r                    AnswerReport
+	answered, unanswered int
+	factQueries          int
+	factsCited           float64
 }
 
-func answers(views []*view, names []string, minGrade int32) AnswerReport {
-	ci := slices.Index(names, trace.ContextStage)
-	var a answerTally
-	for _, v := range byQuery(views) {
-		a.one(v, ci, minGrade)
-	}
+// merge adds another tally.
+func (a *answerTally) merge(o answerTally) {
+	a.r.Answerable += o.r.Answerable
+	a.r.Unanswerable += o.r.Unanswerable
+	a.r.NoAnswer = append(a.r.NoAnswer, o.r.NoAnswer...)
+	a.r.Abstained += o.r.Abstained
+	a.r.FalseAbstentions += o.r.FalseAbstentions
+	a.r.Cited += o.r.Cited
+	a.r.NotShown = append(a.r.NotShown, o.r.NotShown...)
+	a.r.Supported += o.r.Supported
+	a.r.Graded += o.r.Graded
+	a.r.ExactMatch += o.r.ExactMatch
+	a.r.F1 += o.r.F1
+	a.answered += o.answered
+	a.unanswered += o.unanswered
+	a.factQueries += o.factQueries
+	a.factsCited += o.factsCited
+}
+
+// report turns the sums into rates and means.
+func (a *answerTally) report() AnswerReport {
 	r := a.r
 	r.AbstentionRate = ratio(r.Abstained, a.unanswered)
 	r.FalseAbstentionRate = ratio(r.FalseAbstentions, a.answered)
@@ -208,31 +225,17 @@ func tokenF1(pred, ref string) float64 {
 	return 2 * prec * rec / (prec + rec)
 }
 
-// latency summarises every stage latency recorded.
-func latency(views []*view, names []string) []Percentiles {
-	var keys []string
-	values := map[string][]float64{}
-	for _, v := range views {
-		for k, ms := range v.t.Latency {
-			if _, ok := values[k]; !ok {
-				keys = append(keys, k)
-			}
-			values[k] = append(values[k], ms)
+// latency summarises every stage latency recorded, stages in pipeline
+// order, then the rest (generation) by name.
+func latency(values map[string][]float64, names []string) []Percentiles {
+	keys := slices.Sorted(maps.Keys(values))
+	pos := func(k string) int {
+		if i := slices.Index(names, k); i >= 0 {
+			return i
 		}
+		return len(names)
 	}
-	slices.SortFunc(keys, func(a, b string) int {
-		ia, ib := slices.Index(names, a), slices.Index(names, b)
-		if ia < 0 {
-			ia = len(names)
-		}
-		if ib < 0 {
-			ib = len(names)
-		}
-		if ia != ib {
-			return ia - ib
-		}
-		return strings.Compare(a, b)
-	})
+	slices.SortStableFunc(keys, func(a, b string) int { return pos(a) - pos(b) })
 	var out []Percentiles
 	for _, k := range keys {
 		out = append(out, percentiles(k, values[k]))

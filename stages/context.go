@@ -64,35 +64,41 @@ func percentiles(name string, xs []float64) Percentiles {
 	return p
 }
 
-// context counts the tokens of every context stage and lists the relevant
-// items whose span was truncated away.
-func (j *joiner) context(views []*view, names []string) ContextReport {
+// contextOf counts the tokens of a trace's context stage and lists the
+// relevant items whose span was truncated away.
+func (j *joiner) contextOf(v *view, names []string) (bool, *Budget, []Lost) {
 	ci := slices.Index(names, trace.ContextStage)
-	r := ContextReport{Counted: j.opt.Tokenizer != nil}
 	if ci < 0 {
-		return r
+		return false, nil, nil
 	}
-	var totals []float64
-	for _, v := range byQuery(views) {
-		s := v.t.Stage(trace.ContextStage)
-		r.Traces++
-		for _, p := range v.stages[ci] {
-			if p.state == spanLost {
-				r.TruncatedAway = append(r.TruncatedAway, Lost{Query: v.t.Query, What: p.id, Status: StatusTruncated})
-			}
+	var lost []Lost
+	for _, p := range v.stages[ci] {
+		if p.state == spanLost {
+			lost = append(lost, Lost{Query: v.t.Query, What: p.id, Status: StatusTruncated})
 		}
-		if j.opt.Tokenizer == nil {
-			continue
-		}
-		b := j.budget(v.t.Query, s)
-		if b.Over() {
-			r.OverBudget = append(r.OverBudget, b.Query)
-		}
-		totals = append(totals, float64(b.Total))
-		r.Budgets = append(r.Budgets, b)
 	}
-	r.Tokens = percentiles("total", totals)
-	return r
+	if j.opt.Tokenizer == nil {
+		return true, nil, lost
+	}
+	b := j.budget(v.t.Query, &v.t.Stages[ci])
+	return true, &b, lost
+}
+
+// add counts one trace's context.
+func (r *ContextReport) add(d *digest) {
+	if !d.hasContext {
+		return
+	}
+	r.Traces++
+	r.TruncatedAway = append(r.TruncatedAway, d.truncated...)
+	if d.budget == nil {
+		return
+	}
+	r.Counted = true
+	r.Budgets = append(r.Budgets, *d.budget)
+	if d.budget.Over() {
+		r.OverBudget = append(r.OverBudget, d.query)
+	}
 }
 
 // budget counts one context with the generator's tokenizer.

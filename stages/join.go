@@ -44,7 +44,7 @@ type view struct {
 	t      *trace.Trace
 	topic  *topics.Topic
 	q      *judgments.Query // nil when the query has no judgments
-	stages [][]placed       // in the system's stage order; nil if the trace lacks the stage
+	stages [][]placed       // in the trace's stage order
 }
 
 // find returns item at stage i, or nil.
@@ -75,7 +75,7 @@ func (j *joiner) bad(t *trace.Trace, item, msg, hint string) {
 	j.errs.Add(&diag.Error{File: t.File, Line: t.Line, Query: t.Query, Item: item, Msg: msg, Hint: hint})
 }
 
-// join builds the view of t over the system's stage names.
+// join builds the view of t; names are its stages' names, in order.
 func (j *joiner) join(t *trace.Trace, names []string) *view {
 	topic := j.in.Topics.Get(t.Query)
 	if topic == nil {
@@ -89,13 +89,8 @@ func (j *joiner) join(t *trace.Trace, names []string) *view {
 		j.bad(t, "", fmt.Sprintf("trace as_of %s differs from the topic's %q", t.AsOf, topic.AsOf.String()), "the run asked a different question than the one judged")
 	}
 	v := &view{t: t, topic: topic, q: j.in.Judgments.Query(t.Query), stages: make([][]placed, len(names))}
-	for i, name := range names {
-		s := t.Stage(name)
-		if s == nil {
-			j.bad(t, "", fmt.Sprintf("trace has no stage %q, which other traces of system %q have", name, t.System), "record every stage for every query, even when its list is empty")
-			continue
-		}
-		v.stages[i] = j.place(v, s)
+	for i := range names {
+		v.stages[i] = j.place(v, &t.Stages[i])
 	}
 	return v
 }

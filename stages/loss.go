@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/ragstat/ragstat/topics"
 	"github.com/ragstat/ragstat/trace"
@@ -97,25 +98,22 @@ func walk(names []string, present func(i int) state) (status, reached string) {
 	return StatusDelivered, reached
 }
 
-// evidenceLoss follows every relevant judgment of every answerable query.
-func evidenceLoss(views []*view, names []string, minGrade int32) Waterfall {
-	var w Waterfall
-	for _, v := range byQuery(views) {
-		if !v.topic.Answerable || v.q == nil {
+// lossOf follows every relevant judgment of an answerable query through
+// the stages.
+func lossOf(v *view, names []string, minGrade int32) []Lost {
+	if !v.topic.Answerable || v.q == nil {
+		return nil
+	}
+	var out []Lost
+	for k, g := range v.q.Grades(nil) {
+		if g < minGrade {
 			continue
 		}
-		grades := v.q.Grades(nil)
-		for k, g := range grades {
-			if g < minGrade {
-				continue
-			}
-			item := v.q.Key(k)
-			status, reached := walk(names, func(i int) state { return v.lookup(i, item) })
-			w.add(Lost{Query: v.t.Query, What: item, Grade: int(g), Status: status, Reached: reached})
-		}
+		item := v.q.Key(k)
+		status, reached := walk(names, func(i int) state { return v.lookup(i, item) })
+		out = append(out, Lost{Query: v.t.Query, What: strings.Clone(item), Grade: int(g), Status: status, Reached: reached})
 	}
-	w.order(names)
-	return w
+	return out
 }
 
 // QueryFacts is one query's required-fact coverage.
@@ -164,38 +162,36 @@ func (v *view) pieceState(i int, piece topics.Piece, context bool) state {
 	return evidence
 }
 
-// factCoverage reports, per query with facts, how many facts each stage
-// supports, fills each stage's mean coverage, and follows every fact
-// through the stages.
-func factCoverage(views []*view, names []string, stages []*StageResult) ([]QueryFacts, Waterfall) {
-	var out []QueryFacts
-	var w Waterfall
-	for _, v := range byQuery(views) {
-		if !v.topic.Answerable || len(v.topic.Facts) == 0 {
-			continue
-		}
-		qf := QueryFacts{Query: v.t.Query, Facts: len(v.topic.Facts), Supported: make([]int, len(names))}
-		for _, f := range v.topic.Facts {
-			at := func(i int) state { return v.supports(i, f, names[i] == trace.ContextStage) }
-			for i := range names {
-				if at(i) == evidence {
-					qf.Supported[i]++
-				}
-			}
-			status, reached := walk(names, at)
-			if status != StatusDelivered {
-				qf.Missing = append(qf.Missing, f.ID)
-			}
-			w.add(Lost{Query: v.t.Query, What: "fact " + f.ID, Status: status, Reached: reached})
-		}
-		out = append(out, qf)
+// factsOf reports how many of the query's required facts each stage
+// supports, and follows every fact through the stages.
+func factsOf(v *view, names []string) (*QueryFacts, []Lost) {
+	if !v.topic.Answerable || len(v.topic.Facts) == 0 {
+		return nil, nil
 	}
+	qf := &QueryFacts{Query: v.t.Query, Facts: len(v.topic.Facts), Supported: make([]int, len(names))}
+	var lost []Lost
+	for _, f := range v.topic.Facts {
+		at := func(i int) state { return v.supports(i, f, names[i] == trace.ContextStage) }
+		for i := range names {
+			if at(i) == evidence {
+				qf.Supported[i]++
+			}
+		}
+		status, reached := walk(names, at)
+		if status != StatusDelivered {
+			qf.Missing = append(qf.Missing, f.ID)
+		}
+		lost = append(lost, Lost{Query: v.t.Query, What: "fact " + f.ID, Status: status, Reached: reached})
+	}
+	return qf, lost
+}
+
+// factCoverage fills each stage's mean required-fact coverage.
+func factCoverage(facts []QueryFacts, stages []*StageResult) {
 	for i, s := range stages {
-		s.FactQueries = len(out)
-		for _, qf := range out {
-			s.FactCoverage += float64(qf.Supported[i]) / float64(qf.Facts) / float64(len(out))
+		s.FactQueries = len(facts)
+		for _, qf := range facts {
+			s.FactCoverage += float64(qf.Supported[i]) / float64(qf.Facts) / float64(len(facts))
 		}
 	}
-	w.order(names)
-	return out, w
 }

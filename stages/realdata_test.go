@@ -133,10 +133,10 @@ func TestFEVER(t *testing.T) {
 		}
 		traces = append(traces, map[string]any{"query": q, "system": "first-set", "stages": []any{map[string]any{"name": "context", "items": items}}, "answer": answer})
 	}
-	in := fixture(t, jsonl(t, qrels), jsonl(t, tops), "", jsonl(t, traces))
+	in, ts := fixture(t, jsonl(t, qrels), jsonl(t, tops), "", jsonl(t, traces))
 	opt := options("R")
 	opt.Policy.Unjudged = "nonrelevant"
-	res, err := Evaluate(in, opt)
+	res, err := Evaluate(in, ts, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,7 +234,8 @@ func TestRAGChecker(t *testing.T) {
 		tops = append(tops, map[string]any{"id": q, "facts": facts})
 		traces = append(traces, map[string]any{"query": q, "system": "ragchecker", "stages": []any{map[string]any{"name": "context", "items": items}}})
 	}
-	res, err := Evaluate(fixture(t, jsonl(t, qrels), jsonl(t, tops), "", jsonl(t, traces)), options("SetP"))
+	in, ts := fixture(t, jsonl(t, qrels), jsonl(t, tops), "", jsonl(t, traces))
+	res, err := Evaluate(in, ts, options("SetP"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,6 @@ import (
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/metric"
 	"github.com/ragstat/ragstat/topics"
-	"github.com/ragstat/ragstat/trace"
 )
 
 // Tokenizer counts tokens the way the generator does.
@@ -57,12 +56,11 @@ type Options struct {
 	Tokenizer       Tokenizer // nil: no token accounting
 }
 
-// Input is what is evaluated.
+// Input is what traces are evaluated against.
 type Input struct {
 	Judgments *judgments.Set
 	Topics    *topics.Set
 	Corpus    *corpus.Corpus // may be nil
-	Traces    []*trace.Trace
 }
 
 // Result is the evaluation of every system found in the traces.

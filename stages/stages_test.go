@@ -15,7 +15,7 @@ import (
 )
 
 // fixture builds an Input from JSONL texts.
-func fixture(t *testing.T, qrels, tops, corp string, traces ...string) Input {
+func fixture(t *testing.T, qrels, tops, corp string, traces ...string) (Input, Traces) {
 	t.Helper()
 	var in Input
 	var err error
@@ -34,9 +34,9 @@ func fixture(t *testing.T, qrels, tops, corp string, traces ...string) Input {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in.Traces = ts
-	return in
+	return in, Slice(ts)
 }
+
 
 func options(names ...string) Options {
 	if len(names) == 0 {
@@ -60,7 +60,8 @@ const (
 )
 
 func TestLossAndFacts(t *testing.T) {
-	res, err := Evaluate(fixture(t, qrels, topic, corp, traceQ), options())
+	in, ts := fixture(t, qrels, topic, corp, traceQ)
+	res, err := Evaluate(in, ts, options())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +120,7 @@ func TestErrors(t *testing.T) {
 		{"missing metadata", noSpan, `{"query":"q","system":"s","stages":[{"name":"candidates","items":[{"id":"b"},{"id":"zz"}]}]}`, `{"id":"q","as_of":"2026-01-01"}`,
 			func(o *Options) { o.Policy.Unjudged = eval.UnjudgedNonrelevant }, `item "zz": no metadata`},
 		{"missing stage", noSpan, `{"query":"q","system":"s","stages":[{"name":"candidates","items":[]}]}` + "\n" + `{"query":"q2","system":"s","stages":[{"name":"reranked","items":[]}]}`,
-			`{"id":"q"}` + "\n" + `{"id":"q2"}`, nil, `has no stage "reranked"`},
+			`{"id":"q"}` + "\n" + `{"id":"q2"}`, nil, `stages [reranked] differ from [candidates] in system "s"'s first trace (traces.jsonl:1)`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -127,7 +128,8 @@ func TestErrors(t *testing.T) {
 			if tc.opt != nil {
 				tc.opt(&opt)
 			}
-			_, err := Evaluate(fixture(t, tc.qrels, tc.topic, corp, tc.tr), opt)
+			in, ts := fixture(t, tc.qrels, tc.topic, corp, tc.tr)
+			_, err := Evaluate(in, ts, opt)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("error %v, want %q", err, tc.want)
 			}
@@ -141,7 +143,8 @@ func TestTruncatedPolicies(t *testing.T) {
 	for policy, recall := range map[Truncated]float64{TruncatedInherit: 1, TruncatedDrop: 0} {
 		opt := options("R")
 		opt.Truncated = policy
-		res, err := Evaluate(fixture(t, noSpan, `{"id":"q"}`, corp, short), opt)
+		in, ts := fixture(t, noSpan, `{"id":"q"}`, corp, short)
+		res, err := Evaluate(in, ts, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -157,7 +160,8 @@ func TestValidity(t *testing.T) {
 	c := `{"id":"a","doc":"p","revision":"2","scope":"t1","valid_from":"2026-01-01"}
 {"id":"b","doc":"p","revision":"1","scope":"t2","valid_to":"2026-01-01"}`
 	tr := `{"query":"q","system":"s","stages":[{"name":"context","items":[{"id":"a"},{"id":"b"}]}]}`
-	res, err := Evaluate(fixture(t, q, `{"id":"q","scopes":["t1"],"as_of":"2026-06-01"}`, c, tr), options("R"))
+	in, ts := fixture(t, q, `{"id":"q","scopes":["t1"],"as_of":"2026-06-01"}`, c, tr)
+	res, err := Evaluate(in, ts, options("R"))
 	if err != nil {
 		t.Fatal(err)
 	}

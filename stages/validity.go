@@ -41,30 +41,37 @@ type Conflict struct {
 // --fail-on-violation gates on.
 func (r ValidityReport) Violations() int { return len(r.OutOfScope) }
 
-func validity(views []*view, names []string) ValidityReport {
+// validityOf lists one trace's invalid evidence.
+func validityOf(v *view, names []string) ValidityReport {
 	var r ValidityReport
-	for _, v := range byQuery(views) {
-		for i, name := range names {
-			for _, p := range v.stages[i] {
-				viol := Violation{Query: v.t.Query, Stage: name, Item: p.id, Scope: p.meta.Scope, Scopes: v.topic.Scopes}
-				if p.out {
-					r.OutOfScope = append(r.OutOfScope, viol)
-					if name == trace.ContextStage {
-						r.InContext++
-					}
-				}
-				if p.stale {
-					viol.Scope, viol.Scopes = "", nil
-					viol.From, viol.To, viol.AsOf = p.meta.ValidFrom.String(), p.meta.ValidTo.String(), v.topic.AsOf.String()
-					r.Stale = append(r.Stale, viol)
+	for i, name := range names {
+		for _, p := range v.stages[i] {
+			viol := Violation{Query: v.t.Query, Stage: name, Item: p.id, Scope: p.meta.Scope, Scopes: v.topic.Scopes}
+			if p.out {
+				r.OutOfScope = append(r.OutOfScope, viol)
+				if name == trace.ContextStage {
+					r.InContext++
 				}
 			}
-			if name == trace.ContextStage {
-				r.Conflicts = append(r.Conflicts, conflicts(v.t.Query, v.stages[i])...)
+			if p.stale {
+				viol.Scope, viol.Scopes = "", nil
+				viol.From, viol.To, viol.AsOf = p.meta.ValidFrom.String(), p.meta.ValidTo.String(), v.topic.AsOf.String()
+				r.Stale = append(r.Stale, viol)
 			}
+		}
+		if name == trace.ContextStage {
+			r.Conflicts = append(r.Conflicts, conflicts(v.t.Query, v.stages[i])...)
 		}
 	}
 	return r
+}
+
+// merge adds another trace's report.
+func (r *ValidityReport) merge(o ValidityReport) {
+	r.OutOfScope = append(r.OutOfScope, o.OutOfScope...)
+	r.InContext += o.InContext
+	r.Stale = append(r.Stale, o.Stale...)
+	r.Conflicts = append(r.Conflicts, o.Conflicts...)
 }
 
 // conflicts finds documents present in several revisions.

@@ -8,9 +8,13 @@ package trace
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
+	"runtime"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/ragstat/ragstat/corpus"
 	"github.com/ragstat/ragstat/diag"
@@ -141,29 +145,138 @@ func (s *Stage) check() error {
 // Read reads every trace of a file. A (query, system) pair seen twice is an
 // error.
 func Read(f *input.File) ([]*Trace, error) {
-	r, err := f.Open()
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
+	var mu sync.Mutex
 	var out []*Trace
-	seen := map[[2]string]int{}
-	err = jsonin.Lines(r, f.Name, func(line int, data []byte) error {
-		t := &Trace{File: f.Name, Line: line}
-		if err := jsonin.Decode(data, t); err != nil {
-			return &diag.Error{File: f.Name, Line: line, Msg: err.Error()}
-		}
-		if err := t.Check(); err != nil {
-			return &diag.Error{File: f.Name, Line: line, Query: t.Query, Msg: err.Error()}
-		}
-		key := [2]string{t.Query, t.System}
-		if first, dup := seen[key]; dup {
-			return &diag.Error{File: f.Name, Line: line, Query: t.Query,
-				Msg: fmt.Sprintf("system %q has a second trace for this query (also line %d)", t.System, first)}
-		}
-		seen[key] = line
+	err := Scan(f, 1, func(t *Trace) error {
+		mu.Lock()
+		defer mu.Unlock()
 		out = append(out, t)
 		return nil
 	})
+	slices.SortFunc(out, func(a, b *Trace) int { return a.Line - b.Line })
 	return out, err
+}
+
+// Scan decodes the traces of a file on workers goroutines (0: all cores)
+// and calls fn for each, concurrently and in no particular order, so a large
+// file is never held in memory whole. Problems (a malformed line, a trace
+// that fails Check, a second trace for one query and system) are gathered,
+// up to diag.Max, and returned once reading stops.
+func Scan(f *input.File, workers int, fn func(*Trace) error) error {
+	r, err := f.Open()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	s := &scanner{file: f.Name, fn: fn, seen: map[[2]string]int{}}
+	lines := make(chan []numbered, workers)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for batch := range lines {
+				for _, l := range batch {
+					s.decode(l)
+				}
+			}
+		})
+	}
+	readErr := jsonin.Lines(r, f.Name, s.batcher(lines))
+	if len(s.batch) > 0 {
+		lines <- s.batch
+	}
+	close(lines)
+	wg.Wait()
+	s.add(readErr)
+	s.errs.Sort()
+	return s.errs.Err()
+}
+
+// numbered is one line of input and its number.
+type numbered struct {
+	line int
+	data []byte
+}
+
+type scanner struct {
+	file  string
+	fn    func(*Trace) error
+	mu    sync.Mutex
+	seen  map[[2]string]int
+	errs  diag.List
+	batch []numbered
+}
+
+// batcher groups lines into batches for the workers.
+func (s *scanner) batcher(out chan<- []numbered) func(int, []byte) error {
+	return func(line int, data []byte) error {
+		s.batch = append(s.batch, numbered{line, slices.Clone(data)})
+		if len(s.batch) == 64 {
+			out <- s.batch
+			s.batch = nil
+		}
+		if s.full() {
+			return errStop
+		}
+		return nil
+	}
+}
+
+var errStop = errors.New("too many problems")
+
+func (s *scanner) full() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.errs.Full()
+}
+
+func (s *scanner) add(err error) {
+	if err == nil || err == errStop {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var l *diag.List
+	if errors.As(err, &l) {
+		for _, e := range l.Errs() {
+			if e != errStop {
+				s.errs.Add(e)
+			}
+		}
+		return
+	}
+	s.errs.Add(err)
+}
+
+// decode checks one line and hands the trace on.
+func (s *scanner) decode(l numbered) {
+	t := &Trace{File: s.file, Line: l.line}
+	if err := jsonin.Decode(l.data, t); err != nil {
+		s.add(&diag.Error{File: s.file, Line: l.line, Msg: err.Error()})
+		return
+	}
+	if err := t.Check(); err != nil {
+		s.add(&diag.Error{File: s.file, Line: l.line, Query: t.Query, Msg: err.Error()})
+		return
+	}
+	if err := s.once(t); err != nil {
+		s.add(err)
+		return
+	}
+	s.add(s.fn(t))
+}
+
+// once rejects a second trace for the same query and system.
+func (s *scanner) once(t *Trace) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	key := [2]string{t.Query, t.System}
+	if first, dup := s.seen[key]; dup {
+		return &diag.Error{File: s.file, Line: t.Line, Query: t.Query,
+			Msg: fmt.Sprintf("system %q has a second trace for this query (also line %d)", t.System, first)}
+	}
+	s.seen[key] = t.Line
+	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/ragstat/ragstat/corpus"
+	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/metric"
@@ -59,7 +60,11 @@ func (c *stagesCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	res, err := stages.Evaluate(in, opt)
+	traces, err := c.traces(e, &inputs)
+	if err != nil {
+		return err
+	}
+	res, err := stages.Evaluate(in, traces, opt)
 	if err != nil {
 		return err
 	}
@@ -119,18 +124,28 @@ func (c *stagesCmd) read(e *env, scale judgments.Scale) (stages.Input, []report.
 			return in, nil, err
 		}
 	}
-	for _, path := range c.Traces {
-		f, err := open("traces", path)
-		if err != nil {
-			return in, nil, err
-		}
-		ts, err := trace.Read(f)
-		if err != nil {
-			return in, nil, err
-		}
-		in.Traces = append(in.Traces, ts...)
-	}
 	return in, inputs, nil
+}
+
+// traces opens the trace files, to be streamed on all cores.
+func (c *stagesCmd) traces(e *env, inputs *[]report.Input) (stages.Traces, error) {
+	var files []*input.File
+	for _, path := range c.Traces {
+		f, err := input.Open(path, e.stdin)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, f)
+		*inputs = append(*inputs, report.Input{Role: "traces", Path: path, Format: "jsonl"})
+	}
+	return func(fn func(*trace.Trace) error) error {
+		var errs diag.List
+		for _, f := range files {
+			errs.Add(trace.Scan(f, 0, fn))
+			f.Close()
+		}
+		return errs.Err()
+	}, nil
 }
 
 // gate fails the command when an out-of-scope item was seen and asked to.
