@@ -34,13 +34,13 @@ func (p *lineParser) next(data []byte) (line []byte, n int, rest []byte) {
 	}
 	i := 0
 	for ; i+8 <= len(data); i += 8 {
-		for m := lowBytes(binary.LittleEndian.Uint64(data[i:])); m != 0; m &= m - 1 {
+		w := binary.LittleEndian.Uint64(data[i:])
+		newlines := zeroBytes(w ^ 0x0a0a0a0a0a0a0a0a)
+		for m := spaceBytes(w); m != 0; m &= m - 1 {
 			j := i + bits.TrailingZeros64(m)/8
-			if c := data[j]; isSpace[c] {
-				emit(j)
-				if c == '\n' {
-					return data[:j], n, data[j+1:]
-				}
+			emit(j)
+			if newlines&m&-m != 0 {
+				return data[:j], n, data[j+1:]
 			}
 		}
 	}
@@ -56,11 +56,28 @@ func (p *lineParser) next(data []byte) (line []byte, n int, rest []byte) {
 	return data, n, nil
 }
 
-// lowBytes marks, with its high bit, every byte of w below 0x21 (every
-// whitespace byte is one); the test is exact for each byte.
-func lowBytes(w uint64) uint64 {
-	const low7, add, highs = 0x7f7f7f7f7f7f7f7f, 0x5f5f5f5f5f5f5f5f, 0x8080808080808080
-	return ^((w&low7 + add) | w) & highs
+// Byte masks for eight bytes at a time. Each sets the high bit of the bytes
+// it selects and nothing else; they work on seven bits so that no carry
+// crosses from one byte to the next.
+const (
+	low7  = 0x7f7f7f7f7f7f7f7f
+	highs = 0x8080808080808080
+	ones  = 0x0101010101010101
+)
+
+// zeroBytes marks the bytes of w that are 0.
+func zeroBytes(w uint64) uint64 {
+	return ^((w&low7 + low7) | w) & highs
+}
+
+// spaceBytes marks the bytes of w that C's isspace accepts: ' ' and '\t'
+// through '\r'.
+func spaceBytes(w uint64) uint64 {
+	x := w & low7
+	atLeast9 := x + (0x80-9)*ones
+	atLeast14 := x + (0x80-14)*ones
+	controls := atLeast9 &^ atLeast14 &^ w & highs
+	return controls | zeroBytes(w^0x2020202020202020)
 }
 
 // run parses one run line, whose n fields are in p.f. It returns a nil qid

@@ -474,6 +474,26 @@ func BenchmarkAtof(b *testing.B) {
 	}
 }
 
+func TestByteMasks(t *testing.T) {
+	for c := range 256 {
+		for pos := range 8 {
+			w := uint64(c) << (8 * pos)
+			for k := range 8 {
+				if k != pos {
+					w |= uint64('a'+k) << (8 * k) // neighbours that are neither
+				}
+			}
+			bit := uint64(0x80) << (8 * pos)
+			if got := spaceBytes(w) != 0; got != isSpace[c] || spaceBytes(w)&^bit != 0 {
+				t.Errorf("spaceBytes: byte %#x at %d: mask %#x", c, pos, spaceBytes(w))
+			}
+			if got := zeroBytes(w) != 0; got != (c == 0) || zeroBytes(w)&^bit != 0 {
+				t.Errorf("zeroBytes: byte %#x at %d: mask %#x", c, pos, zeroBytes(w))
+			}
+		}
+	}
+}
+
 func TestSplit(t *testing.T) {
 	for _, s := range []string{"", " ", "a", "abc def", "  abcdefghij klm  ", "abc\x01defghijkl\tx", "0123456789abcdef\vx",
 		"\xff\xfe\xa1\xa0abcdefgh ij", "a\x1fb\x7fc\x80d\xa1e\x20", "1 2 3 4 5 6 7 8 9", "q1\t\tQ0  d1 \r1 2.5\ttag\r"} {
