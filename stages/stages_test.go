@@ -37,7 +37,6 @@ func fixture(t *testing.T, qrels, tops, corp string, traces ...string) (Input, T
 	return in, Slice(ts)
 }
 
-
 func options(names ...string) Options {
 	if len(names) == 0 {
 		names = []string{"R", "RR", "nDCG"}
