@@ -12,7 +12,7 @@ import (
 // Chart sizes, in SVG user units.
 const (
 	chartW, chartH = 720.0, 220.0
-	pad            = 36.0
+	pad            = 44.0
 	scatterSide    = 300.0
 )
 
