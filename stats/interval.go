@@ -21,7 +21,9 @@ const (
 	// the observed one, ties counting half) and the acceleration a from the
 	// jackknife, which for a mean is Σe³ / (6 (Σe²)^1.5) with e the deviations
 	// of the differences from their mean. It corrects the percentile
-	// interval's coverage for skewed differences.
+	// interval's coverage for skewed differences. The share is kept within
+	// half a resample of 0 and 1 so that z0 is finite, and a level the
+	// mapping leaves undefined (1 - a(z0+z) <= 0) takes its limit, 0 or 1.
 	BCa IntervalMethod = "bca"
 )
 
@@ -29,7 +31,7 @@ const (
 // Each resample draws N queries with replacement, keeping every query's
 // base and candidate values together, and takes the mean difference.
 // Quantiles interpolate linearly between order statistics (type 7). When
-// every difference is equal the interval is that single value.
+// every difference is equal the interval collapses to that value.
 type Interval struct {
 	Lo, Hi float64
 	// Level is the confidence level, such as 0.95.

@@ -116,9 +116,7 @@ func (wk *worker) bootstrap(seed uint64, j, total int, boot []float64) {
 		wk.lists = wk.lists[:2*b]
 		for k := range b {
 			clear(wk.counts)
-			for range m.n {
-				wk.counts[s.intN(uint32(m.n))]++
-			}
+			drawCounts(s, wk.counts)
 			wk.lists[k], wk.lists[b+k] = split(wk.counts, wk.list(k), wk.list(b+k))
 		}
 		sums := wk.sums[:2*b*w]
@@ -181,9 +179,9 @@ func (wk *worker) signFlip(seed uint64, j, total int) {
 
 // keptRows draws a sign for each of n queries and appends to rows, in
 // order, the queries whose sign is kept.
-func keptRows(s *stream, n int, rows []int32) []int32 {
+func keptRows(s *rand.PCG, n int, rows []int32) []int32 {
 	for base := 0; base < n; base += 64 {
-		word := s.src.Uint64()
+		word := s.Uint64()
 		if n-base < 64 {
 			word &= 1<<(n-base) - 1
 		}
@@ -194,19 +192,12 @@ func keptRows(s *stream, n int, rows []int32) []int32 {
 	return rows
 }
 
-// stream is a PCG stream with a 32-bit buffer for bounded integers.
-type stream struct {
-	src   *rand.PCG
-	spare uint64
-	have  bool
-}
-
-// newStream returns the stream of one chunk of one kind. Its state is
+// newStream returns the PCG stream of one chunk of one kind. Its state is
 // derived from the seed, the kind and the chunk by a SplitMix64 finalizer,
 // so neighbouring chunks get unrelated states.
-func newStream(seed uint64, kind, j int) *stream {
+func newStream(seed uint64, kind, j int) *rand.PCG {
 	hi := mix(seed ^ mix(uint64(kind)<<32|uint64(j)))
-	return &stream{src: rand.NewPCG(hi, mix(hi^0x9e3779b97f4a7c15))}
+	return rand.NewPCG(hi, mix(hi^0x9e3779b97f4a7c15))
 }
 
 func mix(z uint64) uint64 {
@@ -216,25 +207,30 @@ func mix(z uint64) uint64 {
 	return z ^ z>>31
 }
 
-func (s *stream) uint32() uint32 {
-	if s.have {
-		s.have = false
-		return uint32(s.spare >> 32)
-	}
-	s.spare, s.have = s.src.Uint64(), true
-	return uint32(s.spare)
-}
-
-// intN returns a uniform integer in [0, n) by Lemire's multiply-and-reject
-// method, which is exact.
-func (s *stream) intN(n uint32) uint32 {
-	p := uint64(s.uint32()) * uint64(n)
-	if uint32(p) < n {
-		for floor := -n % n; uint32(p) < floor; {
-			p = uint64(s.uint32()) * uint64(n)
+// drawCounts adds len(counts) uniform draws of a query to counts, two
+// draws from each 64 random bits.
+func drawCounts(s *rand.PCG, counts []int32) {
+	floor := -uint32(len(counts)) % uint32(len(counts))
+	for left := len(counts); left > 0; {
+		x := s.Uint64()
+		left -= tally(counts, uint32(x), floor)
+		if left > 0 {
+			left -= tally(counts, uint32(x>>32), floor)
 		}
 	}
-	return uint32(p >> 32)
+}
+
+// tally counts the query that the random bits h select among len(counts),
+// by Lemire's multiply-and-reject method, which is exact: it rejects h,
+// returning 0, when the low half of the product is below floor, 2^32 mod
+// len(counts).
+func tally(counts []int32, h, floor uint32) int {
+	p := uint64(h) * uint64(len(counts))
+	if uint32(p) < floor {
+		return 0
+	}
+	counts[p>>32]++
+	return 1
 }
 
 // atLeastAsExtreme reports whether the sum s lies at least as far from zero

@@ -5,13 +5,14 @@ package stats
 // likely to have either sign. The statistic is the absolute sum of the
 // differences (equivalently, of the mean difference); a sign vector counts
 // as extreme when its sum is at least as far from zero as the observed one,
-// with a relative slack of 1e-10 so that exact-arithmetic ties survive
-// rounding. When every difference is zero, every sign vector is extreme and
-// P is 1.
+// with a slack of 1e-10 times the sum of absolute differences, so that
+// arrangements that tie in exact arithmetic still tie after rounding. When
+// every difference is zero, every sign vector is extreme and P is 1.
 type SignFlip struct {
-	// P is the two-sided p-value: Extreme/Total when Exact, and
-	// (Extreme+1)/(Total+1) otherwise, which counts the observed sign
-	// vector and is never 0.
+	// P is the two-sided p-value: Extreme/Total when Exact, which counts
+	// the observed signs and their opposite and so is at least 2/2^N; and
+	// (Extreme+1)/(Total+1) when sampled, which counts the observed signs
+	// once more and is never 0.
 	P float64
 	// Exact reports whether all 2^N sign vectors were enumerated instead
 	// of sampled.

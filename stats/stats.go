@@ -81,9 +81,11 @@ func Compare(base, cand []float64, opts Options) (Comparison, error) {
 
 // CompareAll compares every pair, all over the same N queries, and returns
 // one Comparison per pair in order. The bootstrap resamples and the sign
-// vectors are drawn once and shared by all pairs. It returns ErrNoQueries
-// when N is 0, and an error when the pairs differ in length or hold a NaN or
-// infinite value.
+// vectors are drawn once and shared by all pairs; they depend only on the
+// seed and N, so a pair gets the same result alone or in any batch. It
+// holds N·len(pairs) differences and Resamples·len(pairs) resampled sums in
+// memory. It returns ErrNoQueries when N is 0, and an error when the pairs
+// differ in length or hold a NaN or infinite value.
 func CompareAll(pairs []Pair, opts Options) ([]Comparison, error) {
 	if len(pairs) == 0 {
 		return nil, nil
@@ -106,7 +108,8 @@ func CompareAll(pairs []Pair, opts Options) ([]Comparison, error) {
 }
 
 // Subset returns the pairs restricted to the queries at positions idx, in
-// the order of idx, for comparing a slice of the queries.
+// the order of idx, for comparing a slice of the queries. It panics if an
+// index is out of range.
 func Subset(pairs []Pair, idx []int) []Pair {
 	out := make([]Pair, len(pairs))
 	for p, pr := range pairs {
