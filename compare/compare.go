@@ -40,10 +40,10 @@ type System struct {
 // Ranking is one query's ranked list as the regressions view shows it.
 type Ranking struct {
 	// Top is the head of the list with the grade of every judged item.
-	Top []Item `json:"top"`
+	Top []Item `json:"top,omitempty"`
 	// Relevant lists every judged relevant item, with Rank 0 when the list
 	// does not contain it, best grade first.
-	Relevant []Item `json:"relevant"`
+	Relevant []Item `json:"relevant,omitempty"`
 }
 
 // Item is one ranked or judged item.

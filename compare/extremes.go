@@ -9,8 +9,8 @@ import (
 type Extremes struct {
 	Candidate    string  `json:"candidate"`
 	Metric       string  `json:"metric"`
-	Regressions  []Moved `json:"regressions"`
-	Improvements []Moved `json:"improvements"`
+	Regressions  []Moved `json:"regressions,omitempty"`
+	Improvements []Moved `json:"improvements,omitempty"`
 }
 
 // Moved is one query's values in base and candidate, with both rankings
