@@ -25,9 +25,9 @@ type Options struct {
 	Seed uint64
 }
 
-// MaxExact is the largest Options.ExactMax: enumeration costs 2^N sums per
-// comparison.
-const MaxExact = 24
+// MaxExact is the largest Options.ExactMax: enumeration takes time and
+// memory in proportion to 2^(N/2) per comparison.
+const MaxExact = 40
 
 // Defaults applied by Options for zero fields.
 const (

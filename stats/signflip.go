@@ -1,5 +1,11 @@
 package stats
 
+import (
+	"math"
+	"slices"
+	"sort"
+)
+
 // SignFlip is a paired randomization test of the null hypothesis that base
 // and candidate are exchangeable on every query, so each difference is as
 // likely to have either sign. The statistic is the absolute sum of the
@@ -32,20 +38,23 @@ func sampledSignFlip(extreme int64, total int) SignFlip {
 }
 
 // exactSignFlip enumerates all 2^n sign vectors of d, whose sum is t and
-// tie slack tol. It meets in the middle: every sum is one sum over the
-// first half of d plus one over the second, each computed directly.
+// tie slack tol. It meets in the middle: every sum is a sum a over the first
+// half of d plus a sum b over the second, and with the b sorted, the b that
+// make |a+b| at least |t| - tol form two runs found by binary search.
 func exactSignFlip(d []float64, t, tol float64) SignFlip {
 	h := len(d) / 2
 	lo, hi := signedSums(d[:h]), signedSums(d[h:])
-	var extreme int64
-	for _, a := range lo {
-		for _, b := range hi {
-			if atLeastAsExtreme(a+b, t, tol) {
-				extreme++
-			}
+	slices.Sort(hi)
+	total := int64(len(lo)) * int64(len(hi))
+	extreme := total
+	if thr := math.Abs(t) - tol; thr > 0 {
+		extreme = 0
+		for _, a := range lo {
+			atMost := sort.Search(len(hi), func(i int) bool { return hi[i] > -thr-a })
+			below := sort.SearchFloat64s(hi, thr-a)
+			extreme += int64(atMost + len(hi) - below)
 		}
 	}
-	total := int64(len(lo)) * int64(len(hi))
 	return SignFlip{P: float64(extreme) / float64(total), Exact: true, Extreme: extreme, Total: total}
 }
 

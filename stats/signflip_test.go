@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"pgregory.net/rapid"
 )
 
 // diffsOnly compares a zero base with candidate d, so the differences are d.
@@ -91,4 +93,36 @@ func TestExactLimit(t *testing.T) {
 			t.Errorf("ExactMax %d: exact = %v", tt.max, r.SignFlip.Exact)
 		}
 	}
+}
+
+// TestExactAgainstBruteForce checks the meet-in-the-middle count against
+// summing every sign vector directly, on differences from a coarse grid so
+// that many sums tie in exact arithmetic.
+func TestExactAgainstBruteForce(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		d := rapid.SliceOfN(rapid.IntRange(-5, 5), 1, 12).Draw(t, "tenths")
+		v := make([]float64, len(d))
+		total, abs := 0.0, 0.0
+		for i, x := range d {
+			v[i] = float64(x) / 10
+			total += v[i]
+			abs += math.Abs(v[i])
+		}
+		var want int64
+		for mask := range 1 << len(v) {
+			s := 0.0
+			for i, x := range v {
+				if mask>>i&1 == 1 {
+					x = -x
+				}
+				s += x
+			}
+			if atLeastAsExtreme(s, total, tieSlack*abs) {
+				want++
+			}
+		}
+		if got := exactSignFlip(v, total, tieSlack*abs); got.Extreme != want || got.Total != 1<<len(v) {
+			t.Fatalf("%v: %+v, want %d extreme", v, got, want)
+		}
+	})
 }
