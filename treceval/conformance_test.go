@@ -93,6 +93,23 @@ func TestConformance(t *testing.T) {
 	}
 	more, _ := filepath.Glob(filepath.Join(root, "*", "*", "cmd.txt"))
 	paths = append(paths, more...)
+	runCases(t, root, paths)
+}
+
+// TestGolden reproduces the outputs in testdata: trec_eval's answers on
+// inputs made to reach its odd corners (relevance levels below 0 or above
+// every grade, queries whose grades are all negative, -M 0, -J, -D, gains
+// for unjudged documents).
+func TestGolden(t *testing.T) {
+	paths, err := filepath.Glob(filepath.Join("testdata", "*", "cmd.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	runCases(t, "testdata", paths)
+}
+
+// runCases checks every command of the given cmd.txt files.
+func runCases(t *testing.T, root string, paths []string) {
 	if len(paths) == 0 {
 		t.Fatal("no cmd.txt found")
 	}

@@ -54,8 +54,9 @@ type builder struct {
 	grades []int32
 }
 
-// readQrels reads a qrels file with trec_eval's rules.
-func readQrels(r io.Reader, name string) (*qrels, error) {
+// readQrels reads a qrels file with trec_eval's rules. When only is not
+// empty, it is the one query that will be evaluated (-D).
+func readQrels(r io.Reader, name, only string) (*qrels, error) {
 	builders := map[string]*builder{}
 	var b *builder
 	last := ""
@@ -89,7 +90,11 @@ func readQrels(r io.Reader, name string) (*qrels, error) {
 	for i, j := range q.queries {
 		q.index[j.qid] = i
 	}
-	simulateLevelBuffer(q.queries)
+	evaluated := q.queries
+	if i, ok := q.index[only]; ok {
+		evaluated = q.queries[i : i+1]
+	}
+	simulateLevelBuffer(evaluated)
 	return q, nil
 }
 

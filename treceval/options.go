@@ -169,7 +169,9 @@ func (c *config) apply(short byte, value string) error {
 	case 'N':
 		c.numDocs = num()
 	case 'M':
-		c.maxDocs = num()
+		if c.maxDocs = num(); c.maxDocs < 0 {
+			return usageError{fmt.Sprintf("-M %s: the number of documents kept per query cannot be negative", value)}
+		}
 	case 'R':
 		c.relFormat = value
 	case 'T':

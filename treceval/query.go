@@ -71,7 +71,7 @@ func (s *settings) rank(docs []trecfile.RunDoc, j *judgments, seed maphash.Seed,
 	order := sc.sortOrder(docs)
 	n := len(order)
 	if int64(n) > s.maxDocs {
-		n = int(max(s.maxDocs, 0))
+		n = int(s.maxDocs)
 	}
 	rr := resRels{levels: j.view, numRelLevels: j.numLevels}
 	sc.ranked.reset(n)

@@ -147,7 +147,7 @@ func (e *evaluation) read(qrelsPath, runPath string, stdin io.Reader) error {
 		return fail(2, "cannot read qrels file '%s': %v", qrelsPath, err)
 	}
 	defer f.Close()
-	if e.qrels, err = readQrels(f, qrelsPath); err != nil {
+	if e.qrels, err = readQrels(f, qrelsPath, e.cfg.debugQuery); err != nil {
 		return fail(2, "in qrels file '%s' (trec_eval's rules: 4 fields, no blank lines):\n%v", qrelsPath, err)
 	}
 	e.results = make([]*queryResult, len(e.qrels.queries))
