@@ -12,7 +12,9 @@
 // CompareAll is the entry point for one compare run: it evaluates many
 // comparisons (metrics × candidates) over the same queries at once, and every
 // comparison sees the same resampled query sets and the same sign vectors.
-// For a slice of the queries, call it again on Subset of the pairs.
+// For a slice of the queries, call it again on Subset of the pairs. Adjust
+// then corrects the family of p-values (SignFlip.P, or TTest.P) of all the
+// comparisons made.
 package stats
 
 import (
@@ -84,8 +86,9 @@ func Compare(base, cand []float64, opts Options) (Comparison, error) {
 // vectors are drawn once and shared by all pairs; they depend only on the
 // seed and N, so a pair gets the same result alone or in any batch. It
 // holds N·len(pairs) differences and Resamples·len(pairs) resampled sums in
-// memory. It returns ErrNoQueries when N is 0, and an error when the pairs
-// differ in length or hold a NaN or infinite value.
+// memory. No pairs give no comparisons. It returns ErrNoQueries when N is 0,
+// and an error when the options are invalid or the pairs differ in length
+// or hold a NaN or infinite value.
 func CompareAll(pairs []Pair, opts Options) ([]Comparison, error) {
 	if len(pairs) == 0 {
 		return nil, nil
