@@ -78,8 +78,8 @@ func (s *settings) rank(docs []trecfile.RunDoc, j *judgments, seed maphash.Seed,
 	for r, i := range order[:n] {
 		doc := docs[i].Doc
 		same := func(e int32) bool { return docs[order[e]].Doc == doc }
-		if _, dup := sc.ranked.add(maphash.String(seed, doc), int32(r), same); dup {
-			return rr, fmt.Errorf("document %q is retrieved twice for query %q; each docno may appear once per query", doc, j.qid)
+		if e, dup := sc.ranked.add(maphash.String(seed, doc), int32(r), same); dup {
+			return rr, &dupError{doc: doc, qid: j.qid, lines: [2]int{docs[order[e]].Line, docs[i].Line}}
 		}
 	}
 	rr.rel = sc.relevance(n)
@@ -107,6 +107,18 @@ func (sc *scratch) relevance(n int) []int {
 		rel[i] = relNonPool
 	}
 	return rel
+}
+
+// dupError is a docno retrieved twice for one query.
+type dupError struct {
+	doc, qid string
+	lines    [2]int
+}
+
+func (e *dupError) Error() string {
+	first, second := min(e.lines[0], e.lines[1]), max(e.lines[0], e.lines[1])
+	return fmt.Sprintf("query %q retrieves document %q twice (lines %d and %d); each docno may appear once per query: remove one line",
+		e.qid, e.doc, first, second)
 }
 
 // count fills the shared counts, dropping unjudged documents for -J.

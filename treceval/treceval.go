@@ -205,10 +205,14 @@ func (e *evaluation) score(docs []trecfile.RunDoc, j *judgments) *queryResult {
 	res := &queryResult{}
 	rr, err := e.cfg.rank(docs, j, e.qrels.seed, sc)
 	if err == nil && j.dup != "" {
-		err = fmt.Errorf("document %q is judged twice for query %q in the qrels; keep one judgment", j.dup, j.qid)
+		err = fmt.Errorf("%s: query %q judges document %q twice; keep one judgment", e.cfg.files[0], j.qid, j.dup)
 	}
 	if err == nil && j.broken != "" {
 		err = fmt.Errorf("query %q: %s; trec_eval cannot evaluate it (remove the query or give it a grade >= 0)", j.qid, j.broken)
+	}
+	var dup *dupError
+	if errors.As(err, &dup) {
+		err = fmt.Errorf("%s: %v", e.cfg.files[1], err)
 	}
 	if err != nil {
 		res.err = err
@@ -255,7 +259,7 @@ func (e *evaluation) report(out *bufio.Writer) error {
 		res := e.results[i]
 		switch {
 		case res == nil && !e.cfg.complete:
-			return fail(4, "query '%s' is in the qrels but not in the run; add -c to score it 0 (trec_eval 9 skipped it silently)", j.qid)
+			return fail(4, "query '%s' is judged in %s but has no lines in %s; add -c to score it 0 (trec_eval 9 skipped it silently)", j.qid, e.cfg.files[0], e.cfg.files[1])
 		case res == nil:
 			res = e.scoreMissing(j)
 		}
