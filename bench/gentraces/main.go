@@ -122,11 +122,11 @@ func (c config) query(r *rand.Rand, q int, files map[string]*json.Encoder) error
 	if err := files["traces.jsonl"].Encode(trace); err != nil {
 		return err
 	}
-	// Every candidate is judged: a few relevant ones spread over the list.
-	sorted := append([]string(nil), ids...)
-	for i, id := range sorted {
+	// The top 16 candidates are judged (a pool), a few of them relevant;
+	// the rest are unjudged, as in a real pooled collection.
+	for i, id := range ids[:min(16, len(ids))] {
 		grade := 0
-		if i%12 == 0 {
+		if i%5 == 0 {
 			grade = 1 + i%3
 		}
 		if err := files["judgments.jsonl"].Encode(map[string]any{"query": qid, "item": id, "grade": grade}); err != nil {
@@ -134,5 +134,5 @@ func (c config) query(r *rand.Rand, q int, files map[string]*json.Encoder) error
 		}
 	}
 	return files["topics.jsonl"].Encode(map[string]any{"id": qid, "text": "question " + qid,
-		"facts": []any{map[string]any{"id": "f", "support": []any{map[string]string{"item": ids[0]}, map[string]string{"item": ids[12]}}}}})
+		"facts": []any{map[string]any{"id": "f", "support": []any{map[string]string{"item": ids[0]}, map[string]string{"item": ids[min(12, len(ids)-1)]}}}}})
 }

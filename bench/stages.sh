@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Throughput and peak memory of `ragstat stages` on synthetic traces (issue:
+# 100,000 traces of 50 candidates, 10 reranked and 8 context passages of
+# about 1 KB, counted with o200k_base), and the tokenizer's throughput beside
+# npm tiktoken's on the same passages, in one run.
+#
+#   bench/stages.sh [--traces 100000] [--data DIR]
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+traces=100000
+data="${TMPDIR:-/tmp}/ragstat-bench-stages"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --traces) traces=$2; shift 2 ;;
+    --data) data=$2; shift 2 ;;
+    *) echo "unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+command -v /usr/bin/time >/dev/null || { echo "needs GNU time (apt-get install time)" >&2; exit 2; }
+mkdir -p "$data"
+bin="$data/ragstat"
+(cd "$root" && go build -o "$bin" ./cmd/ragstat)
+dir="$data/t$traces"
+if [ ! -s "$dir/traces.jsonl" ]; then
+  (cd "$root" && go run ./bench/gentraces -out "$dir" -traces "$traces")
+fi
+mb=$(du -m "$dir/traces.jsonl" | cut -f1)
+echo "== ragstat stages: $traces traces, $mb MB of traces"
+/usr/bin/time -f "%e %M" -o "$data/time.txt" "$bin" stages -j "$dir/judgments.jsonl" --topics "$dir/topics.jsonl" \
+  --unjudged nonrelevant --tokenizer o200k_base --k candidates=50 --k reranked=10 "$dir/traces.jsonl" >"$data/out.txt"
+read -r secs rss <"$data/time.txt"
+awk -v s="$secs" -v n="$traces" -v mb="$mb" -v rss="$rss" 'BEGIN {
+  printf "wall %.2f s, %.0f traces/s, %.1f MB/s of traces, peak RSS %.0f MiB\n", s, n / s, mb / s, rss / 1024 }'
+echo "== tokenizer: o200k_base, Go beside npm tiktoken on the same ~1 KB passages"
+if command -v npm >/dev/null; then
+  sh "$root/tokenize/testdata/oracle/compare.sh"
+else
+  echo "npm not found: skipped"
+fi
