@@ -43,11 +43,12 @@ func skewedNoise(rng *rand.Rand) float64 {
 
 // TestBootstrapCoverage checks that 95% intervals cover a known mean
 // difference about 95% of the time. With 40 normal differences both methods
-// cover about 94% (the bootstrap's variance divides by n, not n-1); 1000
-// data sets give a standard error of 0.7 points.
+// cover about 94% (the bootstrap's variance divides by n, not n-1; this seed
+// gives 92.8%), and 1000 data sets give a standard error of 0.8 points. A
+// 90% interval, or one that ignored the pairing, falls outside.
 func TestBootstrapCoverage(t *testing.T) {
 	for _, m := range []IntervalMethod{Percentile, BCa} {
-		if got := coverage(t, 40, 1000, m, normalNoise); got < 0.92 || got > 0.965 {
+		if got := coverage(t, 40, 1000, m, normalNoise); got < 0.91 || got > 0.965 {
 			t.Errorf("%s: coverage %.3f, want about 0.94", m, got)
 		}
 	}
