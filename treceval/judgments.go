@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/ragstat/ragstat/trecfile"
 )
@@ -86,7 +87,7 @@ func readQrels(r io.Reader, name, only string) (*qrels, error) {
 		q.queries = append(q.queries, b.index(qid, q.seed, &set))
 		delete(builders, qid)
 	}
-	slices.SortFunc(q.queries, func(a, b *judgments) int { return cmpString(a.qid, b.qid) })
+	slices.SortFunc(q.queries, func(a, b *judgments) int { return strings.Compare(a.qid, b.qid) })
 	for i, j := range q.queries {
 		q.index[j.qid] = i
 	}
@@ -120,16 +121,6 @@ func simulateLevelBuffer(queries []*judgments) {
 		j.view = slices.Clone(buf)
 		j.numLevels = numLevels
 	}
-}
-
-func cmpString(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // index turns the collected lines into a query's judgments, noting a docno

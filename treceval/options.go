@@ -157,7 +157,7 @@ func (c *config) apply(short byte, value string) error {
 	case 'c':
 		c.complete = true
 	case 'l':
-		c.relLevel = clampInt(num())
+		c.relLevel = int(num())
 	case 'n':
 		c.summary = false
 	case 'D':
@@ -180,9 +180,4 @@ func (c *config) apply(short byte, value string) error {
 		c.zscores = value
 	}
 	return nil
-}
-
-// clampInt converts to int, saturating where int is 32 bits.
-func clampInt(v int64) int {
-	return int(max(min(v, int64(^uint(0)>>1)), -int64(^uint(0)>>1)-1))
 }
