@@ -51,7 +51,7 @@ func init() {
 		&measure{name: "set_recall", calc: calcSet(setRecall), doc: "Recall of the whole retrieved set."},
 		&measure{name: "set_map", calc: calcSet(setMAP), doc: "Set precision times set recall."},
 		&measure{name: "set_F", params: doubleParams, defaults: "1.0", calc: calcSetF,
-			doc: "F measure of the retrieved set; the parameter is beta squared... as trec_eval: (x+1)PR/(xP+R)."},
+			doc: "F measure of the retrieved set, (x+1)PR/(xP+R) with x the parameter (default 1: the harmonic mean of P and R)."},
 		&measure{name: "yaap", calc: calcYAAP,
 			doc: "Yet another average precision: log((1+sum)/(1+R-sum)), sum the summed precisions at relevant documents."},
 		&measure{name: "unj", params: longCutoffs, defaults: "5,10,20", calc: calcAtCutoffs(unjudgedIn, precisionAt),
