@@ -64,6 +64,7 @@ type side struct {
 	queries  []string
 	values   [][]float64
 	rankings map[string]compare.Ranking // nil for a saved result
+	config   json.RawMessage            // traces: the pipeline configuration
 }
 
 func (c *compareCmd) Run(e *env) error {
@@ -92,6 +93,11 @@ func (c *compareCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	configs, err := configNotes(sides)
+	if err != nil {
+		return err
+	}
+	notes = append(notes, configs...)
 	table, dropped := align(sides)
 	opt, err := c.options(table, e)
 	if err != nil {
@@ -197,6 +203,12 @@ func (c *compareCmd) sides(sc scorer, ref *manifest.Manifest, e *env) ([]*side, 
 }
 
 func (c *compareCmd) read(sc scorer, ref *manifest.Manifest, f *input.File, name string) ([]*side, error) {
+	if traces, err := isTrace(f); err != nil || traces {
+		if err != nil {
+			return nil, err
+		}
+		return c.traceSides(sc, ref, f, name)
+	}
 	file, err := record("run", f)
 	if err != nil {
 		return nil, err

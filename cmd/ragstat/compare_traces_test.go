@@ -1,0 +1,32 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestCompareTraces compares the demo's two traced pipelines stage by
+// stage, and flags that v2 changes several components at once.
+func TestCompareTraces(t *testing.T) {
+	t.Chdir(filepath.Join(exampleDir(t), "pipeline"))
+	out, errs, code := ragstat(t, "", "compare", "-j", "judgments.jsonl", "--topics", "topics.jsonl", "--corpus", "corpus.jsonl",
+		"--resamples", "1000", "--randomizations", "1000", "traces-v1.jsonl", "traces-v2.jsonl")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	golden(t, "compare.traces.golden", out)
+	for _, w := range []string{
+		"config: v2 differs from v1 in packer, permission_filter, reranker, retriever",
+		"WARNING: v2 changes 4 components at once",
+		"v2         context/facts       0.8333  0.8333  +0.0000",
+		"v2         reranked/facts      0.8333  1.0000  +0.1667",
+	} {
+		if !strings.Contains(out, w) {
+			t.Errorf("output lacks %q", w)
+		}
+	}
+	if _, errs, code := ragstat(t, "", "compare", "-j", "judgments.jsonl", "traces-v1.jsonl", "traces-v2.jsonl"); code != exitInput || !strings.Contains(errs, "needs --topics") {
+		t.Errorf("traces without topics: exit %d, %s", code, errs)
+	}
+}
