@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"strings"
 	"sync"
 )
 
@@ -28,7 +27,7 @@ type QrelsLine struct {
 // line at a time and reads the next as data); blank lines are errors; a grade
 // reads as C's atol does.
 func ReadQrels(r io.Reader, opt Options, fn func(QrelsLine) error) error {
-	d := &qrelsDelivery{opt: &opt, fn: fn, pending: map[int]parsedBlock{}}
+	d := &qrelsDelivery{opt: &opt, fn: fn, pending: map[int]*parsedBlock{}}
 	err := pipeline(r, qrelsCut, opt.workers(), d.errs.full, func(b *block) error {
 		return d.add(b.seq, parseQrelsBlock(b, &opt))
 	})
@@ -59,10 +58,27 @@ func qrelsCut(data []byte) int {
 	return 0
 }
 
-// parsedBlock is the outcome of parsing one block of a qrels file.
+// parsedBlock is the outcome of parsing one block of a qrels file: its
+// lines as pointer-free records (cheap for the garbage collector while they
+// wait for their turn), the strings they refer to, and its problems.
 type parsedBlock struct {
-	lines []QrelsLine
+	recs  []qrelsRec
+	names []string // query ids and iter values, each stored once per run of equal values
+	docs  string   // every docno of the block, concatenated
 	errs  []*Error
+}
+
+// qrelsRec is one parsed qrels line.
+type qrelsRec struct {
+	query, iter uint32 // indexes into names
+	doc, docEnd uint32 // the docno is docs[doc:docEnd]
+	grade, line int
+}
+
+// line rebuilds the QrelsLine of record i.
+func (pb *parsedBlock) line(i int) QrelsLine {
+	r := &pb.recs[i]
+	return QrelsLine{Query: pb.names[r.query], Iter: pb.names[r.iter], Doc: pb.docs[r.doc:r.docEnd], Grade: r.grade, Line: r.line}
 }
 
 // qrelsDelivery hands parsed blocks to fn in file order.
@@ -71,13 +87,13 @@ type qrelsDelivery struct {
 	fn      func(QrelsLine) error
 	errs    collector
 	mu      sync.Mutex
-	pending map[int]parsedBlock
+	pending map[int]*parsedBlock
 	next    int
 	lines   int
 }
 
 // add queues a parsed block and delivers every block now in order.
-func (d *qrelsDelivery) add(seq int, pb parsedBlock) error {
+func (d *qrelsDelivery) add(seq int, pb *parsedBlock) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.pending[seq] = pb
@@ -94,14 +110,10 @@ func (d *qrelsDelivery) add(seq int, pb parsedBlock) error {
 	}
 }
 
-func (d *qrelsDelivery) deliver(pb parsedBlock) error {
-	stopped := d.errs.any()
-	for _, l := range pb.lines {
-		if stopped {
-			break
-		}
+func (d *qrelsDelivery) deliver(pb *parsedBlock) error {
+	for i := 0; i < len(pb.recs) && !d.errs.any(); i++ {
 		d.lines++
-		if err := d.fn(l); err != nil {
+		if err := d.fn(pb.line(i)); err != nil {
 			return err
 		}
 	}
@@ -109,30 +121,26 @@ func (d *qrelsDelivery) deliver(pb parsedBlock) error {
 	return nil
 }
 
-// parseQrelsBlock parses the lines of one block. The docnos first point
-// into the block's buffer; at the end they are copied into one string, so a
-// block costs one allocation for all its docnos.
-func parseQrelsBlock(b *block, opt *Options) parsedBlock {
-	q := &qrelsReader{opt: opt}
-	pb := parsedBlock{lines: make([]QrelsLine, 0, bytes.Count(b.data, nl)+1)}
-	size := 0
+// parseQrelsBlock parses the lines of one block. Docnos are first located
+// in the block's buffer, then copied into one string at the end, so a block
+// costs one allocation for all its docnos.
+func parseQrelsBlock(b *block, opt *Options) *parsedBlock {
+	q := &qrelsReader{opt: opt, pb: &parsedBlock{recs: make([]qrelsRec, 0, bytes.Count(b.data, nl)+1)}}
 	eachLine(b, &q.p, func(line []byte, n, no int) error {
-		l, skip, perr := q.parse(line, n, no)
-		switch {
-		case perr != nil:
-			pb.errs = append(pb.errs, perr)
-		case !skip && len(pb.errs) == 0:
-			pb.lines = append(pb.lines, l)
-			size += len(l.Doc)
+		if perr := q.parse(line, n, no, b.data); perr != nil {
+			q.pb.errs = append(q.pb.errs, perr)
 		}
 		return nil
 	})
-	arena := make([]byte, 0, size)
-	for i := range pb.lines {
-		start := len(arena)
-		arena = append(arena, pb.lines[i].Doc...)
-		pb.lines[i].Doc = view(arena[start:])
+	pb := q.pb
+	docs := make([]byte, 0, q.docBytes)
+	for i := range pb.recs {
+		r := &pb.recs[i]
+		start := len(docs)
+		docs = append(docs, b.data[r.doc:r.docEnd]...)
+		r.doc, r.docEnd = uint32(start), uint32(len(docs))
 	}
+	pb.docs = view(docs)
 	return pb
 }
 
@@ -140,45 +148,60 @@ func parseQrelsBlock(b *block, opt *Options) parsedBlock {
 type qrelsReader struct {
 	opt         *Options
 	p           lineParser
+	pb          *parsedBlock
 	prevComment bool
-	last        QrelsLine // previous line, whose strings are reused when equal
+	docBytes    int
 }
 
-// parse reads one qrels line, whose n fields are in q.p.f.
-func (q *qrelsReader) parse(line []byte, n, no int) (l QrelsLine, skip bool, err *Error) {
+// parse reads one qrels line, whose n fields are in q.p.f, and records it
+// unless it is a comment; data is the block the fields point into.
+func (q *qrelsReader) parse(line []byte, n, no int, data []byte) *Error {
 	opt := q.opt
 	comment := len(line) > 0 && line[0] == '#' && !q.prevComment
 	q.prevComment = comment && opt.Lenient
 	switch {
 	case opt.Lenient && comment:
-		return l, true, nil
-	case !opt.Lenient && (n == 0 || q.p.f[0][0] == '#'):
-		return l, false, rejectLine(n, no, opt, "qrels")
-	}
-	switch {
-	case n == 0:
-		return l, false, rejectLine(n, no, opt, "qrels")
+		return nil
+	case n == 0 || !opt.Lenient && q.p.f[0][0] == '#':
+		return rejectLine(n, no, opt, "qrels")
 	case n != 4:
-		return l, false, q.p.fieldCount(n, no, opt, 4, qrelsFormat)
+		return q.p.fieldCount(n, no, opt, 4, qrelsFormat)
 	}
 	f := &q.p.f
-	l = QrelsLine{Query: intern(q.last.Query, f[0]), Iter: intern(q.last.Iter, f[1]), Doc: view(f[2]), Line: no}
+	grade, ok := 0, true
 	if opt.Lenient {
-		l.Grade = clampInt(Atol(f[3]))
-	} else if g, ok := parseInt(f[3]); ok {
-		l.Grade = g
+		grade = clampInt(Atol(f[3]))
 	} else {
-		return l, false, &Error{File: opt.Name, Line: no, Query: l.Query, Item: string(f[2]),
+		grade, ok = parseInt(f[3])
+	}
+	if !ok {
+		return &Error{File: opt.Name, Line: no, Query: string(f[0]), Item: string(f[2]),
 			Msg: fmt.Sprintf("grade %q is not an integer; the fourth column is the relevance grade (0, 1, 2, ...)", f[3])}
 	}
-	q.last = l
-	return l, false, nil
+	if len(q.pb.errs) > 0 {
+		return nil
+	}
+	doc := offsetIn(data, f[2])
+	q.docBytes += len(f[2])
+	q.pb.recs = append(q.pb.recs, qrelsRec{query: q.name(f[0]), iter: q.name(f[1]),
+		doc: doc, docEnd: doc + uint32(len(f[2])), grade: grade, line: no})
+	return nil
 }
 
-// intern returns prev when it spells b, else a new string.
-func intern(prev string, b []byte) string {
-	if view(b) == prev {
-		return prev
+// name returns the index of b in the block's names, adding it unless it
+// equals one of the last two (a query id and an iter value alternate).
+func (q *qrelsReader) name(b []byte) uint32 {
+	names := q.pb.names
+	for i := len(names) - 1; i >= 0 && i >= len(names)-2; i-- {
+		if names[i] == view(b) {
+			return uint32(i)
+		}
 	}
-	return strings.Clone(view(b))
+	q.pb.names = append(names, string(b))
+	return uint32(len(names))
+}
+
+// offsetIn returns the position of field within data, which contains it.
+func offsetIn(data, field []byte) uint32 {
+	return uint32(cap(data) - cap(field))
 }

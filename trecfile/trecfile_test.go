@@ -406,25 +406,51 @@ func FuzzReadRun(f *testing.F) {
 	})
 }
 
-func FuzzReadQrels(f *testing.F) {
-	f.Add("1 0 a 1\n1 0 b 0\n", true)
-	f.Add("# c\n# d\n1 0 a x\n\n", true)
-	f.Add("1 0 a 1\n1 0 b 0 x\n", false)
-	f.Fuzz(func(t *testing.T, input string, lenient bool) {
-		n := 0
-		err := ReadQrels(strings.NewReader(input), Options{Lenient: lenient}, func(l QrelsLine) error {
-			n++
-			if l.Query == "" || l.Doc == "" || l.Iter == "" || l.Line < n {
-				t.Fatalf("bad line %+v", l)
+// referenceQrels parses qrels the simple way, line by line.
+func referenceQrels(input string, lenient bool) ([]string, bool) {
+	var out []string
+	prevComment := false
+	for no, line := range strings.Split(strings.TrimSuffix(input, "\n"), "\n") {
+		comment := strings.HasPrefix(line, "#") && !prevComment
+		prevComment = comment && lenient
+		f := strings.FieldsFunc(line, func(r rune) bool { return r < 256 && isSpace[byte(r)] })
+		switch {
+		case lenient && comment:
+			continue
+		case len(f) != 4 || !lenient && f[0][0] == '#':
+			return nil, false
+		}
+		g := int(Atol([]byte(f[3])))
+		if v, ok := parseInt([]byte(f[3])); !lenient {
+			if !ok {
+				return nil, false
 			}
+			g = v
+		}
+		out = append(out, fmt.Sprintf("%s/%s/%s/%d/%d", f[0], f[1], f[2], g, no+1))
+	}
+	return out, len(out) > 0
+}
+
+func FuzzReadQrels(f *testing.F) {
+	f.Add("1 0 a 1\n1 0 b 0\n", true, 16)
+	f.Add("# c\n# d\n1 0 a x\n\n", true, 8)
+	f.Add("1 0 a 1\n1 0 b 0 x\n", false, 4)
+	f.Add("# c\n# x y z\n q\t0 d -2\r\n", true, 5)
+	f.Fuzz(func(t *testing.T, input string, lenient bool, size int) {
+		defer func(n int) { blockSize = n }(blockSize)
+		blockSize = 1 + size&1023
+		var got []string
+		err := ReadQrels(strings.NewReader(input), Options{Lenient: lenient, Workers: 2}, func(l QrelsLine) error {
+			got = append(got, fmt.Sprintf("%s/%s/%s/%d/%d", l.Query, l.Iter, l.Doc, l.Grade, l.Line))
 			return nil
 		})
-		var list ErrorList
-		if err != nil && (!errors.As(err, &list) || len(list) == 0 || len(list) > MaxErrors) {
-			t.Fatalf("error %v", err)
+		want, ok := referenceQrels(input, lenient)
+		if (err == nil) != ok {
+			t.Fatalf("error %v, reference ok %v", err, ok)
 		}
-		if err == nil && n == 0 {
-			t.Fatal("no lines and no error")
+		if err == nil && !slices.Equal(got, want) {
+			t.Fatalf("got %q\nwant %q", got, want)
 		}
 	})
 }
