@@ -2,6 +2,7 @@ package treceval
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -119,5 +120,21 @@ func TestMainHelpAndVersion(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	if status := Main([]string{"-v", "-m", "nosuch"}, nil, &stdout, &stderr); status != 0 || !strings.Contains(stderr.String(), "10.0") {
 		t.Errorf("-v: status %d, stderr %q", status, stderr.String())
+	}
+}
+
+func TestAppendFloat(t *testing.T) {
+	tests := []struct {
+		v    float64
+		want string
+	}{
+		{0, "0.0000"}, {1, "1.0000"}, {0.12345, "0.1235"}, {0.03125, "0.0312"}, {0.09375, "0.0938"},
+		{-0.5, "-0.5000"}, {123.45678, "123.4568"}, {math.NaN(), "  -nan"}, {math.Inf(1), "   inf"},
+		{math.Inf(-1), "  -inf"}, {math.Copysign(0, -1), "-0.0000"},
+	}
+	for _, tt := range tests {
+		if got := string(appendFloat([]byte("x"), tt.v)); got != "x"+tt.want {
+			t.Errorf("appendFloat(%v) = %q, want %q", tt.v, got, "x"+tt.want)
+		}
 	}
 }

@@ -102,7 +102,7 @@ func run(args []string, stdin io.Reader, out *bufio.Writer) error {
 	if err := e.read(c.files[0], c.files[1], stdin); err != nil {
 		return err
 	}
-	return e.report(out)
+	return e.report(&rowWriter{w: out})
 }
 
 // checkFormats rejects the input formats this implementation does not read.
@@ -250,7 +250,7 @@ func (e *evaluation) scoreMissing(j *judgments) *queryResult {
 
 // report prints the per-query rows (with -q) and the summary, stopping at
 // the first judged query that cannot be evaluated, as trec_eval does.
-func (e *evaluation) report(out *bufio.Writer) error {
+func (e *evaluation) report(out *rowWriter) error {
 	var done []*queryResult
 	for i, j := range e.qrels.queries {
 		if e.cfg.debugQuery != "" && j.qid != e.cfg.debugQuery {
@@ -281,23 +281,23 @@ func (e *evaluation) report(out *bufio.Writer) error {
 }
 
 // writeQuery prints one query's rows.
-func (e *evaluation) writeQuery(out *bufio.Writer, qid string, res *queryResult) {
+func (e *evaluation) writeQuery(out *rowWriter, qid string, res *queryResult) {
 	for _, in := range e.ins {
 		switch in.value {
 		case meanValue:
 			for k, name := range in.names {
-				writeRow(out, name, qid, formatFloat(res.vals[in.off+k]))
+				out.float(name, qid, res.vals[in.off+k])
 			}
 		case countValue, relCountValue:
-			writeRow(out, in.names[0], qid, formatLong(res.vals[in.off]))
+			out.long(in.names[0], qid, res.vals[in.off])
 		case stringValue:
-			writeRow(out, in.names[0], qid, "'"+res.relstr+"'")
+			out.text(in.names[0], qid, "'"+res.relstr+"'")
 		}
 	}
 }
 
 // writeSummary prints the rows for "all".
-func (e *evaluation) writeSummary(out *bufio.Writer, done []*queryResult) {
+func (e *evaluation) writeSummary(out *rowWriter, done []*queryResult) {
 	n := len(done)
 	if e.cfg.complete {
 		n = len(e.qrels.queries)
@@ -310,23 +310,23 @@ func (e *evaluation) writeSummary(out *bufio.Writer, done []*queryResult) {
 			}
 			switch in.value {
 			case runIDValue:
-				writeRow(out, "runid", "all", e.runID)
+				out.text("runid", "all", e.runID)
 			case numQValue:
-				writeRow(out, name, "all", formatLong(float64(n)))
+				out.long(name, "all", float64(n))
 			case countValue:
-				writeRow(out, name, "all", formatLong(sum))
+				out.long(name, "all", sum)
 			case relCountValue:
 				if e.cfg.complete {
 					sum = float64(e.qrels.positive())
 				}
-				writeRow(out, name, "all", formatLong(sum))
+				out.long(name, "all", sum)
 			case meanValue:
-				writeRow(out, name, "all", formatFloat(sum/float64(n)))
+				out.float(name, "all", sum/float64(n))
 			case geoMeanValue:
 				if e.cfg.complete {
 					sum += float64(n-len(done)) * math.Log(minGeoMean)
 				}
-				writeRow(out, name, "all", formatFloat(math.Exp(sum/float64(n))))
+				out.float(name, "all", math.Exp(sum/float64(n)))
 			}
 		}
 	}
