@@ -51,7 +51,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// tighter collection target keeps the peak memory small at little cost.
 	defer debug.SetGCPercent(debug.SetGCPercent(gcPercent))
 	out := bufio.NewWriterSize(stdout, 1<<16)
-	err := run(args, stdin, out)
+	err := run(args, stdin, out, stderr)
 	if ferr := out.Flush(); err == nil && ferr != nil {
 		err = fail(1, "writing results: %v", ferr)
 	}
@@ -76,13 +76,14 @@ const usageText = `usage: trec-eval [-h] [-q] [-c] [-n] [-J] [-l level] [-M max]
 `
 
 // run does the work of Main.
-func run(args []string, stdin io.Reader, out *bufio.Writer) error {
+func run(args []string, stdin io.Reader, out *bufio.Writer, stderr io.Writer) error {
 	c, err := parseArgs(args)
 	switch {
 	case err != nil:
 		return err
 	case c.version:
-		return fail(0, "compatible with trec_eval version 10.0")
+		_, err := fmt.Fprintln(stderr, "trec-eval: compatible with trec_eval version 10.0")
+		return err
 	case c.help:
 		return writeHelp(out, c)
 	case len(c.files) != 2:
@@ -92,7 +93,9 @@ func run(args []string, stdin io.Reader, out *bufio.Writer) error {
 		return err
 	}
 	if len(c.req.marked) == 0 {
-		c.req.mark("official")
+		if err := c.req.mark("official"); err != nil {
+			return err
+		}
 	}
 	ins, nvals, err := c.req.instances()
 	if err != nil {
@@ -204,15 +207,10 @@ func (e *evaluation) score(docs []trecfile.RunDoc, j *judgments) *queryResult {
 	defer e.pool.Put(sc)
 	res := &queryResult{}
 	rr, err := e.cfg.rank(docs, j, e.qrels.seed, sc)
-	if err == nil && j.dup != "" {
-		err = fmt.Errorf("%s: query %q judges document %q twice; keep one judgment", e.cfg.files[0], j.qid, j.dup)
-	}
-	if err == nil && j.broken != "" {
-		err = fmt.Errorf("query %q: %s; trec_eval cannot evaluate it (remove the query or give it a grade >= 0)", j.qid, j.broken)
-	}
-	var dup *dupError
-	if errors.As(err, &dup) {
+	if err != nil {
 		err = fmt.Errorf("%s: %v", e.cfg.files[1], err)
+	} else {
+		err = e.judgmentsError(j)
 	}
 	if err != nil {
 		res.err = err
@@ -227,6 +225,18 @@ func (e *evaluation) score(docs []trecfile.RunDoc, j *judgments) *queryResult {
 	}
 	res.vals, res.relstr = q.vals, q.relstr
 	return res
+}
+
+// judgmentsError says why trec_eval cannot evaluate a query from its
+// judgments, or returns nil.
+func (e *evaluation) judgmentsError(j *judgments) error {
+	switch {
+	case j.dup != "":
+		return fmt.Errorf("%s: query %q judges document %q twice; keep one judgment", e.cfg.files[0], j.qid, j.dup)
+	case j.broken != "":
+		return fmt.Errorf("%s: query %q: %s; trec_eval cannot evaluate it (remove the query or give it a grade >= 0)", e.cfg.files[0], j.qid, j.broken)
+	}
+	return nil
 }
 
 // scoreMissing evaluates a judged query absent from the run, as trec_eval's
