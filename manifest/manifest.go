@@ -19,6 +19,7 @@ import (
 const (
 	KindEval    = "eval"
 	KindCompare = "compare"
+	KindStages  = "stages"
 )
 
 // Manifest is the record of one result's inputs and choices.

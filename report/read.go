@@ -3,7 +3,6 @@ package report
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 
 	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/eval"
@@ -11,6 +10,7 @@ import (
 	"github.com/ragstat/ragstat/internal/jsonin"
 	"github.com/ragstat/ragstat/manifest"
 	"github.com/ragstat/ragstat/metric"
+	"github.com/ragstat/ragstat/stages"
 )
 
 // Saved is a result of `ragstat eval --format json` read back: the
@@ -25,7 +25,7 @@ type Saved struct {
 // the bounds policy) or a document without a manifest is an error naming
 // the file.
 func Read(f *input.File) (*Saved, error) {
-	data, err := readAll(f)
+	data, err := f.ReadAll()
 	if err != nil {
 		return nil, err
 	}
@@ -44,13 +44,63 @@ func Read(f *input.File) (*Saved, error) {
 	return &Saved{Eval: r, Manifest: doc.Manifest}, nil
 }
 
-func readAll(f *input.File) ([]byte, error) {
-	rc, err := f.Open()
+// SavedStages is a result of `ragstat stages --format json` read back.
+type SavedStages struct {
+	*Stages
+	Manifest *manifest.Manifest
+}
+
+// ReadStages reads back what `ragstat stages --format json` wrote, as
+// strictly as Read.
+func ReadStages(f *input.File) (*SavedStages, error) {
+	data, err := f.ReadAll()
 	if err != nil {
 		return nil, err
 	}
-	defer rc.Close()
-	return io.ReadAll(rc)
+	var doc stagesDoc
+	if err := jsonin.Decode(data, &doc); err != nil {
+		return nil, &diag.Error{File: f.Name, Msg: err.Error(), Hint: "give a file written by ragstat stages --format json"}
+	}
+	if doc.Manifest == nil || doc.Manifest.Kind != manifest.KindStages || doc.Result == nil {
+		return nil, &diag.Error{File: f.Name, Msg: "not a ragstat stages result: no stages manifest",
+			Hint: "write it with ragstat stages --format json"}
+	}
+	r, err := doc.stages()
+	if err != nil {
+		return nil, &diag.Error{File: f.Name, Msg: err.Error()}
+	}
+	return &SavedStages{Stages: r, Manifest: doc.Manifest}, nil
+}
+
+// stages rebuilds the evaluation the document records.
+func (doc *stagesDoc) stages() (*Stages, error) {
+	ev, err := (&jsonDocument{Tool: doc.Tool, Version: doc.Version, Policy: doc.Policy, Inputs: doc.Inputs}).eval()
+	if err != nil {
+		return nil, err
+	}
+	ms, err := metric.ParseAll(doc.Policy.Metrics)
+	if err != nil {
+		return nil, err
+	}
+	r := &Stages{Tool: doc.Tool, Version: doc.Version, Policy: ev.Policy, Inputs: doc.Inputs, Notes: doc.Notes,
+		Result: &stages.Result{Tokenizer: doc.Result.Tokenizer}}
+	for _, js := range doc.Result.Systems {
+		if js.System == nil {
+			return nil, fmt.Errorf("a system has no fields")
+		}
+		sys := js.System
+		sys.Stages = nil
+		for _, st := range js.Stages {
+			res, err := st.Run.result(ms, doc.Inputs)
+			if err != nil {
+				return nil, fmt.Errorf("system %q, stage %q: %w", sys.Name, st.Name, err)
+			}
+			st.StageResult.Eval = res
+			sys.Stages = append(sys.Stages, st.StageResult)
+		}
+		r.Result.Systems = append(r.Result.Systems, sys)
+	}
+	return r, nil
 }
 
 // eval rebuilds the evaluation the document records.

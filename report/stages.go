@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/ragstat/ragstat/eval"
+	"github.com/ragstat/ragstat/manifest"
 	"github.com/ragstat/ragstat/stages"
 )
 
@@ -266,13 +267,14 @@ func latencyLines(w io.Writer, sys *stages.System) {
 }
 
 type stagesDoc struct {
-	Tool    string        `json:"tool"`
-	Version string        `json:"version"`
-	Kind    string        `json:"kind"`
-	Policy  jsonPolicy    `json:"policy"`
-	Inputs  []Input       `json:"inputs"`
-	Result  *stagesResult `json:"result"`
-	Notes   []string      `json:"notes,omitempty"`
+	Tool     string             `json:"tool"`
+	Version  string             `json:"version"`
+	Kind     string             `json:"kind"`
+	Policy   jsonPolicy         `json:"policy"`
+	Inputs   []Input            `json:"inputs"`
+	Result   *stagesResult      `json:"result"`
+	Notes    []string           `json:"notes,omitempty"`
+	Manifest *manifest.Manifest `json:"manifest"`
 }
 
 type stagesResult struct {
@@ -292,8 +294,8 @@ type stageJSON struct {
 
 func stagesJSON(w io.Writer, r *Stages) error {
 	h := r.header()
-	doc := stagesDoc{Tool: r.Tool, Version: r.Version, Kind: "stages", Policy: h.jsonPolicy(), Inputs: r.Inputs,
-		Result: &stagesResult{Tokenizer: r.Result.Tokenizer}, Notes: r.Notes}
+	doc := stagesDoc{Tool: r.Tool, Version: r.Version, Kind: manifest.KindStages, Policy: h.jsonPolicy(), Inputs: r.Inputs,
+		Result: &stagesResult{Tokenizer: r.Result.Tokenizer}, Notes: r.Notes, Manifest: r.manifest()}
 	for _, sys := range r.Result.Systems {
 		js := stagesSys{System: sys}
 		for _, s := range sys.Stages {
@@ -304,4 +306,43 @@ func stagesJSON(w io.Writer, r *Stages) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(doc)
+}
+
+// manifest records the inputs by digest, the policy, metrics and cutoffs,
+// the tokenizer, each system's configuration and the query set.
+func (r *Stages) manifest() *manifest.Manifest {
+	m := &manifest.Manifest{Kind: manifest.KindStages, Version: r.Version, Policy: manifest.FromEval(r.Policy),
+		Tokenizer: r.Result.Tokenizer}
+	for _, in := range r.Inputs {
+		f := manifest.File{Role: in.Role, Path: in.Path, SHA256: in.SHA256}
+		switch in.Role {
+		case "judgments":
+			m.Judgments = &f
+		case "topics":
+			m.Topics = &f
+		case "corpus":
+			m.Corpus = &f
+		default:
+			m.Inputs = append(m.Inputs, f)
+		}
+	}
+	for i, sys := range r.Result.Systems {
+		for _, s := range sys.Stages {
+			for _, met := range s.Eval.Metrics {
+				if i == 0 {
+					m.Metrics = append(m.Metrics, s.Name+"@"+cutoff(s.K)+"/"+met.Name())
+				}
+			}
+		}
+		if len(sys.Configs) > 0 {
+			if m.Configs == nil {
+				m.Configs = map[string]json.RawMessage{}
+			}
+			m.Configs[sys.Name] = json.RawMessage(sys.Configs[0])
+		}
+	}
+	if len(r.Result.Systems) > 0 && len(r.Result.Systems[0].Stages) > 0 {
+		m.Queries = manifest.Queries(queryIDs(r.Result.Systems[0].Stages[0].Eval))
+	}
+	return m
 }

@@ -513,7 +513,7 @@ func (c *reportCmd) Run(e *env) error {
 		return err
 	}
 	defer f.Close()
-	data, err := readAll(f)
+	data, err := f.ReadAll()
 	if err != nil {
 		return err
 	}
@@ -534,15 +534,12 @@ func (c *reportCmd) Run(e *env) error {
 			return fmt.Errorf("%s: %w", f.Name, err)
 		}
 		return htmlreport.Compare(e.stdout, r)
+	case manifest.KindStages:
+		saved, err := report.ReadStages(f)
+		if err != nil {
+			return err
+		}
+		return htmlreport.Stages(e.stdout, saved)
 	}
 	return fmt.Errorf("%s: cannot render a %q result", f.Name, kind)
-}
-
-func readAll(f *input.File) ([]byte, error) {
-	rc, err := f.Open()
-	if err != nil {
-		return nil, err
-	}
-	defer rc.Close()
-	return io.ReadAll(rc)
 }

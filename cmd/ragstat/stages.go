@@ -68,6 +68,11 @@ func (c *stagesCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	if c.Format == "json" {
+		if err := c.digests(inputs, e); err != nil {
+			return err
+		}
+	}
 	rep := &report.Stages{Tool: "ragstat", Version: Version, Policy: p, Inputs: inputs, Result: res, PerQuery: c.PerQuery}
 	if err := report.RenderStages(e.stdout, c.Format, rep); err != nil {
 		return internal(err)
@@ -192,6 +197,23 @@ func (c *tokensCmd) Run(e *env) error {
 	}
 	if len(c.Files) > 1 {
 		fmt.Fprintf(e.stdout, "%d\ttotal (%s)\n", total, tok.Name())
+	}
+	return nil
+}
+
+// digests fills in the sha256 of every input, for the manifest.
+func (c *stagesCmd) digests(inputs []report.Input, e *env) error {
+	for i := range inputs {
+		f, err := input.Open(inputs[i].Path, e.stdin)
+		if err != nil {
+			return err
+		}
+		sum, err := f.SHA256()
+		f.Close()
+		if err != nil {
+			return err
+		}
+		inputs[i].SHA256 = sum
 	}
 	return nil
 }

@@ -19,7 +19,12 @@ func TestStagesCommand(t *testing.T) {
 		}
 		golden(t, "stages."+format+".golden", strings.ReplaceAll(out, Version, "VERSION"))
 	}
-	_, errs, code := ragstat(t, "", append(args, "--fail-on-violation")...)
+	js, _, _ := ragstat(t, "", append(args, "--format", "json")...)
+	page, errs, code := ragstat(t, js, "report", "-")
+	if code != 0 || !strings.Contains(page, "<svg") || !strings.Contains(page, "sha256") {
+		t.Errorf("report of a stages result: exit %d, %s", code, errs)
+	}
+	_, errs, code = ragstat(t, "", append(args, "--fail-on-violation")...)
 	if code != exitGate || !strings.Contains(errs, "system v1: 3 out-of-scope appearance(s), 1 in the context") {
 		t.Errorf("--fail-on-violation: exit %d, %s", code, errs)
 	}
