@@ -27,6 +27,34 @@ type File struct {
 	data []byte // content held in memory, for FromBytes
 	gzip bool
 	temp bool
+	seen func(n int)
+}
+
+// Watch has seen called with the number of raw bytes of every read, for
+// a progress bar.
+func (f *File) Watch(seen func(n int)) { f.seen = seen }
+
+// Size is the number of bytes as stored (compressed, for gzip).
+func (f *File) Size() int64 {
+	if f.data != nil {
+		return int64(len(f.data))
+	}
+	if st, err := os.Stat(f.path); err == nil {
+		return st.Size()
+	}
+	return 0
+}
+
+// counted reports every read to seen.
+type counted struct {
+	io.ReadCloser
+	seen func(n int)
+}
+
+func (c counted) Read(p []byte) (int, error) {
+	n, err := c.ReadCloser.Read(p)
+	c.seen(n)
+	return n, err
 }
 
 // Stdin is the name that stands for standard input.
@@ -84,12 +112,18 @@ func (f *File) Close() error {
 
 // raw opens the bytes as stored, compressed or not.
 func (f *File) raw() (io.ReadCloser, error) {
+	var r io.ReadCloser
 	if f.data != nil {
-		return io.NopCloser(bytes.NewReader(f.data)), nil
+		r = io.NopCloser(bytes.NewReader(f.data))
+	} else {
+		file, err := os.Open(f.path)
+		if err != nil {
+			return nil, cleanOpenError(f.Name, err)
+		}
+		r = file
 	}
-	r, err := os.Open(f.path)
-	if err != nil {
-		return nil, cleanOpenError(f.Name, err)
+	if f.seen != nil {
+		r = counted{r, f.seen}
 	}
 	return r, nil
 }

@@ -3,9 +3,11 @@ package main
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/progress"
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/metric"
 	"github.com/ragstat/ragstat/report"
@@ -153,13 +155,21 @@ func (c *evalCmd) Run(e *env) error {
 	order, _ := runs.ParseOrder(c.Order)
 	seen := map[string]bool{}
 	files := []*input.File{jf}
+	var runFiles []*input.File
 	for _, arg := range c.Runs {
-		name, path := namedRun(arg)
+		_, path := namedRun(arg)
 		rf, err := input.Open(path, e.stdin)
 		if err != nil {
 			return err
 		}
 		defer rf.Close()
+		runFiles = append(runFiles, rf)
+	}
+	bar := e.progress("evaluating", runFiles)
+	defer bar.Done()
+	for i, arg := range c.Runs {
+		name, _ := namedRun(arg)
+		rf := runFiles[i]
 		files = append(files, rf)
 		if name == "" {
 			name = rf.Base()
@@ -198,4 +208,17 @@ func digests(inputs []report.Input, files []*input.File) error {
 		inputs[i].SHA256 = sum
 	}
 	return nil
+}
+
+// progress starts a bar over the bytes of files, drawn only on a terminal.
+func (e *env) progress(label string, files []*input.File) *progress.Bar {
+	var total int64
+	for _, f := range files {
+		total += f.Size()
+	}
+	bar := progress.Start(e.stderr, label, total, e.terminal, time.Now)
+	for _, f := range files {
+		f.Watch(bar.Add)
+	}
+	return bar
 }

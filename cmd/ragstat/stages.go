@@ -60,11 +60,13 @@ func (c *stagesCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	traces, err := c.traces(e, &inputs)
+	traces, files, err := c.traces(e, &inputs)
 	if err != nil {
 		return err
 	}
+	bar := e.progress("evaluating traces", files)
 	res, err := stages.Evaluate(in, traces, opt)
+	bar.Done()
 	if err != nil {
 		return err
 	}
@@ -133,12 +135,12 @@ func (c *stagesCmd) read(e *env, scale judgments.Scale) (stages.Input, []report.
 }
 
 // traces opens the trace files, to be streamed on all cores.
-func (c *stagesCmd) traces(e *env, inputs *[]report.Input) (stages.Traces, error) {
+func (c *stagesCmd) traces(e *env, inputs *[]report.Input) (stages.Traces, []*input.File, error) {
 	var files []*input.File
 	for _, path := range c.Traces {
 		f, err := input.Open(path, e.stdin)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		files = append(files, f)
 		*inputs = append(*inputs, report.Input{Role: "traces", Path: path, Format: "jsonl"})
@@ -150,7 +152,7 @@ func (c *stagesCmd) traces(e *env, inputs *[]report.Input) (stages.Traces, error
 			f.Close()
 		}
 		return errs.Err()
-	}, nil
+	}, files, nil
 }
 
 // gate fails the command when an out-of-scope item was seen and asked to.

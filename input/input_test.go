@@ -1,0 +1,92 @@
+package input
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func gz(t *testing.T, s string) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	w := gzip.NewWriter(&b)
+	w.Write([]byte(s))
+	w.Close()
+	return b.Bytes()
+}
+
+func TestOpen(t *testing.T) {
+	dir := t.TempDir()
+	plain := filepath.Join(dir, "run.txt")
+	packed := filepath.Join(dir, "run.trec.gz")
+	os.WriteFile(plain, []byte("q Q0 d 1 1 t\n"), 0o644)
+	os.WriteFile(packed, gz(t, "q Q0 d 1 1 t\n"), 0o644)
+	for _, p := range []string{plain, packed} {
+		f, err := Open(p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := f.ReadAll()
+		if err != nil || string(data) != "q Q0 d 1 1 t\n" {
+			t.Errorf("%s: %q %v", p, data, err)
+		}
+		if f.Gzip() != strings.HasSuffix(p, ".gz") || f.Base() != "run" {
+			t.Errorf("%s: gzip %v base %q", p, f.Gzip(), f.Base())
+		}
+	}
+	f, err := Open("-", strings.NewReader("from stdin\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 { // standard input can be read twice
+		if data, _ := f.ReadAll(); string(data) != "from stdin\n" {
+			t.Fatalf("stdin: %q", data)
+		}
+	}
+	f.Close()
+}
+
+func TestOpenErrors(t *testing.T) {
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "empty")
+	os.WriteFile(empty, nil, 0o644)
+	badgz := filepath.Join(dir, "bad.gz")
+	os.WriteFile(badgz, []byte{0x1f, 0x8b, 0x08, 0x00, 0x01}, 0o644)
+	emptygz := filepath.Join(dir, "empty.gz")
+	os.WriteFile(emptygz, gz(t, ""), 0o644)
+	for path, want := range map[string]string{
+		empty:                         "file is empty",
+		badgz:                         "invalid gzip data",
+		emptygz:                       "empty after decompression",
+		filepath.Join(dir, "missing"): "no such file",
+	} {
+		if _, err := Open(path, nil); err == nil || !strings.Contains(err.Error(), want) || !strings.HasPrefix(err.Error(), path) {
+			t.Errorf("%s: error %v, want %q", path, err, want)
+		}
+	}
+	if _, err := Open("-", strings.NewReader("")); err == nil || !strings.Contains(err.Error(), "-: file is empty") {
+		t.Errorf("empty stdin: %v", err)
+	}
+}
+
+func TestWatch(t *testing.T) {
+	f := FromBytes("x", []byte("0123456789"))
+	seen := 0
+	f.Watch(func(n int) { seen += n })
+	r, _ := f.Open()
+	io.Copy(io.Discard, r)
+	r.Close()
+	if seen != 10 || f.Size() != 10 {
+		t.Fatalf("seen %d, size %d", seen, f.Size())
+	}
+}
+
+func TestFirstLine(t *testing.T) {
+	if got := string(FirstLine([]byte("\n  \n  {\"a\":1}\nnext"))); got != `{"a":1}` {
+		t.Fatalf("got %q", got)
+	}
+}

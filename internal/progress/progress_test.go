@@ -1,0 +1,52 @@
+package progress
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestLine(t *testing.T) {
+	clock := time.Unix(0, 0)
+	b := Start(&bytes.Buffer{}, "run.txt", 200, false, func() time.Time { return clock })
+	b.Add(50)
+	clock = clock.Add(1500 * time.Millisecond)
+	if got := b.Line(8); got != "run.txt [==      ]  25% 1.5s" {
+		t.Fatalf("got %q", got)
+	}
+	b.Done()
+}
+
+// TestHiddenOffTerminal checks nothing is written when show is false, and
+// nothing before the delay when it is true.
+func TestHiddenOffTerminal(t *testing.T) {
+	var out bytes.Buffer
+	b := Start(&out, "x", 10, false, time.Now)
+	b.Add(10)
+	time.Sleep(150 * time.Millisecond)
+	b.Done()
+	if out.Len() != 0 {
+		t.Fatalf("wrote %q off a terminal", out.String())
+	}
+	quick := Start(&out, "x", 10, true, time.Now)
+	time.Sleep(150 * time.Millisecond)
+	quick.Done()
+	if out.Len() != 0 {
+		t.Fatalf("drew %q before the delay", out.String())
+	}
+	calls := 0
+	later := func() time.Time { // the start, then two delays later
+		calls++
+		if calls == 1 {
+			return time.Unix(0, 0)
+		}
+		return time.Unix(0, 0).Add(2 * Delay)
+	}
+	slow := Start(&out, "x", 10, true, later)
+	time.Sleep(250 * time.Millisecond)
+	slow.Done()
+	if !strings.Contains(out.String(), "x [") || !strings.HasSuffix(out.String(), "\r\033[K") {
+		t.Fatalf("got %q", out.String())
+	}
+}
