@@ -108,31 +108,31 @@ func (q *Query) Len() int { return len(q.ends) }
 // Grades appends every judged grade to dst and returns it.
 func (q *Query) Grades(dst []int32) []int32 { return append(dst, q.grades...) }
 
-// add records item, or reports the position of its earlier judgment.
-func (q *Query) add(item string, grade, line int) (first int, dup bool) {
+// add appends a judgment; repeats are found when the query is indexed.
+func (q *Query) add(item string, grade, line int) {
 	q.text = append(q.text, item...)
 	q.ends = append(q.ends, uint32(len(q.text)))
-	n := len(q.ends) - 1
-	if first := q.index.Insert(q, n); first != n {
-		q.ends = q.ends[:n]
-		q.text = q.text[:len(q.text)-len(item)]
-		return first, true
-	}
 	q.grades = append(q.grades, int32(grade))
 	q.lines = append(q.lines, int32(line))
-	return n, false
 }
 
-// compact trims every slice to its length once reading is done.
-func (q *Query) compact() {
-	q.text = slices.Clip(slices.Clone(q.text))
-	q.ends = slices.Clone(q.ends)
-	q.grades = slices.Clone(q.grades)
-	q.lines = slices.Clone(q.lines)
-	q.index = hashindex.Index{}
+// buildIndex makes the lookup table once, at its final size, and reports
+// every repeated item: a second judgment of the same (query, item) is an
+// error naming both lines and saying whether the grades agree.
+func (q *Query) buildIndex(file string, errs *diag.List) {
 	q.index.Reset(len(q.ends))
 	for i := range q.ends {
-		q.index.Add(q, i)
+		first := q.index.Add(q, i)
+		if first == i {
+			continue
+		}
+		what := "duplicate judgment"
+		if q.grades[first] != q.grades[i] {
+			what = fmt.Sprintf("conflicting judgment: grade %d here, %d", q.grades[i], q.grades[first])
+		}
+		errs.Add(&diag.Error{File: file, Line: int(q.lines[i]), Query: q.ID, Item: strings.Clone(q.Key(i)),
+			Msg:  fmt.Sprintf("%s on line %d", what, q.lines[first]),
+			Hint: "keep one judgment per (query, item); ragstat never picks one for you"})
 	}
 }
 
@@ -158,19 +158,10 @@ func (s *Set) IDs() []string { return s.order }
 // Len is the number of judgments.
 func (s *Set) Len() int { return s.count }
 
-// add records j; a repeat of the same (query, item) is an error that names
-// both lines and says whether the grades agree.
-func (s *Set) add(j Judgment) error {
+// add records j; repeats are reported by finish.
+func (s *Set) add(j Judgment) {
 	q := s.query(j.Query)
-	if first, dup := q.add(j.Item, j.Grade, j.Line); dup {
-		what := "duplicate judgment"
-		if int(q.grades[first]) != j.Grade {
-			what = fmt.Sprintf("conflicting judgment: grade %d here, %d", j.Grade, q.grades[first])
-		}
-		return &diag.Error{File: s.File, Line: j.Line, Query: j.Query, Item: j.Item,
-			Msg:  fmt.Sprintf("%s on line %d", what, q.lines[first]),
-			Hint: "keep one judgment per (query, item); ragstat never picks one for you"}
-	}
+	q.add(j.Item, j.Grade, j.Line)
 	if len(j.Spans) > 0 {
 		if q.spans == nil {
 			q.spans = map[string][]string{}
@@ -178,7 +169,6 @@ func (s *Set) add(j Judgment) error {
 		q.spans[j.Item] = slices.Clone(j.Spans)
 	}
 	s.count++
-	return nil
 }
 
 // query returns the judgments of id, adding an empty entry if it is new.
@@ -201,26 +191,31 @@ func (s *Set) Map(f func(item string) string) (*Set, int) {
 	folded := 0
 	for _, id := range s.order {
 		q := s.queries[id]
+		at := map[string]int{}
 		for i := range q.ends {
 			doc := f(q.Key(i))
-			if nq := out.queries[id]; nq != nil {
-				if k := nq.find(doc); k >= 0 {
-					folded++
-					nq.grades[k] = max(nq.grades[k], q.grades[i])
-					continue
-				}
+			if k, ok := at[doc]; ok {
+				folded++
+				nq := out.queries[id]
+				nq.grades[k] = max(nq.grades[k], q.grades[i])
+				continue
 			}
+			at[doc] = len(at)
 			out.add(Judgment{Query: id, Item: doc, Grade: int(q.grades[i]), Line: int(q.lines[i])})
 		}
 	}
-	out.compact()
+	out.finish(nil)
 	return out, folded
 }
 
-// compact trims the memory of every query once reading is done.
-func (s *Set) compact() {
-	for _, q := range s.queries {
-		q.compact()
+// finish indexes every query once reading is done, reporting repeated
+// judgments to errs (nil when none can occur).
+func (s *Set) finish(errs *diag.List) {
+	if errs == nil {
+		errs = &diag.List{}
+	}
+	for _, id := range s.order {
+		s.queries[id].buildIndex(s.File, errs)
 	}
 }
 

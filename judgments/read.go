@@ -89,6 +89,9 @@ func Read(f *input.File, opt Options) (*Set, error) {
 		err = rd.json(r)
 	}
 	rd.errs.Add(err)
+	if !rd.errs.Full() {
+		s.finish(&rd.errs)
+	}
 	if rd.errs.Len() == 0 && s.count == 0 {
 		rd.errs.Add(&diag.Error{File: f.Name, Msg: "no judgments found"})
 	}
@@ -96,7 +99,6 @@ func Read(f *input.File, opt Options) (*Set, error) {
 	if err := rd.errs.Err(); err != nil {
 		return nil, err
 	}
-	s.compact()
 	return s, nil
 }
 
@@ -126,7 +128,8 @@ func (rd *reader) accept(j Judgment) error {
 			return rd.bad(j.Line, j.Query, j.Item, "empty span", "a span is the answer-bearing text; leave it out rather than empty")
 		}
 	}
-	return rd.set.add(j)
+	rd.set.add(j)
+	return nil
 }
 
 func (rd *reader) trec(r io.Reader) error {

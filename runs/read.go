@@ -78,7 +78,7 @@ func Read(f *input.File, opt Options, fn func(*Ranking) error) (Format, error) {
 		}
 		format = Detect(head)
 	}
-	rd := &reader{file: f.Name, order: opt.Order, fn: fn}
+	rd := &reader{file: f.Name, order: opt.Order, fn: fn, checked: format == TREC}
 	var err error
 	switch format {
 	case TREC:
@@ -102,6 +102,7 @@ type reader struct {
 	errs    diag.List
 	queries int
 	listers sync.Pool
+	checked bool // the format's reader checks ids and scores itself
 }
 
 // add records a problem; it reports whether reading should stop.
@@ -120,7 +121,7 @@ var errStop = &diag.Error{Msg: "too many problems"}
 func (rd *reader) deliver(query string, es []entry, scored bool) error {
 	l, _ := rd.listers.Get().(*lister)
 	if l == nil {
-		l = newLister(rd.file, rd.order)
+		l = newLister(rd.file, rd.order, rd.checked)
 	}
 	defer rd.listers.Put(l)
 	var errs diag.List

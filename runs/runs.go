@@ -55,14 +55,15 @@ type entry struct {
 // lister turns the entries of one query into a Ranking, checking them. It is
 // reused across queries by one goroutine.
 type lister struct {
-	file  string
-	order Order
-	seen  hashindex.Index
-	list  Ranking
+	file    string
+	order   Order
+	checked bool // the reader already rejected empty ids and bad scores
+	seen    hashindex.Index
+	list    Ranking
 }
 
-func newLister(file string, order Order) *lister {
-	return &lister{file: file, order: order}
+func newLister(file string, order Order, checked bool) *lister {
+	return &lister{file: file, order: order, checked: checked}
 }
 
 func (l *lister) bad(line int, q, item, msg, hint string) *diag.Error {
@@ -72,12 +73,8 @@ func (l *lister) bad(line int, q, item, msg, hint string) *diag.Error {
 // rank orders es (scored: true when scores are meaningful) and checks them;
 // problems go to errs.
 func (l *lister) rank(query string, es []entry, scored bool, errs *diag.List) *Ranking {
-	for _, e := range es {
-		if strings.TrimSpace(e.item) == "" {
-			errs.Add(l.bad(e.line, query, "", "empty item id", "every returned item needs an id"))
-		} else if math.IsNaN(e.score) || math.IsInf(e.score, 0) {
-			errs.Add(l.bad(e.line, query, e.item, fmt.Sprintf("score %v is not a finite number", e.score), "scores must be finite"))
-		}
+	if !l.checked {
+		l.checkFields(query, es, errs)
 	}
 	switch {
 	case l.order == ByRank:
@@ -94,6 +91,17 @@ func (l *lister) rank(query string, es []entry, scored bool, errs *diag.List) *R
 	}
 	l.checkDuplicates(errs)
 	return &l.list
+}
+
+// checkFields rejects empty ids and scores that are not finite numbers.
+func (l *lister) checkFields(query string, es []entry, errs *diag.List) {
+	for _, e := range es {
+		if strings.TrimSpace(e.item) == "" {
+			errs.Add(l.bad(e.line, query, "", "empty item id", "every returned item needs an id"))
+		} else if math.IsNaN(e.score) || math.IsInf(e.score, 0) {
+			errs.Add(l.bad(e.line, query, e.item, fmt.Sprintf("score %v is not a finite number", e.score), "scores must be finite"))
+		}
+	}
 }
 
 // sortByScore sorts by score descending, ties by item id descending; runs

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -144,6 +145,9 @@ func (c *evalCmd) Run(e *env) error {
 	if len(c.K.ByStage) > 0 {
 		return fmt.Errorf("-k NAME=K sets a stage's cutoff and applies to ragstat stages; eval takes -k K")
 	}
+	// Judgments stay in memory while runs stream past them: a tighter
+	// collector target keeps peak memory near what is live.
+	defer debug.SetGCPercent(debug.SetGCPercent(50))
 	ev, jf, err := c.evaluator(e)
 	if err != nil {
 		return err

@@ -84,15 +84,3 @@ func (x *Index) Add(keys Keys, p int) int {
 		}
 	}
 }
-
-// Insert is Add for an index that grows: the keys before p must already be
-// indexed and distinct. It rebuilds the index, doubled, when it is half full.
-func (x *Index) Insert(keys Keys, p int) int {
-	if 2*(p+1) >= len(x.slots) {
-		x.Reset(2 * (p + 1))
-		for i := range p {
-			x.Add(keys, i)
-		}
-	}
-	return x.Add(keys, p)
-}
