@@ -1,4 +1,450 @@
 package main
 
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log"
+	"math"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"text/tabwriter"
+
+	"github.com/ragstat/ragstat/assess"
+	"github.com/ragstat/ragstat/baseline"
+	"github.com/ragstat/ragstat/corpus"
+	"github.com/ragstat/ragstat/diag"
+	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/judgments"
+	"github.com/ragstat/ragstat/pool"
+	"github.com/ragstat/ragstat/runs"
+	"github.com/ragstat/ragstat/topics"
+	"github.com/ragstat/ragstat/trace"
+)
+
 // judgingCommands are the pool, baseline and judge (issue: judging) commands, embedded in the command line.
-type judgingCommands struct{}
+type judgingCommands struct {
+	Pool     poolCmd     `cmd:"" help:"Pool the top k of runs and traces, less what is judged, into a shuffled queue to judge."`
+	Baseline baselineCmd `cmd:"" help:"Rank the corpus for the topics with BM25: an independent lexical run for every pool."`
+	Judge    judgeCmd    `cmd:"" help:"Judge the queue in a local web app (default); export the grades; assessor agreement."`
+}
+
+type poolCmd struct {
+	Depth     int      `default:"20" help:"Pool depth k: the top k of every list is judged."`
+	Judgments string   `short:"j" placeholder:"FILE" help:"Existing judgments: pairs judged there are left out (a negative grade counts as unjudged)."`
+	Stage     string   `placeholder:"NAME" help:"From traces, pool this stage only (default: the top k of every stage)."`
+	Seed      uint64   `default:"1" help:"Seed of the queue's shuffle."`
+	RunFormat string   `default:"auto" enum:"auto,trec,jsonl,json" help:"Force the run format (${enum}); traces are recognised by their \"stages\"."`
+	Out       string   `short:"o" required:"" placeholder:"FILE" help:"Where to write the queue (JSONL); - for standard output."`
+	Inputs    []string `arg:"" placeholder:"RUN_OR_TRACE" help:"Runs (PATH or NAME=PATH) and trace files."`
+}
+
+func (c *poolCmd) Run(e *env) error {
+	rankings, err := c.read(e)
+	if err != nil {
+		return err
+	}
+	opt := pool.Options{Depth: c.Depth, Seed: c.Seed}
+	if c.Judgments != "" {
+		if opt.Judged, err = readJudged(c.Judgments, e); err != nil {
+			return err
+		}
+	}
+	res, err := pool.Build(rankings, opt)
+	if err != nil {
+		return err
+	}
+	report := e.stdout
+	if c.Out == "-" {
+		report = e.stderr
+		if err := pool.WriteQueue(e.stdout, res.Queue); err != nil {
+			return internal(err)
+		}
+	} else if err := writeAtomically(c.Out, func(w io.Writer) error { return pool.WriteQueue(w, res.Queue) }); err != nil {
+		return err
+	}
+	return writePoolStats(report, res, c.Depth, c.Out)
+}
+
+// source names which input a system came from, so two inputs cannot both
+// claim one system name.
+type sources map[string]string
+
+func (s sources) claim(system, file string) error {
+	if prev, ok := s[system]; ok && prev != file {
+		return fmt.Errorf("%s and %s both give system %q: name runs with NAME=PATH", prev, file, system)
+	}
+	s[system] = file
+	return nil
+}
+
+func (c *poolCmd) read(e *env) ([]pool.Ranking, error) {
+	var out []pool.Ranking
+	seen := sources{}
+	format, _ := runs.ParseFormat(c.RunFormat)
+	for _, arg := range c.Inputs {
+		name, path := namedRun(arg)
+		f, err := input.Open(path, e.stdin)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		isTrace, err := looksLikeTrace(f)
+		if err != nil {
+			return nil, err
+		}
+		var rs []pool.Ranking
+		if isTrace {
+			rs, err = c.traceRankings(f, name)
+		} else {
+			rs, err = runRankings(f, name, format)
+		}
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range rs {
+			if err := seen.claim(r.System, f.Name); err != nil {
+				return nil, err
+			}
+		}
+		out = append(out, rs...)
+	}
+	return out, nil
+}
+
+// looksLikeTrace reads the first line whole: a JSON object with "stages"
+// is a trace.
+func looksLikeTrace(f *input.File) (bool, error) {
+	r, err := f.Open()
+	if err != nil {
+		return false, err
+	}
+	defer r.Close()
+	br := bufio.NewReaderSize(r, 1<<16)
+	for {
+		line, err := br.ReadBytes('\n')
+		if t := bytes.TrimSpace(line); len(t) > 0 {
+			var probe map[string]json.RawMessage
+			if t[0] != '{' || json.Unmarshal(t, &probe) != nil {
+				return false, nil
+			}
+			_, ok := probe["stages"]
+			return ok, nil
+		}
+		if err != nil {
+			return false, nil
+		}
+	}
+}
+
+func runRankings(f *input.File, name string, format runs.Format) ([]pool.Ranking, error) {
+	if name == "" {
+		name = f.Base()
+	}
+	var mu sync.Mutex
+	var out []pool.Ranking
+	_, err := runs.Read(f, runs.Options{Format: format}, func(r *runs.Ranking) error {
+		items := make([]string, len(r.Items)) // the reader reuses its memory: copy
+		for i, it := range r.Items {
+			items[i] = strings.Clone(it)
+		}
+		mu.Lock()
+		out = append(out, pool.Ranking{System: name, Query: strings.Clone(r.Query), Items: items})
+		mu.Unlock()
+		return nil
+	})
+	return out, err
+}
+
+func (c *poolCmd) traceRankings(f *input.File, name string) ([]pool.Ranking, error) {
+	ts, err := trace.Read(f)
+	if err != nil {
+		return nil, err
+	}
+	systems := map[string]bool{}
+	var out []pool.Ranking
+	for _, t := range ts {
+		systems[t.System] = true
+		sys := t.System
+		if name != "" {
+			sys = name
+		}
+		if c.Stage == "" {
+			for _, s := range t.Stages {
+				out = append(out, pool.Ranking{System: sys, Query: t.Query, Items: s.IDs()})
+			}
+			continue
+		}
+		s := t.Stage(c.Stage)
+		if s == nil {
+			var names []string
+			for _, s := range t.Stages {
+				names = append(names, s.Name)
+			}
+			return nil, &diag.Error{File: f.Name, Line: t.Line, Query: t.Query,
+				Msg: fmt.Sprintf("system %q has no stage %q (it has %s)", t.System, c.Stage, strings.Join(names, ", "))}
+		}
+		out = append(out, pool.Ranking{System: sys, Query: t.Query, Items: s.IDs()})
+	}
+	if name != "" && len(systems) > 1 {
+		return nil, fmt.Errorf("%s holds traces of %d systems: NAME= would merge them; leave the name out", f.Name, len(systems))
+	}
+	return out, nil
+}
+
+func readJudged(path string, e *env) (pool.Judged, error) {
+	jf, err := input.Open(path, e.stdin)
+	if err != nil {
+		return nil, err
+	}
+	defer jf.Close()
+	set, err := judgments.Read(jf, judgments.Options{Scale: judgments.Scale{Min: math.MinInt32, Max: math.MaxInt32}})
+	if err != nil {
+		return nil, err
+	}
+	return func(q, item string) bool {
+		jq := set.Query(q)
+		if jq == nil {
+			return false
+		}
+		g, ok := jq.Grade(item)
+		return ok && g >= 0
+	}, nil
+}
+
+// writeAtomically writes path through a temporary file in its directory,
+// so a failure never leaves half a file behind.
+func writeAtomically(path string, write func(io.Writer) error) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return fmt.Errorf("%s: %v", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	bw := bufio.NewWriter(tmp)
+	if err := write(bw); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("%s: %v", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("%s: %v", path, err)
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+func writePoolStats(w io.Writer, res *pool.Result, depth int, out string) error {
+	fmt.Fprintf(w, "Pooled %d systems over %d queries at depth %d: %d pairs to judge (%d already judged) -> %s\n\n",
+		len(res.Systems), res.Queries, depth, len(res.Queue), res.AlreadyJudged, out)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "system\tqueries\ttop %d\tjudged before\tto judge\tunique\tjudged after\tranks %d-%d judged after\n", depth, depth+1, 2*depth)
+	for _, s := range res.Systems {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d (%s)\t%d\t%d\t%s\t%s\n", s.System, s.Queries, s.TopK, s.Judged, pct(s.JudgedBefore()),
+			s.Pooled, s.Unique, pct(s.JudgedAfter()), deeper(s))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "\nunique: pairs to judge that no other system put in its top k. judged after: once the queue is judged.")
+	return nil
+}
+
+func pct(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }
+
+func deeper(s pool.SystemStats) string {
+	if s.Deeper == 0 {
+		return "-"
+	}
+	return pct(s.DeeperAfter())
+}
+
+type baselineCmd struct {
+	Corpus string `required:"" placeholder:"FILE" help:"Corpus (JSONL) with the passages' text."`
+	Topics string `required:"" placeholder:"FILE" help:"Topics (JSONL): each topic's text is its query."`
+	K      int    `short:"k" default:"100" help:"Passages per query."`
+	Tag    string `default:"bm25" help:"The run tag (last TREC column)."`
+	Out    string `short:"o" required:"" placeholder:"FILE" help:"Where to write the TREC run; - for standard output."`
+}
+
+func (c *baselineCmd) Run(e *env) error {
+	cs, ts, err := readCorpusTopics(c.Corpus, c.Topics, e)
+	if err != nil {
+		return err
+	}
+	var docs []baseline.Doc
+	for _, it := range cs.Items {
+		if strings.TrimSpace(it.Text) != "" {
+			docs = append(docs, baseline.Doc{ID: it.ID, Text: it.Text})
+		}
+	}
+	if len(docs) == 0 {
+		return &diag.Error{File: cs.File, Msg: "no item has text: BM25 needs the passages' text"}
+	}
+	var qs []baseline.Query
+	for _, t := range ts.Topics {
+		if strings.TrimSpace(t.Text) == "" {
+			return &diag.Error{File: ts.File, Line: t.Line, Query: t.ID, Msg: "the topic has no text to search with"}
+		}
+		qs = append(qs, baseline.Query{ID: t.ID, Text: t.Text})
+	}
+	rs, err := baseline.Search(docs, qs, baseline.Options{K: c.K})
+	if err != nil {
+		return err
+	}
+	write := func(w io.Writer) error { return baseline.WriteRun(w, rs, c.Tag) }
+	report := e.stdout
+	if c.Out == "-" {
+		report = e.stderr
+		err = write(e.stdout)
+	} else {
+		err = writeAtomically(c.Out, write)
+	}
+	if err != nil {
+		return err
+	}
+	var empty []string
+	for _, r := range rs {
+		if len(r.Hits) == 0 {
+			empty = append(empty, r.Query)
+		}
+	}
+	fmt.Fprintf(report, "BM25 over %d passages (%d without text left out), %d queries, top %d -> %s\n",
+		len(docs), len(cs.Items)-len(docs), len(qs), c.K, c.Out)
+	if len(empty) > 0 {
+		fmt.Fprintf(e.stderr, "ragstat: warning: %d queries matched no passage and are absent from the run: %s\n", len(empty), strings.Join(empty, ", "))
+	}
+	return nil
+}
+
+func readCorpusTopics(corpusPath, topicsPath string, e *env) (*corpus.Corpus, *topics.Set, error) {
+	cf, err := input.Open(corpusPath, e.stdin)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer cf.Close()
+	cs, err := corpus.Read(cf)
+	if err != nil {
+		return nil, nil, err
+	}
+	tf, err := input.Open(topicsPath, e.stdin)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer tf.Close()
+	ts, err := topics.Read(tf)
+	return cs, ts, err
+}
+
+type judgeCmd struct {
+	Serve     judgeServeCmd     `cmd:"" default:"withargs" help:"Serve the assessment app (the default)."`
+	Export    judgeExportCmd    `cmd:"" help:"Write the grades as judgments that eval and stages read."`
+	Agreement judgeAgreementCmd `cmd:"" help:"Cohen's weighted kappa and the confusion matrix of every two assessors."`
+}
+
+type judgeServeCmd struct {
+	DB     string `name:"db" required:"" placeholder:"FILE" help:"The judgments database (SQLite); created when missing."`
+	Queue  string `required:"" placeholder:"FILE" help:"The queue from ragstat pool (JSONL)."`
+	Corpus string `required:"" placeholder:"FILE" help:"Corpus (JSONL) with the passages' text."`
+	Topics string `required:"" placeholder:"FILE" help:"Topics (JSONL): the query text and its facts."`
+	Addr   string `placeholder:"HOST:PORT" help:"Where to listen (default: 127.0.0.1 on a free port)."`
+	Token  string `env:"RAGSTAT_JUDGE_TOKEN" placeholder:"TOKEN" help:"Access token every request must carry; required off loopback (one is generated when missing)."`
+}
+
+func (c *judgeServeCmd) Run(e *env) error {
+	task, err := c.task(e)
+	if err != nil {
+		return err
+	}
+	db, err := assess.Open(c.DB, assess.OpenOptions{Create: true})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err = assess.Run(ctx, db, task, assess.RunOptions{Addr: c.Addr, Token: c.Token, Out: e.stdout, Log: log.New(e.stderr, "ragstat judge: ", log.LstdFlags)})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(e.stderr, "ragstat judge: stopped; every acknowledged grade is in", c.DB)
+	return nil
+}
+
+// task reads and checks the queue against the corpus and topics before the
+// database is opened: a bad queue changes nothing stored.
+func (c *judgeServeCmd) task(e *env) (*assess.Task, error) {
+	qf, err := input.Open(c.Queue, e.stdin)
+	if err != nil {
+		return nil, err
+	}
+	defer qf.Close()
+	q, err := pool.ReadQueue(qf)
+	if err != nil {
+		return nil, err
+	}
+	cs, ts, err := readCorpusTopics(c.Corpus, c.Topics, e)
+	if err != nil {
+		return nil, err
+	}
+	return assess.NewTask(qf.Name, q, cs, ts)
+}
+
+type judgeExportCmd struct {
+	DB       string `name:"db" required:"" placeholder:"FILE" help:"The judgments database."`
+	Format   string `short:"f" default:"jsonl" enum:"trec,jsonl" help:"trec (query 0 item grade) or jsonl (with spans, facts, and who graded what under meta)."`
+	Assessor string `placeholder:"NAME" help:"Export this assessor's grades."`
+	Merge    string `enum:",majority,max,min" default:"" help:"Merge all assessors' grades: majority (a tie goes to the lowest tied grade), max or min."`
+	Out      string `short:"o" default:"-" placeholder:"FILE" help:"Where to write (default: standard output)."`
+}
+
+func (c *judgeExportCmd) Run(e *env) error {
+	db, err := assess.Open(c.DB, assess.OpenOptions{})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	opt := assess.ExportOptions{Format: c.Format, Assessor: c.Assessor, Merge: c.Merge}
+	var n int
+	write := func(w io.Writer) error {
+		n, err = assess.Export(context.Background(), db, w, opt)
+		return err
+	}
+	if c.Out == "-" {
+		err = write(e.stdout)
+	} else {
+		err = writeAtomically(c.Out, write)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stderr, "ragstat: exported %d judgments\n", n)
+	return nil
+}
+
+type judgeAgreementCmd struct {
+	DB      string `name:"db" required:"" placeholder:"FILE" help:"The judgments database."`
+	Weights string `default:"quadratic" enum:"quadratic,linear" help:"Disagreement weights: quadratic (i-j)²/9 or linear |i-j|/3."`
+}
+
+func (c *judgeAgreementCmd) Run(e *env) error {
+	db, err := assess.Open(c.DB, assess.OpenOptions{})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	grades, err := db.Grades(context.Background())
+	if err != nil {
+		return err
+	}
+	w := assess.Weights(c.Weights)
+	return assess.WriteAgreement(e.stdout, assess.Agreement(grades, w), w)
+}

@@ -1,0 +1,204 @@
+package assess
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"unicode"
+)
+
+// Records is what export and agreement read.
+type Records interface {
+	Grades(ctx context.Context) ([]Grade, error)
+	AllSpans(ctx context.Context) ([]Span, error)
+}
+
+// Merge rules for several assessors' grades of one pair.
+const (
+	MergeMajority = "majority" // the grade most assessors gave; a tie goes to the lowest tied grade
+	MergeMax      = "max"
+	MergeMin      = "min"
+)
+
+// ExportOptions choose whose grades become judgments and how they are written.
+type ExportOptions struct {
+	Format   string // "trec" (query 0 item grade) or "jsonl"
+	Assessor string // one assessor's grades
+	Merge    string // or all assessors' grades merged: majority, max, min
+}
+
+// Judgment is one exported judgment, as the JSONL export writes it and the
+// judgments reader reads it.
+type Judgment struct {
+	Query string         `json:"query"`
+	Item  string         `json:"item"`
+	Grade int            `json:"grade"`
+	Spans []string       `json:"spans,omitempty"`
+	Facts []string       `json:"facts,omitempty"`
+	Meta  *JudgmentMeta  `json:"meta,omitempty"`
+	by    map[string]int // assessor -> grade
+}
+
+// JudgmentMeta keeps who graded what, their notes, and which span supports
+// which fact; the judgments reader accepts it under "meta" and leaves it be.
+type JudgmentMeta struct {
+	Assessors map[string]int      `json:"assessors"`
+	Notes     map[string]string   `json:"notes,omitempty"`
+	FactSpans map[string][]string `json:"fact_spans,omitempty"`
+}
+
+// Judgments selects and merges the stored grades as opt says. Without an
+// assessor or a merge rule, a database graded by several assessors is an
+// error: ragstat does not pick one for you.
+func Judgments(ctx context.Context, db Records, opt ExportOptions) ([]Judgment, error) {
+	grades, err := db.Grades(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, g := range grades {
+		if !slices.Contains(names, g.Assessor) {
+			names = append(names, g.Assessor)
+		}
+	}
+	slices.Sort(names)
+	switch {
+	case len(grades) == 0:
+		return nil, fmt.Errorf("the database holds no grades yet")
+	case opt.Assessor != "" && opt.Merge != "":
+		return nil, fmt.Errorf("give --assessor or --merge, not both")
+	case opt.Assessor != "" && !slices.Contains(names, opt.Assessor):
+		return nil, fmt.Errorf("no grades by %q; the assessors are %s", opt.Assessor, strings.Join(names, ", "))
+	case opt.Assessor == "" && opt.Merge == "" && len(names) > 1:
+		return nil, fmt.Errorf("%d assessors graded (%s): choose one with --assessor NAME or merge them with --merge majority|max|min",
+			len(names), strings.Join(names, ", "))
+	case opt.Merge != "" && opt.Merge != MergeMajority && opt.Merge != MergeMax && opt.Merge != MergeMin:
+		return nil, fmt.Errorf("unknown merge %q: use majority, max or min", opt.Merge)
+	}
+	spans, err := db.AllSpans(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return collect(grades, spans, opt), nil
+}
+
+// collect groups the selected grades (they come sorted by query, item,
+// assessor) into judgments with their spans.
+func collect(grades []Grade, spans []Span, opt ExportOptions) []Judgment {
+	var out []Judgment
+	index := map[Key]int{}
+	for _, g := range grades {
+		if opt.Assessor != "" && g.Assessor != opt.Assessor {
+			continue
+		}
+		i, ok := index[g.Key]
+		if !ok {
+			i = len(out)
+			index[g.Key] = i
+			out = append(out, Judgment{Query: g.Query, Item: g.Item, Meta: &JudgmentMeta{Assessors: map[string]int{}}, by: map[string]int{}})
+		}
+		j := &out[i]
+		j.by[g.Assessor] = g.Grade
+		j.Meta.Assessors[g.Assessor] = g.Grade
+		if g.Note != "" {
+			if j.Meta.Notes == nil {
+				j.Meta.Notes = map[string]string{}
+			}
+			j.Meta.Notes[g.Assessor] = g.Note
+		}
+	}
+	for i := range out {
+		out[i].Grade = merge(out[i].by, opt.Merge)
+	}
+	for _, s := range spans {
+		i, ok := index[s.Key]
+		if !ok {
+			continue
+		}
+		j := &out[i]
+		if _, graded := j.by[s.Assessor]; !graded {
+			continue
+		}
+		if !slices.Contains(j.Spans, s.Text) {
+			j.Spans = append(j.Spans, s.Text)
+		}
+		if s.Fact != "" {
+			if !slices.Contains(j.Facts, s.Fact) {
+				j.Facts = append(j.Facts, s.Fact)
+			}
+			if j.Meta.FactSpans == nil {
+				j.Meta.FactSpans = map[string][]string{}
+			}
+			if !slices.Contains(j.Meta.FactSpans[s.Fact], s.Text) {
+				j.Meta.FactSpans[s.Fact] = append(j.Meta.FactSpans[s.Fact], s.Text)
+			}
+		}
+	}
+	for i := range out {
+		slices.Sort(out[i].Facts)
+	}
+	return out
+}
+
+func merge(by map[string]int, rule string) int {
+	var counts [MaxGrade + 1]int
+	for _, g := range by {
+		counts[g]++
+	}
+	best := -1
+	for g, n := range counts {
+		if n == 0 {
+			continue
+		}
+		switch {
+		case best < 0, rule == MergeMax, rule == MergeMajority && n > counts[best]:
+			best = g
+		}
+		if rule == MergeMin {
+			return g
+		}
+	}
+	return best
+}
+
+// Export writes the judgments opt selects and returns how many it wrote.
+func Export(ctx context.Context, db Records, w io.Writer, opt ExportOptions) (int, error) {
+	js, err := Judgments(ctx, db, opt)
+	if err != nil {
+		return 0, err
+	}
+	bw := bufio.NewWriter(w)
+	switch opt.Format {
+	case "trec":
+		for _, j := range js {
+			if err := trecID(j.Query, j.Item); err != nil {
+				return 0, err
+			}
+			fmt.Fprintf(bw, "%s 0 %s %d\n", j.Query, j.Item, j.Grade)
+		}
+	case "jsonl":
+		enc := json.NewEncoder(bw)
+		enc.SetEscapeHTML(false)
+		for _, j := range js {
+			if err := enc.Encode(j); err != nil {
+				return 0, err
+			}
+		}
+	default:
+		return 0, fmt.Errorf("unknown export format %q: use trec or jsonl", opt.Format)
+	}
+	return len(js), bw.Flush()
+}
+
+func trecID(ids ...string) error {
+	for _, id := range ids {
+		if strings.ContainsFunc(id, unicode.IsSpace) {
+			return fmt.Errorf("id %q has white space, which TREC qrels cannot hold: export --format jsonl", id)
+		}
+	}
+	return nil
+}

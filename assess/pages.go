@@ -1,0 +1,173 @@
+package assess
+
+import (
+	"bytes"
+	"html/template"
+	"net/http"
+	"net/url"
+	"os"
+	"strconv"
+
+	"github.com/ragstat/ragstat/topics"
+)
+
+var osHostname = os.Hostname
+
+// gradeLabels say what each grade means, on the buttons.
+var gradeLabels = [MaxGrade + 1]string{"not relevant", "related", "relevant", "answers it"}
+
+var funcs = template.FuncMap{
+	"path": url.PathEscape,
+	"inc":  func(i int) int { return i + 1 },
+	"pct": func(a, b int) int {
+		if b == 0 {
+			return 0
+		}
+		return a * 100 / b
+	},
+}
+
+type welcomeData struct {
+	Kind      string
+	Assessor  string // none yet
+	Message   string
+	Assessors []assessorRow
+	Total     int
+}
+
+type assessorRow struct {
+	Name string
+	Done int
+}
+
+type gradeButton struct {
+	Value   int
+	Label   string
+	Current bool
+}
+
+type pageData struct {
+	Kind     string
+	CSRF     string
+	Assessor string
+	Entry    *Entry
+	Facts    []topics.Fact
+	Progress Progress
+	Grade    *Grade
+	Skipped  bool
+	Note     string
+	Buttons  []gradeButton
+	Spans    []Span
+	Saved    string // what the last request committed, read back from the store
+	Prev     *Entry
+	Next     *Entry
+}
+
+func (s *Server) render(w http.ResponseWriter, name string, data any) {
+	var buf bytes.Buffer
+	if err := s.pages.ExecuteTemplate(&buf, name, data); err != nil {
+		s.cfg.Log.Printf("rendering %s: %v", name, err)
+		http.Error(w, "internal error rendering the page", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Write(buf.Bytes())
+}
+
+func (s *Server) welcomeData(r *http.Request, msg string) welcomeData {
+	d := welcomeData{Kind: "welcome", Message: msg, Total: len(s.cfg.Task.Entries)}
+	names, err := s.cfg.Store.Assessors(r.Context())
+	if err != nil {
+		d.Message = "Could not read the assessors: " + err.Error()
+	}
+	for _, n := range names {
+		row := assessorRow{Name: n}
+		if work, err := s.cfg.Store.Work(r.Context(), n); err == nil {
+			row.Done = s.cfg.Task.Progress(work, nil).Done
+		}
+		d.Assessors = append(d.Assessors, row)
+	}
+	return d
+}
+
+func (s *Server) welcome(w http.ResponseWriter, r *http.Request) {
+	s.render(w, "welcome", s.welcomeData(r, ""))
+}
+
+func (s *Server) done(w http.ResponseWriter, r *http.Request) {
+	who, _, ok := s.target(w, r)
+	if !ok {
+		return
+	}
+	work, err := s.cfg.Store.Work(r.Context(), who)
+	if err != nil {
+		s.storeFailed(w, r, err)
+		return
+	}
+	d := pageData{Kind: "done", Assessor: who, Progress: s.cfg.Task.Progress(work, nil)}
+	d.Saved = s.savedMessage(r, work)
+	if len(s.cfg.Task.Entries) > 0 {
+		d.Prev = s.cfg.Task.Entries[len(s.cfg.Task.Entries)-1]
+	}
+	d.Next = s.cfg.Task.Resume(work)
+	s.render(w, "done", d)
+}
+
+// savedMessage confirms the write named by ?saved= from what the store now
+// holds, so the page never says "saved" for something that is not there.
+func (s *Server) savedMessage(r *http.Request, work *Work) string {
+	v := r.URL.Query().Get("saved")
+	switch v {
+	case "":
+		return ""
+	case "span":
+		return "Saved the span."
+	case "unspan":
+		return "Removed the span."
+	}
+	n, err := strconv.Atoi(v)
+	e := s.cfg.Task.ByOrder(n)
+	if err != nil || e == nil {
+		return ""
+	}
+	if g, ok := work.Grades[e.Key()]; ok {
+		return "Saved: grade " + strconv.Itoa(g.Grade) + " for passage " + strconv.Itoa(e.Pos+1) + "."
+	}
+	if work.Skipped[e.Key()] {
+		return "Skipped passage " + strconv.Itoa(e.Pos+1) + "; it comes back at the end."
+	}
+	return ""
+}
+
+func (s *Server) page(w http.ResponseWriter, r *http.Request) {
+	who, e, ok := s.target(w, r)
+	if !ok {
+		return
+	}
+	work, err := s.cfg.Store.Work(r.Context(), who)
+	if err != nil {
+		s.storeFailed(w, r, err)
+		return
+	}
+	spans, err := s.cfg.Store.Spans(r.Context(), who, e.Key())
+	if err != nil {
+		s.storeFailed(w, r, err)
+		return
+	}
+	d := pageData{Kind: "grade", CSRF: s.csrf, Assessor: who, Entry: e, Facts: e.Topic.Facts,
+		Progress: s.cfg.Task.Progress(work, e), Skipped: work.Skipped[e.Key()], Spans: spans}
+	if g, ok := work.Grades[e.Key()]; ok {
+		d.Grade, d.Note = &g, g.Note
+	}
+	for v, label := range gradeLabels {
+		d.Buttons = append(d.Buttons, gradeButton{Value: v, Label: label, Current: d.Grade != nil && d.Grade.Grade == v})
+	}
+	d.Saved = s.savedMessage(r, work)
+	if e.Pos > 0 {
+		d.Prev = s.cfg.Task.Entries[e.Pos-1]
+	}
+	if e.Pos+1 < len(s.cfg.Task.Entries) {
+		d.Next = s.cfg.Task.Entries[e.Pos+1]
+	}
+	s.render(w, "grade", d)
+}

@@ -1,0 +1,171 @@
+package pool
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"os"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ragstat/ragstat/input"
+)
+
+var rankings = []Ranking{
+	{System: "bm25", Query: "q1", Items: []string{"a", "b", "c", "d"}},
+	{System: "dense", Query: "q1", Items: []string{"b", "e", "a", "f"}},
+	{System: "dense", Query: "q2", Items: []string{"x", "y"}},
+	// A trace gives one list per stage; the system's top k is their union.
+	{System: "rag", Query: "q1", Items: []string{"g", "a"}},
+	{System: "rag", Query: "q1", Items: []string{"a", "h"}},
+}
+
+func TestBuild(t *testing.T) {
+	judged := func(q, item string) bool { return q == "q1" && item == "b" }
+	res, err := Build(rankings, Options{Depth: 2, Seed: 7, Judged: judged})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for i, e := range res.Queue {
+		if e.Order != i+1 {
+			t.Errorf("order %d at %d", e.Order, i)
+		}
+		got[e.Query+"/"+e.Item] = strings.Join(e.Systems, ",")
+	}
+	want := map[string]string{"q1/a": "bm25,rag", "q1/e": "dense", "q1/g": "rag", "q1/h": "rag", "q2/x": "dense", "q2/y": "dense"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("queue %v, want %v", got, want)
+	}
+	if res.AlreadyJudged != 1 || res.Queries != 2 {
+		t.Errorf("judged %d, queries %d", res.AlreadyJudged, res.Queries)
+	}
+	// Queries stay together, in id order.
+	if res.Queue[0].Query != "q1" || res.Queue[len(res.Queue)-1].Query != "q2" {
+		t.Errorf("queries interleaved: %+v", res.Queue)
+	}
+	stats := map[string]SystemStats{}
+	for _, s := range res.Systems {
+		stats[s.System] = s
+	}
+	bm := stats["bm25"] // top 2: a, b (b judged); ranks 3-4: c, d (neither pooled)
+	if bm.TopK != 2 || bm.Judged != 1 || bm.Pooled != 1 || bm.Unique != 0 || bm.Deeper != 2 || bm.DeeperJudged != 0 || bm.JudgedAfter() != 1 || bm.JudgedBefore() != 0.5 {
+		t.Errorf("bm25 %+v", bm)
+	}
+	dense := stats["dense"] // q1: b (judged), e (unique); q2: x, y (unique); ranks 3-4 of q1: a (pooled), f
+	if dense.Queries != 2 || dense.TopK != 4 || dense.Unique != 3 || dense.Deeper != 2 || dense.DeeperJudged != 1 || dense.DeeperAfter() != 0.5 {
+		t.Errorf("dense %+v", dense)
+	}
+	rag := stats["rag"] // union of stages: g, a; h at rank 2 of a stage is in the top k too
+	if rag.TopK != 3 || rag.Unique != 2 {
+		t.Errorf("rag %+v", rag)
+	}
+}
+
+func TestShuffleSeeded(t *testing.T) {
+	var items []string
+	for i := range 50 {
+		items = append(items, fmt.Sprintf("d%02d", i))
+	}
+	rs := []Ranking{{System: "s", Query: "q", Items: items}, {System: "s", Query: "r", Items: items[:5]}}
+	order := func(seed uint64, rs []Ranking) []string {
+		res, err := Build(rs, Options{Depth: 50, Seed: seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, e := range res.Queue {
+			if e.Query == "q" {
+				out = append(out, e.Item)
+			}
+		}
+		return out
+	}
+	a, b, c := order(1, rs), order(1, rs), order(2, rs)
+	if !slices.Equal(a, b) {
+		t.Error("the same seed gave two orders")
+	}
+	if slices.Equal(a, c) {
+		t.Error("two seeds gave one order")
+	}
+	if slices.IsSorted(a) || slices.Equal(a, items) {
+		t.Error("the queue shows the rank order")
+	}
+	// Another query added or removed leaves this query's order alone.
+	if d := order(1, rs[:1]); !slices.Equal(a, d) {
+		t.Error("the order of q depends on the other queries")
+	}
+}
+
+func TestBuildErrors(t *testing.T) {
+	if _, err := Build(rankings, Options{Depth: 0}); err == nil {
+		t.Error("depth 0 accepted")
+	}
+	if _, err := Build([]Ranking{{System: "", Query: "q"}}, Options{Depth: 1}); err == nil {
+		t.Error("a nameless system accepted")
+	}
+}
+
+func TestQueueRoundTrip(t *testing.T) {
+	res, _ := Build(rankings, Options{Depth: 3, Seed: 1})
+	var b strings.Builder
+	if err := WriteQueue(&b, res.Queue); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(b.String(), `{"query":"q1","item":`) || !strings.Contains(b.String(), `"systems":["`) {
+		t.Errorf("queue file:\n%s", b.String())
+	}
+	back, err := ReadQueue(input.FromBytes("queue.jsonl", []byte(b.String())))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range back {
+		back[i].Line = 0
+	}
+	if fmt.Sprint(back) != fmt.Sprint(res.Queue) {
+		t.Errorf("read back\n%v\nwrote\n%v", back, res.Queue)
+	}
+}
+
+func TestReadQueueErrors(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`{"query":"q","item":"d","systems":[],"order":1}` + "\n" + `{"query":"q","item":"d","systems":[],"order":2}`, `q.jsonl:2: query "q", item "d": duplicate queue entry (also line 1)`},
+		{`{"query":"q","item":"d","order":1}` + "\n" + `{"query":"q","item":"e","order":1}`, `q.jsonl:2: query "q", item "e": order 1 repeats line 1`},
+		{`{"query":"q","item":"d","order":0}`, "not a positive integer"},
+		{`{"query":"q","item":"","order":1}`, `missing or empty "item"`},
+		{`{"query":"q","item":"d","order":1,"rank":3}`, `unknown field "rank"`},
+		{`{"query":"q","item":"d","order":1}` + "\n\n", "blank line"},
+	} {
+		_, err := ReadQueue(input.FromBytes("q.jsonl", []byte(c.in)))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want %q", c.in, err, c.want)
+		}
+	}
+}
+
+// TestQueueSchema keeps docs/schema/queue.schema.json in step with Entry.
+func TestQueueSchema(t *testing.T) {
+	data, err := os.ReadFile("../docs/schema/queue.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var schema struct {
+		Properties map[string]any `json:"properties"`
+	}
+	if err := json.Unmarshal(data, &schema); err != nil {
+		t.Fatal(err)
+	}
+	got := slices.Sorted(maps.Keys(schema.Properties))
+	var want []string
+	for f := range reflect.TypeFor[Entry]().Fields() {
+		if tag := strings.Split(f.Tag.Get("json"), ",")[0]; tag != "-" {
+			want = append(want, tag)
+		}
+	}
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("schema properties %v, Entry fields %v", got, want)
+	}
+}
