@@ -2,6 +2,7 @@ package eval
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -110,14 +111,21 @@ func (e *Evaluator) Score(file string, list *runs.Ranking) (Row, error) {
 	s := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(s)
 	row := Row{Query: list.Query}
-	items, lines := list.Items, list.Lines
+	items, lines, hashes := list.Items, list.Lines, list.Hashes
 	if e.docOf != nil {
 		items, lines, row.Folded = s.fold(items, lines, e.docOf)
+		hashes = nil
 	}
 	var errs diag.List
 	s.grades = s.grades[:0]
 	for i, it := range items {
-		g, ok := q.Grade(it)
+		var g int
+		var ok bool
+		if hashes != nil {
+			g, ok = q.GradeHash(it, hashes[i])
+		} else {
+			g, ok = q.Grade(it)
+		}
 		switch {
 		case ok:
 			s.grades = append(s.grades, int32(g))
@@ -227,13 +235,13 @@ func (e *Evaluator) compute(l *metric.List, p metric.Policy) []float64 {
 func (e *Evaluator) Run(name string, f *input.File, opt runs.Options) (*Result, error) {
 	var mu sync.Mutex
 	rows := map[string]Row{}
-	var notJudged []string
+	notJudged := map[string]bool{} // a set: runs.Read may deliver a query twice
 	format, err := runs.Read(f, opt, func(list *runs.Ranking) error {
 		row, err := e.Score(f.Name, list)
 		mu.Lock()
 		defer mu.Unlock()
 		if err == errNotJudged {
-			notJudged = append(notJudged, strings.Clone(list.Query))
+			notJudged[strings.Clone(list.Query)] = true
 			return nil
 		}
 		row.Query = strings.Clone(row.Query)
@@ -243,7 +251,7 @@ func (e *Evaluator) Run(name string, f *input.File, opt runs.Options) (*Result, 
 	if err != nil {
 		return nil, err
 	}
-	res, err := e.Collect(name, f.Name, rows, notJudged)
+	res, err := e.Collect(name, f.Name, rows, slices.Collect(maps.Keys(notJudged)))
 	if err != nil {
 		return nil, err
 	}

@@ -64,7 +64,10 @@ type Options struct {
 
 // Read calls fn once per query with its ranked list, in no particular order
 // and possibly from several goroutines at once: fn must be safe for
-// concurrent use, and the Ranking is valid only during the call. Problems
+// concurrent use, and the Ranking is valid only during the call. A TREC run
+// is read in one pass; if its lines turn out not to be grouped by query, it
+// is read again, grouped in memory, and every query is delivered again: fn
+// must let a later delivery of a query replace the earlier one. Problems
 // (up to diag.Max) are returned together once reading stops.
 func Read(f *input.File, opt Options, fn func(*Ranking) error) (Format, error) {
 	if opt.Order == "" {
@@ -78,7 +81,7 @@ func Read(f *input.File, opt Options, fn func(*Ranking) error) (Format, error) {
 		}
 		format = Detect(head)
 	}
-	rd := &reader{file: f.Name, order: opt.Order, fn: fn, checked: format == TREC}
+	rd := &reader{file: f.Name, order: opt.Order, fn: fn, checked: format == TREC, byQuery: map[string]*diag.List{}}
 	var err error
 	switch format {
 	case TREC:
@@ -87,6 +90,9 @@ func Read(f *input.File, opt Options, fn func(*Ranking) error) (Format, error) {
 		err = rd.json(f, format)
 	}
 	rd.add(err)
+	for _, l := range rd.byQuery {
+		rd.errs.Add(l)
+	}
 	if rd.errs.Len() == 0 && rd.queries == 0 {
 		rd.add(&diag.Error{File: f.Name, Msg: "no ranked lists found"})
 	}
@@ -103,6 +109,10 @@ type reader struct {
 	queries int
 	listers sync.Pool
 	checked bool // the format's reader checks ids and scores itself
+	// byQuery holds each query's problems, replaced when the query is
+	// delivered again; found counts every problem seen, to stop early.
+	byQuery map[string]*diag.List
+	found   int
 }
 
 // add records a problem; it reports whether reading should stop.
@@ -124,15 +134,20 @@ func (rd *reader) deliver(query string, es []entry, scored bool) error {
 		l = newLister(rd.file, rd.order, rd.checked)
 	}
 	defer rd.listers.Put(l)
-	var errs diag.List
-	list := l.rank(query, es, scored, &errs)
+	errs := &diag.List{}
+	list := l.rank(query, es, scored, errs)
 	if errs.Len() == 0 {
 		errs.Add(rd.fn(list))
 	}
 	rd.mu.Lock()
+	defer rd.mu.Unlock()
 	rd.queries++
-	rd.mu.Unlock()
-	if rd.add(&errs) {
+	if errs.Len() == 0 {
+		delete(rd.byQuery, query)
+		return nil
+	}
+	rd.byQuery[strings.Clone(query)] = errs
+	if rd.found += errs.Len(); rd.found >= diag.Max {
 		return errStop
 	}
 	return nil
@@ -140,7 +155,8 @@ func (rd *reader) deliver(query string, es []entry, scored bool) error {
 
 func (rd *reader) trec(f *input.File, workers int) error {
 	var pool sync.Pool
-	return trecfile.ReadRun(f.Open, trecfile.Options{Name: f.Name, Workers: workers}, func(q *trecfile.RunQuery) error {
+	opt := trecfile.Options{Name: f.Name, Workers: workers, Redeliver: true}
+	return trecfile.ReadRun(f.Open, opt, func(q *trecfile.RunQuery) error {
 		p, _ := pool.Get().(*[]entry)
 		if p == nil {
 			p = new([]entry)

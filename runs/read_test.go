@@ -122,3 +122,23 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
+
+// TestUngroupedRun reads a TREC run whose queries are interleaved: every
+// query comes out whole, and a problem is reported once, not once per
+// delivery.
+func TestUngroupedRun(t *testing.T) {
+	grouped := "a Q0 x 1 3 t\na Q0 y 2 2 t\nb Q0 z 1 3 t\nb Q0 w 2 2 t\n"
+	mixed := "a Q0 x 1 3 t\nb Q0 z 1 3 t\na Q0 y 2 2 t\nb Q0 w 2 2 t\n"
+	want, _, err := collect(t, grouped, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := collect(t, mixed, Options{})
+	if err != nil || !maps.EqualFunc(got, want, slices.Equal) {
+		t.Fatalf("ungrouped: %v %v, want %v", got, err, want)
+	}
+	_, _, err = collect(t, mixed+"a Q0 x 3 1 t\n", Options{})
+	if err == nil || strings.Count(err.Error(), "returned twice") != 1 {
+		t.Fatalf("a repeat in an ungrouped run: %v", err)
+	}
+}

@@ -42,6 +42,9 @@ type Ranking struct {
 	Query string
 	Items []string
 	Lines []int // the line each item was read from
+	// Hashes holds hashindex.Hash of each item, computed while looking for
+	// repeats, so a caller can look items up without hashing them again.
+	Hashes []uint64
 }
 
 // entry is one returned item before ordering.
@@ -130,8 +133,11 @@ func (l *lister) checkDuplicates(errs *diag.List) {
 	items := l.list.Items
 	var keys hashindex.Keys = hashindex.Strings(items) // boxed once, not per item
 	l.seen.Reset(len(items))
+	l.list.Hashes = l.list.Hashes[:0]
 	for i, it := range items {
-		if first := l.seen.Add(keys, i); first != i {
+		h := hashindex.Hash(it)
+		l.list.Hashes = append(l.list.Hashes, h)
+		if first := l.seen.AddHash(keys, i, h); first != i {
 			errs.Add(l.bad(l.list.Lines[i], l.list.Query, it, fmt.Sprintf("item returned twice in one list (also line %d)", l.list.Lines[first]),
 				"evaluate the list your system really produced; if it deduplicates, deduplicate before writing the run"))
 		}
