@@ -111,30 +111,21 @@ func (e *Evaluator) Score(file string, list *runs.Ranking) (Row, error) {
 	s := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(s)
 	row := Row{Query: list.Query}
-	items, lines, hashes := list.Items, list.Lines, list.Hashes
+	items, lines := list.Items, list.Lines
 	if e.docOf != nil {
 		items, lines, row.Folded = s.fold(items, lines, e.docOf)
-		hashes = nil
+		s.gradesByItem(q, items)
+	} else {
+		s.gradesByJudgment(q, list)
 	}
 	var errs diag.List
-	s.grades = s.grades[:0]
-	for i, it := range items {
-		var g int
-		var ok bool
-		if hashes != nil {
-			g, ok = q.GradeHash(it, hashes[i])
-		} else {
-			g, ok = q.Grade(it)
-		}
-		switch {
-		case ok:
-			s.grades = append(s.grades, int32(g))
-		case e.policy.Unjudged == UnjudgedError:
-			errs.Add(&diag.Error{File: file, Line: lineAt(lines, i), Query: list.Query, Item: it,
-				Msg:  fmt.Sprintf("returned at rank %d but has no judgment", i+1),
-				Hint: "judge it, or choose --unjudged nonrelevant, skip or bounds"})
-		default:
-			s.grades = append(s.grades, metric.Unjudged)
+	if e.policy.Unjudged == UnjudgedError {
+		for i, g := range s.grades {
+			if g == metric.Unjudged {
+				errs.Add(&diag.Error{File: file, Line: lineAt(lines, i), Query: list.Query, Item: items[i],
+					Msg:  fmt.Sprintf("returned at rank %d but has no judgment", i+1),
+					Hint: "judge it, or choose --unjudged nonrelevant, skip or bounds"})
+			}
 		}
 	}
 	if err := errs.Err(); err != nil {
@@ -175,6 +166,32 @@ func (e *Evaluator) scoreGrades(row *Row, s *scratch) {
 }
 
 var errNotJudged = fmt.Errorf("query not judged")
+
+// gradesByItem looks every item up in the judgments.
+func (s *scratch) gradesByItem(q *judgments.Query, items []string) {
+	s.grades = s.grades[:0]
+	for _, it := range items {
+		g, ok := q.Grade(it)
+		if !ok {
+			g = metric.Unjudged
+		}
+		s.grades = append(s.grades, int32(g))
+	}
+}
+
+// gradesByJudgment looks every judged item up in the list, which is
+// cheaper than the other way round when lists are long and judgments few.
+func (s *scratch) gradesByJudgment(q *judgments.Query, list *runs.Ranking) {
+	s.grades = slices.Grow(s.grades[:0], len(list.Items))[:len(list.Items)]
+	for i := range s.grades {
+		s.grades[i] = metric.Unjudged
+	}
+	for k := range q.Len() {
+		if i := list.Find(q.Key(k)); i >= 0 {
+			s.grades[i] = int32(q.GradeAt(k))
+		}
+	}
+}
 
 func lineAt(lines []int, i int) int {
 	if i < len(lines) {

@@ -82,13 +82,8 @@ func (q *Query) Grade(item string) (int, bool) {
 	return 0, false
 }
 
-// GradeHash is Grade with the item's hashindex.Hash already computed.
-func (q *Query) GradeHash(item string, h uint64) (int, bool) {
-	if i := q.index.FindHash(q, item, h); i >= 0 {
-		return int(q.grades[i]), true
-	}
-	return 0, false
-}
+// GradeAt is the grade of the i-th judged item (see Key).
+func (q *Query) GradeAt(i int) int { return int(q.grades[i]) }
 
 // Line is the line item's judgment was read from (0 if unjudged).
 func (q *Query) Line(item string) int {

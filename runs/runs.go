@@ -42,9 +42,19 @@ type Ranking struct {
 	Query string
 	Items []string
 	Lines []int // the line each item was read from
-	// Hashes holds hashindex.Hash of each item, computed while looking for
-	// repeats, so a caller can look items up without hashing them again.
-	Hashes []uint64
+	// index finds an item's position; the reader builds it while looking
+	// for repeats (nil for a Ranking made elsewhere).
+	index *hashindex.Index
+	keys  hashindex.Keys
+}
+
+// Find returns the position of item in the list, or -1. On a Ranking that
+// a reader delivered it costs one hash lookup; otherwise a scan.
+func (r *Ranking) Find(item string) int {
+	if r.index != nil {
+		return r.index.Find(r.keys, item)
+	}
+	return slices.Index(r.Items, item)
 }
 
 // entry is one returned item before ordering.
@@ -133,11 +143,9 @@ func (l *lister) checkDuplicates(errs *diag.List) {
 	items := l.list.Items
 	var keys hashindex.Keys = hashindex.Strings(items) // boxed once, not per item
 	l.seen.Reset(len(items))
-	l.list.Hashes = l.list.Hashes[:0]
+	l.list.index, l.list.keys = &l.seen, keys
 	for i, it := range items {
-		h := hashindex.Hash(it)
-		l.list.Hashes = append(l.list.Hashes, h)
-		if first := l.seen.AddHash(keys, i, h); first != i {
+		if first := l.seen.Add(keys, i); first != i {
 			errs.Add(l.bad(l.list.Lines[i], l.list.Query, it, fmt.Sprintf("item returned twice in one list (also line %d)", l.list.Lines[first]),
 				"evaluate the list your system really produced; if it deduplicates, deduplicate before writing the run"))
 		}

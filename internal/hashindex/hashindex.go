@@ -42,18 +42,14 @@ func (x *Index) Reset(n int) {
 	x.mask = uint64(size - 1)
 }
 
-// Hash is the hash the index uses, for callers that look one key up in
-// several indexes (FindHash, AddHash); it differs between processes.
-func Hash(key string) uint64 { return maphash.String(seed, key) }
+func hash(key string) uint64 { return maphash.String(seed, key) }
 
 // Find returns the position of key in keys, or -1.
-func (x *Index) Find(keys Keys, key string) int { return x.FindHash(keys, key, Hash(key)) }
-
-// FindHash is Find with the key's Hash already computed.
-func (x *Index) FindHash(keys Keys, key string, h uint64) int {
+func (x *Index) Find(keys Keys, key string) int {
 	if len(x.slots) == 0 {
 		return -1
 	}
+	h := hash(key)
 	tag := h &^ 0xffffffff
 	for i := h & x.mask; ; i = (i + 1) & x.mask {
 		s := x.slots[i]
@@ -73,12 +69,7 @@ func (x *Index) FindHash(keys Keys, key string, h uint64) int {
 // The index must have been Reset for at least as many keys as are added.
 func (x *Index) Add(keys Keys, p int) int {
 	key := keys.Key(p)
-	return x.AddHash(keys, p, Hash(key))
-}
-
-// AddHash is Add with the key's Hash already computed.
-func (x *Index) AddHash(keys Keys, p int, h uint64) int {
-	key := keys.Key(p)
+	h := hash(key)
 	tag := h &^ 0xffffffff
 	for i := h & x.mask; ; i = (i + 1) & x.mask {
 		s := x.slots[i]
