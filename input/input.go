@@ -128,18 +128,25 @@ func (f *File) raw() (io.ReadCloser, error) {
 	return r, nil
 }
 
-func (f *File) rawHead(n int) ([]byte, error) {
-	r, err := f.raw()
+func (f *File) rawHead(n int) ([]byte, error) { return prefix(f.Name, f.raw, n) }
+
+// prefix reads up to n bytes from the start of what open returns.
+func prefix(name string, open func() (io.ReadCloser, error), n int) ([]byte, error) {
+	r, err := open()
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
 	buf := make([]byte, n)
 	m, err := io.ReadFull(r, buf)
-	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
-		return nil, &diag.Error{File: f.Name, Msg: err.Error()}
+	var known *diag.Error
+	switch {
+	case err == nil || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+		return buf[:m], nil
+	case errors.As(err, &known):
+		return nil, err
 	}
-	return buf[:m], nil
+	return nil, &diag.Error{File: name, Msg: err.Error()}
 }
 
 func cleanOpenError(name string, err error) error {
@@ -208,20 +215,11 @@ func (g *gzipFile) Close() error {
 // Head returns up to n decompressed bytes from the start, for detecting the
 // format. A compressed file that decompresses to nothing is an error.
 func (f *File) Head(n int) ([]byte, error) {
-	r, err := f.Open()
-	if err != nil {
-		return nil, err
+	head, err := prefix(f.Name, f.Open, n)
+	if err == nil && len(head) == 0 {
+		err = &diag.Error{File: f.Name, Msg: "file is empty after decompression"}
 	}
-	defer r.Close()
-	buf := make([]byte, n)
-	m, err := io.ReadFull(r, buf)
-	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
-		return nil, err
-	}
-	if m == 0 {
-		return nil, &diag.Error{File: f.Name, Msg: "file is empty after decompression"}
-	}
-	return buf[:m], nil
+	return head, err
 }
 
 // SHA256 is the hex digest of the bytes on disk (compressed, as given).
@@ -268,4 +266,26 @@ func (f *File) ReadAll() ([]byte, error) {
 	}
 	defer r.Close()
 	return io.ReadAll(r)
+}
+
+// Format is the format of a judgments or run file.
+type Format string
+
+// The formats of judgments and runs.
+const (
+	FormatAuto  Format = ""      // detect from the content
+	FormatTREC  Format = "trec"  // whitespace-separated columns
+	FormatJSONL Format = "jsonl" // one JSON object a line
+	FormatJSON  Format = "json"  // one JSON object of objects
+)
+
+// ParseFormat reads a --judgments-format or --run-format value.
+func ParseFormat(s string) (Format, error) {
+	switch f := Format(strings.ToLower(s)); f {
+	case FormatAuto, "auto":
+		return FormatAuto, nil
+	case FormatTREC, FormatJSONL, FormatJSON:
+		return f, nil
+	}
+	return FormatAuto, fmt.Errorf("unknown format %q: use trec, jsonl or json", s)
 }

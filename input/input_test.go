@@ -64,7 +64,7 @@ func TestOpenErrors(t *testing.T) {
 		emptygz:                       "empty after decompression",
 		filepath.Join(dir, "missing"): "no such file",
 	} {
-		if _, err := Open(path, nil); err == nil || !strings.Contains(err.Error(), want) || !strings.HasPrefix(err.Error(), path) {
+		if _, err := Open(path, nil); err == nil || !strings.Contains(err.Error(), want) || !strings.HasPrefix(err.Error(), path+": ") || strings.Count(err.Error(), path) != 1 {
 			t.Errorf("%s: error %v, want %q", path, err, want)
 		}
 	}

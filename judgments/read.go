@@ -15,26 +15,15 @@ import (
 )
 
 // Format is a judgments file format.
-type Format string
+type Format = input.Format
 
 // The formats ragstat reads.
 const (
-	Auto  Format = ""      // detect from the content
-	TREC  Format = "trec"  // qid iter docno grade
-	JSONL Format = "jsonl" // {"query":"q","item":"d","grade":3} a line
-	JSON  Format = "json"  // {"q": {"d": 3}}
+	Auto  = input.FormatAuto  // detect from the content
+	TREC  = input.FormatTREC  // qid iter docno grade
+	JSONL = input.FormatJSONL // {"query":"q","item":"d","grade":3} a line
+	JSON  = input.FormatJSON  // {"q": {"d": 3}}
 )
-
-// ParseFormat reads a --judgments-format value.
-func ParseFormat(s string) (Format, error) {
-	switch f := Format(strings.ToLower(s)); f {
-	case Auto, "auto":
-		return Auto, nil
-	case TREC, JSONL, JSON:
-		return f, nil
-	}
-	return Auto, fmt.Errorf("unknown judgments format %q: use trec, jsonl or json", s)
-}
 
 // Detect guesses the format from the first bytes of a file.
 func Detect(head []byte) Format {

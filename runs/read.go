@@ -16,26 +16,15 @@ import (
 )
 
 // Format is a run file format.
-type Format string
+type Format = input.Format
 
 // The formats ragstat reads.
 const (
-	Auto  Format = ""      // detect from the content
-	TREC  Format = "trec"  // qid Q0 docno rank score tag
-	JSONL Format = "jsonl" // {"query":"q","items":["d1","d2"]} a line, or items {"id":..,"score":..}
-	JSON  Format = "json"  // {"q": {"d": 2.5}}
+	Auto  = input.FormatAuto  // detect from the content
+	TREC  = input.FormatTREC  // qid Q0 docno rank score tag
+	JSONL = input.FormatJSONL // {"query":"q","items":["d1","d2"]} a line, or items {"id":..,"score":..}
+	JSON  = input.FormatJSON  // {"q": {"d": 2.5}}
 )
-
-// ParseFormat reads a --run-format value.
-func ParseFormat(s string) (Format, error) {
-	switch f := Format(strings.ToLower(s)); f {
-	case Auto, "auto":
-		return Auto, nil
-	case TREC, JSONL, JSON:
-		return f, nil
-	}
-	return Auto, fmt.Errorf("unknown run format %q: use trec, jsonl or json", s)
-}
 
 // Detect guesses the format from the first bytes of a file.
 func Detect(head []byte) Format {

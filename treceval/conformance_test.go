@@ -4,39 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"github.com/ragstat/ragstat/internal/sharedtest"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 )
-
-// conformanceDir locates ../shared/conformance beside the module root.
-func conformanceDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test directory")
-		}
-		dir = parent
-	}
-	conf := filepath.Join(dir, "..", "shared", "conformance")
-	if _, err := os.Stat(conf); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("conformance data missing: %v", err)
-		}
-		t.Skipf("conformance data missing: %v", err)
-	}
-	return conf
-}
 
 // conformanceCase is one line of a cmd.txt: an expected output, the exit
 // status and the trec_eval command that made it.
@@ -86,7 +60,7 @@ func readCases(t *testing.T, path string) []conformanceCase {
 // byte for byte (rbp and rbp_resid rows aside: trec_eval computes them from
 // uninitialised memory), with trec_eval's exit status.
 func TestConformance(t *testing.T) {
-	root := conformanceDir(t)
+	root := sharedtest.Dir(t, "conformance")
 	paths, err := filepath.Glob(filepath.Join(root, "*", "cmd.txt"))
 	if err != nil {
 		t.Fatal(err)

@@ -304,7 +304,7 @@ func (c *compareCmd) evaluate(sc scorer, f *input.File, name string) (*side, err
 	if sc.ev.Policy().Unjudged == eval.UnjudgedBounds {
 		return nil, fmt.Errorf("--unjudged bounds gives [low, high] per query; compare needs one value: use nonrelevant or skip")
 	}
-	format, _ := runs.ParseFormat(c.RunFormat)
+	format, _ := input.ParseFormat(c.RunFormat)
 	order, _ := runs.ParseOrder(c.Order)
 	opt := runs.Options{Format: format, Order: order}
 	res, err := sc.ev.Run(name, f, opt)

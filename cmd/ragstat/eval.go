@@ -96,7 +96,7 @@ func (f *policyFlags) evaluator(e *env) (*eval.Evaluator, *input.File, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	format, _ := judgments.ParseFormat(f.JudgmentsFormat)
+	format, _ := input.ParseFormat(f.JudgmentsFormat)
 	qrels, err := judgments.Read(jf, judgments.Options{Format: format, Scale: p.Scale})
 	if err != nil {
 		return nil, nil, err
@@ -155,7 +155,7 @@ func (c *evalCmd) Run(e *env) error {
 	defer jf.Close()
 	rep := &report.Eval{Tool: "ragstat", Version: Version, Policy: ev.Policy()}
 	rep.Inputs = append(rep.Inputs, report.Input{Role: "judgments", Path: jf.Name, Format: string(ev.Judgments().Format)})
-	runFormat, _ := runs.ParseFormat(c.RunFormat)
+	runFormat, _ := input.ParseFormat(c.RunFormat)
 	order, _ := runs.ParseOrder(c.Order)
 	seen := map[string]bool{}
 	files := []*input.File{jf}

@@ -88,7 +88,7 @@ func (s sources) claim(system, file string) error {
 func (c *poolCmd) read(e *env) ([]pool.Ranking, error) {
 	var out []pool.Ranking
 	seen := sources{}
-	format, _ := runs.ParseFormat(c.RunFormat)
+	format, _ := input.ParseFormat(c.RunFormat)
 	for _, arg := range c.Inputs {
 		name, path := namedRun(arg)
 		f, err := input.Open(path, e.stdin)

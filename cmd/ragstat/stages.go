@@ -110,7 +110,7 @@ func (c *stagesCmd) read(e *env, scale judgments.Scale) (stages.Input, []report.
 	if err != nil {
 		return in, nil, err
 	}
-	format, _ := judgments.ParseFormat(c.JudgmentsFormat)
+	format, _ := input.ParseFormat(c.JudgmentsFormat)
 	if in.Judgments, err = judgments.Read(jf, judgments.Options{Format: format, Scale: scale}); err != nil {
 		return in, nil, err
 	}
