@@ -2,6 +2,7 @@ package compare
 
 import (
 	"encoding/json"
+	"github.com/ragstat/ragstat/stages"
 	"math"
 	"strconv"
 
@@ -33,6 +34,17 @@ type Result struct {
 	// Notes are facts from the caller the reader must see: fields allowed
 	// to differ, configuration changes, queries left out.
 	Notes []string `json:"notes,omitempty"`
+	// Losses holds, when systems were compared from traces, where each
+	// system's relevant evidence and required facts stopped, stage by stage.
+	Losses []Loss `json:"losses,omitempty"`
+}
+
+// Loss is one traced system's evidence waterfall (stages.Waterfall without
+// the item list).
+type Loss struct {
+	System   string        `json:"system"`
+	Evidence []stages.Step `json:"evidence"`
+	Facts    []stages.Step `json:"facts,omitempty"`
 }
 
 // Settings records how the statistics were computed.

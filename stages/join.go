@@ -45,6 +45,8 @@ type view struct {
 	topic  *topics.Topic
 	q      *judgments.Query // nil when the query has no judgments
 	stages [][]placed       // in the trace's stage order
+	// reported holds items already named in a missing-metadata error.
+	reported map[string]bool
 }
 
 // find returns item at stage i, or nil.
@@ -150,7 +152,11 @@ func (j *joiner) meta(v *view, it trace.Item) corpus.Meta {
 		m = m.Merge(c.Meta)
 	}
 	inPlay := len(v.topic.Scopes) > 0 || !v.topic.AsOf.IsZero()
-	if inPlay && c == nil && !it.Meta.Known() && !j.opt.AllowNoMetadata {
+	if inPlay && c == nil && !it.Meta.Known() && !j.opt.AllowNoMetadata && !v.reported[it.ID] {
+		if v.reported == nil {
+			v.reported = map[string]bool{}
+		}
+		v.reported[it.ID] = true // once a trace, not once a stage
 		j.bad(v.t, it.ID, "no metadata (scope, dates) for this item in the trace or the corpus, and the query has scopes or an as_of date",
 			"add it to --corpus, record it in the trace, or accept it with --unknown-metadata allow")
 	}

@@ -65,6 +65,7 @@ type side struct {
 	values   [][]float64
 	rankings map[string]compare.Ranking // nil for a saved result
 	config   json.RawMessage            // traces: the pipeline configuration
+	loss     *compare.Loss              // traces: where evidence stopped
 }
 
 func (c *compareCmd) Run(e *env) error {
@@ -108,6 +109,11 @@ func (c *compareCmd) Run(e *env) error {
 		return err
 	}
 	res.Manifest, res.Notes = ref, append(notes, dropped...)
+	for _, s := range sides {
+		if s.loss != nil {
+			res.Losses = append(res.Losses, *s.loss)
+		}
+	}
 	ref.Kind, ref.Metrics, ref.Queries = manifest.KindCompare, table.Metrics, manifest.Queries(table.Queries)
 	reasons, err := res.Gate(rules, c.FailOnSignificantRegression, c.GateSlice)
 	if err != nil {

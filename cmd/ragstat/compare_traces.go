@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ragstat/ragstat/compare"
 	"github.com/ragstat/ragstat/corpus"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/manifest"
@@ -44,6 +45,7 @@ func (c *compareCmd) traceSides(sc scorer, ref *manifest.Manifest, f *input.File
 	var out []*side
 	for _, sys := range res.Systems {
 		s := stageSide(sys, name)
+		s.loss = &compare.Loss{System: s.name, Evidence: sys.Loss.Steps, Facts: sys.FactLoss.Steps}
 		file, err := record("trace", f)
 		if err != nil {
 			return nil, err

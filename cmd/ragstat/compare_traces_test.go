@@ -26,6 +26,11 @@ func TestCompareTraces(t *testing.T) {
 			t.Errorf("output lacks %q", w)
 		}
 	}
+	page, errs, code := ragstat(t, "", "compare", "-j", "judgments.jsonl", "--topics", "topics.jsonl", "--corpus", "corpus.jsonl",
+		"--resamples", "1000", "--randomizations", "1000", "-f", "html", "traces-v1.jsonl", "traces-v2.jsonl")
+	if code != 0 || !strings.Contains(page, `aria-label="where relevant evidence stopped, v2"`) {
+		t.Errorf("HTML of a trace comparison lacks the waterfall: exit %d, %s", code, errs)
+	}
 	if _, errs, code := ragstat(t, "", "compare", "-j", "judgments.jsonl", "traces-v1.jsonl", "traces-v2.jsonl"); code != exitInput || !strings.Contains(errs, "needs --topics") {
 		t.Errorf("traces without topics: exit %d, %s", code, errs)
 	}

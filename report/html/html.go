@@ -85,6 +85,13 @@ type compareView struct {
 	Summary []statRow
 	Slices  []statRow
 	Panels  []panel
+	Losses  []lossView
+}
+
+// lossView is one traced system's waterfalls.
+type lossView struct {
+	System          string
+	Evidence, Facts template.HTML
 }
 
 // Compare writes the HTML report of a comparison.
@@ -109,6 +116,11 @@ func Compare(w io.Writer, r *compare.Result) error {
 		v.Panels = append(v.Panels, panel{ID: "p" + strconv.Itoa(i), Candidate: x.Candidate, Metric: x.Metric,
 			Bars: diffBars(moves, "per-query difference, "+label), Scatter: scatter(moves, "base vs candidate, "+label),
 			Regressions: x.Regressions, Improvements: x.Improvements})
+	}
+	for _, l := range r.Losses {
+		v.Losses = append(v.Losses, lossView{System: l.System,
+			Evidence: waterfall(steps(l.Evidence), "where relevant evidence stopped, "+l.System),
+			Facts:    waterfall(steps(l.Facts), "where required facts stopped, "+l.System)})
 	}
 	return pages.ExecuteTemplate(w, "compare.tmpl", v)
 }

@@ -110,3 +110,12 @@ func waterfall(w stages.Waterfall, label string) template.HTML {
 	b.WriteString("</svg>")
 	return template.HTML(b.String())
 }
+
+// steps rebuilds a waterfall from its counts alone.
+func steps(ss []stages.Step) stages.Waterfall {
+	w := stages.Waterfall{Steps: ss}
+	for _, s := range ss {
+		w.Total += s.Count
+	}
+	return w
+}
