@@ -111,9 +111,10 @@ func (e *Evaluator) Score(file string, list *runs.Ranking) (Row, error) {
 	s := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(s)
 	row := Row{Query: list.Query}
-	items, lines := list.Items, list.Lines
+	items, line := list.Items, list.Line
 	if e.docOf != nil {
-		items, lines, row.Folded = s.fold(items, lines, e.docOf)
+		items, row.Folded = s.fold(list, e.docOf)
+		line = func(i int) int { return s.lines[i] }
 		s.gradesByItem(q, items)
 	} else {
 		s.gradesByJudgment(q, list)
@@ -122,7 +123,7 @@ func (e *Evaluator) Score(file string, list *runs.Ranking) (Row, error) {
 	if e.policy.Unjudged == UnjudgedError {
 		for i, g := range s.grades {
 			if g == metric.Unjudged {
-				errs.Add(&diag.Error{File: file, Line: lineAt(lines, i), Query: list.Query, Item: items[i],
+				errs.Add(&diag.Error{File: file, Line: line(i), Query: list.Query, Item: items[i],
 					Msg:  fmt.Sprintf("returned at rank %d but has no judgment", i+1),
 					Hint: "judge it, or choose --unjudged nonrelevant, skip or bounds"})
 			}
@@ -193,19 +194,12 @@ func (s *scratch) gradesByJudgment(q *judgments.Query, list *runs.Ranking) {
 	}
 }
 
-func lineAt(lines []int, i int) int {
-	if i < len(lines) {
-		return lines[i]
-	}
-	return 0
-}
-
 // fold maps items to documents, keeping each document at its first rank.
-func (s *scratch) fold(items []string, lines []int, docOf func(string) string) ([]string, []int, int) {
+func (s *scratch) fold(list *runs.Ranking, docOf func(string) string) ([]string, int) {
 	clear(s.seen)
 	s.items, s.lines = s.items[:0], s.lines[:0]
 	folded := 0
-	for i, it := range items {
+	for i, it := range list.Items {
 		d := docOf(it)
 		if s.seen[d] {
 			folded++
@@ -213,9 +207,9 @@ func (s *scratch) fold(items []string, lines []int, docOf func(string) string) (
 		}
 		s.seen[d] = true
 		s.items = append(s.items, d)
-		s.lines = append(s.lines, lineAt(lines, i))
+		s.lines = append(s.lines, list.Line(i))
 	}
-	return s.items, s.lines, folded
+	return s.items, folded
 }
 
 // fill computes the metrics of row from the grades in s.

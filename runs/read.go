@@ -143,20 +143,9 @@ func (rd *reader) deliver(query string, es []entry, scored bool) error {
 }
 
 func (rd *reader) trec(f *input.File, workers int) error {
-	var pool sync.Pool
 	opt := trecfile.Options{Name: f.Name, Workers: workers, Redeliver: true}
 	return trecfile.ReadRun(f.Open, opt, func(q *trecfile.RunQuery) error {
-		p, _ := pool.Get().(*[]entry)
-		if p == nil {
-			p = new([]entry)
-		}
-		defer pool.Put(p)
-		es := (*p)[:0]
-		for _, d := range q.Docs {
-			es = append(es, entry{item: d.Doc, score: d.Score, rank: d.Rank, line: d.Line})
-		}
-		*p = es
-		return rd.deliver(q.Query, es, true)
+		return rd.deliver(q.Query, q.Docs, true)
 	})
 }
 
@@ -214,12 +203,12 @@ func (rd *reader) jsonLine(line int, data []byte, once func(string, int) error) 
 	es := make([]entry, 0, len(v.Items))
 	scored := false
 	for i, raw := range v.Items {
-		e := entry{line: line, rank: i + 1}
+		e := entry{Line: line, Rank: i + 1}
 		if len(raw) > 0 && raw[0] == '"' {
 			if i > 0 && scored {
 				return bad(*v.Query, "", "items mix plain ids and {id, score} objects")
 			}
-			json.Unmarshal(raw, &e.item)
+			json.Unmarshal(raw, &e.Doc)
 		} else {
 			var si scoredItem
 			if err := jsonin.Decode(raw, &si); err != nil || si.ID == nil || si.Score == nil {
@@ -229,12 +218,12 @@ func (rd *reader) jsonLine(line int, data []byte, once func(string, int) error) 
 				return bad(*v.Query, "", "items mix plain ids and {id, score} objects")
 			}
 			scored = true
-			e.item = *si.ID
+			e.Doc = *si.ID
 			s, err := parseScore(string(*si.Score))
 			if err != nil {
-				return bad(*v.Query, e.item, err.Error())
+				return bad(*v.Query, e.Doc, err.Error())
 			}
-			e.score = s
+			e.Score = s
 		}
 		es = append(es, e)
 	}
@@ -271,7 +260,7 @@ func (rd *reader) jsonObject(r io.Reader) error {
 		if err != nil {
 			return &diag.Error{File: rd.file, Line: line, Query: q, Item: item, Msg: err.Error()}
 		}
-		lists[q] = append(lists[q], entry{item: item, score: s, line: line})
+		lists[q] = append(lists[q], entry{Doc: item, Score: s, Line: line})
 		return nil
 	})
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/internal/hashindex"
+	"github.com/ragstat/ragstat/trecfile"
 )
 
 // Order says how a list is put in rank order.
@@ -41,11 +42,20 @@ func ParseOrder(s string) (Order, error) {
 type Ranking struct {
 	Query string
 	Items []string
-	Lines []int // the line each item was read from
+	// entries are the items as read, for their line numbers.
+	entries []entry
 	// index finds an item's position; the reader builds it while looking
 	// for repeats (nil for a Ranking made elsewhere).
 	index *hashindex.Index
 	keys  hashindex.Keys
+}
+
+// Line is the line the i-th item was read from (0 when unknown).
+func (r *Ranking) Line(i int) int {
+	if i < len(r.entries) {
+		return r.entries[i].Line
+	}
+	return 0
 }
 
 // Find returns the position of item in the list, or -1. On a Ranking that
@@ -57,13 +67,9 @@ func (r *Ranking) Find(item string) int {
 	return slices.Index(r.Items, item)
 }
 
-// entry is one returned item before ordering.
-type entry struct {
-	item  string
-	score float64
-	rank  int
-	line  int
-}
+// entry is one returned item before ordering: the TREC reader's own type,
+// so its lines need no copying.
+type entry = trecfile.RunDoc
 
 // lister turns the entries of one query into a Ranking, checking them. It is
 // reused across queries by one goroutine.
@@ -97,10 +103,9 @@ func (l *lister) rank(query string, es []entry, scored bool, errs *diag.List) *R
 	}
 	l.list.Query = query
 	l.list.Items = l.list.Items[:0]
-	l.list.Lines = l.list.Lines[:0]
+	l.list.entries = es
 	for _, e := range es {
-		l.list.Items = append(l.list.Items, e.item)
-		l.list.Lines = append(l.list.Lines, e.line)
+		l.list.Items = append(l.list.Items, e.Doc)
 	}
 	l.checkDuplicates(errs)
 	return &l.list
@@ -109,10 +114,10 @@ func (l *lister) rank(query string, es []entry, scored bool, errs *diag.List) *R
 // checkFields rejects empty ids and scores that are not finite numbers.
 func (l *lister) checkFields(query string, es []entry, errs *diag.List) {
 	for _, e := range es {
-		if strings.TrimSpace(e.item) == "" {
-			errs.Add(l.bad(e.line, query, "", "empty item id", "every returned item needs an id"))
-		} else if math.IsNaN(e.score) || math.IsInf(e.score, 0) {
-			errs.Add(l.bad(e.line, query, e.item, fmt.Sprintf("score %v is not a finite number", e.score), "scores must be finite"))
+		if strings.TrimSpace(e.Doc) == "" {
+			errs.Add(l.bad(e.Line, query, "", "empty item id", "every returned item needs an id"))
+		} else if math.IsNaN(e.Score) || math.IsInf(e.Score, 0) {
+			errs.Add(l.bad(e.Line, query, e.Doc, fmt.Sprintf("score %v is not a finite number", e.Score), "scores must be finite"))
 		}
 	}
 }
@@ -121,7 +126,7 @@ func (l *lister) checkFields(query string, es []entry, errs *diag.List) {
 // written in rank order are detected and left alone.
 func sortByScore(es []entry) {
 	before := func(a, b entry) int {
-		return cmp.Or(cmp.Compare(b.score, a.score), strings.Compare(b.item, a.item))
+		return cmp.Or(cmp.Compare(b.Score, a.Score), strings.Compare(b.Doc, a.Doc))
 	}
 	if !slices.IsSortedFunc(es, before) {
 		slices.SortStableFunc(es, before)
@@ -129,11 +134,11 @@ func sortByScore(es []entry) {
 }
 
 func (l *lister) byRank(query string, es []entry, errs *diag.List) {
-	slices.SortStableFunc(es, func(a, b entry) int { return cmp.Compare(a.rank, b.rank) })
+	slices.SortStableFunc(es, func(a, b entry) int { return cmp.Compare(a.Rank, b.Rank) })
 	for i := 1; i < len(es); i++ {
-		if es[i].rank == es[i-1].rank {
-			errs.Add(l.bad(es[i].line, query, es[i].item,
-				fmt.Sprintf("rank %d repeats line %d", es[i].rank, es[i-1].line),
+		if es[i].Rank == es[i-1].Rank {
+			errs.Add(l.bad(es[i].Line, query, es[i].Doc,
+				fmt.Sprintf("rank %d repeats line %d", es[i].Rank, es[i-1].Line),
 				"with --order rank every rank must be unique; or rank by score with --order score"))
 		}
 	}
@@ -146,7 +151,7 @@ func (l *lister) checkDuplicates(errs *diag.List) {
 	l.list.index, l.list.keys = &l.seen, keys
 	for i, it := range items {
 		if first := l.seen.Add(keys, i); first != i {
-			errs.Add(l.bad(l.list.Lines[i], l.list.Query, it, fmt.Sprintf("item returned twice in one list (also line %d)", l.list.Lines[first]),
+			errs.Add(l.bad(l.list.Line(i), l.list.Query, it, fmt.Sprintf("item returned twice in one list (also line %d)", l.list.Line(first)),
 				"evaluate the list your system really produced; if it deduplicates, deduplicate before writing the run"))
 		}
 	}
