@@ -146,6 +146,7 @@ type Set struct {
 	queries map[string]*Query
 	order   []string
 	count   int
+	last    *Query // the query added to last, while reading
 }
 
 func newSet(file string, f Format) *Set {
@@ -176,12 +177,16 @@ func (s *Set) add(j Judgment) {
 
 // query returns the judgments of id, adding an empty entry if it is new.
 func (s *Set) query(id string) *Query {
+	if s.last != nil && s.last.ID == id { // judgments usually come grouped by query
+		return s.last
+	}
 	q := s.queries[id]
 	if q == nil {
 		q = &Query{ID: id}
 		s.queries[id] = q
 		s.order = append(s.order, id)
 	}
+	s.last = q
 	return q
 }
 

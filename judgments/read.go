@@ -103,10 +103,11 @@ func (rd *reader) bad(line int, q, item, msg, hint string) error {
 
 // accept validates a parsed judgment and adds it.
 func (rd *reader) accept(j Judgment) error {
+	blank := rd.set.Format != TREC // the TREC reader rejects empty fields itself
 	switch {
-	case strings.TrimSpace(j.Query) == "":
+	case blank && strings.TrimSpace(j.Query) == "":
 		return rd.bad(j.Line, "", j.Item, "empty query id", "every judgment names its query")
-	case strings.TrimSpace(j.Item) == "":
+	case blank && strings.TrimSpace(j.Item) == "":
 		return rd.bad(j.Line, j.Query, "", "empty item id", "every judgment names its item")
 	case !rd.scale.Contains(j.Grade):
 		return rd.bad(j.Line, j.Query, j.Item, fmt.Sprintf("grade %d is outside the scale %s", j.Grade, rd.scale),
