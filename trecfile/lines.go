@@ -96,7 +96,7 @@ func (p *lineParser) run(n, no int, opt *Options) (qid []byte, d RunDoc, tag []b
 	qid, tag = p.f[0], p.f[5]
 	d = RunDoc{Doc: view(p.f[2]), Line: no}
 	if opt.Lenient {
-		d.Score, d.Rank = Atof(p.f[4]), clampInt(Atol(p.f[3]))
+		d.Score = Atof(p.f[4]) // trec_eval ignores the rank column: so does lenient mode
 		return qid, d, tag, nil
 	}
 	var ok bool

@@ -13,7 +13,7 @@ import (
 type RunDoc struct {
 	Doc   string  // may alias a buffer that is reused after the callback returns (strings.Clone to keep it)
 	Score float64 // the score column
-	Rank  int     // the rank column (trec_eval ignores it; ragstat's --order rank uses it); 0 in lenient mode when unparsable
+	Rank  int     // the rank column (ragstat's --order rank uses it); not read in lenient mode, which follows trec_eval in ignoring it
 	Line  int     // 1-based line number in the file
 }
 

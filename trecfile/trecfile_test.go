@@ -108,8 +108,9 @@ func TestReadRunValues(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Lenient mode leaves the rank column unread, as trec_eval does.
 	want := []gotQuery{
-		{Query: "q1", Tag: "runA", LastTag: "runB", Docs: []RunDoc{{"d1", 2.5, 1, 1}, {"d2", -1e-3, 2, 2}}},
+		{Query: "q1", Tag: "runA", LastTag: "runB", Docs: []RunDoc{{"d1", 2.5, 0, 1}, {"d2", -1e-3, 0, 2}}},
 		{Query: "q2", Tag: "runC", LastTag: "runC", Docs: []RunDoc{{"d3", 2, 0, 4}}},
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
