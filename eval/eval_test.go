@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -221,4 +222,34 @@ func FuzzReadDocMap(f *testing.F) {
 			t.Fatal("an unmapped item must be its own document")
 		}
 	})
+}
+
+// BenchmarkRun evaluates a synthetic TREC run of 200 queries x 1,000
+// items, ~100 judged each, the shape of the speed target's run.
+func BenchmarkRun(b *testing.B) {
+	var qrels, run strings.Builder
+	for q := range 200 {
+		for d := range 1000 {
+			item := fmt.Sprintf("msmarco_passage_%02d_%09d", d%69, q*7919+d)
+			if d%10 == 0 {
+				fmt.Fprintf(&qrels, "q%d 0 %s %d\n", q, item, d%4)
+			}
+			fmt.Fprintf(&run, "q%d Q0 %s %d %.6f bench\n", q, item, d+1, 1000-float64(d)/7)
+		}
+	}
+	set, err := judgments.Read(input.FromBytes("qrels", []byte(qrels.String())), judgments.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ms, _ := metric.ParseAll([]string{"R@10", "R@100", "R@1000", "RR@10", "nDCG@10", "nDCG@100", "P@10", "AP"})
+	p := DefaultPolicy()
+	p.Unjudged = UnjudgedNonrelevant
+	e, _ := New(set, p, ms, nil)
+	data := []byte(run.String())
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := e.Run("r", input.FromBytes("run", data), runs.Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
