@@ -24,7 +24,7 @@ import (
 // compareCommands are the compare and report commands, embedded in the command line.
 type compareCommands struct {
 	Compare compareCmd `cmd:"" help:"Compare candidates with a base on the same queries: paired differences, intervals, tests, slices, a release gate."`
-	Report  reportCmd  `cmd:"" help:"Render a saved eval or compare JSON result as one self-contained HTML file."`
+	Report  reportCmd  `cmd:"" help:"Render a saved eval, stages or compare JSON result as one self-contained HTML file."`
 }
 
 type compareCmd struct {
@@ -510,7 +510,7 @@ func gate(e *env, reasons []string) error {
 }
 
 type reportCmd struct {
-	Result string `arg:"" placeholder:"RESULT.json" help:"A result saved with --format json by ragstat eval or compare; - for stdin."`
+	Result string `arg:"" placeholder:"RESULT.json" help:"A result saved with --format json by ragstat eval, stages or compare; - for stdin."`
 }
 
 func (c *reportCmd) Run(e *env) error {
