@@ -244,10 +244,20 @@ func (e *Evaluator) compute(l *metric.List, p metric.Policy) []float64 {
 
 // Run reads a run file and evaluates it. name labels the result.
 func (e *Evaluator) Run(name string, f *input.File, opt runs.Options) (*Result, error) {
+	return e.RunVisit(name, f, opt, nil)
+}
+
+// RunVisit is Run that also shows every ranked list to visit (when not
+// nil), from several goroutines at once, so a caller can keep what it needs
+// of the lists in the same pass.
+func (e *Evaluator) RunVisit(name string, f *input.File, opt runs.Options, visit func(*runs.Ranking)) (*Result, error) {
 	var mu sync.Mutex
 	rows := map[string]Row{}
 	notJudged := map[string]bool{} // a set: runs.Read may deliver a query twice
 	format, err := runs.Read(f, opt, func(list *runs.Ranking) error {
+		if visit != nil {
+			visit(list)
+		}
 		row, err := e.Score(f.Name, list)
 		mu.Lock()
 		defer mu.Unlock()

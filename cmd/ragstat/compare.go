@@ -304,8 +304,8 @@ func fromResult(res *eval.Result, file string) (*side, error) {
 	return s, nil
 }
 
-// evaluate scores a run now, and reads it again for where its relevant
-// items sit.
+// evaluate scores a run now, noting where its relevant items sit in the
+// same pass.
 func (c *compareCmd) evaluate(sc scorer, f *input.File, name string) (*side, error) {
 	if sc.ev.Policy().Unjudged == eval.UnjudgedBounds {
 		return nil, fmt.Errorf("--unjudged bounds gives [low, high] per query; compare needs one value: use nonrelevant or skip")
@@ -313,7 +313,15 @@ func (c *compareCmd) evaluate(sc scorer, f *input.File, name string) (*side, err
 	format, _ := input.ParseFormat(c.RunFormat)
 	order, _ := runs.ParseOrder(c.Order)
 	opt := runs.Options{Format: format, Order: order}
-	res, err := sc.ev.Run(name, f, opt)
+	var mu sync.Mutex
+	rankings := map[string]compare.Ranking{}
+	res, err := sc.ev.RunVisit(name, f, opt, func(r *runs.Ranking) {
+		if rk, ok := sc.ranking(r); ok {
+			mu.Lock()
+			defer mu.Unlock()
+			rankings[strings.Clone(r.Query)] = rk
+		}
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -321,32 +329,23 @@ func (c *compareCmd) evaluate(sc scorer, f *input.File, name string) (*side, err
 	if err != nil {
 		return nil, err
 	}
-	s.rankings, err = sc.rankings(f, opt)
-	return s, err
+	s.rankings = rankings
+	return s, nil
 }
 
 // rankingDepth is how much of each list the regressions view shows.
 const rankingDepth = 10
 
-// rankings reads f again for where each query's judged items sit, in the
-// list as evaluated (documents under --unit doc, unjudged items removed
-// under --unjudged skip).
-func (sc scorer) rankings(f *input.File, opt runs.Options) (map[string]compare.Ranking, error) {
-	var mu sync.Mutex
-	out := map[string]compare.Ranking{}
+// ranking says where a query's judged items sit, in the list as evaluated
+// (documents under --unit doc, unjudged items removed under --unjudged
+// skip); false for a query without judgments.
+func (sc scorer) ranking(r *runs.Ranking) (compare.Ranking, bool) {
+	q := sc.ev.Judgments().Query(r.Query)
+	if q == nil {
+		return compare.Ranking{}, false
+	}
 	p := sc.ev.Policy()
-	_, err := runs.Read(f, opt, func(r *runs.Ranking) error {
-		q := sc.ev.Judgments().Query(r.Query)
-		if q == nil {
-			return nil
-		}
-		rk := compare.RankingOf(asEvaluated(r.Items, q, p, sc.docOf), q, p.MinGrade, rankingDepth)
-		mu.Lock()
-		defer mu.Unlock()
-		out[strings.Clone(r.Query)] = rk
-		return nil
-	})
-	return out, err
+	return compare.RankingOf(asEvaluated(r.Items, q, p, sc.docOf), q, p.MinGrade, rankingDepth), true
 }
 
 // asEvaluated applies the unit and the skip policy to a list, as eval does.
