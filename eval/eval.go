@@ -92,6 +92,7 @@ func (e *Evaluator) Judgments() *judgments.Set { return e.qrels }
 // scratch is per-goroutine working memory.
 type scratch struct {
 	grades, ideal []int32
+	hi            []int32 // grades read optimistically, under --unjudged bounds
 	seen          map[string]bool
 	items         []string
 	lines         []int
@@ -221,17 +222,36 @@ func (e *Evaluator) fill(row *Row, s *scratch, query string) {
 		return
 	}
 	row.Values = e.compute(&list, p)
-	if e.policy.Unjudged != UnjudgedBounds {
-		return
+	if e.policy.Unjudged == UnjudgedBounds {
+		row.High = e.bounds(row.Values, s, &list, p)
 	}
-	s.ideal = append(s.ideal[:0], list.Ideal...)
-	for i, g := range s.grades {
-		if g == metric.Unjudged {
-			s.grades[i] = p.MinGrade
-			s.ideal = append(s.ideal, p.MinGrade)
+}
+
+// bounds reads each metric a second time with the unjudged items it looks
+// at (those within its cutoff) counted relevant at the threshold, and added
+// to the query's judgments; items beyond the cutoff cannot help it and stay
+// non-relevant. low then holds the smaller reading and the result the
+// larger, so the interval spans what the holes in the judgments allow.
+// Judged@k reads the holes themselves and is the same in both.
+func (e *Evaluator) bounds(low []float64, s *scratch, list *metric.List, p metric.Policy) []float64 {
+	high := make([]float64, len(low))
+	for i, m := range e.metrics {
+		if m.Family.Name == "Judged" {
+			high[i] = low[i]
+			continue
 		}
+		s.hi = append(s.hi[:0], list.Grades...)
+		s.ideal = append(s.ideal[:0], list.Ideal...)
+		for r, g := range s.hi {
+			if g == metric.Unjudged && (m.K == 0 || r < m.K) {
+				s.hi[r] = p.MinGrade
+				s.ideal = append(s.ideal, p.MinGrade)
+			}
+		}
+		high[i] = m.Compute(metric.NewList(s.hi, s.ideal), p)
+		low[i], high[i] = min(low[i], high[i]), max(low[i], high[i])
 	}
-	row.High = e.compute(metric.NewList(s.grades, s.ideal), p)
+	return high
 }
 
 func (e *Evaluator) compute(l *metric.List, p metric.Policy) []float64 {

@@ -253,3 +253,23 @@ func BenchmarkRun(b *testing.B) {
 		}
 	}
 }
+
+// TestBoundsSpanBothReadings checks that a hole beyond a metric's cutoff
+// does not lower its optimistic reading: recall@1 of [rel, hole] stays 1/2
+// at worst and 1/2 at best, not 1/3.
+func TestBoundsSpanBothReadings(t *testing.T) {
+	p := DefaultPolicy()
+	p.Unjudged = UnjudgedBounds
+	e := evaluator(t, "q 0 a 1\nq 0 b 1\n", p, "R@1", "R@2", "Judged@2")
+	res, err := e.Lists("r", map[string][]string{"q": {"a", "hole"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := res.Rows[0]
+	want := [][2]float64{{0.5, 0.5}, {0.5, 2.0 / 3}, {0.5, 0.5}}
+	for i, w := range want {
+		if !near(row.Values[i], w[0]) || !near(row.High[i], w[1]) {
+			t.Errorf("%s = [%v, %v], want %v", e.Metrics()[i].Name(), row.Values[i], row.High[i], w)
+		}
+	}
+}
