@@ -62,11 +62,22 @@ const Stdin = "-"
 
 // Open checks that path can be read and is not empty, and recognises gzip.
 // For "-", standard input is copied to a temporary file first, so it can be
-// read again; Close removes it.
+// read again, and so is a named pipe (such as a shell's <(command)); Close
+// removes the copy.
 func Open(path string, stdin io.Reader) (*File, error) {
 	f := &File{Name: path, path: path}
 	if path == Stdin {
 		if err := f.spool(stdin); err != nil {
+			return nil, err
+		}
+	} else if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() && !st.IsDir() {
+		pipe, err := os.Open(path)
+		if err != nil {
+			return nil, cleanOpenError(path, err)
+		}
+		err = f.spool(pipe)
+		pipe.Close()
+		if err != nil {
 			return nil, err
 		}
 	}

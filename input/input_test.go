@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -88,5 +89,30 @@ func TestWatch(t *testing.T) {
 func TestFirstLine(t *testing.T) {
 	if got := string(FirstLine([]byte("\n  \n  {\"a\":1}\nnext"))); got != `{"a":1}` {
 		t.Fatalf("got %q", got)
+	}
+}
+
+// TestNamedPipe reads a FIFO, which can be read only once, as a file.
+func TestNamedPipe(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	go func() {
+		w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err == nil {
+			w.Write([]byte("q Q0 d 1 1 t\n"))
+			w.Close()
+		}
+	}()
+	f, err := Open(fifo, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for range 2 {
+		if data, _ := f.ReadAll(); string(data) != "q Q0 d 1 1 t\n" {
+			t.Fatalf("got %q", data)
+		}
 	}
 }
