@@ -103,14 +103,22 @@ func stageTable(w io.Writer, sys *stages.System, perQuery bool) {
 	}
 	head = append(head, "facts", "mean_len")
 	fmt.Fprintln(tw, strings.Join(head, "\t"))
-	for _, s := range sys.Stages {
+	facts := map[string]stages.QueryFacts{}
+	for _, qf := range sys.Facts {
+		facts[qf.Query] = qf
+	}
+	for si, s := range sys.Stages {
 		if perQuery {
 			for _, row := range s.Eval.Rows {
 				cells := []string{s.Name, cutoff(s.K), row.Query}
 				for i, m := range ms {
 					cells = append(cells, value(m, row.Values[i], true))
 				}
-				fmt.Fprintln(tw, strings.Join(append(cells, "", ""), "\t"))
+				covered := ""
+				if qf, ok := facts[row.Query]; ok {
+					covered = fmt.Sprintf("%d/%d", qf.Supported[si], qf.Facts)
+				}
+				fmt.Fprintln(tw, strings.Join(append(cells, covered, strconv.Itoa(row.Returned)), "\t"))
 			}
 		}
 		cells := []string{s.Name, cutoff(s.K), "MEAN"}
