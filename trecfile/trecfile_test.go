@@ -468,12 +468,17 @@ func benchRun(nq, nd int) []byte {
 	return b.Bytes()
 }
 
-func BenchmarkReadRun(b *testing.B) {
+// BenchmarkReadRun reads a run as ragstat eval does (strict, one pass);
+// BenchmarkReadRunLenient as ragstat trec-eval does.
+func BenchmarkReadRun(b *testing.B)        { benchReadRun(b, Options{Redeliver: true}) }
+func BenchmarkReadRunLenient(b *testing.B) { benchReadRun(b, Options{Lenient: true, Redeliver: true}) }
+
+func benchReadRun(b *testing.B, opt Options) {
 	data := benchRun(200, 1000)
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
 		err := ReadRun(func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil },
-			Options{}, func(*RunQuery) error { return nil })
+			opt, func(*RunQuery) error { return nil })
 		if err != nil {
 			b.Fatal(err)
 		}
