@@ -85,14 +85,6 @@ func (q *Query) Grade(item string) (int, bool) {
 // GradeAt is the grade of the i-th judged item (see Key).
 func (q *Query) GradeAt(i int) int { return int(q.grades[i]) }
 
-// Line is the line item's judgment was read from (0 if unjudged).
-func (q *Query) Line(item string) int {
-	if i := q.find(item); i >= 0 {
-		return int(q.lines[i])
-	}
-	return 0
-}
-
 // Spans returns the spans recorded for item.
 func (q *Query) Spans(item string) []string { return q.spans[item] }
 

@@ -232,6 +232,3 @@ func ParseAll(names []string) ([]Metric, error) {
 	}
 	return out, nil
 }
-
-// Bounded reports whether values of m lie in [0, 1].
-func (m Metric) Bounded() bool { return !m.Count }
