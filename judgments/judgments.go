@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/ragstat/ragstat/diag"
@@ -214,9 +215,20 @@ func (s *Set) finish(errs *diag.List) {
 	if errs == nil {
 		errs = &diag.List{}
 	}
-	for _, id := range s.order {
+	// Two halves on two goroutines: indexing a million judgments is work.
+	half := len(s.order) / 2
+	var other diag.List
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for _, id := range s.order[half:] {
+			s.queries[id].buildIndex(s.File, &other)
+		}
+	})
+	for _, id := range s.order[:half] {
 		s.queries[id].buildIndex(s.File, errs)
 	}
+	wg.Wait()
+	errs.Add(&other)
 }
 
 // Subset returns the judgments of the queries keep accepts, sharing them
