@@ -5,14 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"sync"
 
 	"github.com/ragstat/ragstat/compare"
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
-	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/manifest"
 	"github.com/ragstat/ragstat/report"
 	htmlreport "github.com/ragstat/ragstat/report/html"
@@ -56,18 +54,6 @@ type scorer struct {
 	docOf func(string) string
 }
 
-// side is one system as compare reads it: values by metric then query.
-type side struct {
-	name     string
-	man      *manifest.Manifest
-	metrics  []string
-	queries  []string
-	values   [][]float64
-	rankings map[string]compare.Ranking // nil for a saved result
-	config   json.RawMessage            // traces: the pipeline configuration
-	loss     *compare.Loss              // traces: where evidence stopped
-}
-
 func (c *compareCmd) Run(e *env) error {
 	rules, err := c.rules()
 	if err != nil {
@@ -90,16 +76,17 @@ func (c *compareCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	notes, err := c.check(ref, sides)
+	notes, err := compare.Check(ref, sides, c.AllowMismatch)
 	if err != nil {
 		return err
 	}
-	configs, err := configNotes(sides)
+	ref.Policy = sides[0].Manifest.Policy
+	configs, err := compare.ConfigNotes(sides)
 	if err != nil {
 		return err
 	}
 	notes = append(notes, configs...)
-	table, dropped := align(sides)
+	table, dropped := compare.Align(sides)
 	opt, err := c.options(table, e)
 	if err != nil {
 		return err
@@ -110,8 +97,8 @@ func (c *compareCmd) Run(e *env) error {
 	}
 	res.Manifest, res.Notes = ref, append(notes, dropped...)
 	for _, s := range sides {
-		if s.loss != nil {
-			res.Losses = append(res.Losses, *s.loss)
+		if s.Loss != nil {
+			res.Losses = append(res.Losses, *s.Loss)
 		}
 	}
 	ref.Kind, ref.Metrics, ref.Queries = manifest.KindCompare, table.Metrics, manifest.Queries(table.Queries)
@@ -180,8 +167,8 @@ func record(role string, f *input.File) (*manifest.File, error) {
 
 // sides reads every input: a saved result gives all its runs, a run is
 // evaluated now.
-func (c *compareCmd) sides(sc scorer, ref *manifest.Manifest, e *env) ([]*side, error) {
-	var out []*side
+func (c *compareCmd) sides(sc scorer, ref *manifest.Manifest, e *env) ([]*compare.Side, error) {
+	var out []*compare.Side
 	seen := map[string]bool{}
 	for _, arg := range c.Systems {
 		name, path := namedRun(arg)
@@ -195,10 +182,10 @@ func (c *compareCmd) sides(sc scorer, ref *manifest.Manifest, e *env) ([]*side, 
 			return nil, err
 		}
 		for _, s := range got {
-			if seen[s.name] {
-				return nil, fmt.Errorf("two systems are named %q: name them with NAME=PATH", s.name)
+			if seen[s.Name] {
+				return nil, fmt.Errorf("two systems are named %q: name them with NAME=PATH", s.Name)
 			}
-			seen[s.name] = true
+			seen[s.Name] = true
 		}
 		out = append(out, got...)
 	}
@@ -208,7 +195,7 @@ func (c *compareCmd) sides(sc scorer, ref *manifest.Manifest, e *env) ([]*side, 
 	return out, nil
 }
 
-func (c *compareCmd) read(sc scorer, ref *manifest.Manifest, f *input.File, name string) ([]*side, error) {
+func (c *compareCmd) read(sc scorer, ref *manifest.Manifest, f *input.File, name string) ([]*compare.Side, error) {
 	if traces, err := isTrace(f); err != nil || traces {
 		if err != nil {
 			return nil, err
@@ -236,9 +223,9 @@ func (c *compareCmd) read(sc scorer, ref *manifest.Manifest, f *input.File, name
 	if err != nil {
 		return nil, err
 	}
-	s.man = &manifest.Manifest{Judgments: ref.Judgments, Policy: ref.Policy, Metrics: ref.Metrics,
-		Queries: manifest.Queries(s.queries)}
-	return []*side{s}, nil
+	s.Manifest = &manifest.Manifest{Judgments: ref.Judgments, Policy: ref.Policy, Metrics: ref.Metrics,
+		Queries: manifest.Queries(s.Queries)}
+	return []*compare.Side{s}, nil
 }
 
 // isSaved reports whether f is a ragstat JSON result: an object whose
@@ -261,23 +248,23 @@ func isSaved(f *input.File) (bool, error) {
 }
 
 // savedSides reads a saved eval result; name, when given, picks one run.
-func savedSides(f *input.File, name string) ([]*side, error) {
+func savedSides(f *input.File, name string) ([]*compare.Side, error) {
 	saved, err := report.Read(f)
 	if err != nil {
 		return nil, err
 	}
-	var out []*side
+	var out []*compare.Side
 	for _, res := range saved.Results {
 		if name != "" && res.Name != name {
 			continue
 		}
-		s, err := fromResult(res, f.Name)
+		s, err := compare.FromResult(res, f.Name)
 		if err != nil {
 			return nil, err
 		}
 		m := *saved.Manifest
-		m.Queries = manifest.Queries(s.queries)
-		s.man = &m
+		m.Queries = manifest.Queries(s.Queries)
+		s.Manifest = &m
 		out = append(out, s)
 	}
 	if len(out) == 0 {
@@ -286,27 +273,9 @@ func savedSides(f *input.File, name string) ([]*side, error) {
 	return out, nil
 }
 
-// fromResult takes the per-query values of one evaluated run.
-func fromResult(res *eval.Result, file string) (*side, error) {
-	s := &side{name: res.Name, values: make([][]float64, len(res.Metrics))}
-	for _, m := range res.Metrics {
-		s.metrics = append(s.metrics, m.Name())
-	}
-	for _, row := range res.Rows {
-		if row.High != nil {
-			return nil, fmt.Errorf("%s: %s holds [low, high] bounds (--unjudged bounds); compare needs one value a query: use --unjudged nonrelevant or skip", file, res.Name)
-		}
-		s.queries = append(s.queries, row.Query)
-		for m, v := range row.Values {
-			s.values[m] = append(s.values[m], v)
-		}
-	}
-	return s, nil
-}
-
 // evaluate scores a run now, noting where its relevant items sit in the
 // same pass.
-func (c *compareCmd) evaluate(sc scorer, f *input.File, name string) (*side, error) {
+func (c *compareCmd) evaluate(sc scorer, f *input.File, name string) (*compare.Side, error) {
 	if sc.ev.Policy().Unjudged == eval.UnjudgedBounds {
 		return nil, fmt.Errorf("--unjudged bounds gives [low, high] per query; compare needs one value: use nonrelevant or skip")
 	}
@@ -325,11 +294,11 @@ func (c *compareCmd) evaluate(sc scorer, f *input.File, name string) (*side, err
 	if err != nil {
 		return nil, err
 	}
-	s, err := fromResult(res, f.Name)
+	s, err := compare.FromResult(res, f.Name)
 	if err != nil {
 		return nil, err
 	}
-	s.rankings = rankings
+	s.Rankings = rankings
 	return s, nil
 }
 
@@ -344,111 +313,7 @@ func (sc scorer) ranking(r *runs.Ranking) (compare.Ranking, bool) {
 	if q == nil {
 		return compare.Ranking{}, false
 	}
-	p := sc.ev.Policy()
-	return compare.RankingOf(asEvaluated(r.Items, q, p, sc.docOf), q, p.MinGrade, rankingDepth), true
-}
-
-// asEvaluated applies the unit and the skip policy to a list, as eval does.
-func asEvaluated(items []string, q *judgments.Query, p eval.Policy, docOf func(string) string) []string {
-	if docOf == nil && p.Unjudged != eval.UnjudgedSkip {
-		return items
-	}
-	out := make([]string, 0, len(items))
-	seen := map[string]bool{}
-	for _, it := range items {
-		if docOf != nil {
-			if it = docOf(it); seen[it] {
-				continue
-			}
-			seen[it] = true
-		}
-		if _, judged := q.Grade(it); judged || p.Unjudged != eval.UnjudgedSkip {
-			out = append(out, it)
-		}
-	}
-	return out
-}
-
-// check refuses inputs that differ in a frozen field, unless allowed; the
-// allowed differences become notes.
-func (c *compareCmd) check(ref *manifest.Manifest, sides []*side) ([]string, error) {
-	base := sides[0]
-	given := *base.man
-	given.Judgments = ref.Judgments
-	type pair struct {
-		what string
-		diff []manifest.Mismatch
-	}
-	checks := []pair{{"--judgments vs " + base.name, manifest.Diff(&given, base.man)}}
-	for _, s := range sides[1:] {
-		checks = append(checks, pair{base.name + " vs " + s.name, manifest.Diff(base.man, s.man)})
-	}
-	var notes, refused []string
-	for _, ch := range checks {
-		for _, m := range ch.diff {
-			line := ch.what + ": " + m.String()
-			if slices.Contains(c.AllowMismatch, m.Field) {
-				notes = append(notes, "allowed mismatch (--allow-mismatch "+m.Field+"): "+line)
-			} else {
-				refused = append(refused, "  "+line)
-			}
-		}
-	}
-	if len(refused) > 0 {
-		return nil, fmt.Errorf("the inputs are not comparable, frozen fields differ:\n%s\nfix the inputs, or allow one field at a time with --allow-mismatch FIELD", strings.Join(refused, "\n"))
-	}
-	ref.Policy = base.man.Policy
-	return notes, nil
-}
-
-// align puts every side on the metrics and queries they all have, in the
-// base's order (they differ only where a mismatch was allowed).
-func align(sides []*side) (*compare.Table, []string) {
-	base := sides[0]
-	t := &compare.Table{Metrics: common(sides, base.metrics, func(s *side) []string { return s.metrics }),
-		Queries: common(sides, base.queries, func(s *side) []string { return s.queries })}
-	var notes []string
-	for _, s := range sides {
-		if n := len(s.queries) - len(t.Queries); n > 0 {
-			notes = append(notes, fmt.Sprintf("%s: %d queries not in every input left out", s.name, n))
-		}
-		t.Systems = append(t.Systems, s.system(t))
-	}
-	return t, notes
-}
-
-// common lists the ids of order that every side has.
-func common(sides []*side, order []string, ids func(*side) []string) []string {
-	var out []string
-	for _, id := range order {
-		if !slices.ContainsFunc(sides, func(s *side) bool { return !slices.Contains(ids(s), id) }) {
-			out = append(out, id)
-		}
-	}
-	return out
-}
-
-// system takes s's values on the table's metrics and queries.
-func (s *side) system(t *compare.Table) compare.System {
-	sys := compare.System{Name: s.name}
-	qi := make(map[string]int, len(s.queries))
-	for i, q := range s.queries {
-		qi[q] = i
-	}
-	for _, m := range t.Metrics {
-		vals := s.values[slices.Index(s.metrics, m)]
-		col := make([]float64, len(t.Queries))
-		for i, q := range t.Queries {
-			col[i] = vals[qi[q]]
-		}
-		sys.Values = append(sys.Values, col)
-	}
-	if s.rankings != nil {
-		for _, q := range t.Queries {
-			sys.Rankings = append(sys.Rankings, s.rankings[q])
-		}
-	}
-	return sys
+	return compare.RankingAsEvaluated(r.Items, q, sc.ev.Policy(), sc.docOf, rankingDepth), true
 }
 
 // options are the statistics, slices and query texts the flags ask for.

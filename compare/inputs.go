@@ -1,0 +1,231 @@
+package compare
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/ragstat/ragstat/eval"
+	"github.com/ragstat/ragstat/judgments"
+	"github.com/ragstat/ragstat/manifest"
+	"github.com/ragstat/ragstat/stages"
+)
+
+// Side is one system as a comparison reads it, before the systems are
+// aligned on the metrics and queries they share: values by metric, then by
+// query.
+type Side struct {
+	Name     string
+	Manifest *manifest.Manifest // what its values were computed from
+	Metrics  []string
+	Queries  []string
+	Values   [][]float64
+	Rankings map[string]Ranking // by query; nil when unknown (a saved result)
+	Config   json.RawMessage    // traces: the pipeline configuration
+	Loss     *Loss              // traces: where evidence stopped
+}
+
+// FromResult takes the per-query values of one evaluated run. A result
+// under --unjudged bounds has two values a query and cannot be compared.
+func FromResult(res *eval.Result, file string) (*Side, error) {
+	s := &Side{Name: res.Name, Values: make([][]float64, len(res.Metrics))}
+	for _, m := range res.Metrics {
+		s.Metrics = append(s.Metrics, m.Name())
+	}
+	for _, row := range res.Rows {
+		if row.High != nil {
+			return nil, fmt.Errorf("%s: %s holds [low, high] bounds (--unjudged bounds); compare needs one value a query: use --unjudged nonrelevant or skip", file, res.Name)
+		}
+		s.Queries = append(s.Queries, row.Query)
+		for m, v := range row.Values {
+			s.Values[m] = append(s.Values[m], v)
+		}
+	}
+	return s, nil
+}
+
+// FromStages lays a traced system's per-stage rows out as one side whose
+// metrics are "stage/metric", plus "stage/facts" (required-fact coverage)
+// when every query has facts; name, when given, renames the system.
+func FromStages(sys *stages.System, name string) *Side {
+	s := &Side{Name: sys.Name, Loss: &Loss{System: sys.Name, Evidence: sys.Loss.Steps, Facts: sys.FactLoss.Steps}}
+	if name != "" {
+		s.Name, s.Loss.System = name, name
+	}
+	if len(sys.Configs) > 0 {
+		s.Config = json.RawMessage(sys.Configs[0])
+	}
+	for _, row := range sys.Stages[0].Eval.Rows {
+		s.Queries = append(s.Queries, row.Query)
+	}
+	for _, st := range sys.Stages {
+		values := map[string][]float64{}
+		for _, row := range st.Eval.Rows {
+			for i, m := range st.Eval.Metrics {
+				values[m.Name()] = append(values[m.Name()], row.Values[i])
+			}
+		}
+		for _, m := range st.Eval.Metrics {
+			s.Metrics = append(s.Metrics, st.Name+"/"+m.Name())
+			s.Values = append(s.Values, values[m.Name()])
+		}
+	}
+	return s.withFacts(sys)
+}
+
+// withFacts adds each stage's per-query required-fact coverage.
+func (s *Side) withFacts(sys *stages.System) *Side {
+	byQuery := map[string]stages.QueryFacts{}
+	for _, qf := range sys.Facts {
+		byQuery[qf.Query] = qf
+	}
+	for _, q := range s.Queries {
+		if _, ok := byQuery[q]; !ok {
+			return s // facts apply to some queries only: not a per-query table
+		}
+	}
+	for i, st := range sys.Stages {
+		col := make([]float64, len(s.Queries))
+		for k, q := range s.Queries {
+			qf := byQuery[q]
+			col[k] = float64(qf.Supported[i]) / float64(qf.Facts)
+		}
+		s.Metrics = append(s.Metrics, st.Name+"/facts")
+		s.Values = append(s.Values, col)
+	}
+	return s
+}
+
+// RankingAsEvaluated is RankingOf over a list as the policy evaluates it:
+// items folded into documents under --unit doc (docOf), unjudged items
+// removed under --unjudged skip.
+func RankingAsEvaluated(items []string, q *judgments.Query, p eval.Policy, docOf func(string) string, top int) Ranking {
+	if docOf != nil || p.Unjudged == eval.UnjudgedSkip {
+		out := make([]string, 0, len(items))
+		seen := map[string]bool{}
+		for _, it := range items {
+			if docOf != nil {
+				if it = docOf(it); seen[it] {
+					continue
+				}
+				seen[it] = true
+			}
+			if _, judged := q.Grade(it); judged || p.Unjudged != eval.UnjudgedSkip {
+				out = append(out, it)
+			}
+		}
+		items = out
+	}
+	return RankingOf(items, q, p.MinGrade, top)
+}
+
+// Check refuses sides that differ from the base (and the base from the
+// reference: the judgments given) in a frozen field, unless the field is
+// allowed; allowed differences come back as notes.
+func Check(ref *manifest.Manifest, sides []*Side, allow []string) ([]string, error) {
+	base := sides[0]
+	given := *base.Manifest
+	given.Judgments = ref.Judgments
+	type pair struct {
+		what string
+		diff []manifest.Mismatch
+	}
+	checks := []pair{{"--judgments vs " + base.Name, manifest.Diff(&given, base.Manifest)}}
+	for _, s := range sides[1:] {
+		checks = append(checks, pair{base.Name + " vs " + s.Name, manifest.Diff(base.Manifest, s.Manifest)})
+	}
+	var notes, refused []string
+	for _, ch := range checks {
+		for _, m := range ch.diff {
+			line := ch.what + ": " + m.String()
+			if slices.Contains(allow, m.Field) {
+				notes = append(notes, "allowed mismatch (--allow-mismatch "+m.Field+"): "+line)
+			} else {
+				refused = append(refused, "  "+line)
+			}
+		}
+	}
+	if len(refused) > 0 {
+		return nil, fmt.Errorf("the inputs are not comparable, frozen fields differ:\n%s\nfix the inputs, or allow one field at a time with --allow-mismatch FIELD", strings.Join(refused, "\n"))
+	}
+	return notes, nil
+}
+
+// ConfigNotes says which configuration fields differ between the base and
+// each candidate, and warns of a comparison that changes more than one
+// component at once: its difference cannot be attributed to either.
+func ConfigNotes(sides []*Side) ([]string, error) {
+	base := sides[0]
+	var notes []string
+	for _, s := range sides[1:] {
+		if base.Config == nil && s.Config == nil {
+			continue
+		}
+		paths, components, err := manifest.ConfigDiff(base.Config, s.Config)
+		if err != nil {
+			return nil, err
+		}
+		if len(paths) == 0 {
+			notes = append(notes, fmt.Sprintf("config: %s and %s record the same configuration", base.Name, s.Name))
+			continue
+		}
+		notes = append(notes, fmt.Sprintf("config: %s differs from %s in %s", s.Name, base.Name, strings.Join(paths, ", ")))
+		if len(components) > 1 {
+			notes = append(notes, fmt.Sprintf("WARNING: %s changes %d components at once (%s): a difference cannot be attributed to one; change one component at a time when diagnosing causes",
+				s.Name, len(components), strings.Join(components, ", ")))
+		}
+	}
+	return notes, nil
+}
+
+// Align puts every side on the metrics and queries they all have, in the
+// base's order (they differ only where a mismatch was allowed), and says
+// what was left out.
+func Align(sides []*Side) (*Table, []string) {
+	base := sides[0]
+	t := &Table{Metrics: common(sides, base.Metrics, func(s *Side) []string { return s.Metrics }),
+		Queries: common(sides, base.Queries, func(s *Side) []string { return s.Queries })}
+	var notes []string
+	for _, s := range sides {
+		if n := len(s.Queries) - len(t.Queries); n > 0 {
+			notes = append(notes, fmt.Sprintf("%s: %d queries not in every input left out", s.Name, n))
+		}
+		t.Systems = append(t.Systems, s.system(t))
+	}
+	return t, notes
+}
+
+// common lists the ids of order that every side has.
+func common(sides []*Side, order []string, ids func(*Side) []string) []string {
+	var out []string
+	for _, id := range order {
+		if !slices.ContainsFunc(sides, func(s *Side) bool { return !slices.Contains(ids(s), id) }) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// system takes s's values on the table's metrics and queries.
+func (s *Side) system(t *Table) System {
+	sys := System{Name: s.Name}
+	qi := make(map[string]int, len(s.Queries))
+	for i, q := range s.Queries {
+		qi[q] = i
+	}
+	for _, m := range t.Metrics {
+		vals := s.Values[slices.Index(s.Metrics, m)]
+		col := make([]float64, len(t.Queries))
+		for i, q := range t.Queries {
+			col[i] = vals[qi[q]]
+		}
+		sys.Values = append(sys.Values, col)
+	}
+	if s.Rankings != nil {
+		for _, q := range t.Queries {
+			sys.Rankings = append(sys.Rankings, s.Rankings[q])
+		}
+	}
+	return sys
+}

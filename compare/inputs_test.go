@@ -1,0 +1,40 @@
+package compare
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ragstat/ragstat/manifest"
+)
+
+func TestAlign(t *testing.T) {
+	base := &Side{Name: "a", Metrics: []string{"R@10", "AP"}, Queries: []string{"q1", "q2", "q3"},
+		Values: [][]float64{{1, 2, 3}, {4, 5, 6}}}
+	cand := &Side{Name: "b", Metrics: []string{"AP"}, Queries: []string{"q3", "q1"},
+		Values: [][]float64{{60, 40}}}
+	table, notes := Align([]*Side{base, cand})
+	if !slices.Equal(table.Metrics, []string{"AP"}) || !slices.Equal(table.Queries, []string{"q1", "q3"}) {
+		t.Fatalf("table on %v x %v", table.Metrics, table.Queries)
+	}
+	if got := table.Systems[1].Values[0]; !slices.Equal(got, []float64{40, 60}) {
+		t.Errorf("candidate values %v, want them in the base's query order", got)
+	}
+	if len(notes) != 1 || !strings.Contains(notes[0], "a: 1 queries not in every input left out") {
+		t.Errorf("notes %v", notes)
+	}
+}
+
+func TestCheck(t *testing.T) {
+	m := func(gain string) *manifest.Manifest {
+		return &manifest.Manifest{Policy: manifest.Policy{Gain: gain}, Metrics: []string{"AP"}}
+	}
+	sides := []*Side{{Name: "a", Manifest: m("exp")}, {Name: "b", Manifest: m("linear")}}
+	if _, err := Check(m("exp"), sides, nil); err == nil || !strings.Contains(err.Error(), "a vs b: policy.gain differs") {
+		t.Fatalf("got %v", err)
+	}
+	notes, err := Check(m("exp"), sides, []string{"policy.gain"})
+	if err != nil || len(notes) != 1 || !strings.Contains(notes[0], "allowed mismatch (--allow-mismatch policy.gain)") {
+		t.Fatalf("allowed: %v %v", notes, err)
+	}
+}
