@@ -94,3 +94,15 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
+
+func TestIs(t *testing.T) {
+	for content, want := range map[string]bool{
+		"\n" + `{"query":"q","system":"s","stages":[]}`: true,
+		`{"query":"q","items":["a"]}`:                   false,
+		"q Q0 d 1 1 t\n":                                false,
+	} {
+		if got, err := trace.Is(input.FromBytes("f", []byte(content))); err != nil || got != want {
+			t.Errorf("%q: %v %v, want %v", content, got, err, want)
+		}
+	}
+}

@@ -7,6 +7,8 @@
 package trace
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -279,4 +281,29 @@ func (s *scanner) once(t *Trace) error {
 	}
 	s.seen[key] = t.Line
 	return nil
+}
+
+// Is reports whether f holds traces: its first non-blank line, read whole,
+// is a JSON object with "stages".
+func Is(f *input.File) (bool, error) {
+	r, err := f.Open()
+	if err != nil {
+		return false, err
+	}
+	defer r.Close()
+	br := bufio.NewReaderSize(r, 1<<16)
+	for {
+		line, err := br.ReadBytes('\n')
+		if t := bytes.TrimSpace(line); len(t) > 0 {
+			var probe map[string]json.RawMessage
+			if t[0] != '{' || json.Unmarshal(t, &probe) != nil {
+				return false, nil
+			}
+			_, ok := probe["stages"]
+			return ok, nil
+		}
+		if err != nil {
+			return false, nil
+		}
+	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/ragstat/ragstat/runs"
 	"github.com/ragstat/ragstat/stats"
 	"github.com/ragstat/ragstat/topics"
+	"github.com/ragstat/ragstat/trace"
 )
 
 // compareCommands are the compare and report commands, embedded in the command line.
@@ -196,7 +197,7 @@ func (c *compareCmd) sides(sc scorer, ref *manifest.Manifest, e *env) ([]*compar
 }
 
 func (c *compareCmd) read(sc scorer, ref *manifest.Manifest, f *input.File, name string) ([]*compare.Side, error) {
-	if traces, err := isTrace(f); err != nil || traces {
+	if traces, err := trace.Is(f); err != nil || traces {
 		if err != nil {
 			return nil, err
 		}

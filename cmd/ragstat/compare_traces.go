@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 
@@ -14,20 +13,6 @@ import (
 	"github.com/ragstat/ragstat/topics"
 	"github.com/ragstat/ragstat/trace"
 )
-
-// isTrace reports whether f holds traces: JSON lines with "stages".
-func isTrace(f *input.File) (bool, error) {
-	head, err := f.Head(64 << 10)
-	if err != nil {
-		return false, err
-	}
-	var probe map[string]json.RawMessage
-	if json.NewDecoder(bytes.NewReader(input.FirstLine(head))).Decode(&probe) != nil {
-		return false, nil
-	}
-	_, ok := probe["stages"]
-	return ok, nil
-}
 
 // traceSides evaluates every system of a trace file stage by stage: each
 // becomes a side whose metrics are "stage/metric" (and "stage/facts", the

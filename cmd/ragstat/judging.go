@@ -2,9 +2,7 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"log"
@@ -96,7 +94,7 @@ func (c *poolCmd) read(e *env) ([]pool.Ranking, error) {
 			return nil, err
 		}
 		defer f.Close()
-		isTrace, err := looksLikeTrace(f)
+		isTrace, err := trace.Is(f)
 		if err != nil {
 			return nil, err
 		}
@@ -117,31 +115,6 @@ func (c *poolCmd) read(e *env) ([]pool.Ranking, error) {
 		out = append(out, rs...)
 	}
 	return out, nil
-}
-
-// looksLikeTrace reads the first line whole: a JSON object with "stages"
-// is a trace.
-func looksLikeTrace(f *input.File) (bool, error) {
-	r, err := f.Open()
-	if err != nil {
-		return false, err
-	}
-	defer r.Close()
-	br := bufio.NewReaderSize(r, 1<<16)
-	for {
-		line, err := br.ReadBytes('\n')
-		if t := bytes.TrimSpace(line); len(t) > 0 {
-			var probe map[string]json.RawMessage
-			if t[0] != '{' || json.Unmarshal(t, &probe) != nil {
-				return false, nil
-			}
-			_, ok := probe["stages"]
-			return ok, nil
-		}
-		if err != nil {
-			return false, nil
-		}
-	}
 }
 
 func runRankings(f *input.File, name string, format runs.Format) ([]pool.Ranking, error) {
