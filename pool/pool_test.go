@@ -1,16 +1,13 @@
 package pool
 
 import (
-	"encoding/json"
 	"fmt"
-	"maps"
-	"os"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/schematest"
 )
 
 var rankings = []Ranking{
@@ -146,26 +143,4 @@ func TestReadQueueErrors(t *testing.T) {
 }
 
 // TestQueueSchema keeps docs/schema/queue.schema.json in step with Entry.
-func TestQueueSchema(t *testing.T) {
-	data, err := os.ReadFile("../docs/schema/queue.schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var schema struct {
-		Properties map[string]any `json:"properties"`
-	}
-	if err := json.Unmarshal(data, &schema); err != nil {
-		t.Fatal(err)
-	}
-	got := slices.Sorted(maps.Keys(schema.Properties))
-	var want []string
-	for f := range reflect.TypeFor[Entry]().Fields() {
-		if tag := strings.Split(f.Tag.Get("json"), ",")[0]; tag != "-" {
-			want = append(want, tag)
-		}
-	}
-	slices.Sort(want)
-	if !slices.Equal(got, want) {
-		t.Errorf("schema properties %v, Entry fields %v", got, want)
-	}
-}
+func TestQueueSchema(t *testing.T) { schematest.Check(t, "queue.schema.json", Entry{}) }
