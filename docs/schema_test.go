@@ -5,6 +5,7 @@ import (
 
 	"github.com/ragstat/ragstat/corpus"
 	"github.com/ragstat/ragstat/internal/schematest"
+	"github.com/ragstat/ragstat/manifest"
 	"github.com/ragstat/ragstat/topics"
 	"github.com/ragstat/ragstat/trace"
 )
@@ -24,6 +25,9 @@ func TestSchemasMatchTypes(t *testing.T) {
 		{"trace.schema.json", []string{"$defs", "stage"}, trace.Stage{}},
 		{"trace.schema.json", []string{"$defs", "item"}, trace.Item{}},
 		{"trace.schema.json", []string{"properties", "answer"}, trace.Answer{}},
+		{"manifest.schema.json", nil, manifest.Manifest{}},
+		{"manifest.schema.json", []string{"$defs", "file"}, manifest.File{}},
+		{"manifest.schema.json", []string{"$defs", "policy"}, manifest.Policy{}},
 	}
 	for _, tc := range tests {
 		schematest.Check(t, tc.file, tc.typ, tc.path...)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/schematest"
 )
 
 func read(t *testing.T, name, content string, opt Options) (*Set, error) {
@@ -162,3 +163,5 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
+
+func TestSchema(t *testing.T) { schematest.Check(t, "judgment.schema.json", jsonlJudgment{}) }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/schematest"
 )
 
 // collect reads content and returns each query's items in rank order.
@@ -142,3 +143,5 @@ func TestUngroupedRun(t *testing.T) {
 		t.Fatalf("a repeat in an ungrouped run: %v", err)
 	}
 }
+
+func TestSchema(t *testing.T) { schematest.Check(t, "run.schema.json", jsonlList{}) }
