@@ -78,6 +78,8 @@ func (a *answerTally) merge(o answerTally) {
 // report turns the sums into rates and means.
 func (a *answerTally) report() AnswerReport {
 	r := a.r
+	slices.Sort(r.NoAnswer)
+	r.NotShown = byQuery(r.NotShown, func(c Citation) string { return c.Query })
 	r.AbstentionRate = ratio(r.Abstained, a.unanswered)
 	r.FalseAbstentionRate = ratio(r.FalseAbstentions, a.answered)
 	r.CitationSupport = ratio(r.Supported, r.Cited)

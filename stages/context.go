@@ -132,3 +132,11 @@ func (j *joiner) budget(query string, s *trace.Stage) Budget {
 	b.Total = b.Instructions + b.Request + b.Context + b.Reserve
 	return b
 }
+
+// sorted puts the listings in query order.
+func (r ContextReport) sorted() ContextReport {
+	r.Budgets = byQuery(r.Budgets, func(b Budget) string { return b.Query })
+	slices.Sort(r.OverBudget)
+	r.TruncatedAway = byQuery(r.TruncatedAway, func(l Lost) string { return l.Query })
+	return r
+}

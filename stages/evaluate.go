@@ -1,8 +1,8 @@
 package stages
 
 import (
-	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -55,7 +55,8 @@ type digest struct {
 // whose query has no topic, an unjudged item under --unjudged error, a
 // truncation whose grade cannot be inherited, missing metadata, stages that
 // differ between traces of one system) are returned together, up to
-// diag.Max.
+// diag.Max. Each trace is reduced to its contribution as soon as it is read
+// and added to its system's tally; no trace is kept.
 func Evaluate(in Input, traces Traces, opt Options) (*Result, error) {
 	answerable := func(q string) bool {
 		t := in.Topics.Get(q)
@@ -67,7 +68,7 @@ func Evaluate(in Input, traces Traces, opt Options) (*Result, error) {
 	}
 	var mu sync.Mutex
 	var errs diag.List
-	var digests []*digest
+	tallies := map[string]*tally{}
 	err = traces(func(t *trace.Trace) error {
 		var local diag.List
 		j := &joiner{in: in, opt: opt, errs: &local}
@@ -75,8 +76,11 @@ func Evaluate(in Input, traces Traces, opt Options) (*Result, error) {
 		mu.Lock()
 		defer mu.Unlock()
 		errs.Add(local.Err())
-		if d != nil {
-			digests = append(digests, d)
+		if d != nil && errs.Len() == 0 {
+			if tallies[d.system] == nil {
+				tallies[d.system] = &tally{system: d.system, lat: map[string][]float64{}}
+			}
+			tallies[d.system].add(d)
 		}
 		return nil
 	})
@@ -86,8 +90,8 @@ func Evaluate(in Input, traces Traces, opt Options) (*Result, error) {
 		res.Tokenizer = opt.Tokenizer.Name()
 	}
 	if errs.Len() == 0 {
-		for _, group := range bySystem(digests) {
-			sys, err := aggregate(group, ev, opt.Cutoffs)
+		for _, t := range ordered(tallies) {
+			sys, err := t.finish(ev, opt.Cutoffs)
 			if err != nil {
 				errs.Add(err)
 				continue
@@ -133,115 +137,160 @@ func (j *joiner) digest(t *trace.Trace, ev *eval.Evaluator) *digest {
 	return d
 }
 
-// bySystem groups digests by system (systems in order of first line), each
-// group in query order.
-func bySystem(ds []*digest) [][]*digest {
-	slices.SortFunc(ds, func(a, b *digest) int {
-		return cmp.Or(cmp.Compare(a.file, b.file), cmp.Compare(a.line, b.line))
-	})
-	var order []string
-	groups := map[string][]*digest{}
-	for _, d := range ds {
-		if _, ok := groups[d.system]; !ok {
-			order = append(order, d.system)
+// place is where a trace was read.
+type place struct {
+	file string
+	line int
+}
+
+func (p place) before(o place) bool { return p.file < o.file || p.file == o.file && p.line < o.line }
+
+// traceRef is what a tally remembers of each trace: enough to name it in
+// an error about its stages.
+type traceRef struct {
+	place
+	query string
+	names []string
+}
+
+// tally accumulates one system's traces in the order they arrive.
+type tally struct {
+	system    string
+	first     traceRef // the earliest trace read: its stages are the reference
+	refs      []traceRef
+	rows      []map[string]eval.Row // per stage position
+	notJudged []string
+	n         int
+	total     []int // list lengths summed, per stage position
+	longest   []int
+	loss      []Lost
+	factLoss  []Lost
+	facts     []QueryFacts
+	context   ContextReport
+	budgets   []float64
+	validity  ValidityReport
+	answers   answerTally
+	lat       map[string][]float64
+	configs   map[string]place
+}
+
+// add takes one trace's contribution; the digest is not kept.
+func (t *tally) add(d *digest) {
+	ref := traceRef{place: place{d.file, d.line}, query: d.query, names: d.names}
+	if t.n == 0 || ref.before(t.first.place) {
+		t.first = ref
+	}
+	t.refs = append(t.refs, ref)
+	t.n++
+	for len(t.rows) < len(d.names) {
+		t.rows = append(t.rows, map[string]eval.Row{})
+		t.total, t.longest = append(t.total, 0), append(t.longest, 0)
+	}
+	for i, n := range d.lengths {
+		t.total[i] += n
+		t.longest[i] = max(t.longest[i], n)
+	}
+	switch {
+	case !d.answerable:
+	case !d.judged:
+		t.notJudged = append(t.notJudged, d.query)
+	default:
+		for i, row := range d.rows {
+			t.rows[i][d.query] = row
 		}
-		groups[d.system] = append(groups[d.system], d)
 	}
-	out := make([][]*digest, len(order))
-	for i, s := range order {
-		g := groups[s]
-		slices.SortStableFunc(g, func(a, b *digest) int { return cmp.Compare(a.query, b.query) })
-		out[i] = g
+	t.loss = append(t.loss, d.loss...)
+	t.factLoss = append(t.factLoss, d.factLoss...)
+	if d.facts != nil {
+		t.facts = append(t.facts, *d.facts)
 	}
+	t.context.add(d)
+	if d.budget != nil {
+		t.budgets = append(t.budgets, float64(d.budget.Total))
+	}
+	t.validity.merge(d.validity)
+	t.answers.merge(d.answers)
+	for k, ms := range d.latency {
+		t.lat[k] = append(t.lat[k], ms)
+	}
+	t.config(d.config, ref.place)
+}
+
+// config remembers a configuration and where it was first seen.
+func (t *tally) config(c string, at place) {
+	if c == "" {
+		return
+	}
+	if t.configs == nil {
+		t.configs = map[string]place{}
+	}
+	if seen, ok := t.configs[c]; !ok || at.before(seen) {
+		t.configs[c] = at
+	}
+}
+
+// ordered lists the tallies by the place of their first trace.
+func ordered(tallies map[string]*tally) []*tally {
+	out := slices.Collect(maps.Values(tallies))
+	slices.SortFunc(out, func(a, b *tally) int {
+		if a.first.before(b.first.place) {
+			return -1
+		}
+		return 1
+	})
 	return out
 }
 
-// aggregate combines one system's digests. Every trace of a system must
-// record the same stages in the same order as its first trace.
-func aggregate(ds []*digest, ev *eval.Evaluator, cutoffs map[string]int) (*System, error) {
-	first := ds[0]
-	for _, d := range ds {
-		if d.line < first.line || d.file < first.file {
-			first = d
-		}
-	}
-	names := first.names
+// finish checks that every trace recorded the first trace's stages, in its
+// order, and computes the system's results, listings in query order.
+func (t *tally) finish(ev *eval.Evaluator, cutoffs map[string]int) (*System, error) {
+	names := t.first.names
 	var errs diag.List
-	for _, d := range ds {
-		if !slices.Equal(d.names, names) {
-			errs.Add(&diag.Error{File: d.file, Line: d.line, Query: d.query,
-				Msg:  fmt.Sprintf("stages [%s] differ from [%s] in system %q's first trace (%s:%d)", strings.Join(d.names, ", "), strings.Join(names, ", "), d.system, first.file, first.line),
+	for _, r := range t.refs {
+		if !slices.Equal(r.names, names) {
+			errs.Add(&diag.Error{File: r.file, Line: r.line, Query: r.query,
+				Msg:  fmt.Sprintf("stages [%s] differ from [%s] in system %q's first trace (%s:%d)", strings.Join(r.names, ", "), strings.Join(names, ", "), t.system, t.first.file, t.first.line),
 				Hint: "record every stage, in pipeline order, for every query, even when its list is empty"})
 		}
 	}
 	if err := errs.Err(); err != nil {
 		return nil, err
 	}
-	sys := &System{Name: first.system}
+	sys := &System{Name: t.system}
 	for i, name := range names {
-		sr, err := stageResult(i, name, ds, ev, cutoffs[name])
+		res, err := ev.Collect(name, t.first.file, t.rows[i], t.notJudged)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("system %q, stage %q: %w", t.system, name, err)
 		}
-		sys.Stages = append(sys.Stages, sr)
+		sys.Stages = append(sys.Stages, &StageResult{Name: name, K: cutoffs[name], Eval: res,
+			MeanLength: float64(t.total[i]) / float64(t.n), MaxLength: t.longest[i]})
 	}
-	var budgets []float64
-	var answers answerTally
-	lat := map[string][]float64{}
-	for _, d := range ds {
-		for _, l := range d.loss {
-			sys.Loss.add(l)
-		}
-		for _, l := range d.factLoss {
-			sys.FactLoss.add(l)
-		}
-		if d.facts != nil {
-			sys.Facts = append(sys.Facts, *d.facts)
-		}
-		sys.Context.add(d)
-		if d.budget != nil {
-			budgets = append(budgets, float64(d.budget.Total))
-		}
-		sys.Validity.merge(d.validity)
-		answers.merge(d.answers)
-		for k, ms := range d.latency {
-			lat[k] = append(lat[k], ms)
-		}
-		if d.config != "" && !slices.Contains(sys.Configs, d.config) {
-			sys.Configs = append(sys.Configs, d.config)
-		}
+	for _, l := range byQuery(t.loss, func(l Lost) string { return l.Query }) {
+		sys.Loss.add(l)
+	}
+	for _, l := range byQuery(t.factLoss, func(l Lost) string { return l.Query }) {
+		sys.FactLoss.add(l)
 	}
 	sys.Loss.order(names)
 	sys.FactLoss.order(names)
+	sys.Facts = byQuery(t.facts, func(f QueryFacts) string { return f.Query })
 	factCoverage(sys.Facts, sys.Stages)
-	sys.Context.Tokens = percentiles("total", budgets)
-	sys.Answers = answers.report()
-	sys.Latency = latency(lat, names)
+	sys.Context = t.context.sorted()
+	sys.Context.Tokens = percentiles("total", t.budgets)
+	sys.Validity = t.validity.sorted()
+	sys.Answers = t.answers.report()
+	sys.Latency = latency(t.lat, names)
+	sys.Configs = slices.SortedFunc(maps.Keys(t.configs), func(a, b string) int {
+		if t.configs[a].before(t.configs[b]) {
+			return -1
+		}
+		return 1
+	})
 	return sys, nil
 }
 
-// stageResult computes stage i's metrics over every answerable query.
-func stageResult(i int, name string, ds []*digest, ev *eval.Evaluator, k int) (*StageResult, error) {
-	sr := &StageResult{Name: name, K: k}
-	rows := map[string]eval.Row{}
-	var notJudged []string
-	total := 0
-	for _, d := range ds {
-		total += d.lengths[i]
-		sr.MaxLength = max(sr.MaxLength, d.lengths[i])
-		switch {
-		case !d.answerable:
-		case !d.judged:
-			notJudged = append(notJudged, d.query)
-		default:
-			rows[d.query] = d.rows[i]
-		}
-	}
-	sr.MeanLength = float64(total) / float64(len(ds))
-	res, err := ev.Collect(name, ds[0].file, rows, notJudged)
-	if err != nil {
-		return nil, fmt.Errorf("system %q, stage %q: %w", ds[0].system, name, err)
-	}
-	sr.Eval = res
-	return sr, nil
+// byQuery sorts xs by query, keeping the order of each query's entries.
+func byQuery[T any](xs []T, query func(T) string) []T {
+	slices.SortStableFunc(xs, func(a, b T) int { return strings.Compare(query(a), query(b)) })
+	return xs
 }

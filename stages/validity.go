@@ -101,3 +101,12 @@ func conflicts(query string, context []placed) []Conflict {
 	}
 	return out
 }
+
+// sorted puts the listings in query order.
+func (r ValidityReport) sorted() ValidityReport {
+	byViolation := func(v Violation) string { return v.Query }
+	r.OutOfScope = byQuery(r.OutOfScope, byViolation)
+	r.Stale = byQuery(r.Stale, byViolation)
+	r.Conflicts = byQuery(r.Conflicts, func(c Conflict) string { return c.Query })
+	return r
+}
