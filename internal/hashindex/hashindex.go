@@ -32,7 +32,7 @@ type Index struct {
 
 // Reset empties the index and sizes it for n keys.
 func (x *Index) Reset(n int) {
-	size := 1 << bits.Len(uint(2*n+1))
+	size := 1 << bits.Len(uint(n+n/2)) // at most two thirds full
 	if cap(x.slots) >= size {
 		x.slots = x.slots[:size]
 		clear(x.slots)
