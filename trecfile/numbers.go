@@ -64,6 +64,17 @@ func parseScore(b []byte) (float64, bool) {
 
 // parseInt parses a whole field as a decimal integer with optional sign.
 func parseInt(b []byte) (int, bool) {
+	if 0 < len(b) && len(b) <= 9 { // the common case: a few digits, no sign
+		v := 0
+		for _, c := range b {
+			if c-'0' >= 10 {
+				goto general
+			}
+			v = v*10 + int(c-'0')
+		}
+		return v, true
+	}
+general:
 	v, err := strconv.ParseInt(view(b), 10, 0)
 	return int(v), err == nil
 }

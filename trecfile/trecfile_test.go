@@ -544,3 +544,16 @@ func TestSplit(t *testing.T) {
 		}
 	}
 }
+
+func TestParseInt(t *testing.T) {
+	for in, want := range map[string]int{"0": 0, "7": 7, "123456789": 123456789, "1234567890": 1234567890, "-5": -5, "+5": 5, "007": 7} {
+		if got, ok := parseInt([]byte(in)); !ok || got != want {
+			t.Errorf("parseInt(%q) = %d, %v", in, got, ok)
+		}
+	}
+	for _, in := range []string{"", "12a", "1.0", "x", "- 1"} {
+		if _, ok := parseInt([]byte(in)); ok {
+			t.Errorf("parseInt(%q) accepted", in)
+		}
+	}
+}
