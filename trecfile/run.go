@@ -204,21 +204,24 @@ func (s *runStream) parseBlock(b *block) error {
 	var p lineParser
 	var bad []*Error
 	var keys []string
-	err := eachLine(b, &p, func(_ []byte, n, no int) error {
+	var err error
+	// A plain loop rather than eachLine: this runs once per line of a run.
+	for data, no := b.data, b.line; len(data) > 0 && err == nil; no++ {
+		var n int
+		_, n, data = p.next(data)
 		qid, d, tag, perr := p.run(n, no, s.opt)
 		switch {
 		case perr != nil:
 			bad = append(bad, perr)
-			return nil
+			continue
 		case qid == nil || len(bad) > 0:
-			return nil
+			continue
 		case s.check != nil && (len(keys) == 0 || view(qid) != keys[len(keys)-1]):
 			keys = append(keys, string(qid))
 		}
-		switch {
-		case len(q.Docs) > 0 && view(qid) != q.Query:
-			if err := s.deliver(q); err != nil {
-				return err
+		if len(q.Docs) > 0 && view(qid) != q.Query {
+			if err = s.deliver(q); err != nil {
+				break
 			}
 			q.Docs = q.Docs[:0]
 		}
@@ -227,8 +230,7 @@ func (s *runStream) parseBlock(b *block) error {
 		}
 		q.LastTag = view(tag)
 		q.Docs = append(q.Docs, d)
-		return nil
-	})
+	}
 	if err == nil && len(bad) == 0 && len(q.Docs) > 0 {
 		err = s.deliver(q)
 	}
