@@ -2,10 +2,9 @@ package compare
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
+	goldenfile "github.com/ragstat/ragstat/internal/golden"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,8 +15,6 @@ import (
 	"github.com/ragstat/ragstat/stats"
 	"github.com/ragstat/ragstat/topics"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 // fixture is 40 queries: the candidate gains about 0.1 on the 30 queries of
 // slice tag:a and loses 0.2 on the 10 of tag:b, so the whole set improves
@@ -200,21 +197,7 @@ func TestRender(t *testing.T) {
 
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		os.MkdirAll("testdata", 0o755)
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from the golden file:\n%s", name, got)
-	}
+	goldenfile.Check(t, filepath.Join("testdata", name+".golden"), got)
 }
 
 func TestSlicesFrom(t *testing.T) {

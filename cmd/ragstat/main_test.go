@@ -2,14 +2,12 @@ package main
 
 import (
 	"bytes"
-	"flag"
+	goldenfile "github.com/ragstat/ragstat/internal/golden"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 // ragstat runs the command in-process and returns stdout, stderr and the
 // exit status.
@@ -20,25 +18,10 @@ func ragstat(t *testing.T, stdin string, args ...string) (string, string, int) {
 	return out.String(), errb.String(), code
 }
 
-// golden compares got with testdata/name, or rewrites it under -update; a
-// mismatch leaves the output beside it as name.got.
+// golden compares got with testdata/name (see package golden).
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join(testdataDir, name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		os.WriteFile(path+".got", []byte(got), 0o644)
-		t.Errorf("output differs from %s (see %s.got):\n%s", path, path, got)
-	}
+	goldenfile.Check(t, filepath.Join(testdataDir, name), got)
 }
 
 func exampleDir(t *testing.T) string {
