@@ -95,13 +95,8 @@ func (s *Server) welcome(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) done(w http.ResponseWriter, r *http.Request) {
-	who, _, ok := s.target(w, r)
+	who, _, work, ok := s.targetWork(w, r)
 	if !ok {
-		return
-	}
-	work, err := s.cfg.Store.Work(r.Context(), who)
-	if err != nil {
-		s.storeFailed(w, r, err)
 		return
 	}
 	d := pageData{Kind: "done", Assessor: who, Progress: s.cfg.Task.Progress(work, nil)}
@@ -140,13 +135,8 @@ func (s *Server) savedMessage(r *http.Request, work *Work) string {
 }
 
 func (s *Server) page(w http.ResponseWriter, r *http.Request) {
-	who, e, ok := s.target(w, r)
+	who, e, work, ok := s.targetWork(w, r)
 	if !ok {
-		return
-	}
-	work, err := s.cfg.Store.Work(r.Context(), who)
-	if err != nil {
-		s.storeFailed(w, r, err)
 		return
 	}
 	spans, err := s.cfg.Store.Spans(r.Context(), who, e.Key())

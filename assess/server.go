@@ -236,6 +236,21 @@ func ValidAssessor(name string) bool {
 
 // target reads the assessor and entry a request is about; it writes the
 // error itself and returns ok false when they are not valid.
+// targetWork is target, then the assessor's work so far; ok is false once
+// an error has been answered.
+func (s *Server) targetWork(w http.ResponseWriter, r *http.Request) (string, *Entry, *Work, bool) {
+	who, e, ok := s.target(w, r)
+	if !ok {
+		return "", nil, nil, false
+	}
+	work, err := s.cfg.Store.Work(r.Context(), who)
+	if err != nil {
+		s.storeFailed(w, r, err)
+		return "", nil, nil, false
+	}
+	return who, e, work, true
+}
+
 func (s *Server) target(w http.ResponseWriter, r *http.Request) (string, *Entry, bool) {
 	who := r.PathValue("assessor")
 	if !ValidAssessor(who) {
@@ -396,13 +411,8 @@ func (s *Server) start(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) resume(w http.ResponseWriter, r *http.Request) {
-	who, _, ok := s.target(w, r)
+	who, _, work, ok := s.targetWork(w, r)
 	if !ok {
-		return
-	}
-	work, err := s.cfg.Store.Work(r.Context(), who)
-	if err != nil {
-		s.storeFailed(w, r, err)
 		return
 	}
 	if e := s.cfg.Task.Resume(work); e != nil {
