@@ -7,54 +7,35 @@ import (
 	"pgregory.net/rapid"
 )
 
-// TestAdjustByHand checks each correction against values computed by hand
-// for p = (0.01, 0.04, 0.03, 0.005), m = 4. Sorted: 0.005, 0.01, 0.03, 0.04.
+// TestAdjustByHand checks each correction against values computed by hand.
+// For p = (0.01, 0.04, 0.03, 0.005), m = 4, sorted 0.005, 0.01, 0.03, 0.04:
 // Holm: 4·0.005, 3·0.01, 2·0.03, max(1·0.04, 0.06). BH, from the largest:
 // 0.04·4/4, min(0.04, 0.03·4/3), min(0.04, 0.01·4/2), min(0.02, 0.005·4/1).
+// For p = (0.3, 0.02, 0.3, 0.9): capping at 1 and ties.
 func TestAdjustByHand(t *testing.T) {
 	p := []float64{0.01, 0.04, 0.03, 0.005}
+	caps := []float64{0.3, 0.02, 0.3, 0.9}
 	tests := []struct {
+		p      []float64
 		method Correction
 		want   []float64
 	}{
-		{Bonferroni, []float64{0.04, 0.16, 0.12, 0.02}},
-		{Holm, []float64{0.03, 0.06, 0.06, 0.02}},
-		{BH, []float64{0.02, 0.04, 0.04, 0.02}},
-		{None, p},
+		{p, Bonferroni, []float64{0.04, 0.16, 0.12, 0.02}},
+		{p, Holm, []float64{0.03, 0.06, 0.06, 0.02}},
+		{p, BH, []float64{0.02, 0.04, 0.04, 0.02}},
+		{p, None, p},
+		{caps, Bonferroni, []float64{1, 0.08, 1, 1}},
+		{caps, Holm, []float64{0.9, 0.08, 0.9, 0.9}},
+		{caps, BH, []float64{0.4, 0.08, 0.4, 0.9}},
 	}
 	for _, tt := range tests {
-		got, err := Adjust(p, tt.method)
+		got, err := Adjust(tt.p, tt.method)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for i := range got {
 			if !near(got[i], tt.want[i], 1e-15) {
-				t.Errorf("%s: got %v, want %v", tt.method, got, tt.want)
-				break
-			}
-		}
-	}
-}
-
-// TestAdjustCaps checks capping at 1 and ties.
-func TestAdjustCaps(t *testing.T) {
-	p := []float64{0.3, 0.02, 0.3, 0.9}
-	tests := []struct {
-		method Correction
-		want   []float64
-	}{
-		{Bonferroni, []float64{1, 0.08, 1, 1}},
-		{Holm, []float64{0.9, 0.08, 0.9, 0.9}},
-		{BH, []float64{0.4, 0.08, 0.4, 0.9}},
-	}
-	for _, tt := range tests {
-		got, err := Adjust(p, tt.method)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i := range got {
-			if !near(got[i], tt.want[i], 1e-15) {
-				t.Errorf("%s: got %v, want %v", tt.method, got, tt.want)
+				t.Errorf("%s of %v: got %v, want %v", tt.method, tt.p, got, tt.want)
 				break
 			}
 		}
