@@ -9,13 +9,16 @@ import (
 	"sync"
 
 	"github.com/ragstat/ragstat/compare"
+	"github.com/ragstat/ragstat/corpus"
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/manifest"
 	"github.com/ragstat/ragstat/report"
 	htmlreport "github.com/ragstat/ragstat/report/html"
 	"github.com/ragstat/ragstat/runs"
+	"github.com/ragstat/ragstat/stages"
 	"github.com/ragstat/ragstat/stats"
+	"github.com/ragstat/ragstat/tokenize"
 	"github.com/ragstat/ragstat/topics"
 	"github.com/ragstat/ragstat/trace"
 )
@@ -53,6 +56,7 @@ type compareCmd struct {
 type scorer struct {
 	ev    *eval.Evaluator
 	docOf func(string) string
+	given *givens
 }
 
 func (c *compareCmd) Run(e *env) error {
@@ -65,7 +69,12 @@ func (c *compareCmd) Run(e *env) error {
 		return err
 	}
 	defer jf.Close()
-	ref, err := c.reference(ev, jf, e)
+	g, err := c.readGivens(e)
+	defer g.close()
+	if err != nil {
+		return err
+	}
+	ref, err := c.reference(ev, jf, g)
 	if err != nil {
 		return err
 	}
@@ -73,7 +82,7 @@ func (c *compareCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	sides, err := c.sides(scorer{ev, docOf}, ref, e)
+	sides, err := c.sides(scorer{ev, docOf, g}, ref, e)
 	if err != nil {
 		return err
 	}
@@ -88,7 +97,7 @@ func (c *compareCmd) Run(e *env) error {
 	}
 	notes = append(notes, configs...)
 	table, dropped := compare.Align(sides)
-	opt, err := c.options(table, e)
+	opt, err := c.options(table, g)
 	if err != nil {
 		return err
 	}
@@ -132,7 +141,7 @@ func (c *compareCmd) rules() ([]compare.Rule, error) {
 
 // reference is the manifest of the comparison: the judgments, topics and
 // corpus given, the policy and metrics of the flags.
-func (c *compareCmd) reference(ev *eval.Evaluator, jf *input.File, e *env) (*manifest.Manifest, error) {
+func (c *compareCmd) reference(ev *eval.Evaluator, jf *input.File, g *givens) (*manifest.Manifest, error) {
 	m := &manifest.Manifest{Kind: manifest.KindCompare, Version: Version, Policy: manifest.FromEval(ev.Policy()),
 		Tokenizer: c.Tokenizer, Allowed: c.AllowMismatch}
 	for _, mt := range ev.Metrics() {
@@ -142,23 +151,62 @@ func (c *compareCmd) reference(ev *eval.Evaluator, jf *input.File, e *env) (*man
 	if m.Judgments, err = record("judgments", jf); err != nil {
 		return nil, err
 	}
-	for _, opt := range []struct {
-		path string
-		dst  **manifest.File
-		role string
-	}{{c.Topics, &m.Topics, "topics"}, {c.Corpus, &m.Corpus, "corpus"}} {
-		if opt.path == "" {
-			continue
-		}
-		f, err := input.Open(opt.path, e.stdin)
-		if err != nil {
+	if g.topicsFile != nil {
+		if m.Topics, err = record("topics", g.topicsFile); err != nil {
 			return nil, err
 		}
-		if *opt.dst, err = record(opt.role, f); err != nil {
+	}
+	if g.corpusFile != nil {
+		if m.Corpus, err = record("corpus", g.corpusFile); err != nil {
 			return nil, err
 		}
 	}
 	return m, nil
+}
+
+// givens are the topics, corpus and tokenizer a comparison was given, each
+// read once.
+type givens struct {
+	topicsFile, corpusFile *input.File
+	topics                 *topics.Set
+	corpus                 *corpus.Corpus
+	tokenizer              stages.Tokenizer
+}
+
+func (c *compareCmd) readGivens(e *env) (*givens, error) {
+	g := &givens{}
+	var err error
+	if c.Topics != "" {
+		if g.topicsFile, err = input.Open(c.Topics, e.stdin); err != nil {
+			return g, err
+		}
+		if g.topics, err = topics.Read(g.topicsFile); err != nil {
+			return g, err
+		}
+	}
+	if c.Corpus != "" {
+		if g.corpusFile, err = input.Open(c.Corpus, e.stdin); err != nil {
+			return g, err
+		}
+		if g.corpus, err = corpus.Read(g.corpusFile); err != nil {
+			return g, err
+		}
+	}
+	if c.Tokenizer != "" {
+		if g.tokenizer, err = tokenize.New(c.Tokenizer); err != nil {
+			return g, err
+		}
+	}
+	return g, nil
+}
+
+// close removes the copies of standard input.
+func (g *givens) close() {
+	for _, f := range []*input.File{g.topicsFile, g.corpusFile} {
+		if f != nil {
+			f.Close()
+		}
+	}
 }
 
 func record(role string, f *input.File) (*manifest.File, error) {
@@ -318,7 +366,7 @@ func (sc scorer) ranking(r *runs.Ranking) (compare.Ranking, bool) {
 }
 
 // options are the statistics, slices and query texts the flags ask for.
-func (c *compareCmd) options(t *compare.Table, e *env) (compare.Options, error) {
+func (c *compareCmd) options(t *compare.Table, g *givens) (compare.Options, error) {
 	corr, _ := stats.ParseCorrection(c.Correction)
 	opt := compare.Options{Correction: corr, Top: c.Top, MinSlice: c.MinSlice,
 		Stats: stats.Options{Level: c.Level, Resamples: c.Resamples, Randomizations: c.Randomizations,
@@ -328,20 +376,14 @@ func (c *compareCmd) options(t *compare.Table, e *env) (compare.Options, error) 
 		return opt, fmt.Errorf("--top, --min-slice, --resamples and --randomizations must be positive")
 	case !(c.Level > 0 && c.Level < 1):
 		return opt, fmt.Errorf("--level %g must lie strictly between 0 and 1", c.Level)
-	case c.Topics == "":
+	case g.topics == nil:
 		if len(c.SliceBy) > 0 {
 			return opt, fmt.Errorf("--slice-by needs --topics")
 		}
 		return opt, nil
 	}
-	tf, err := input.Open(c.Topics, e.stdin)
-	if err != nil {
-		return opt, err
-	}
-	set, err := topics.Read(tf)
-	if err != nil {
-		return opt, err
-	}
+	set := g.topics
+	var err error
 	by := c.SliceBy
 	if len(by) == 0 {
 		by = []string{"tag"}

@@ -5,12 +5,9 @@ import (
 	"fmt"
 
 	"github.com/ragstat/ragstat/compare"
-	"github.com/ragstat/ragstat/corpus"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/manifest"
 	"github.com/ragstat/ragstat/stages"
-	"github.com/ragstat/ragstat/tokenize"
-	"github.com/ragstat/ragstat/topics"
 	"github.com/ragstat/ragstat/trace"
 )
 
@@ -47,33 +44,15 @@ func (c *compareCmd) traceSides(sc scorer, ref *manifest.Manifest, f *input.File
 	return out, nil
 }
 
-// stagesInput reads the topics and corpus traces need, once.
+// stagesInput is what traces are evaluated against: the judgments, and
+// the topics, corpus and tokenizer given.
 func (c *compareCmd) stagesInput(sc scorer) (stages.Input, stages.Options, error) {
-	opt := stages.Options{Policy: sc.ev.Policy(), Metrics: sc.ev.Metrics(), Cutoffs: c.K.ByStage, Truncated: stages.TruncatedError}
-	in := stages.Input{Judgments: sc.ev.Judgments()}
-	if c.Topics == "" {
+	g := sc.given
+	opt := stages.Options{Policy: sc.ev.Policy(), Metrics: sc.ev.Metrics(), Cutoffs: c.K.ByStage,
+		Truncated: stages.TruncatedError, Tokenizer: g.tokenizer}
+	in := stages.Input{Judgments: sc.ev.Judgments(), Topics: g.topics, Corpus: g.corpus}
+	if g.topics == nil {
 		return in, opt, fmt.Errorf("comparing traces needs --topics: what each query requires")
-	}
-	tf, err := input.Open(c.Topics, nil)
-	if err != nil {
-		return in, opt, err
-	}
-	if in.Topics, err = topics.Read(tf); err != nil {
-		return in, opt, err
-	}
-	if c.Corpus != "" {
-		cf, err := input.Open(c.Corpus, nil)
-		if err != nil {
-			return in, opt, err
-		}
-		if in.Corpus, err = corpus.Read(cf); err != nil {
-			return in, opt, err
-		}
-	}
-	if c.Tokenizer != "" {
-		if opt.Tokenizer, err = tokenize.New(c.Tokenizer); err != nil {
-			return in, opt, err
-		}
 	}
 	return in, opt, nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -30,6 +31,12 @@ func TestCompareTraces(t *testing.T) {
 		"--resamples", "1000", "--randomizations", "1000", "-f", "html", "traces-v1.jsonl", "traces-v2.jsonl")
 	if code != 0 || !strings.Contains(page, `aria-label="where relevant evidence stopped, v2"`) {
 		t.Errorf("HTML of a trace comparison lacks the waterfall: exit %d, %s", code, errs)
+	}
+	// Topics from standard input are read once, for the manifest, the traces and the slices.
+	topics, _ := os.ReadFile("topics.jsonl")
+	if _, errs, code := ragstat(t, string(topics), "compare", "-j", "judgments.jsonl", "--topics", "-", "--corpus", "corpus.jsonl",
+		"--resamples", "100", "--randomizations", "100", "traces-v1.jsonl", "traces-v2.jsonl"); code != 0 {
+		t.Errorf("topics on stdin: exit %d, %s", code, errs)
 	}
 	if _, errs, code := ragstat(t, "", "compare", "-j", "judgments.jsonl", "traces-v1.jsonl", "traces-v2.jsonl"); code != exitInput || !strings.Contains(errs, "needs --topics") {
 		t.Errorf("traces without topics: exit %d, %s", code, errs)

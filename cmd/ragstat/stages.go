@@ -56,22 +56,25 @@ func (c *stagesCmd) Run(e *env) error {
 			return err
 		}
 	}
-	in, inputs, err := c.read(e, p.Scale)
+	in, inputs, files, err := c.read(e, p.Scale)
+	defer closeAll(files)
 	if err != nil {
 		return err
 	}
-	traces, files, err := c.traces(e, &inputs)
+	traces, traceFiles, err := c.traces(e, &inputs)
+	defer closeAll(traceFiles)
 	if err != nil {
 		return err
 	}
-	bar := e.progress("evaluating traces", files)
+	files = append(files, traceFiles...)
+	bar := e.progress("evaluating traces", traceFiles)
 	res, err := stages.Evaluate(in, traces, opt)
 	bar.Done()
 	if err != nil {
 		return err
 	}
 	if c.Format == "json" {
-		if err := c.digests(inputs, e); err != nil {
+		if err := digests(inputs, files); err != nil {
 			return err
 		}
 	}
@@ -96,42 +99,44 @@ func (c *stagesCmd) stageMetrics() ([]metric.Metric, error) {
 }
 
 // read opens and reads every input.
-func (c *stagesCmd) read(e *env, scale judgments.Scale) (stages.Input, []report.Input, error) {
+func (c *stagesCmd) read(e *env, scale judgments.Scale) (stages.Input, []report.Input, []*input.File, error) {
 	var in stages.Input
 	var inputs []report.Input
+	var files []*input.File
 	open := func(role, path string) (*input.File, error) {
 		f, err := input.Open(path, e.stdin)
 		if err == nil {
 			inputs = append(inputs, report.Input{Role: role, Path: path, Format: "jsonl"})
+			files = append(files, f)
 		}
 		return f, err
 	}
 	jf, err := open("judgments", c.Judgments)
 	if err != nil {
-		return in, nil, err
+		return in, nil, files, err
 	}
 	format, _ := input.ParseFormat(c.JudgmentsFormat)
 	if in.Judgments, err = judgments.Read(jf, judgments.Options{Format: format, Scale: scale}); err != nil {
-		return in, nil, err
+		return in, nil, files, err
 	}
 	inputs[0].Format = string(in.Judgments.Format)
 	tf, err := open("topics", c.Topics)
 	if err != nil {
-		return in, nil, err
+		return in, nil, files, err
 	}
 	if in.Topics, err = topics.Read(tf); err != nil {
-		return in, nil, err
+		return in, nil, files, err
 	}
 	if c.Corpus != "" {
 		cf, err := open("corpus", c.Corpus)
 		if err != nil {
-			return in, nil, err
+			return in, nil, files, err
 		}
 		if in.Corpus, err = corpus.Read(cf); err != nil {
-			return in, nil, err
+			return in, nil, files, err
 		}
 	}
-	return in, inputs, nil
+	return in, inputs, files, nil
 }
 
 // traces opens the trace files, to be streamed on all cores.
@@ -149,7 +154,6 @@ func (c *stagesCmd) traces(e *env, inputs *[]report.Input) (stages.Traces, []*in
 		var errs diag.List
 		for _, f := range files {
 			errs.Add(trace.Scan(f, 0, fn))
-			f.Close()
 		}
 		return errs.Err()
 	}, files, nil
@@ -203,19 +207,9 @@ func (c *tokensCmd) Run(e *env) error {
 	return nil
 }
 
-// digests fills in the sha256 of every input, for the manifest.
-func (c *stagesCmd) digests(inputs []report.Input, e *env) error {
-	for i := range inputs {
-		f, err := input.Open(inputs[i].Path, e.stdin)
-		if err != nil {
-			return err
-		}
-		sum, err := f.SHA256()
+// closeAll closes every file (removing the copies of standard input).
+func closeAll(files []*input.File) {
+	for _, f := range files {
 		f.Close()
-		if err != nil {
-			return err
-		}
-		inputs[i].SHA256 = sum
 	}
-	return nil
 }

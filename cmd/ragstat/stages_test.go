@@ -24,6 +24,12 @@ func TestStagesCommand(t *testing.T) {
 	if code != 0 || !strings.Contains(page, "<svg") || !strings.Contains(page, "sha256") {
 		t.Errorf("report of a stages result: exit %d, %s", code, errs)
 	}
+	// An input from standard input is hashed for the manifest from its copy.
+	topics, _ := os.ReadFile("topics.jsonl")
+	stdin := []string{"stages", "-j", "judgments.jsonl", "--topics", "-", "--corpus", "corpus.jsonl", "-f", "json", "traces-v1.jsonl"}
+	if out, errs, code := ragstat(t, string(topics), stdin...); code != 0 || !strings.Contains(out, `"path": "-"`) {
+		t.Errorf("topics on stdin: exit %d, %s", code, errs)
+	}
 	_, errs, code = ragstat(t, "", append(args, "--fail-on-violation")...)
 	if code != exitGate || !strings.Contains(errs, "system v1: 3 out-of-scope appearance(s), 1 in the context") {
 		t.Errorf("--fail-on-violation: exit %d, %s", code, errs)
