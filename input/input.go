@@ -22,12 +22,13 @@ import (
 
 // File is one input as the user named it.
 type File struct {
-	Name string // display name: the path as given, or "-"
-	path string // where the bytes are (a spool file for standard input)
-	data []byte // content held in memory, for FromBytes
-	gzip bool
-	temp bool
-	seen func(n int)
+	Name  string   // display name: the path as given, or "-"
+	path  string   // where the bytes are on disk
+	data  []byte   // content held in memory, for FromBytes
+	spool *os.File // the copy of standard input or a pipe, already unlinked
+	size  int64    // the copy's size
+	gzip  bool
+	seen  func(n int)
 }
 
 // Watch has seen called with the number of raw bytes of every read, for
@@ -36,8 +37,11 @@ func (f *File) Watch(seen func(n int)) { f.seen = seen }
 
 // Size is the number of bytes as stored (compressed, for gzip).
 func (f *File) Size() int64 {
-	if f.data != nil {
+	switch {
+	case f.data != nil:
 		return int64(len(f.data))
+	case f.spool != nil:
+		return f.size
 	}
 	if st, err := os.Stat(f.path); err == nil {
 		return st.Size()
@@ -67,7 +71,7 @@ const Stdin = "-"
 func Open(path string, stdin io.Reader) (*File, error) {
 	f := &File{Name: path, path: path}
 	if path == Stdin {
-		if err := f.spool(stdin); err != nil {
+		if err := f.copyOf(stdin); err != nil {
 			return nil, err
 		}
 	} else if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() && !st.IsDir() {
@@ -75,7 +79,7 @@ func Open(path string, stdin io.Reader) (*File, error) {
 		if err != nil {
 			return nil, cleanOpenError(path, err)
 		}
-		err = f.spool(pipe)
+		err = f.copyOf(pipe)
 		pipe.Close()
 		if err != nil {
 			return nil, err
@@ -100,23 +104,27 @@ func Open(path string, stdin io.Reader) (*File, error) {
 	return f, nil
 }
 
-func (f *File) spool(stdin io.Reader) error {
+// copyOf copies what can be read only once into a temporary file that is
+// unlinked at once: it can be read again, and it vanishes with the process
+// even if Close is never called.
+func (f *File) copyOf(r io.Reader) error {
 	tmp, err := os.CreateTemp("", "ragstat-stdin-*")
 	if err != nil {
 		return err
 	}
-	defer tmp.Close()
-	f.path, f.temp = tmp.Name(), true
-	if _, err := io.Copy(tmp, stdin); err != nil {
-		return fmt.Errorf("reading standard input: %w", err)
+	os.Remove(tmp.Name())
+	f.spool = tmp
+	if f.size, err = io.Copy(tmp, r); err != nil {
+		return fmt.Errorf("reading %s: %w", f.Name, err)
 	}
 	return nil
 }
 
-// Close removes the spool file of standard input; it is a no-op otherwise.
+// Close releases the copy of standard input or a pipe; it is a no-op
+// otherwise.
 func (f *File) Close() error {
-	if f.temp {
-		return os.Remove(f.path)
+	if f.spool != nil {
+		return f.spool.Close()
 	}
 	return nil
 }
@@ -124,9 +132,12 @@ func (f *File) Close() error {
 // raw opens the bytes as stored, compressed or not.
 func (f *File) raw() (io.ReadCloser, error) {
 	var r io.ReadCloser
-	if f.data != nil {
+	switch {
+	case f.data != nil:
 		r = io.NopCloser(bytes.NewReader(f.data))
-	} else {
+	case f.spool != nil:
+		r = io.NopCloser(io.NewSectionReader(f.spool, 0, f.size))
+	default:
 		file, err := os.Open(f.path)
 		if err != nil {
 			return nil, cleanOpenError(f.Name, err)

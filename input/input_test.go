@@ -116,3 +116,21 @@ func TestNamedPipe(t *testing.T) {
 		}
 	}
 }
+
+// TestCopyLeavesNoFile checks the copy of standard input is unlinked at
+// once, so nothing is left behind even when Close is never called.
+func TestCopyLeavesNoFile(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	f, err := Open("-", strings.NewReader("q 0 d 1\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	left, _ := filepath.Glob(filepath.Join(os.TempDir(), "ragstat-stdin-*"))
+	if len(left) != 0 {
+		t.Fatalf("left %v", left)
+	}
+	if sum, err := f.SHA256(); err != nil || f.Size() != 8 || len(sum) != 64 {
+		t.Fatalf("size %d, sha256 %q, %v", f.Size(), sum, err)
+	}
+}
