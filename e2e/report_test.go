@@ -13,8 +13,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/ragstat/ragstat/compare"
+	"github.com/ragstat/ragstat/internal/htmlreport"
 	"github.com/ragstat/ragstat/manifest"
-	htmlreport "github.com/ragstat/ragstat/report/html"
 	"github.com/ragstat/ragstat/stats"
 )
 

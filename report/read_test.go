@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ragstat/ragstat/demo"
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/demo"
 	"github.com/ragstat/ragstat/report"
 )
 

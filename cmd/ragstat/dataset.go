@@ -8,9 +8,9 @@ import (
 
 	"github.com/ragstat/ragstat/chunks"
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/remap"
+	"github.com/ragstat/ragstat/internal/split"
 	"github.com/ragstat/ragstat/judgments"
-	"github.com/ragstat/ragstat/remap"
-	"github.com/ragstat/ragstat/split"
 	"github.com/ragstat/ragstat/topics"
 )
 

@@ -3,7 +3,7 @@ package main
 import (
 	"fmt"
 
-	"github.com/ragstat/ragstat/demo"
+	"github.com/ragstat/ragstat/internal/demo"
 	"github.com/ragstat/ragstat/report"
 	"github.com/ragstat/ragstat/tokenize"
 )

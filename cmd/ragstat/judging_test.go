@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ragstat/ragstat/assess"
+	"github.com/ragstat/ragstat/internal/assess"
 )
 
 func judgingFile(name string) string { return filepath.Join(testdataDir, "judging."+name) }

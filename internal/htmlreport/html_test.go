@@ -1,4 +1,4 @@
-package html
+package htmlreport
 
 import (
 	"bytes"
@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/ragstat/ragstat/compare"
-	"github.com/ragstat/ragstat/demo"
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/demo"
 	"github.com/ragstat/ragstat/manifest"
 	"github.com/ragstat/ragstat/report"
 	"github.com/ragstat/ragstat/stats"

@@ -18,7 +18,7 @@ import (
 
 	"github.com/ragstat/ragstat/corpus"
 	"github.com/ragstat/ragstat/input"
-	"github.com/ragstat/ragstat/pool"
+	"github.com/ragstat/ragstat/internal/pool"
 	"github.com/ragstat/ragstat/topics"
 )
 

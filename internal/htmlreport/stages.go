@@ -1,4 +1,4 @@
-package html
+package htmlreport
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-// Package html renders saved results as one self-contained HTML file that
+// Package htmlreport renders saved results as one self-contained HTML file that
 // works offline: inline CSS, inline SVG charts drawn here, and a little
 // vanilla JavaScript to sort and filter tables and pick a chart. For a
 // comparison it shows the summary with intervals, the per-query difference
@@ -6,7 +6,7 @@
 // regressions with both rankings side by side and grades marked; for an
 // evaluation, the means and every query's values. It formats what compare
 // and eval computed and computes no statistic itself.
-package html
+package htmlreport
 
 import (
 	"embed"

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/ragstat/ragstat/input"
-	"github.com/ragstat/ragstat/pool"
+	"github.com/ragstat/ragstat/internal/pool"
 )
 
 var at = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)

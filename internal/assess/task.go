@@ -6,7 +6,7 @@ import (
 
 	"github.com/ragstat/ragstat/corpus"
 	"github.com/ragstat/ragstat/diag"
-	"github.com/ragstat/ragstat/pool"
+	"github.com/ragstat/ragstat/internal/pool"
 	"github.com/ragstat/ragstat/topics"
 )
 

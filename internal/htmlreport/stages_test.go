@@ -1,12 +1,12 @@
-package html
+package htmlreport
 
 import (
 	"bytes"
 	"strings"
 	"testing"
 
-	"github.com/ragstat/ragstat/demo"
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/demo"
 	"github.com/ragstat/ragstat/report"
 	"github.com/ragstat/ragstat/tokenize"
 )
