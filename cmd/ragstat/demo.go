@@ -10,12 +10,13 @@ import (
 
 type demoCmd struct {
 	Write string `placeholder:"DIR" help:"Write the example's files into DIR instead."`
+	Force bool   `help:"With --write, replace files that exist."`
 }
 
 func (c *demoCmd) Run(e *env) error {
 	if c.Write != "" {
-		if err := demo.Write(c.Write); err != nil {
-			return internal(err)
+		if err := demo.Write(c.Write, c.Force); err != nil {
+			return err
 		}
 		fmt.Fprintf(e.stdout, "wrote the example files to %s\n", c.Write)
 		return nil
