@@ -1,10 +1,13 @@
 package trecfile
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/ragstat/ragstat/diag"
 )
 
 // MaxErrors is how many problems a reader reports before it stops reading.
@@ -29,10 +32,10 @@ func (e *Error) Error() string {
 	}
 	var ids []string
 	if e.Query != "" {
-		ids = append(ids, fmt.Sprintf("query %q", e.Query))
+		ids = append(ids, "query "+diag.Quote(e.Query))
 	}
 	if e.Item != "" {
-		ids = append(ids, fmt.Sprintf("item %q", e.Item))
+		ids = append(ids, "item "+diag.Quote(e.Item))
 	}
 	if len(ids) > 0 {
 		if b.Len() > 0 {
@@ -64,6 +67,10 @@ func (l ErrorList) Error() string {
 	}
 	return s
 }
+
+// errBlockFull stops parsing a block once it holds MaxErrors problems:
+// later lines cannot be among the first MaxErrors of the file.
+var errBlockFull = errors.New("enough problems in this block")
 
 // collector gathers problems from concurrent parsers and keeps the first
 // MaxErrors in line order.

@@ -16,6 +16,11 @@ import (
 	"github.com/ragstat/ragstat/diag"
 )
 
+// MaxLine is the longest JSON Lines line read: a passage or a trace is far
+// shorter, and a file without newlines (binary data, a decompression bomb)
+// is refused once this much of it is read instead of being held whole.
+const MaxLine = 64 << 20
+
 // Lines calls fn with every line of r and its 1-based number. Blank lines
 // are reported as errors; problems are gathered into a diag.List, and
 // reading stops once it is full.
@@ -23,8 +28,12 @@ func Lines(r io.Reader, name string, fn func(line int, data []byte) error) error
 	br := bufio.NewReaderSize(r, 1<<16)
 	var errs diag.List
 	for n := 1; ; n++ {
-		data, err := br.ReadBytes('\n')
+		data, err := readLine(br) // fn may keep data: a new slice each time
 		if len(data) == 0 && err == io.EOF {
+			break
+		}
+		if err == errLong {
+			errs.Add(&diag.Error{File: name, Line: n, Msg: fmt.Sprintf("line longer than %d bytes: not JSON Lines (binary or compressed data?)", MaxLine)})
 			break
 		}
 		if err != nil && err != io.EOF {
@@ -42,6 +51,25 @@ func Lines(r io.Reader, name string, fn func(line int, data []byte) error) error
 		}
 	}
 	return errs.Err()
+}
+
+var errLong = errors.New("line too long")
+
+// readLine returns the next line of br, newline included; it stops with
+// errLong past MaxLine bytes.
+func readLine(br *bufio.Reader) ([]byte, error) {
+	var buf []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		buf = append(buf, chunk...)
+		switch {
+		case len(buf) > MaxLine:
+			return buf, errLong
+		case err == bufio.ErrBufferFull:
+			continue
+		}
+		return buf, err
+	}
 }
 
 // Decode unmarshals one JSON value into v, rejecting unknown fields and
