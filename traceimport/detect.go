@@ -1,0 +1,72 @@
+package traceimport
+
+import (
+	"bytes"
+	"encoding/json"
+
+	"go.opentelemetry.io/collector/pdata/ptrace"
+
+	"github.com/ragstat/ragstat/input"
+)
+
+// Detect tells the format of a file from its content: OTLP/JSON (an object
+// with resourceSpans), an OTLP protobuf body, LangSmith runs (objects with
+// run_type) or Langfuse observations (objects with traceId and type), as
+// JSON Lines, a JSON array or the API's {"data": [...]} envelope. It
+// returns "" for anything else, such as ragstat's own traces or runs.
+func Detect(f *input.File) (Format, error) {
+	first, err := firstByte(f)
+	if err != nil {
+		return "", err
+	}
+	head, err := f.Head(1 << 20)
+	if err != nil {
+		return "", err
+	}
+	head = bytes.TrimLeft(head, " \t\r\n\ufeff")
+	switch first {
+	case '{', '[':
+		return detectJSON(head), nil
+	case 0x0a: // field 1 (resource_spans), length-delimited
+		data, err := readAll(f)
+		if err != nil {
+			return "", nil
+		}
+		td, err := (&ptrace.ProtoUnmarshaler{}).UnmarshalTraces(data)
+		if err == nil && td.SpanCount() > 0 {
+			return OTLP, nil
+		}
+	}
+	return "", nil
+}
+
+// detectJSON looks at the first record: the first line's object, the
+// first element of an array, or the first element of "data" or "runs".
+func detectJSON(head []byte) Format {
+	d := json.NewDecoder(bytes.NewReader(head))
+	var rec map[string]json.RawMessage
+	if head[0] == '[' {
+		if _, err := d.Token(); err != nil || !d.More() || d.Decode(&rec) != nil {
+			return ""
+		}
+	} else if json.Unmarshal(input.FirstLine(head), &rec) != nil && d.Decode(&rec) != nil {
+		return ""
+	}
+	if rec["id"] == nil {
+		for _, key := range []string{"data", "runs"} {
+			var list []map[string]json.RawMessage
+			if inner, ok := rec[key]; ok && json.Unmarshal(inner, &list) == nil && len(list) > 0 {
+				rec = list[0]
+			}
+		}
+	}
+	switch {
+	case rec["resourceSpans"] != nil || rec["resource_spans"] != nil:
+		return OTLP
+	case rec["run_type"] != nil:
+		return LangSmith
+	case rec["traceId"] != nil && rec["type"] != nil:
+		return Langfuse
+	}
+	return ""
+}
