@@ -15,29 +15,25 @@ import (
 // JSON Lines, a JSON array or the API's {"data": [...]} envelope. It
 // returns "" for anything else, such as ragstat's own traces or runs.
 func Detect(f *input.File) (Format, error) {
-	first, err := firstByte(f)
+	line, first, err := leading(f)
 	if err != nil {
 		return "", err
+	}
+	if len(line) > 0 && line[0] == 0x0a {
+		if data, err := readAll(f); err == nil {
+			if td, err := (&ptrace.ProtoUnmarshaler{}).UnmarshalTraces(data); err == nil && td.SpanCount() > 0 {
+				return OTLP, nil
+			}
+		}
+	}
+	if first != '{' && first != '[' {
+		return "", nil
 	}
 	head, err := f.Head(1 << 20)
 	if err != nil {
 		return "", err
 	}
-	head = bytes.TrimLeft(head, " \t\r\n\ufeff")
-	switch first {
-	case '{', '[':
-		return detectJSON(head), nil
-	case 0x0a: // field 1 (resource_spans), length-delimited
-		data, err := readAll(f)
-		if err != nil {
-			return "", nil
-		}
-		td, err := (&ptrace.ProtoUnmarshaler{}).UnmarshalTraces(data)
-		if err == nil && td.SpanCount() > 0 {
-			return OTLP, nil
-		}
-	}
-	return "", nil
+	return detectJSON(bytes.TrimLeft(head, " \t\r\n\ufeff")), nil
 }
 
 // detectJSON looks at the first record: the first line's object, the

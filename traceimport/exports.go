@@ -1,7 +1,6 @@
 package traceimport
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -27,34 +26,19 @@ func readExport(f *input.File, each func(place, []*span) error, decode func(map[
 		}
 		return each(at, []*span{s})
 	}
-	first, err := firstByte(f)
+	line, first, err := leading(f)
 	if err != nil {
 		return err
 	}
-	head, err := f.Head(MaxRecord)
-	if err != nil {
-		return err
-	}
-	whole := first == '['
-	if first == '{' && !json.Valid(input.FirstLine(head)) && json.Valid(head) {
-		whole = true
-	}
-	if !whole {
+	data := wholeDocument(f, line)
+	if data == nil && first == '{' {
 		var envelope map[string]json.RawMessage
-		if json.Unmarshal(input.FirstLine(head), &envelope) == nil && envelope["id"] == nil {
-			for _, key := range []string{"data", "runs"} {
-				if list := bytes.TrimSpace(envelope[key]); len(list) > 0 && list[0] == '[' {
-					whole = true
-				}
-			}
+		if json.Unmarshal(line, &envelope) == nil && envelope["id"] == nil && (envelope["data"] != nil || envelope["runs"] != nil) {
+			data = line
 		}
 	}
-	if !whole {
+	if data == nil {
 		return eachLine(f, func(n int, data []byte) error { return one(place{f.Name, n}, data) })
-	}
-	data, err := readAll(f)
-	if err != nil {
-		return err
 	}
 	var list []json.RawMessage
 	if err := json.Unmarshal(data, &list); err != nil {

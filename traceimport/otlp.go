@@ -19,34 +19,38 @@ import (
 // the Collector's file exporter writes them), one OTLP/JSON document, or
 // one OTLP protobuf body.
 func readOTLP(f *input.File, r *rules, each func(place, []*span) error) error {
-	first, err := firstByte(f)
+	line, first, err := leading(f)
 	if err != nil {
 		return err
 	}
-	if first != '{' {
-		data, err := readAll(f)
-		if err != nil {
+	if len(line) > 0 && line[0] == 0x0a || first != '{' {
+		err := r.otlpProto(f, each)
+		if err == nil || first != '{' {
 			return err
 		}
-		td, err := (&ptrace.ProtoUnmarshaler{}).UnmarshalTraces(data)
-		if err != nil {
-			return &diag.Error{File: f.Name, Msg: "not OTLP: neither JSON nor an OTLP protobuf body: " + err.Error()}
-		}
-		at := place{file: f.Name}
-		spans, err := r.otlpSpans(td, at)
-		if err != nil {
-			return err
-		}
-		return each(at, spans)
 	}
-	head, err := f.Head(MaxRecord)
-	if err != nil {
-		return err
-	}
-	if line := input.FirstLine(head); !json.Valid(line) && json.Valid(head) {
-		return r.otlpJSON(f.Name, 0, head, each) // one document over several lines
+	if doc := wholeDocument(f, line); doc != nil {
+		return r.otlpJSON(f.Name, 0, doc, each)
 	}
 	return eachLine(f, func(n int, data []byte) error { return r.otlpJSON(f.Name, n, data, each) })
+}
+
+// otlpProto reads a file as one OTLP protobuf body.
+func (r *rules) otlpProto(f *input.File, each func(place, []*span) error) error {
+	data, err := readAll(f)
+	if err != nil {
+		return err
+	}
+	td, err := (&ptrace.ProtoUnmarshaler{}).UnmarshalTraces(data)
+	if err != nil {
+		return &diag.Error{File: f.Name, Msg: "not OTLP: neither JSON nor an OTLP protobuf body: " + err.Error()}
+	}
+	at := place{file: f.Name}
+	spans, err := r.otlpSpans(td, at)
+	if err != nil {
+		return err
+	}
+	return each(at, spans)
 }
 
 func (r *rules) otlpJSON(file string, line int, data []byte, each func(place, []*span) error) error {

@@ -3,6 +3,7 @@ package traceimport
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -80,14 +81,42 @@ func readAll(f *input.File) ([]byte, error) {
 	return data, nil
 }
 
-// firstByte is the first non-blank byte of a file, or 0.
-func firstByte(f *input.File) (byte, error) {
-	head, err := f.Head(4096)
+// leading reads a file's first line as stored after decompression (with
+// any blank lines before it), up to MaxRecord bytes, and its first
+// non-blank byte.
+func leading(f *input.File) (line []byte, first byte, err error) {
+	rc, err := f.Open()
 	if err != nil {
-		return 0, err
+		return nil, 0, err
 	}
-	if t := bytes.TrimLeft(head, " \t\r\n\ufeff"); len(t) > 0 {
-		return t[0], nil
+	defer rc.Close()
+	br := bufio.NewReaderSize(rc, 1<<16)
+	for len(line) <= MaxRecord {
+		chunk, err := br.ReadSlice('\n')
+		line = append(line, chunk...)
+		if t := bytes.TrimLeft(line, " \t\r\n\ufeff"); len(t) > 0 && first == 0 {
+			first = t[0]
+		}
+		if first != 0 && len(chunk) > 0 && chunk[len(chunk)-1] == '\n' {
+			break
+		}
+		if err != nil && !errors.Is(err, bufio.ErrBufferFull) {
+			break
+		}
 	}
-	return 0, nil
+	return line, first, nil
+}
+
+// wholeDocument reads a file as one JSON document when its first line alone
+// is not valid JSON and the whole is; otherwise it returns nil, and the
+// file is read line by line.
+func wholeDocument(f *input.File, firstLine []byte) []byte {
+	if json.Valid(bytes.TrimSpace(firstLine)) {
+		return nil
+	}
+	data, err := readAll(f)
+	if err != nil || !json.Valid(data) {
+		return nil
+	}
+	return data
 }
