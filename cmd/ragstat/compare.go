@@ -20,7 +20,6 @@ import (
 	"github.com/ragstat/ragstat/stats"
 	"github.com/ragstat/ragstat/tokenize"
 	"github.com/ragstat/ragstat/topics"
-	"github.com/ragstat/ragstat/trace"
 )
 
 // compareCommands are the compare and report commands, embedded in the command line.
@@ -31,6 +30,8 @@ type compareCommands struct {
 
 type compareCmd struct {
 	policyFlags
+	mappingFlags
+	stageFlags
 	Topics                      string   `placeholder:"FILE" help:"Topics (JSONL): query text for the regressions, tags and fields for slices."`
 	Corpus                      string   `placeholder:"FILE" help:"The corpus snapshot, recorded by digest in the manifest."`
 	Tokenizer                   string   `placeholder:"NAME" help:"The generator's tokenizer, recorded in the manifest."`
@@ -48,7 +49,7 @@ type compareCmd struct {
 	FailOnSignificantRegression bool     `help:"Gate: exit 3 when any metric is significantly worse after correction on the whole set (or a --gate-slice)."`
 	GateSlice                   []string `placeholder:"SLICE" help:"A slice also checked by --fail-on-significant-regression (repeatable), e.g. tag:legal."`
 	Format                      string   `short:"f" default:"table" enum:"table,json,csv,markdown,html" help:"Output format (${enum})."`
-	Systems                     []string `arg:"" placeholder:"BASE CAND" help:"Base then candidates: runs (PATH or NAME=PATH) or saved ragstat eval --format json results (all their runs)."`
+	Systems                     []string `arg:"" placeholder:"BASE CAND" help:"Base then candidates: runs (PATH or NAME=PATH), saved ragstat eval --format json results (all their runs), or traces (ragstat's, OTLP, LangSmith, Langfuse)."`
 }
 
 // scorer evaluates runs now: the evaluator and the item-to-document map
@@ -226,7 +227,7 @@ func (c *compareCmd) sides(sc scorer, ref *manifest.Manifest, e *env) ([]*compar
 			return nil, err
 		}
 		defer f.Close()
-		got, err := c.read(sc, ref, f, name)
+		got, err := c.read(sc, ref, f, name, e.stderr)
 		if err != nil {
 			return nil, err
 		}
@@ -244,12 +245,16 @@ func (c *compareCmd) sides(sc scorer, ref *manifest.Manifest, e *env) ([]*compar
 	return out, nil
 }
 
-func (c *compareCmd) read(sc scorer, ref *manifest.Manifest, f *input.File, name string) ([]*compare.Side, error) {
-	if traces, err := trace.Is(f); err != nil || traces {
+func (c *compareCmd) read(sc scorer, ref *manifest.Manifest, f *input.File, name string, stderr io.Writer) ([]*compare.Side, error) {
+	m, err := c.mapping(sc.given.corpus, c.stageFlags)
+	if err != nil {
+		return nil, err
+	}
+	if scan, _, err := traceSource(f, m, stderr); err != nil || scan != nil {
 		if err != nil {
 			return nil, err
 		}
-		return c.traceSides(sc, ref, f, name)
+		return c.traceSides(sc, ref, f, name, scan)
 	}
 	file, err := record("run", f)
 	if err != nil {

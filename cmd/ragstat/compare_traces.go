@@ -8,18 +8,17 @@ import (
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/manifest"
 	"github.com/ragstat/ragstat/stages"
-	"github.com/ragstat/ragstat/trace"
 )
 
 // traceSides evaluates every system of a trace file stage by stage: each
 // becomes a side whose metrics are "stage/metric" (and "stage/facts", the
 // required-fact coverage, where topics have facts).
-func (c *compareCmd) traceSides(sc scorer, ref *manifest.Manifest, f *input.File, name string) ([]*compare.Side, error) {
+func (c *compareCmd) traceSides(sc scorer, ref *manifest.Manifest, f *input.File, name string, scan stages.Traces) ([]*compare.Side, error) {
 	in, opt, err := c.stagesInput(sc)
 	if err != nil {
 		return nil, err
 	}
-	res, err := stages.Evaluate(in, func(fn func(*trace.Trace) error) error { return trace.Scan(f, 0, fn) }, opt)
+	res, err := stages.Evaluate(in, scan, opt)
 	if err != nil {
 		return nil, err
 	}

@@ -15,12 +15,11 @@ import (
 )
 
 // mappingFlags say how foreign traces (OTLP, LangSmith, Langfuse) become
-// ragstat traces; import, stages and compare take them.
+// ragstat traces; import, stages, compare and pool take them.
 type mappingFlags struct {
 	QueryID         string   `placeholder:"KEY" help:"Where a trace's query id is: an attribute (session.id), metadata.NAME, resource.NAME or reference_example_id. Default: metadata.query_id, session.id, gen_ai.conversation.id, else the trace id."`
 	System          string   `placeholder:"NAME" help:"The system the traces belong to."`
 	SystemFrom      string   `placeholder:"KEY" help:"Where the system's name is, as --query-id (default: metadata.system, resource.service.name, else the file's name)."`
-	Stage           []string `placeholder:"SPAN=NAME" sep:"none" help:"Rename the stage of retrieval spans called SPAN; SPAN=- leaves them out (repeatable)."`
 	ItemID          string   `placeholder:"metadata.KEY" help:"For documents without an id: the metadata key holding it (else a content hash, with a warning)."`
 	ItemScore       string   `placeholder:"metadata.KEY" help:"For documents without a score: the metadata key holding it."`
 	CitationPattern string   `placeholder:"REGEX" help:"Finds cited ids in the answer (first group). Default: \\[([^\\]\\s]+)\\]."`
@@ -29,11 +28,17 @@ type mappingFlags struct {
 	CloseAfter      string   `placeholder:"N|end" help:"Records a complete trace stays open for late spans (default: 1000 for OTLP, end of input for exports)."`
 }
 
+// stageFlags rename or leave out the stages of foreign traces (pool's
+// --stage picks a stage instead, so it has none).
+type stageFlags struct {
+	Stage []string `placeholder:"SPAN=NAME" sep:"none" help:"Rename the stage of retrieval spans called SPAN; SPAN=- leaves them out (repeatable)."`
+}
+
 // mapping turns the flags into a traceimport.Mapping.
-func (f *mappingFlags) mapping(c *corpus.Corpus) (traceimport.Mapping, error) {
+func (f *mappingFlags) mapping(c *corpus.Corpus, renames stageFlags) (traceimport.Mapping, error) {
 	m := traceimport.Mapping{QueryID: f.QueryID, System: f.System, SystemFrom: f.SystemFrom, ItemID: f.ItemID,
 		ItemScore: f.ItemScore, Citation: f.CitationPattern, Abstain: f.AbstainPattern, Strict: f.Strict, Corpus: c}
-	for _, s := range f.Stage {
+	for _, s := range renames.Stage {
 		span, name, ok := strings.Cut(s, "=")
 		if !ok {
 			return m, fmt.Errorf("--stage %q: give SPAN=NAME or SPAN=-", s)
@@ -60,10 +65,10 @@ func (f *mappingFlags) mapping(c *corpus.Corpus) (traceimport.Mapping, error) {
 	return m, nil
 }
 
-// traceScanner reads a trace file of any format: ragstat's own JSONL, or
-// one traceimport detects, mapped by m with its summary written to stderr.
-// It returns the format's name.
-func traceScanner(f *input.File, m traceimport.Mapping, stderr io.Writer) (func(fn func(*trace.Trace) error) error, string, error) {
+// traceSource reads a trace file of any format: ragstat's own JSONL, or one
+// traceimport detects, mapped by m with its summary written to stderr. It
+// returns the format's name, and a nil scan when f holds no traces.
+func traceSource(f *input.File, m traceimport.Mapping, stderr io.Writer) (func(fn func(*trace.Trace) error) error, string, error) {
 	own, err := trace.Is(f)
 	if err != nil {
 		return nil, "", err
@@ -72,11 +77,8 @@ func traceScanner(f *input.File, m traceimport.Mapping, stderr io.Writer) (func(
 		return func(fn func(*trace.Trace) error) error { return trace.Scan(f, 0, fn) }, "jsonl", nil
 	}
 	format, err := traceimport.Detect(f)
-	if err != nil {
+	if err != nil || format == "" {
 		return nil, "", err
-	}
-	if format == "" {
-		return nil, "", fmt.Errorf("%s: not traces: neither ragstat traces (JSONL with \"stages\") nor OTLP, LangSmith or Langfuse", f.Name)
 	}
 	return func(fn func(*trace.Trace) error) error {
 		man, err := traceimport.Import(format, []*input.File{f}, m, fn)
@@ -89,6 +91,7 @@ func traceScanner(f *input.File, m traceimport.Mapping, stderr io.Writer) (func(
 
 type importCmd struct {
 	mappingFlags
+	stageFlags
 	Corpus   string   `placeholder:"FILE" help:"Corpus (JSONL): the text of items whose spans carry none, to find them in the context."`
 	Out      string   `short:"o" default:"-" placeholder:"FILE" help:"Where to write the ragstat traces (JSONL); - for standard output."`
 	Force    bool     `help:"Overwrite --out or --manifest if it exists."`
@@ -120,7 +123,7 @@ func (c *importCmd) Run(e *env) error {
 			return err
 		}
 	}
-	m, err := c.mapping(cp)
+	m, err := c.mapping(cp, c.stageFlags)
 	if err != nil {
 		return err
 	}

@@ -35,13 +35,14 @@ type judgingCommands struct {
 }
 
 type poolCmd struct {
+	mappingFlags
 	Depth     int      `default:"20" help:"Pool depth k: the top k of every list is judged."`
 	Judgments string   `short:"j" placeholder:"FILE" help:"Existing judgments: pairs judged there are left out (a negative grade counts as unjudged)."`
 	Stage     string   `placeholder:"NAME" help:"From traces, pool this stage only (default: the top k of every stage)."`
 	Seed      uint64   `default:"1" help:"Seed of the queue's shuffle."`
 	RunFormat string   `default:"auto" enum:"auto,trec,jsonl,json" help:"Force the run format (${enum}); traces are recognised by their \"stages\"."`
 	Out       string   `short:"o" required:"" placeholder:"FILE" help:"Where to write the queue (JSONL); - for standard output."`
-	Inputs    []string `arg:"" placeholder:"RUN_OR_TRACE" help:"Runs (PATH or NAME=PATH) and trace files."`
+	Inputs    []string `arg:"" placeholder:"RUN_OR_TRACE" help:"Runs (PATH or NAME=PATH) and trace files (ragstat's, OTLP, LangSmith, Langfuse)."`
 }
 
 func (c *poolCmd) Run(e *env) error {
@@ -94,13 +95,13 @@ func (c *poolCmd) read(e *env) ([]pool.Ranking, error) {
 			return nil, err
 		}
 		defer f.Close()
-		isTrace, err := trace.Is(f)
+		ts, err := c.traces(f, e)
 		if err != nil {
 			return nil, err
 		}
 		var rs []pool.Ranking
-		if isTrace {
-			rs, err = c.traceRankings(f, name)
+		if ts != nil {
+			rs, err = c.traceRankings(f, ts, name)
 		} else {
 			rs, err = runRankings(f, name, format)
 		}
@@ -136,11 +137,28 @@ func runRankings(f *input.File, name string, format runs.Format) ([]pool.Ranking
 	return out, err
 }
 
-func (c *poolCmd) traceRankings(f *input.File, name string) ([]pool.Ranking, error) {
-	ts, err := trace.Read(f)
+// traces reads f's traces, in any trace format; nil when f holds a run.
+func (c *poolCmd) traces(f *input.File, e *env) ([]*trace.Trace, error) {
+	m, err := c.mapping(nil, stageFlags{})
 	if err != nil {
 		return nil, err
 	}
+	scan, format, err := traceSource(f, m, e.stderr)
+	if err != nil || scan == nil {
+		return nil, err
+	}
+	if format == "jsonl" {
+		return trace.Read(f)
+	}
+	ts := []*trace.Trace{}
+	err = scan(func(t *trace.Trace) error {
+		ts = append(ts, t)
+		return nil
+	})
+	return ts, err
+}
+
+func (c *poolCmd) traceRankings(f *input.File, ts []*trace.Trace, name string) ([]pool.Ranking, error) {
 	systems := map[string]bool{}
 	var out []pool.Ranking
 	for _, t := range ts {

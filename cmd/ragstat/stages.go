@@ -25,6 +25,7 @@ type stagesCommands struct {
 type stagesCmd struct {
 	policyFlags
 	mappingFlags
+	stageFlags
 	Topics          string   `required:"" placeholder:"FILE" help:"Topics (JSONL): text, tags, answerable, scopes, as_of, facts, answers."`
 	Corpus          string   `placeholder:"FILE" help:"Corpus (JSONL): item metadata (doc, revision, scope, valid_from, valid_to) and text."`
 	Tokenizer       string   `placeholder:"NAME" help:"The generator's tokenizer for token budgets: cl100k_base, o200k_base, p50k_base, r50k_base or hf:tokenizer.json."`
@@ -144,7 +145,7 @@ func (c *stagesCmd) read(e *env, scale judgments.Scale) (stages.Input, []report.
 // another trace format are mapped as they are read, and what could not be
 // mapped is summarised on standard error.
 func (c *stagesCmd) traces(e *env, inputs *[]report.Input, cp *corpus.Corpus) (stages.Traces, []*input.File, error) {
-	m, err := c.mapping(cp)
+	m, err := c.mapping(cp, c.stageFlags)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -156,9 +157,12 @@ func (c *stagesCmd) traces(e *env, inputs *[]report.Input, cp *corpus.Corpus) (s
 			return nil, files, err
 		}
 		files = append(files, f)
-		scan, format, err := traceScanner(f, m, e.stderr)
+		scan, format, err := traceSource(f, m, e.stderr)
 		if err != nil {
 			return nil, files, err
+		}
+		if scan == nil {
+			return nil, files, fmt.Errorf("%s: not traces: neither ragstat traces (JSONL with \"stages\") nor OTLP, LangSmith or Langfuse", path)
 		}
 		scans = append(scans, scan)
 		*inputs = append(*inputs, report.Input{Role: "traces", Path: path, Format: format})
