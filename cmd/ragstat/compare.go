@@ -142,7 +142,7 @@ func (c *compareCmd) rules() ([]compare.Rule, error) {
 // reference is the manifest of the comparison: the judgments, topics and
 // corpus given, the policy and metrics of the flags.
 func (c *compareCmd) reference(ev *eval.Evaluator, jf *input.File, g *givens) (*manifest.Manifest, error) {
-	m := &manifest.Manifest{Kind: manifest.KindCompare, Version: Version, Policy: manifest.FromEval(ev.Policy()),
+	m := &manifest.Manifest{Kind: manifest.KindCompare, Version: Version, Policy: ev.Policy(),
 		Tokenizer: c.Tokenizer, Allowed: c.AllowMismatch}
 	for _, mt := range ev.Metrics() {
 		m.Metrics = append(m.Metrics, mt.Name())

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"strings"
@@ -43,34 +44,33 @@ type evalCmd struct {
 	Runs     []string `arg:"" placeholder:"RUN" help:"Runs to evaluate: PATH or NAME=PATH; - for stdin."`
 }
 
-// policy turns the flags into an eval.Policy.
+// policy turns the flags into an eval.Policy, checked by the library.
 func (f *policyFlags) policy() (eval.Policy, error) {
-	p := eval.DefaultPolicy()
-	var err error
-	if p.Scale, err = judgments.ParseScale(f.Grades); err != nil {
-		return p, err
+	scale, err := judgments.ParseScale(f.Grades)
+	if err != nil {
+		return eval.Policy{}, err
 	}
-	if !p.Scale.Contains(f.MinGrade) || f.MinGrade <= 0 && p.Scale.Max > 0 {
-		return p, fmt.Errorf("--min-grade %d must be a positive grade on the scale %s", f.MinGrade, p.Scale)
+	gain, err := metric.ParseGain(f.Gain)
+	if err != nil {
+		return eval.Policy{}, err
 	}
-	p.MinGrade = f.MinGrade
-	if p.Gain, err = metric.ParseGain(f.Gain); err != nil {
-		return p, err
+	p := eval.Policy{MinGrade: f.MinGrade, Scale: scale, Gain: gain, Unjudged: eval.Unjudged(f.Unjudged),
+		Unanswerable: eval.Unanswerable(f.Unanswerable), Queries: eval.QuerySet(f.Queries), Unit: eval.Unit(f.Unit),
+		Order: runs.Order(f.Order)}
+	return p, flagged(p.Validate())
+}
+
+// flagged names the flag of a policy choice the library refused.
+func flagged(err error) error {
+	var pe *eval.PolicyError
+	if !errors.As(err, &pe) {
+		return err
 	}
-	if p.Unjudged, err = eval.ParseUnjudged(f.Unjudged); err != nil {
-		return p, err
+	flag := "--" + strings.ReplaceAll(pe.Field, "_", "-")
+	if pe.Value == "" {
+		return fmt.Errorf("%s %s", flag, pe.Msg)
 	}
-	if p.Unanswerable, err = eval.ParseUnanswerable(f.Unanswerable); err != nil {
-		return p, err
-	}
-	if p.Queries, err = eval.ParseQuerySet(f.Queries); err != nil {
-		return p, err
-	}
-	if p.Unit, err = eval.ParseUnit(f.Unit); err != nil {
-		return p, err
-	}
-	p.Order = f.Order
-	return p, nil
+	return fmt.Errorf("%s %s %s", flag, pe.Value, pe.Msg)
 }
 
 func (f *policyFlags) metrics() ([]metric.Metric, error) {
@@ -106,7 +106,7 @@ func (f *policyFlags) evaluator(e *env) (*eval.Evaluator, *input.File, error) {
 		return nil, nil, err
 	}
 	ev, err := eval.New(qrels, p, ms, docOf)
-	return ev, jf, err
+	return ev, jf, flagged(err)
 }
 
 func (f *policyFlags) docOf(p eval.Policy, e *env) (func(string) string, error) {
@@ -119,7 +119,11 @@ func (f *policyFlags) docOf(p eval.Policy, e *env) (func(string) string, error) 
 	case f.DocMap != "" && f.DocIDPattern != "":
 		return nil, fmt.Errorf("give --doc-map or --doc-id-pattern, not both")
 	case f.DocIDPattern != "":
-		return eval.DocPattern(f.DocIDPattern)
+		docOf, err := eval.DocPattern(f.DocIDPattern)
+		if err != nil {
+			return nil, fmt.Errorf("--doc-id-pattern: %w", err)
+		}
+		return docOf, nil
 	case f.DocMap != "":
 		mf, err := input.Open(f.DocMap, e.stdin)
 		if err != nil {
@@ -156,7 +160,6 @@ func (c *evalCmd) Run(e *env) error {
 	rep := &report.Eval{Tool: "ragstat", Version: Version, Policy: ev.Policy()}
 	rep.Inputs = append(rep.Inputs, report.Input{Role: "judgments", Path: jf.Name, Format: string(ev.Judgments().Format)})
 	runFormat, _ := input.ParseFormat(c.RunFormat)
-	order, _ := runs.ParseOrder(c.Order)
 	seen := map[string]bool{}
 	files := []*input.File{jf}
 	var runFiles []*input.File
@@ -182,7 +185,7 @@ func (c *evalCmd) Run(e *env) error {
 			return fmt.Errorf("two runs are named %q: name them with NAME=PATH", name)
 		}
 		seen[name] = true
-		res, err := ev.Run(name, rf, runs.Options{Format: runFormat, Order: order})
+		res, err := ev.Run(name, rf, runs.Options{Format: runFormat})
 		if err != nil {
 			return err
 		}
