@@ -207,20 +207,55 @@ func (s *scratch) gradesByJudgment(q *judgments.Query, list *runs.Ranking) {
 
 // fold maps items to documents, keeping each document at its first rank.
 func (s *scratch) fold(list *runs.Ranking, docOf func(string) string) ([]string, int) {
-	clear(s.seen)
 	s.items, s.lines = s.items[:0], s.lines[:0]
+	folded := foldDocs(list.Items, docOf, s.seen, func(i int, doc string) {
+		s.items = append(s.items, doc)
+		s.lines = append(s.lines, list.Line(i))
+	})
+	return s.items, folded
+}
+
+// foldDocs calls keep with each item's document the first time the
+// document appears, and returns how many items were folded away.
+func foldDocs(items []string, docOf func(string) string, seen map[string]bool, keep func(i int, doc string)) int {
+	clear(seen)
 	folded := 0
-	for i, it := range list.Items {
+	for i, it := range items {
 		d := docOf(it)
-		if s.seen[d] {
+		if seen[d] {
 			folded++
 			continue
 		}
-		s.seen[d] = true
-		s.items = append(s.items, d)
-		s.lines = append(s.lines, list.Line(i))
+		seen[d] = true
+		keep(i, d)
 	}
-	return s.items, folded
+	return folded
+}
+
+// AsEvaluated returns a query's ranked items as the policy scores them:
+// folded into documents under the doc unit (each at its first rank), and
+// without the unjudged items under the unjudged policy skip. It is the list
+// the metrics read, for views that show where items sit.
+func (e *Evaluator) AsEvaluated(query string, items []string) []string {
+	out := items
+	if e.docOf != nil {
+		out = make([]string, 0, len(items))
+		foldDocs(items, e.docOf, map[string]bool{}, func(_ int, doc string) { out = append(out, doc) })
+	}
+	if e.policy.Unjudged != UnjudgedSkip {
+		return out
+	}
+	q := e.qrels.Query(query)
+	if q == nil {
+		return nil
+	}
+	kept := make([]string, 0, len(out))
+	for _, it := range out {
+		if _, judged := q.Grade(it); judged {
+			kept = append(kept, it)
+		}
+	}
+	return kept
 }
 
 // fill computes the metrics of row from the grades in s.

@@ -3,6 +3,7 @@ package eval
 import (
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -137,5 +138,30 @@ func TestOrderRanks(t *testing.T) {
 	e := evaluator(t, qrelsText, DefaultPolicy(), "RR@10")
 	if _, err := e.Run("r", input.FromBytes("run.txt", []byte(run)), runs.Options{Order: runs.ByRank}); err == nil {
 		t.Error("a reader order other than the policy's was accepted")
+	}
+}
+
+// TestAsEvaluated checks that the list views show is the list scored.
+func TestAsEvaluated(t *testing.T) {
+	qrels := "q 0 a 1\nq 0 b 0\n"
+	items := []string{"a#1", "x#1", "a#2", "b#1"}
+	tests := []struct {
+		unit     Unit
+		unjudged Unjudged
+		items    []string
+		want     []string
+	}{
+		{UnitItem, UnjudgedNonrelevant, []string{"a", "x", "b"}, []string{"a", "x", "b"}},
+		{UnitItem, UnjudgedSkip, []string{"a", "x", "b"}, []string{"a", "b"}},
+		{UnitDoc, UnjudgedNonrelevant, items, []string{"a", "x", "b"}},
+		{UnitDoc, UnjudgedSkip, items, []string{"a", "b"}},
+	}
+	for _, tt := range tests {
+		p := DefaultPolicy()
+		p.Unit, p.Unjudged = tt.unit, tt.unjudged
+		e := evaluator(t, qrels, p, "RR@10")
+		if got := e.AsEvaluated("q", tt.items); !slices.Equal(got, tt.want) {
+			t.Errorf("%s, %s: %v, want %v", tt.unit, tt.unjudged, got, tt.want)
+		}
 	}
 }
