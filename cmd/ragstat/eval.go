@@ -14,6 +14,7 @@ import (
 	"github.com/ragstat/ragstat/metric"
 	"github.com/ragstat/ragstat/report"
 	"github.com/ragstat/ragstat/runs"
+	"github.com/ragstat/ragstat/systems"
 )
 
 // policyFlags are the flags that change numbers; eval, and later compare
@@ -134,14 +135,6 @@ func (f *policyFlags) docOf(p eval.Policy, e *env) (func(string) string, error) 
 	return nil, fmt.Errorf("--unit doc needs --doc-map FILE or --doc-id-pattern REGEX")
 }
 
-// namedRun splits NAME=PATH; a plain path is named after its file.
-func namedRun(arg string) (name, path string) {
-	if n, p, ok := strings.Cut(arg, "="); ok && n != "" && !strings.ContainsAny(n, "/\\") {
-		return n, p
-	}
-	return "", arg
-}
-
 func (c *evalCmd) Run(e *env) error {
 	if c.PerQuery && c.Summary {
 		return fmt.Errorf("--per-query and --summary exclude each other")
@@ -160,37 +153,24 @@ func (c *evalCmd) Run(e *env) error {
 	rep := &report.Eval{Tool: "ragstat", Version: Version, Policy: ev.Policy()}
 	rep.Inputs = append(rep.Inputs, report.Input{Role: "judgments", Path: jf.Name, Format: string(ev.Judgments().Format)})
 	runFormat, _ := input.ParseFormat(c.RunFormat)
-	seen := map[string]bool{}
-	files := []*input.File{jf}
-	var runFiles []*input.File
-	for _, arg := range c.Runs {
-		_, path := namedRun(arg)
-		rf, err := input.Open(path, e.stdin)
-		if err != nil {
-			return err
-		}
-		defer rf.Close()
-		runFiles = append(runFiles, rf)
+	sys, err := systems.Open(c.Runs, e.stdin, systems.Options{Accept: []systems.Kind{systems.Run}})
+	defer systems.Close(sys)
+	if err != nil {
+		return err
 	}
-	bar := e.progress("evaluating", runFiles)
+	files := []*input.File{jf}
+	for _, in := range sys {
+		files = append(files, in.File)
+	}
+	bar := e.progress("evaluating", files[1:])
 	defer bar.Done()
-	for i, arg := range c.Runs {
-		name, _ := namedRun(arg)
-		rf := runFiles[i]
-		files = append(files, rf)
-		if name == "" {
-			name = rf.Base()
-		}
-		if seen[name] {
-			return fmt.Errorf("two runs are named %q: name them with NAME=PATH", name)
-		}
-		seen[name] = true
-		res, err := ev.Run(name, rf, runs.Options{Format: runFormat})
+	for _, in := range sys {
+		res, err := ev.Run(in.System(), in.File, runs.Options{Format: runFormat})
 		if err != nil {
 			return err
 		}
 		rep.Results = append(rep.Results, res)
-		rep.Inputs = append(rep.Inputs, report.Input{Role: "run", Path: rf.Name, Format: res.Format})
+		rep.Inputs = append(rep.Inputs, report.Input{Role: "run", Path: in.File.Name, Format: res.Format})
 	}
 	if c.Format == "json" {
 		if err := digests(rep.Inputs, files); err != nil {

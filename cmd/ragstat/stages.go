@@ -11,6 +11,7 @@ import (
 	"github.com/ragstat/ragstat/metric"
 	"github.com/ragstat/ragstat/report"
 	"github.com/ragstat/ragstat/stages"
+	"github.com/ragstat/ragstat/systems"
 	"github.com/ragstat/ragstat/tokenize"
 	"github.com/ragstat/ragstat/topics"
 	"github.com/ragstat/ragstat/trace"
@@ -141,22 +142,22 @@ func (c *stagesCmd) read(e *env, scale judgments.Scale) (stages.Input, []report.
 
 // traces opens the trace files, to be streamed on all cores.
 func (c *stagesCmd) traces(e *env, inputs *[]report.Input) (stages.Traces, []*input.File, error) {
+	ins, err := systems.Open(c.Traces, e.stdin, systems.Options{Accept: []systems.Kind{systems.Traces}})
 	var files []*input.File
-	for _, path := range c.Traces {
-		f, err := input.Open(path, e.stdin)
-		if err != nil {
-			return nil, nil, err
+	for _, in := range ins {
+		if in.Name != "" && err == nil {
+			err = fmt.Errorf("%s: stages reads the systems' names from the traces; give the path alone", in.Path)
 		}
-		files = append(files, f)
-		*inputs = append(*inputs, report.Input{Role: "traces", Path: path, Format: "jsonl"})
+		files = append(files, in.File)
+		*inputs = append(*inputs, report.Input{Role: "traces", Path: in.File.Name, Format: in.Format.Name})
 	}
 	return func(fn func(*trace.Trace) error) error {
 		var errs diag.List
-		for _, f := range files {
-			errs.Add(trace.Scan(f, 0, fn))
+		for _, in := range ins {
+			errs.Add(in.Scan(fn))
 		}
 		return errs.Err()
-	}, files, nil
+	}, files, err
 }
 
 // gate fails the command when an out-of-scope item was seen and asked to.
