@@ -60,33 +60,6 @@ func (f *mappingFlags) mapping(c *corpus.Corpus) (traceimport.Mapping, error) {
 	return m, nil
 }
 
-// traceScanner reads a trace file of any format: ragstat's own JSONL, or
-// one traceimport detects, mapped by m with its summary written to stderr.
-// It returns the format's name.
-func traceScanner(f *input.File, m traceimport.Mapping, stderr io.Writer) (func(fn func(*trace.Trace) error) error, string, error) {
-	own, err := trace.Is(f)
-	if err != nil {
-		return nil, "", err
-	}
-	if own {
-		return func(fn func(*trace.Trace) error) error { return trace.Scan(f, 0, fn) }, "jsonl", nil
-	}
-	format, err := traceimport.Detect(f)
-	if err != nil {
-		return nil, "", err
-	}
-	if format == "" {
-		return nil, "", fmt.Errorf("%s: not traces: neither ragstat traces (JSONL with \"stages\") nor OTLP, LangSmith or Langfuse", f.Name)
-	}
-	return func(fn func(*trace.Trace) error) error {
-		man, err := traceimport.Import(format, []*input.File{f}, m, fn)
-		if man != nil {
-			fmt.Fprint(stderr, man.Summary())
-		}
-		return err
-	}, string(format), nil
-}
-
 type importCmd struct {
 	mappingFlags
 	Corpus   string   `placeholder:"FILE" help:"Corpus (JSONL): the text of items whose spans carry none, to find them in the context."`
