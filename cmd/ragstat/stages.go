@@ -13,9 +13,9 @@ import (
 	"github.com/ragstat/ragstat/stages"
 	"github.com/ragstat/ragstat/systems"
 	"github.com/ragstat/ragstat/tokenize"
-	"github.com/ragstat/ragstat/traceimport"
 	"github.com/ragstat/ragstat/topics"
 	"github.com/ragstat/ragstat/trace"
+	"github.com/ragstat/ragstat/traceimport"
 )
 
 // stagesCommands are the stages and tokens commands, embedded in the command line.
