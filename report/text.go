@@ -3,6 +3,7 @@ package report
 import (
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ragstat/ragstat/metric"
 )
@@ -56,7 +57,9 @@ func markdown(w io.Writer, r *Eval) error {
 	out.WriteString("| run | query | " + strings.Join(r.headers(), " | ") + " |\n")
 	out.WriteString("|---|---|" + strings.Repeat("---:|", len(r.metrics())) + "\n")
 	for x := range r.rows() {
-		out.WriteString("| " + x.run + " | ")
+		out.WriteString("| ")
+		out.WriteString(x.run)
+		out.WriteString(" | ")
 		if x.perQuery {
 			out.WriteString(x.query)
 		} else {
@@ -128,15 +131,14 @@ func delimited(w io.Writer, r *Eval, sep byte) error {
 // asked, then "all" with the mean; each run starts with its runid row.
 func trec(w io.Writer, r *Eval) error {
 	out := newWriter(w)
-	row := func(measure, qid string) {
-		out.padded(measure, 22)
-		out.WriteByte('\t')
-		out.WriteString(qid)
-		out.WriteByte('\t')
+	// Each measure's name, padded as trec_eval pads it, with its tab.
+	var names, highs []string
+	for _, m := range r.metrics() {
+		names = append(names, trecName(m.Name()))
+		highs = append(highs, trecName(m.Name()+"_high"))
 	}
 	for _, res := range r.Results {
-		row("runid", "all")
-		out.WriteString(res.Name + "\n")
+		out.WriteString(trecName("runid") + "all\t" + res.Name + "\n")
 		// Runs are named uniquely; were two named alike, each would
 		// list the rows of both.
 		for _, same := range r.Results {
@@ -149,19 +151,32 @@ func trec(w io.Writer, r *Eval) error {
 					qid = "all"
 				}
 				for i, m := range r.metrics() {
-					row(m.Name(), qid)
-					out.value(m, x.low[i], x.perQuery)
-					out.WriteByte('\n')
+					out.trecRow(names[i], qid, m, x.low[i], x.perQuery)
 					if x.high != nil {
-						row(m.Name()+"_high", qid)
-						out.value(m, x.high[i], x.perQuery)
-						out.WriteByte('\n')
+						out.trecRow(highs[i], qid, m, x.high[i], x.perQuery)
 					}
 				}
 			}
 		}
 	}
 	return out.Flush()
+}
+
+// trecName is a measure's name padded to 22 characters, as fmt's %-22s
+// pads it, and the tab after it.
+func trecName(name string) string {
+	if n := utf8.RuneCountInString(name); n < 22 {
+		name += blanks[:22-n]
+	}
+	return name + "\t"
+}
+
+func (w *writer) trecRow(name, qid string, m metric.Metric, v float64, perQuery bool) {
+	w.WriteString(name)
+	w.WriteString(qid)
+	w.WriteByte('\t')
+	w.value(m, v, perQuery)
+	w.WriteByte('\n')
 }
 
 // appendCell formats a value, or its [low, high] interval under the

@@ -41,12 +41,6 @@ func (w *writer) int(n int) {
 	w.Write(w.num)
 }
 
-// padded writes s left-aligned in a field of width runes, as fmt's %-*s.
-func (w *writer) padded(s string, width int) {
-	w.WriteString(s)
-	w.spaces(width - utf8.RuneCountInString(s))
-}
-
 const blanks = "                                                                "
 
 // spaces writes n spaces (none when n <= 0).
