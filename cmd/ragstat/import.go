@@ -10,6 +10,7 @@ import (
 
 	"github.com/ragstat/ragstat/corpus"
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/systems"
 	"github.com/ragstat/ragstat/trace"
 	"github.com/ragstat/ragstat/traceimport"
 )
@@ -65,28 +66,12 @@ func (f *mappingFlags) mapping(c *corpus.Corpus, renames stageFlags) (traceimpor
 	return m, nil
 }
 
-// traceSource reads a trace file of any format: ragstat's own JSONL, or one
-// traceimport detects, mapped by m with its summary written to stderr. It
-// returns the format's name, and a nil scan when f holds no traces.
-func traceSource(f *input.File, m traceimport.Mapping, stderr io.Writer) (func(fn func(*trace.Trace) error) error, string, error) {
-	own, err := trace.Is(f)
-	if err != nil {
-		return nil, "", err
-	}
-	if own {
-		return func(fn func(*trace.Trace) error) error { return trace.Scan(f, 0, fn) }, "jsonl", nil
-	}
-	format, err := traceimport.Detect(f)
-	if err != nil || format == "" {
-		return nil, "", err
-	}
-	return func(fn func(*trace.Trace) error) error {
-		man, err := traceimport.Import(format, []*input.File{f}, m, fn)
-		if man != nil {
-			fmt.Fprint(stderr, man.Summary())
-		}
-		return err
-	}, string(format), nil
+// traceFormats are the trace formats commands read: ragstat's own, then
+// those traceimport maps with m, each file's summary written to stderr.
+func traceFormats(m traceimport.Mapping, stderr io.Writer) []systems.TraceFormat {
+	return append([]systems.TraceFormat{systems.JSONL}, traceimport.TraceFormats(m, func(man *traceimport.Manifest) {
+		fmt.Fprint(stderr, man.Summary())
+	})...)
 }
 
 type importCmd struct {

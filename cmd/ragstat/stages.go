@@ -11,6 +11,7 @@ import (
 	"github.com/ragstat/ragstat/metric"
 	"github.com/ragstat/ragstat/report"
 	"github.com/ragstat/ragstat/stages"
+	"github.com/ragstat/ragstat/systems"
 	"github.com/ragstat/ragstat/tokenize"
 	"github.com/ragstat/ragstat/topics"
 	"github.com/ragstat/ragstat/trace"
@@ -149,31 +150,22 @@ func (c *stagesCmd) traces(e *env, inputs *[]report.Input, cp *corpus.Corpus) (s
 	if err != nil {
 		return nil, nil, err
 	}
+	ins, err := systems.Open(c.Traces, e.stdin, systems.Options{Accept: []systems.Kind{systems.Traces}, Traces: traceFormats(m, e.stderr)})
 	var files []*input.File
-	var scans []func(fn func(*trace.Trace) error) error
-	for _, path := range c.Traces {
-		f, err := input.Open(path, e.stdin)
-		if err != nil {
-			return nil, files, err
+	for _, in := range ins {
+		if in.Name != "" && err == nil {
+			err = fmt.Errorf("%s: stages reads the systems' names from the traces; give the path alone", in.Path)
 		}
-		files = append(files, f)
-		scan, format, err := traceSource(f, m, e.stderr)
-		if err != nil {
-			return nil, files, err
-		}
-		if scan == nil {
-			return nil, files, fmt.Errorf("%s: not traces: neither ragstat traces (JSONL with \"stages\") nor OTLP, LangSmith or Langfuse", path)
-		}
-		scans = append(scans, scan)
-		*inputs = append(*inputs, report.Input{Role: "traces", Path: path, Format: format})
+		files = append(files, in.File)
+		*inputs = append(*inputs, report.Input{Role: "traces", Path: in.File.Name, Format: in.Format.Name})
 	}
 	return func(fn func(*trace.Trace) error) error {
 		var errs diag.List
-		for _, scan := range scans {
-			errs.Add(scan(fn))
+		for _, in := range ins {
+			errs.Add(in.Scan(fn))
 		}
 		return errs.Err()
-	}, files, nil
+	}, files, err
 }
 
 // gate fails the command when an out-of-scope item was seen and asked to.
