@@ -9,17 +9,11 @@ import (
 	"github.com/ragstat/ragstat/manifest"
 )
 
+// jsonPolicy is the policy with the gain written out and the metrics.
 type jsonPolicy struct {
-	MinGrade     int      `json:"min_grade"`
-	Grades       string   `json:"grades"`
-	Gain         string   `json:"gain"`
-	GainFormula  string   `json:"gain_formula"`
-	Unjudged     string   `json:"unjudged"`
-	Unanswerable string   `json:"unanswerable"`
-	Queries      string   `json:"queries"`
-	Unit         string   `json:"unit"`
-	Order        string   `json:"order"`
-	Metrics      []string `json:"metrics"`
+	eval.Policy
+	GainFormula string   `json:"gain_formula"`
+	Metrics     []string `json:"metrics"`
 }
 
 type jsonQuery struct {
@@ -54,14 +48,11 @@ type jsonDocument struct {
 }
 
 func (r *Eval) jsonPolicy() jsonPolicy {
-	p := r.Policy
 	var names []string
 	for _, m := range r.metrics() {
 		names = append(names, m.Name())
 	}
-	return jsonPolicy{MinGrade: p.MinGrade, Grades: p.Scale.String(), Gain: p.Gain.String(), GainFormula: p.Gain.Formula(),
-		Unjudged: string(p.Unjudged), Unanswerable: string(p.Unanswerable), Queries: string(p.Queries),
-		Unit: string(p.Unit), Order: p.Order, Metrics: names}
+	return jsonPolicy{Policy: r.Policy, GainFormula: r.Policy.Gain.Formula(), Metrics: names}
 }
 
 // jsonMetrics lists the metrics as a values object writes them: in the
@@ -224,7 +215,7 @@ func jsonDoc(w io.Writer, r *Eval) error {
 // manifest records the inputs by digest, the policy, the metrics and the
 // first run's query set.
 func (r *Eval) manifest() *manifest.Manifest {
-	m := &manifest.Manifest{Kind: manifest.KindEval, Version: r.Version, Policy: manifest.FromEval(r.Policy)}
+	m := &manifest.Manifest{Kind: manifest.KindEval, Version: r.Version, Policy: r.Policy}
 	for _, in := range r.Inputs {
 		f := manifest.File{Role: in.Role, Path: in.Path, SHA256: in.SHA256}
 		if in.Role == "judgments" {

@@ -399,7 +399,7 @@ func (j *jsonWriter) system(jm jsonMetrics, sys *stages.System) error {
 // manifest records the inputs by digest, the policy, metrics and cutoffs,
 // the tokenizer, each system's configuration and the query set.
 func (r *Stages) manifest() *manifest.Manifest {
-	m := &manifest.Manifest{Kind: manifest.KindStages, Version: r.Version, Policy: manifest.FromEval(r.Policy),
+	m := &manifest.Manifest{Kind: manifest.KindStages, Version: r.Version, Policy: r.Policy,
 		Tokenizer: r.Result.Tokenizer}
 	for _, in := range r.Inputs {
 		f := manifest.File{Role: in.Role, Path: in.Path, SHA256: in.SHA256}
