@@ -167,9 +167,9 @@ func FormatSize(n int64) string {
 }
 
 // Close releases the copy of standard input or a pipe; it is a no-op
-// otherwise.
+// otherwise, and on a nil File.
 func (f *File) Close() error {
-	if f.spool != nil {
+	if f != nil && f.spool != nil {
 		return f.spool.Close()
 	}
 	return nil

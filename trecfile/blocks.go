@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"sync"
+
+	"github.com/ragstat/ragstat/diag"
 )
 
 // blockSize is how much input one parser receives at a time.
@@ -84,9 +86,9 @@ func (br *blockReader) tooLong(data []byte) error {
 	line := br.line + bytes.Count(data[:start], nl)
 	switch {
 	case len(data)-start > MaxLine:
-		return ErrorList{{File: br.name, Line: line, Msg: fmt.Sprintf("line longer than %d bytes: not a TREC file (binary or compressed data?)", MaxLine)}}
+		return list(&diag.Error{File: br.name, Line: line, Msg: fmt.Sprintf("line longer than %d bytes: not a TREC file (binary or compressed data?)", MaxLine)})
 	case 2*len(data) > MaxBlock:
-		return ErrorList{{File: br.name, Line: br.line, Msg: fmt.Sprintf("more than %d bytes without a place to cut (one query's lines, or comment lines, from here on)", MaxBlock/2)}}
+		return list(&diag.Error{File: br.name, Line: br.line, Msg: fmt.Sprintf("more than %d bytes without a place to cut (one query's lines, or comment lines, from here on)", MaxBlock/2)})
 	}
 	return nil
 }

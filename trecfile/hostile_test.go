@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/ragstat/ragstat/diag"
 )
 
 func runOf(data []byte) func() (io.ReadCloser, error) {
@@ -42,9 +44,12 @@ func TestOnlyBlankLines(t *testing.T) {
 		t.Errorf("queryCut of one query = %d, want 0 (the block must grow)", got)
 	}
 	err := ReadRun(runOf(data), Options{Name: "blank"}, func(*RunQuery) error { return nil })
-	var list ErrorList
-	if !errors.As(err, &list) || len(list) != MaxErrors || list[0].Line != 1 || list[MaxErrors-1].Line != MaxErrors {
-		t.Errorf("got %v", err)
+	var list *diag.List
+	if !errors.As(err, &list) || len(list.Errs()) != MaxErrors {
+		t.Fatalf("got %v", err)
+	}
+	if first, last := list.Errs()[0].(*diag.Error), list.Errs()[MaxErrors-1].(*diag.Error); first.Line != 1 || last.Line != MaxErrors {
+		t.Errorf("lines %d to %d", first.Line, last.Line)
 	}
 }
 

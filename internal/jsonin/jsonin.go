@@ -28,7 +28,7 @@ func Lines(r io.Reader, name string, fn func(line int, data []byte) error) error
 	br := bufio.NewReaderSize(r, 1<<16)
 	var errs diag.List
 	for n := 1; ; n++ {
-		data, err := readLine(br) // fn may keep data: a new slice each time
+		data, err := ReadLine(br) // fn may keep data: a new slice each time
 		if len(data) == 0 && err == io.EOF {
 			break
 		}
@@ -55,9 +55,9 @@ func Lines(r io.Reader, name string, fn func(line int, data []byte) error) error
 
 var errLong = errors.New("line too long")
 
-// readLine returns the next line of br, newline included; it stops with
-// errLong past MaxLine bytes.
-func readLine(br *bufio.Reader) ([]byte, error) {
+// ReadLine returns the next line of br, newline included; it stops with an
+// error past MaxLine bytes.
+func ReadLine(br *bufio.Reader) ([]byte, error) {
 	var buf []byte
 	for {
 		chunk, err := br.ReadSlice('\n')
