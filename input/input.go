@@ -244,21 +244,41 @@ func (f *File) Base() string {
 	return b
 }
 
-// Open returns the decompressed content from the start.
+// Open returns the decompressed content from the start, less a UTF-8
+// byte-order mark at its very start (editors on Windows write one).
 func (f *File) Open() (io.ReadCloser, error) {
 	r, err := f.raw()
 	if err != nil {
 		return nil, err
 	}
-	if !f.gzip {
+	if f.gzip {
+		z, err := gzip.NewReader(bufio.NewReaderSize(r, 1<<20))
+		if err != nil {
+			r.Close()
+			return nil, &diag.Error{File: f.Name, Msg: "invalid gzip data: " + err.Error()}
+		}
+		r = &gzipFile{Reader: z, name: f.Name, file: r}
+	}
+	return skipBOM(r)
+}
+
+var bom = []byte{0xef, 0xbb, 0xbf}
+
+// skipBOM drops a byte-order mark at the start of r.
+func skipBOM(r io.ReadCloser) (io.ReadCloser, error) {
+	head := make([]byte, len(bom))
+	n, err := io.ReadFull(r, head)
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		r.Close()
+		return nil, err
+	}
+	if bytes.Equal(head[:n], bom) {
 		return r, nil
 	}
-	z, err := gzip.NewReader(bufio.NewReaderSize(r, 1<<20))
-	if err != nil {
-		r.Close()
-		return nil, &diag.Error{File: f.Name, Msg: "invalid gzip data: " + err.Error()}
-	}
-	return &gzipFile{Reader: z, name: f.Name, file: r}, nil
+	return struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(head[:n]), r), r}, nil
 }
 
 type gzipFile struct {

@@ -168,3 +168,27 @@ func TestParseSize(t *testing.T) {
 		t.Errorf("FormatSize = %q", got)
 	}
 }
+
+// TestByteOrderMark: a UTF-8 byte-order mark at the start of a file, plain
+// or compressed, is not part of its content.
+func TestByteOrderMark(t *testing.T) {
+	dir := t.TempDir()
+	plain, packed := filepath.Join(dir, "bom.txt"), filepath.Join(dir, "bom.gz")
+	os.WriteFile(plain, []byte("\ufeffq 0 d 1\n"), 0o644)
+	os.WriteFile(packed, gz(t, "\ufeffq 0 d 1\n"), 0o644)
+	for _, p := range []string{plain, packed} {
+		f, err := Open(p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		head, _ := f.Head(2)
+		data, err := f.ReadAll()
+		if err != nil || string(data) != "q 0 d 1\n" || string(head) != "q " {
+			t.Errorf("%s: %q, head %q, %v", p, data, head, err)
+		}
+	}
+	f := FromBytes("short", []byte("\xef\xbb"))
+	if data, err := f.ReadAll(); err != nil || string(data) != "\xef\xbb" {
+		t.Errorf("two bytes of a mark: %q %v", data, err)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ragstat/ragstat/diag"
 )
@@ -72,9 +73,17 @@ func ReadLine(br *bufio.Reader) ([]byte, error) {
 	}
 }
 
-// Decode unmarshals one JSON value into v, rejecting unknown fields and
-// anything after the value. Numbers are kept as json.Number where v asks.
+// Decode unmarshals one JSON value into v, rejecting invalid UTF-8 (which
+// encoding/json would turn into U+FFFD, so two ids could collide), a key
+// given twice in one object (encoding/json keeps the last), unknown fields
+// and anything after the value. Numbers are kept as json.Number where v asks.
 func Decode(data []byte, v any) error {
+	if err := checkText(data); err != nil {
+		return err
+	}
+	if err := checkKeys(data); err != nil {
+		return err
+	}
 	d := json.NewDecoder(bytes.NewReader(data))
 	d.DisallowUnknownFields()
 	d.UseNumber()
@@ -88,6 +97,74 @@ func Decode(data []byte, v any) error {
 		return errors.New("unexpected data after the JSON value")
 	}
 	return nil
+}
+
+// checkText refuses bytes that are not UTF-8.
+func checkText(data []byte) error {
+	if utf8.Valid(data) {
+		return nil
+	}
+	at := invalidAt(data)
+	return fmt.Errorf("invalid UTF-8 at byte %d (%q): JSON text is UTF-8; convert the file (iconv -f LATIN1 -t UTF-8, say)", at+1, data[at:min(at+4, len(data))])
+}
+
+// invalidAt is the offset of the first byte that is not UTF-8.
+func invalidAt(data []byte) int {
+	at := 0
+	for at < len(data) {
+		r, n := utf8.DecodeRune(data[at:])
+		if r == utf8.RuneError && n <= 1 {
+			break
+		}
+		at += n
+	}
+	return at
+}
+
+// checkKeys reports a key given twice in one object, at any depth.
+func checkKeys(data []byte) error {
+	type level struct {
+		keys      map[string]bool // nil for an array
+		expectKey bool
+	}
+	var stack []level
+	valueDone := func() {
+		if n := len(stack); n > 0 && stack[n-1].keys != nil {
+			stack[n-1].expectKey = true
+		}
+	}
+	d := json.NewDecoder(bytes.NewReader(data))
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			return nil // the end, or a syntax error Decode reports
+		}
+		top := len(stack) - 1
+		switch t := tok.(type) {
+		case json.Delim:
+			switch t {
+			case '{':
+				stack = append(stack, level{keys: map[string]bool{}, expectKey: true})
+			case '[':
+				stack = append(stack, level{})
+			default:
+				stack = stack[:top]
+				valueDone()
+			}
+		case string:
+			if top >= 0 && stack[top].keys != nil && stack[top].expectKey {
+				if stack[top].keys[t] {
+					return fmt.Errorf("key %s given twice in one object (JSON readers disagree on which counts: ragstat takes neither)", diag.Quote(t))
+				}
+				stack[top].keys[t] = true
+				stack[top].expectKey = false
+				continue
+			}
+			valueDone()
+		default:
+			valueDone()
+		}
+	}
 }
 
 func explain(err error) error {
@@ -110,6 +187,10 @@ func explain(err error) error {
 // either level, is an error: JSON decoders elsewhere keep the last one
 // silently.
 func Nested(data []byte, name string, begin func(outer string, line int), fn func(outer, inner string, value json.RawMessage, line int) error) error {
+	if err := checkText(data); err != nil {
+		line := 1 + bytes.Count(data[:invalidAt(data)], []byte{'\n'})
+		return &diag.Error{File: name, Line: line, Msg: err.Error()}
+	}
 	w := walker{data: data, name: name, d: json.NewDecoder(bytes.NewReader(data))}
 	w.d.UseNumber()
 	if err := w.object("", func(outer string) error {
