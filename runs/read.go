@@ -178,7 +178,7 @@ type jsonlList struct {
 }
 
 type scoredItem struct {
-	ID    *string      `json:"id"`
+	ID    *string         `json:"id"`
 	Score json.RawMessage `json:"score"`
 }
 
