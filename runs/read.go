@@ -62,16 +62,19 @@ func Read(f *input.File, opt Options, fn func(*Ranking) error) (Format, error) {
 	if opt.Order == "" {
 		opt.Order = ByScore
 	}
+	head, err := f.Head(4096)
+	if err != nil {
+		return opt.Format, err
+	}
 	format := opt.Format
 	if format == Auto {
-		head, err := f.Head(4096)
-		if err != nil {
-			return format, err
-		}
 		format = Detect(head)
 	}
+	if looksLikeJudgments(head) {
+		return format, &diag.Error{File: f.Name, Msg: "looks like judgments (query iteration item grade, or {\"query\",\"item\",\"grade\"}), not a run",
+			Hint: "did you swap --judgments and the run?"}
+	}
 	rd := &reader{file: f.Name, order: opt.Order, fn: fn, checked: format == TREC, byQuery: map[string]*diag.List{}}
-	var err error
 	switch format {
 	case TREC:
 		err = rd.trec(f, opt.Workers)
@@ -274,4 +277,16 @@ func (rd *reader) jsonObject(r io.Reader) error {
 		}
 	}
 	return nil
+}
+
+// looksLikeJudgments reports a file whose first line is a qrels line (four
+// columns, the last an integer) or a JSON judgment (with "grade").
+func looksLikeJudgments(head []byte) bool {
+	if f := bytes.Fields(input.FirstLine(head)); len(f) == 4 {
+		if _, err := strconv.Atoi(string(f[3])); err == nil {
+			return true
+		}
+	}
+	grade := jsonin.FirstKeys(head)["grade"]
+	return len(grade) > 0 && grade[0] != '{' // not a query named "grade"
 }

@@ -80,6 +80,8 @@ func TestErrors(t *testing.T) {
 		{"jsonl mixed items", `{"query":"q","items":["a",{"id":"b","score":1}]}`, Options{}, []string{"mix plain ids"}},
 		{"jsonl missing items", `{"query":"q"}`, Options{}, []string{`missing "items"`}},
 		{"jsonl bad score", `{"query":"q","items":[{"id":"b","score":"x"}]}`, Options{}, []string{`score "x" is a string`}},
+		{"TREC judgments", "q 0 d 1\nq 0 e 0\n", Options{}, []string{"looks like judgments", "did you swap --judgments and the run?"}},
+		{"JSONL judgments", `{"query":"q","item":"d","grade":1}`, Options{}, []string{"looks like judgments"}},
 		{"jsonl score in a string", `{"query":"q","items":[{"id":"b","score":"2.5"}]}`, Options{}, []string{`score "2.5" is a string: write it as a JSON number`}},
 		{"json score in a string", `{"q":{"a":"2.5"}}`, Options{}, []string{`score "2.5" is a string`}},
 		{"trec score with separator", "q Q0 a 1 1_0 r\n", Options{}, []string{`score "1_0" is not a finite number`}},

@@ -99,6 +99,21 @@ func Decode(data []byte, v any) error {
 	return nil
 }
 
+// FirstKeys are the keys of the object on the first non-blank line of
+// head, or nil when that line is not a JSON object: enough to tell one kind
+// of file from another.
+func FirstKeys(head []byte) map[string]json.RawMessage {
+	line := bytes.TrimSpace(head)
+	if i := bytes.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	var keys map[string]json.RawMessage
+	if json.Unmarshal(line, &keys) != nil {
+		return nil
+	}
+	return keys
+}
+
 // checkText refuses bytes that are not UTF-8.
 func checkText(data []byte) error {
 	if utf8.Valid(data) {
