@@ -179,3 +179,6 @@ func Verify(topic *topics.Topic, q *judgments.Query, c *corpus.Corpus, t *trace.
 	}
 	return set
 }
+
+// IDs lists the set's item ids in order.
+func (v VerifiedSet) IDs() []string { return ids(v.Items) }
