@@ -278,6 +278,9 @@ func answerLines(w io.Writer, a stages.AnswerReport) {
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "  abstention on unanswerable: %d (rate %.4f); false abstention on answerable: %d (rate %.4f)\n",
 		a.Abstained, a.AbstentionRate, a.FalseAbstentions, a.FalseAbstentionRate)
+	if len(a.NoAbstention) > 0 {
+		fmt.Fprintf(w, "  abstention not recorded for %d (left out of both rates): %s\n", len(a.NoAbstention), strings.Join(a.NoAbstention, ", "))
+	}
 	fmt.Fprintf(w, "  citations: %d, supported %d (%.4f), facts cited %.4f\n", a.Cited, a.Supported, a.CitationSupport, a.FactsCited)
 	for _, c := range a.NotShown {
 		fmt.Fprintf(w, "  cited but not in the context: query %s, item %s\n", c.Query, c.Item)

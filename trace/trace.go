@@ -64,7 +64,10 @@ func (s *Stage) IDs() []string {
 type Answer struct {
 	Text      string   `json:"text"`
 	Citations []string `json:"citations,omitempty"`
-	Abstained bool     `json:"abstained"`
+	// Abstained says whether the generator declined to answer; nil: not
+	// recorded (an imported trace without an abstention pattern), which
+	// counts in no abstention rate.
+	Abstained *bool `json:"abstained,omitempty"`
 }
 
 // Trace is one query run through one system.

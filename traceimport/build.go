@@ -247,7 +247,8 @@ func (a *assembler) answer(g *span, known map[string]bool, errs *diag.List) *tra
 		}
 	}
 	if a.r.abstain != nil {
-		ans.Abstained = a.r.abstain.MatchString(g.answer)
+		abstained := a.r.abstain.MatchString(g.answer)
+		ans.Abstained = &abstained
 	}
 	return ans
 }
