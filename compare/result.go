@@ -2,11 +2,11 @@ package compare
 
 import (
 	"encoding/json"
-	"github.com/ragstat/ragstat/stages"
 	"math"
 	"strconv"
 
 	"github.com/ragstat/ragstat/manifest"
+	"github.com/ragstat/ragstat/stages"
 	"github.com/ragstat/ragstat/stats"
 )
 
