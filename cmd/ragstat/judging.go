@@ -69,7 +69,11 @@ func (c *poolCmd) Run(e *env) error {
 }
 
 func (c *poolCmd) read(e *env) ([]pool.Ranking, error) {
-	ins, err := systems.Open(c.Inputs, e.stdin, systems.Options{Accept: []systems.Kind{systems.Run, systems.Traces}})
+	opt, err := (&mappingFlags{}).traceReaders(e, nil, systems.Run, systems.Traces)
+	if err != nil {
+		return nil, err
+	}
+	ins, err := systems.Open(c.Inputs, e.stdin, opt)
 	defer systems.Close(ins)
 	if err != nil {
 		return nil, err
