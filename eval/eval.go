@@ -47,6 +47,37 @@ type Result struct {
 	Folded   int // items folded into their document under --unit doc
 }
 
+// Metric returns the position in Metrics (and in every row's Values) of
+// the metric named name, in any of the spellings metric.Parse reads.
+func (r *Result) Metric(name string) (int, error) {
+	ms, err := metric.Parse(name)
+	if err != nil {
+		return -1, err
+	}
+	if len(ms) != 1 {
+		return -1, fmt.Errorf("metric %q names %d metrics: name one", name, len(ms))
+	}
+	m := ms[0]
+	names := make([]string, len(r.Metrics))
+	for i, have := range r.Metrics {
+		if have.Name() == m.Name() {
+			return i, nil
+		}
+		names[i] = have.Name()
+	}
+	return -1, fmt.Errorf("%s: no %s among the metrics computed (%s)", r.Name, m.Name(), strings.Join(names, " "))
+}
+
+// MeanOf returns the mean of the metric named name (the low end under the
+// bounds policy).
+func (r *Result) MeanOf(name string) (float64, error) {
+	i, err := r.Metric(name)
+	if err != nil {
+		return 0, err
+	}
+	return r.Mean[i], nil
+}
+
 // Evaluator scores ranked lists against one set of judgments.
 type Evaluator struct {
 	policy  Policy
