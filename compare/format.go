@@ -15,7 +15,8 @@ import (
 	"github.com/ragstat/ragstat/manifest"
 )
 
-// Formats lists the text formats Render writes; report/html writes html.
+// Formats lists the text formats Render writes; the HTML report is rendered
+// by the command line's own renderer.
 var Formats = []string{"table", "json", "csv", "markdown"}
 
 // Render writes r in format.
