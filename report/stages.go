@@ -112,7 +112,7 @@ func stageTable(w io.Writer, sys *stages.System, perQuery bool) {
 			for _, row := range s.Eval.Rows {
 				cells := []string{s.Name, cutoff(s.K), row.Query}
 				for i, m := range ms {
-					cells = append(cells, value(m, row.Values[i], true))
+					cells = append(cells, string(appendValue(nil, m, row.Values[i], true)))
 				}
 				covered := ""
 				if qf, ok := facts[row.Query]; ok {
@@ -123,7 +123,7 @@ func stageTable(w io.Writer, sys *stages.System, perQuery bool) {
 		}
 		cells := []string{s.Name, cutoff(s.K), "MEAN"}
 		for i, m := range ms {
-			cells = append(cells, value(m, s.Eval.Mean[i], false))
+			cells = append(cells, string(appendValue(nil, m, s.Eval.Mean[i], false)))
 		}
 		facts := "-"
 		if s.FactQueries > 0 {
