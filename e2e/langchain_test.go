@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -24,19 +26,19 @@ import (
 // terms of each passage they share:
 //
 //	q1 {refund, returned, items}: p1 3, p3 3, p4 3, p2 2 (returned, items)
-//	q2 {clearance, items, refunded}: p2 3, p1 2, p3 2, p4 1, p6 1
+//	q2 {clearance, items, 2024, refunded}: p2 3, p3 3, p1 2, p4 1, p6 1
 //	q3 {backup, restore}: p8 1 (p7 says "backups", "restored")
 //
 // The retriever keeps the top 4 (ties in corpus order); the reranker adds
 // the quality prior (p1 1.0, p2 0.5, p3 0.2, p4 0.1) and keeps 3:
 //
 //	q1: p1 4.0, p3 3.2, p4 3.1, p2 2.5 -> p1 p3 p4 (p2 cut)
-//	q2: p2 3.5, p1 3.0, p3 2.2, p4 1.1 -> p2 p1 p3 (p4 cut)
+//	q2: p2 3.5, p3 3.2, p1 3.0, p4 1.1 -> p2 p3 p1 (p4 cut)
 //
 // Packing "[id] text" blocks joined by a blank line into 200 characters:
 // q1 takes p1 (83) and p3 (68): 83+2+68 = 153, 47 left, p4 cut to 45
-// characters after its separator; q2 takes p2 (71) and p1 (83): 156, 44
-// left, p3 cut to 42; q3 takes p8 (58) whole.
+// characters after its separator; q2 takes p2 (71) and p3 (68): 141, 59
+// left, p1 cut to 57; q3 takes p8 (58) whole.
 var pipeline = []struct {
 	query                string
 	candidates, reranked []string
@@ -48,10 +50,10 @@ var pipeline = []struct {
 			"[p3] Refund policy 2024: returned items are refunded within 14 days.\n\n" +
 			"[p4] Internal: agents may approve a refund fo", // 45 characters
 		"Returned items are refunded in full within 30 days [p1]."},
-	{"q2", []string{"p2", "p1", "p3", "p4"}, []string{"p2", "p1", "p3"},
+	{"q2", []string{"p2", "p3", "p1", "p4"}, []string{"p2", "p3", "p1"},
 		"[p2] Clearance items are final sale and cannot be refunded or returned.\n\n" +
-			"[p1] Refund policy: returned items are refunded in full within 30 days of delivery.\n\n" +
-			"[p3] Refund policy 2024: returned items ar", // 42 characters
+			"[p3] Refund policy 2024: returned items are refunded within 14 days.\n\n" +
+			"[p1] Refund policy: returned items are refunded in full w", // 57 characters
 		"No: clearance items are final sale [p2]; see also [p9]."},
 	{"q3", []string{"p8"}, []string{"p8"},
 		"[p8] Restore a deleted file from the trash within 30 days.",
@@ -62,7 +64,9 @@ var pipeline = []struct {
 // OpenInference's instrumentation, twice: once exporting through the
 // OTLP/HTTP JSON exporter (gzip, a request per span), once through the
 // protobuf exporter (batched), both to `ragstat collect`. It checks the
-// collected spans against the hand-worked pipeline above.
+// collected spans against the hand-worked pipeline above, then imports
+// them and checks what `ragstat stages` makes of them against numbers
+// worked out by hand (see stagesByHand).
 func TestLangChainPipeline(t *testing.T) {
 	dir := nodeProject(t)
 	bin := buildRagstat(t)
@@ -82,6 +86,7 @@ func TestLangChainPipeline(t *testing.T) {
 		t.Errorf("collect said %q; want 60 spans, none refused", msg)
 	}
 	checkSpans(t, spans)
+	checkStages(t, bin, dir, spans)
 }
 
 // nodeProject returns the directory of the npm project with its packages
@@ -334,4 +339,234 @@ func documentIDs(t *testing.T, s span) []string {
 		}
 		ids = append(ids, meta.ID)
 	}
+}
+
+// The judgments, topics and corpus the stages check reads. Every query runs
+// as of 2026-06-01 under the scope "public": p3 (valid until 2025-01-01)
+// is stale and p4 (scope "internal") out of scope wherever they appear.
+const (
+	judgmentsJSONL = `{"query":"q1","item":"p1","grade":2,"spans":["within 30 days of delivery"]}
+{"query":"q1","item":"p2","grade":1,"spans":["final sale"]}
+{"query":"q1","item":"p3","grade":1,"spans":["within 14 days"]}
+{"query":"q1","item":"p4","grade":1,"spans":["fraud threshold"]}
+{"query":"q2","item":"p1","grade":1,"spans":["within 30 days"]}
+{"query":"q2","item":"p2","grade":2,"spans":["final sale"]}
+{"query":"q2","item":"p3","grade":0}
+{"query":"q2","item":"p4","grade":0}
+{"query":"q3","item":"p7","grade":2,"spans":["within 24 hours"]}
+{"query":"q3","item":"p8","grade":0}
+`
+	topicsJSONL = `{"id":"q1","text":"How do I get a refund for returned items?","scopes":["public"],"as_of":"2026-06-01","facts":[{"id":"window","support":[{"item":"p1","span":"within 30 days"}]}],"answers":["Returned items are refunded in full within 30 days."]}
+{"id":"q2","text":"Can clearance items from 2024 be refunded?","scopes":["public"],"as_of":"2026-06-01","facts":[{"id":"final","support":[{"item":"p2","span":"final sale"}]},{"id":"window","support":[{"item":"p1","span":"within 30 days"}]}],"answers":["No: clearance items are final sale."]}
+{"id":"q3","text":"How long does a backup restore take?","scopes":["public"],"as_of":"2026-06-01","facts":[{"id":"restore","support":[{"item":"p7","span":"within 24 hours"}]}],"answers":["Backups are restored within 24 hours."]}
+`
+)
+
+// stagesByHand are R, RR and nDCG (gain 2^g-1, log2 discount, the ideal
+// from every judgment) per query and stage. An out-of-scope or stale item
+// counts as grade 0; so does a context item whose judged span was cut.
+//
+//	q1, relevant p1 (2), p2, p3, p4 (1); ideal 3 + 1/log2(3) + 1/log2(4) + 1/log2(5)
+//	  candidates p1 p3(stale) p4(scope) p2: R 2/4, RR 1, DCG 3 + 1/log2(5)
+//	  reranked, context p1 p3 p4: R 1/4, RR 1, DCG 3
+//	q2, relevant p2 (2), p1 (1); ideal 3 + 1/log2(3)
+//	  candidates, reranked p2 p3 p1: R 1, RR 1, DCG 3 + 1/log2(4)
+//	  context p2 p3 p1 (cut to "Refund policy: returned items are
+//	  refunded in full w", its span "within 30 days" lost): R 1/2, RR 1, DCG 3
+//	q3, relevant p7, never retrieved: 0 everywhere.
+func stagesByHand() map[string]map[string][3]float64 {
+	ideal1 := 3 + 1/math.Log2(3) + 1/math.Log2(4) + 1/math.Log2(5)
+	ideal2 := 3 + 1/math.Log2(3)
+	return map[string]map[string][3]float64{
+		"candidates": {"q1": {0.5, 1, (3 + 1/math.Log2(5)) / ideal1}, "q2": {1, 1, (3 + 1/math.Log2(4)) / ideal2}, "q3": {}},
+		"reranked":   {"q1": {0.25, 1, 3 / ideal1}, "q2": {1, 1, (3 + 1/math.Log2(4)) / ideal2}, "q3": {}},
+		"context":    {"q1": {0.25, 1, 3 / ideal1}, "q2": {0.5, 1, 3 / ideal2}, "q3": {}},
+	}
+}
+
+// stagesResult is the part of `ragstat stages --format json` checked here.
+type stagesResult struct {
+	Result struct {
+		Systems []struct {
+			Name   string
+			Stages []struct {
+				Name string
+				Eval struct {
+					Queries []struct {
+						Query   string
+						Metrics map[string]float64
+					}
+				}
+			}
+			EvidenceLoss struct {
+				Items []struct{ Query, What, Status string }
+			} `json:"evidence_loss"`
+			Context struct {
+				TruncatedAway []struct{ Query, What string } `json:"truncated_away"`
+			}
+			Validity struct {
+				OutOfScope []struct{ Query, Stage, Item string } `json:"out_of_scope"`
+				Stale      []struct{ Query, Stage, Item string }
+			}
+			Answers struct {
+				Cited             int
+				CitedNotInContext []struct{ Query, Item string } `json:"cited_not_in_context"`
+			}
+		}
+	}
+}
+
+// checkStages imports the collected spans (document ids from their
+// metadata, the retrievers named as stages) and checks the stages report
+// of both systems against stagesByHand.
+func checkStages(t *testing.T, bin, project, spans string) {
+	t.Helper()
+	dir := t.TempDir()
+	write := func(name, data string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	judgments, topics := write("judgments.jsonl", judgmentsJSONL), write("topics.jsonl", topicsJSONL)
+	corpus := write("corpus.jsonl", corpusOf(t, project))
+	traces := filepath.Join(dir, "traces.jsonl")
+	_, msg := ragstat(t, bin, "import", "otlp", spans, "--item-id", "metadata.id", "--stage", "KeywordRetriever=candidates",
+		"--stage", "RerankRetriever=reranked", "--corpus", corpus, "--out", traces)
+	for _, want := range []string{"imported 6 traces from 60 otlp spans", "context items: 10 packed whole, 4 truncated, 0 dropped in packing", `"p9"`} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("import said %q; want %q", msg, want)
+		}
+	}
+	out, _ := ragstat(t, bin, "stages", "-j", judgments, "--topics", topics, "--corpus", corpus, "--format", "json", traces)
+	var res stagesResult
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	want := stagesByHand()
+	if len(res.Result.Systems) != 2 {
+		t.Fatalf("%d systems, want rag-json and rag-proto", len(res.Result.Systems))
+	}
+	for _, sys := range res.Result.Systems {
+		var names []string
+		for _, st := range sys.Stages {
+			names = append(names, st.Name)
+			for _, q := range st.Eval.Queries {
+				w := want[st.Name][q.Query]
+				for i, m := range []string{"R", "RR", "nDCG"} {
+					if got := q.Metrics[m]; math.Abs(got-w[i]) > 1e-12 {
+						t.Errorf("%s %s %s: %s = %.6f, by hand %.6f", sys.Name, st.Name, q.Query, m, got, w[i])
+					}
+				}
+			}
+			if len(st.Eval.Queries) != 3 {
+				t.Errorf("%s %s: %d queries", sys.Name, st.Name, len(st.Eval.Queries))
+			}
+		}
+		if got := strings.Join(names, " "); got != "candidates reranked context" {
+			t.Errorf("%s: stages %s", sys.Name, got)
+		}
+		var loss []string
+		for _, it := range sys.EvidenceLoss.Items {
+			loss = append(loss, it.Query+" "+it.What+": "+it.Status)
+		}
+		slices.Sort(loss)
+		if got, want := strings.Join(loss, "; "), "q1 p1: delivered; q1 p2: cut between candidates and reranked; "+
+			"q1 p3: stale (not in effect at as_of); q1 p4: out of scope (not acceptable evidence); "+
+			"q2 p1: truncated (span lost); q2 p2: delivered; q3 p7: not retrieved"; got != want {
+			t.Errorf("%s: evidence stopped at\n%s\nwant\n%s", sys.Name, got, want)
+		}
+		if got := fmt.Sprint(sys.Context.TruncatedAway); got != "[{q2 p1}]" {
+			t.Errorf("%s: truncated away %s", sys.Name, got)
+		}
+		if got := fmt.Sprint(sys.Validity.OutOfScope); got != "[{q1 candidates p4} {q1 reranked p4} {q1 context p4} {q2 candidates p4}]" {
+			t.Errorf("%s: out of scope %s", sys.Name, got)
+		}
+		if got := fmt.Sprint(sys.Validity.Stale); got != "[{q1 candidates p3} {q1 reranked p3} {q1 context p3} {q2 candidates p3} {q2 reranked p3} {q2 context p3}]" {
+			t.Errorf("%s: stale %s", sys.Name, got)
+		}
+		if got := fmt.Sprint(sys.Answers.Cited, sys.Answers.CitedNotInContext); got != "4 [{q2 p9}]" {
+			t.Errorf("%s: citations %s", sys.Name, got)
+		}
+	}
+	checkRetained(t, traces)
+}
+
+// checkRetained checks the text the import kept of the two passages the
+// packing step cut.
+func checkRetained(t *testing.T, traces string) {
+	t.Helper()
+	data, err := os.ReadFile(traces)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"q1 p4": "Internal: agents may approve a refund fo",
+		"q2 p1": "Refund policy: returned items are refunded in full w",
+	}
+	found := 0
+	for line := range strings.Lines(string(data)) {
+		var tr struct {
+			Query, System string
+			Stages        []struct {
+				Name  string
+				Items []struct{ ID, Text string }
+			}
+		}
+		if err := json.Unmarshal([]byte(line), &tr); err != nil {
+			t.Fatal(err)
+		}
+		for _, st := range tr.Stages {
+			for _, it := range st.Items {
+				if w, ok := want[tr.Query+" "+it.ID]; ok && st.Name == "context" {
+					found++
+					if it.Text != w {
+						t.Errorf("%s %s %s: retained %q, want %q", tr.System, tr.Query, it.ID, it.Text, w)
+					}
+				}
+			}
+		}
+	}
+	if found != 4 {
+		t.Errorf("%d truncated context items, want 2 per system", found)
+	}
+}
+
+// corpusOf writes the pipeline's passages as a ragstat corpus.
+func corpusOf(t *testing.T, project string) string {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(project, "data.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var data struct {
+		Passages []struct {
+			Text     string
+			Metadata map[string]string
+		}
+	}
+	if err := json.Unmarshal(raw, &data); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, p := range data.Passages {
+		p.Metadata["text"] = p.Text
+		line, _ := json.Marshal(p.Metadata)
+		b.Write(append(line, '\n'))
+	}
+	return b.String()
+}
+
+// ragstat runs the built command and returns its standard output and
+// error; it fails the test unless the command succeeds.
+func ragstat(t *testing.T, bin string, args ...string) (string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	cmd := exec.Command(bin, args...)
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("ragstat %s: %v\n%s", strings.Join(args, " "), err, errb.String())
+	}
+	return out.String(), errb.String()
 }
