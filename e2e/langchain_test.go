@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -130,15 +131,40 @@ func nodeProject(t *testing.T) string {
 	return dir
 }
 
-// buildRagstat builds the command into a temporary directory.
+// buildRagstat builds the command once for the tests of the package.
 func buildRagstat(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "ragstat")
-	cmd := exec.Command("go", "build", "-o", bin, "github.com/ragstat/ragstat/cmd/ragstat")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	built.Do(func() {
+		dir, err := os.MkdirTemp("", "ragstat-e2e-")
+		if err != nil {
+			built.err = err
+			return
+		}
+		built.dir = dir
+		built.bin = filepath.Join(dir, "ragstat")
+		out, err := exec.Command("go", "build", "-o", built.bin, "github.com/ragstat/ragstat/cmd/ragstat").CombinedOutput()
+		if err != nil {
+			built.err = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
 	}
-	return bin
+	return built.bin
+}
+
+var built struct {
+	sync.Once
+	dir, bin string
+	err      error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
 }
 
 type collector struct {
