@@ -21,7 +21,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/ragstat/ragstat/trecfile"
+	"github.com/ragstat/ragstat/internal/trecfile"
 )
 
 func init() { sortRegistry() }
