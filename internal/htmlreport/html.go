@@ -17,6 +17,7 @@ import (
 	"strconv"
 
 	"github.com/ragstat/ragstat/compare"
+	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/manifest"
 	"github.com/ragstat/ragstat/report"
@@ -36,13 +37,26 @@ var pages = template.Must(template.New("").Funcs(template.FuncMap{
 		}
 		return m
 	},
-	"gradeClass": func(it compare.Item) string {
-		if !it.Judged {
-			return "g-unjudged"
-		}
-		return "g" + strconv.Itoa(min(max(it.Grade, 0), 3))
-	},
+	"gradeClass": gradeClass(eval.DefaultPolicy()),
 }).ParseFS(assets, "assets/*.tmpl"))
+
+// gradeClass shades an item by its grade on the policy's scale: g0 below
+// the relevance threshold, then g1 to g3 spread over the relevant grades,
+// the top grade always g3.
+func gradeClass(p eval.Policy) func(compare.Item) string {
+	return func(it compare.Item) string {
+		switch {
+		case !it.Judged:
+			return "g-unjudged"
+		case it.Grade < p.MinGrade:
+			return "g0"
+		case p.Scale.Max <= p.MinGrade:
+			return "g3"
+		}
+		step := float64(min(it.Grade, p.Scale.Max)-p.MinGrade) * 2 / float64(p.Scale.Max-p.MinGrade)
+		return "g" + strconv.Itoa(1+int(math.Round(step)))
+	}
+}
 
 // page is what every page shows around its content.
 type page struct {
@@ -157,7 +171,14 @@ func Compare(w io.Writer, r *compare.Result) error {
 			Evidence: waterfall(steps(l.Evidence), "where relevant evidence stopped, "+l.System),
 			Facts:    waterfall(steps(l.Facts), "where required facts stopped, "+l.System)})
 	}
-	return pages.ExecuteTemplate(w, "compare.tmpl", v)
+	t, err := pages.Clone()
+	if err != nil {
+		return err
+	}
+	if r.Manifest != nil && r.Manifest.Policy.Validate() == nil {
+		t.Funcs(template.FuncMap{"gradeClass": gradeClass(r.Manifest.Policy)})
+	}
+	return t.ExecuteTemplate(w, "compare.tmpl", v)
 }
 
 func row(scope string, n int, tooSmall bool, c compare.Comparison, span float64) statRow {
