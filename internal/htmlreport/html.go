@@ -26,19 +26,25 @@ import (
 //go:embed assets
 var assets embed.FS
 
-var pages = template.Must(template.New("").Funcs(template.FuncMap{
-	"f4":     func(v float64) string { return strconv.FormatFloat(v, 'f', 4, 64) },
-	"signed": func(v float64) string { return fmt.Sprintf("%+.4f", v) },
-	"short":  func(s string) string { return s[:min(len(s), 16)] },
-	"dict": func(kv ...any) map[string]any {
-		m := map[string]any{}
-		for i := 0; i+1 < len(kv); i += 2 {
-			m[kv[i].(string)] = kv[i+1]
-		}
-		return m
-	},
-	"gradeClass": gradeClass(eval.DefaultPolicy()),
-}).ParseFS(assets, "assets/*.tmpl"))
+// pages are the templates, grades shaded on the default policy's scale.
+var pages = template.Must(pagesFor(eval.DefaultPolicy()))
+
+// pagesFor parses the templates with grades shaded on p's scale.
+func pagesFor(p eval.Policy) (*template.Template, error) {
+	return template.New("").Funcs(template.FuncMap{
+		"f4":     func(v float64) string { return strconv.FormatFloat(v, 'f', 4, 64) },
+		"signed": func(v float64) string { return fmt.Sprintf("%+.4f", v) },
+		"short":  func(s string) string { return s[:min(len(s), 16)] },
+		"dict": func(kv ...any) map[string]any {
+			m := map[string]any{}
+			for i := 0; i+1 < len(kv); i += 2 {
+				m[kv[i].(string)] = kv[i+1]
+			}
+			return m
+		},
+		"gradeClass": gradeClass(p),
+	}).ParseFS(assets, "assets/*.tmpl")
+}
 
 // gradeClass shades an item by its grade on the policy's scale: g0 below
 // the relevance threshold, then g1 to g3 spread over the relevant grades,
@@ -171,12 +177,11 @@ func Compare(w io.Writer, r *compare.Result) error {
 			Evidence: waterfall(steps(l.Evidence), "where relevant evidence stopped, "+l.System),
 			Facts:    waterfall(steps(l.Facts), "where required facts stopped, "+l.System)})
 	}
-	t, err := pages.Clone()
-	if err != nil {
-		return err
-	}
+	t := pages
 	if r.Manifest != nil && r.Manifest.Policy.Validate() == nil {
-		t.Funcs(template.FuncMap{"gradeClass": gradeClass(r.Manifest.Policy)})
+		if t, err = pagesFor(r.Manifest.Policy); err != nil {
+			return err
+		}
 	}
 	return t.ExecuteTemplate(w, "compare.tmpl", v)
 }
