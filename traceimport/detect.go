@@ -1,7 +1,7 @@
 package traceimport
 
 import (
-	"bytes"
+	"bufio"
 	"encoding/json"
 
 	"go.opentelemetry.io/collector/pdata/ptrace"
@@ -31,33 +31,65 @@ func Detect(f *input.File) (Format, error) {
 	if first != '{' && first != '[' {
 		return "", nil
 	}
-	head, err := f.Head(1 << 20)
+	rc, err := f.Open()
 	if err != nil {
 		return "", err
 	}
-	return detectJSON(bytes.TrimLeft(head, " \t\r\n\ufeff")), nil
+	defer rc.Close()
+	return detectJSON(json.NewDecoder(bufio.NewReader(rc))), nil
 }
 
-// detectJSON looks at the first record: the first line's object, the
-// first element of an array, or the first element of "data" or "runs".
-func detectJSON(head []byte) Format {
-	d := json.NewDecoder(bytes.NewReader(head))
-	var rec map[string]json.RawMessage
-	if head[0] == '[' {
-		if _, err := d.Token(); err != nil || !d.More() || d.Decode(&rec) != nil {
-			return ""
-		}
-	} else if json.Unmarshal(input.FirstLine(head), &rec) != nil && d.Decode(&rec) != nil {
+// detectJSON reads the first record, key by key, only as far as needed:
+// the first line's object, the first element of an array, or the first
+// element of "data" or "runs".
+func detectJSON(d *json.Decoder) Format {
+	tok, err := d.Token()
+	if err != nil {
 		return ""
 	}
-	if rec["id"] == nil {
-		for _, key := range []string{"data", "runs"} {
-			var list []map[string]json.RawMessage
-			if inner, ok := rec[key]; ok && json.Unmarshal(inner, &list) == nil && len(list) > 0 {
-				rec = list[0]
+	if tok == json.Delim('[') {
+		var rec map[string]json.RawMessage
+		if !d.More() || d.Decode(&rec) != nil {
+			return ""
+		}
+		return classify(rec)
+	}
+	if tok != json.Delim('{') {
+		return ""
+	}
+	rec := map[string]json.RawMessage{}
+	for d.More() {
+		tok, err := d.Token()
+		key, ok := tok.(string)
+		if err != nil || !ok {
+			return ""
+		}
+		if key == "data" || key == "runs" {
+			if _, isID := rec["id"]; !isID {
+				if tok, err := d.Token(); err != nil || tok != json.Delim('[') || !d.More() {
+					return ""
+				}
+				var first map[string]json.RawMessage
+				if d.Decode(&first) != nil {
+					return ""
+				}
+				return classify(first)
 			}
 		}
+		var value json.RawMessage
+		if d.Decode(&value) != nil {
+			return ""
+		}
+		rec[key] = value
+		if f := classify(rec); f != "" {
+			return f
+		}
 	}
+	return ""
+}
+
+// classify tells a record's format by its keys.
+func classify(rec map[string]json.RawMessage) Format {
 	switch {
 	case rec["resourceSpans"] != nil || rec["resource_spans"] != nil:
 		return OTLP
