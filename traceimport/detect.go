@@ -6,9 +6,7 @@ import (
 
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
-	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/input"
-	"github.com/ragstat/ragstat/trace"
 )
 
 // Detect tells the format of a file from its content: OTLP/JSON (an object
@@ -99,18 +97,4 @@ func classify(rec map[string]json.RawMessage) Format {
 		return Langfuse
 	}
 	return ""
-}
-
-// ScanFile imports one file in the format Detect finds, calling fn with
-// each trace: for commands that take trace files of any format. A file in
-// no format known here is an error.
-func ScanFile(f *input.File, m Mapping, fn func(*trace.Trace) error) (*Manifest, error) {
-	format, err := Detect(f)
-	if err != nil {
-		return nil, err
-	}
-	if format == "" {
-		return nil, &diag.Error{File: f.Name, Msg: "not OTLP, LangSmith or Langfuse traces"}
-	}
-	return Import(format, []*input.File{f}, m, fn)
 }
