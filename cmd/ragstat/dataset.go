@@ -5,8 +5,8 @@ import (
 	"io"
 	"path/filepath"
 
-	"github.com/ragstat/ragstat/chunks"
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/chunks"
 	"github.com/ragstat/ragstat/internal/outfile"
 	"github.com/ragstat/ragstat/internal/remap"
 	"github.com/ragstat/ragstat/internal/split"

@@ -60,6 +60,13 @@ func TestImportCommand(t *testing.T) {
 		t.Errorf("refund's first stage is not as computed by hand:\n%s", fromRaw)
 	}
 	golden(t, "import.stages.golden", fromRaw)
+	// With a tokenizer, the prompt sizes the spans reported stand beside
+	// ragstat's counts of the same text.
+	counted, errs, code := ragstat(t, "", append(append(stages, mapping...), "--tokenizer", "o200k_base", otlpFixture)...)
+	if code != 0 || !strings.Contains(counted, "prompt tokens reported by the generator: 0 of 1 agree") ||
+		!strings.Contains(counted, "reported differs: query limits (counted 26, reported 42, +16)") {
+		t.Errorf("reported tokens: exit %d, %s\n%s", code, errs, counted)
+	}
 }
 
 // TestRawTracesInCompareAndPool: compare and pool take the raw spans too;
