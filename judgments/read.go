@@ -33,7 +33,7 @@ func Detect(head []byte) Format {
 	}
 	var probe map[string]json.RawMessage
 	if json.NewDecoder(bytes.NewReader(first)).Decode(&probe) == nil {
-		if q, ok := probe["query"]; ok && len(q) > 0 && q[0] == '"' {
+		if q, ok := probe["query"]; ok && len(q) > 0 && q[0] != '{' { // JSON object files hold objects
 			if _, ok := probe["item"]; ok {
 				return JSONL
 			}

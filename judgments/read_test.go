@@ -68,6 +68,7 @@ func TestErrors(t *testing.T) {
 		{"a TREC run", "q Q0 d 1 2.5 bm25\nq Q0 e 2 1.5 bm25\n", Options{}, []string{"q.txt: looks like a run", "did you swap --judgments and the run?"}},
 		{"a JSONL run", `{"query":"q","items":["d"]}`, Options{}, []string{"looks like a run"}},
 		{"a query named items", `{"items": {"d": 1}}`, Options{}, nil},
+		{"numeric id", `{"query":7,"item":"d","grade":1}`, Options{}, []string{`field "query": ids must be strings: quote them`}},
 		{"trec grade with a plus sign", "q 0 d +1\n", Options{}, []string{`grade "+1" is not an integer`}},
 		{"jsonl key given twice", `{"query":"q","item":"d","grade":0,"grade":3}`, Options{}, []string{"q.txt:1:", `key "grade" given twice`}},
 		{"jsonl key twice in meta", `{"query":"q","item":"d","grade":0,"meta":{"a":1,"a":2}}`, Options{}, []string{`key "a" given twice`}},

@@ -34,7 +34,7 @@ func Detect(head []byte) Format {
 	}
 	var probe map[string]json.RawMessage
 	if json.NewDecoder(bytes.NewReader(first)).Decode(&probe) == nil {
-		if q, ok := probe["query"]; ok && len(q) > 0 && q[0] == '"' {
+		if q, ok := probe["query"]; ok && len(q) > 0 && q[0] != '{' { // JSON object files hold objects
 			return JSONL
 		}
 		if _, ok := probe["items"]; ok {

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"strings"
 	"unicode/utf8"
 
@@ -188,12 +189,42 @@ func explain(err error) error {
 	switch {
 	case errors.As(err, &syn):
 		return fmt.Errorf("invalid JSON at byte %d: %s", syn.Offset, syn.Error())
+	case errors.As(err, &typ) && typ.Field == "":
+		return fmt.Errorf("expected a JSON object, found JSON %s", typ.Value)
 	case errors.As(err, &typ):
-		return fmt.Errorf("field %q: expected %s, found JSON %s", typ.Field, typ.Type, typ.Value)
+		last := typ.Field[strings.LastIndexByte(typ.Field, '.')+1:]
+		if typ.Value == "number" && typ.Type.Kind() == reflect.String && (last == "id" || last == "query" || last == "item") {
+			return fmt.Errorf("field %q: ids must be strings: quote them (\"7\", not 7)", typ.Field)
+		}
+		return fmt.Errorf("field %q: expected %s, found JSON %s", typ.Field, describeType(typ.Type), typ.Value)
 	case strings.HasPrefix(err.Error(), "json: unknown field"):
 		return fmt.Errorf("%s (strict: only documented fields are accepted)", strings.TrimPrefix(err.Error(), "json: "))
 	}
 	return fmt.Errorf("invalid JSON: %v", err)
+}
+
+// describeType names a Go type in the user's terms.
+func describeType(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Slice, reflect.Array:
+		if e := describeType(t.Elem()); strings.HasPrefix(e, "a") {
+			return "a list of " + strings.TrimPrefix(strings.TrimPrefix(e, "a "), "an ") + "s"
+		}
+		return "a list"
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	case reflect.Pointer:
+		return describeType(t.Elem())
+	}
+	return t.String()
 }
 
 // Nested walks a JSON object of objects, {"outer": {"inner": value}}, calling
