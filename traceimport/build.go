@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 
@@ -83,7 +84,12 @@ func (a *assembler) build(t *openTrace) (*trace.Trace, error) {
 		}
 		latency(out, generationLatency, g)
 		if g.hasPrompt {
-			out.Stages = append(out.Stages, a.context(g, last, lastDocs, &errs))
+			st := a.context(g, last, lastDocs, &errs)
+			if g.tokens.Prompt != nil && *g.tokens.Prompt <= math.MaxInt32 {
+				n := int(*g.tokens.Prompt)
+				st.ReportedTokens = &n
+			}
+			out.Stages = append(out.Stages, st)
 		} else {
 			errs.Add(man.problem(r, NoPrompt, g.place, g.id, g.name))
 		}
@@ -270,7 +276,8 @@ func (a *assembler) answer(g *span, known map[string]bool, errs *diag.List) *tra
 		}
 	}
 	if a.r.abstain != nil {
-		ans.Abstained = a.r.abstain.MatchString(g.answer)
+		abstained := a.r.abstain.MatchString(g.answer)
+		ans.Abstained = &abstained
 	}
 	return ans
 }

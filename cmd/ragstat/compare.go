@@ -25,6 +25,8 @@ type compareCommands struct {
 
 type compareCmd struct {
 	policyFlags
+	mappingFlags
+	stageFlags
 	Topics                      string   `placeholder:"FILE" help:"Topics (JSONL): query text for the regressions, tags and fields for slices."`
 	Corpus                      string   `placeholder:"FILE" help:"The corpus snapshot, recorded by digest in the manifest."`
 	Tokenizer                   string   `placeholder:"NAME" help:"The generator's tokenizer, recorded in the manifest."`
@@ -42,7 +44,7 @@ type compareCmd struct {
 	FailOnSignificantRegression bool     `help:"Gate: exit 3 when any metric is significantly worse after correction on the whole set (or a --gate-slice)."`
 	GateSlice                   []string `placeholder:"SLICE" help:"A slice also checked by --fail-on-significant-regression (repeatable), e.g. tag:legal."`
 	Format                      string   `short:"f" default:"table" enum:"table,json,csv,markdown,html" help:"Output format (${enum})."`
-	Systems                     []string `arg:"" placeholder:"BASE CAND" help:"Base then candidates: runs (PATH or NAME=PATH) or saved ragstat eval --format json results (all their runs)."`
+	Systems                     []string `arg:"" placeholder:"BASE CAND" help:"Base then candidates: runs (PATH or NAME=PATH), saved ragstat eval --format json results (all their runs), or traces (ragstat's, OTLP, LangSmith, Langfuse)."`
 }
 
 func (c *compareCmd) Run(e *env) error {
@@ -69,7 +71,11 @@ func (c *compareCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	sys, err := systems.Open(c.Systems, e.stdin, systems.Options{})
+	m, err := c.mapping(g.Corpus, c.stageFlags)
+	if err != nil {
+		return err
+	}
+	sys, err := systems.Open(c.Systems, e.stdin, systems.Options{Traces: traceFormats(m, e.stderr)})
 	defer systems.Close(sys)
 	if err != nil {
 		return err
