@@ -121,16 +121,7 @@ func (s *Server) Serve(ctx context.Context) error {
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          s.opt.Log,
 	}
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(s.ln) }()
-	select {
-	case err := <-done:
-		return err
-	case <-ctx.Done():
-	}
-	shut, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	return srv.Shutdown(shut)
+	return localhttp.Serve(ctx, srv, s.ln, 30*time.Second)
 }
 
 // Handler is the receiver: POST /v1/traces behind the host and token
