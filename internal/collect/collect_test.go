@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"net"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -245,4 +246,52 @@ func TestEmptyExport(t *testing.T) {
 	if fi, _ := os.Stat(path); fi.Size() != 0 {
 		t.Errorf("an export without spans wrote %d bytes", fi.Size())
 	}
+}
+
+// BenchmarkReceive: acknowledged protobuf exports of 8 spans each, every
+// one written and synced to a file before its answer, from one client and
+// from 8 clients a core at once (whose lines share flushes).
+func BenchmarkReceive(b *testing.B) {
+	body, err := (&ptrace.ProtoMarshaler{}).MarshalTraces(spans("bench", 8))
+	if err != nil {
+		b.Fatal(err)
+	}
+	post := func(b *testing.B, h http.Handler) {
+		req := httptest.NewRequest("POST", TracesPath, bytes.NewReader(body))
+		req.Host = "127.0.0.1:4318"
+		req.Header.Set("Content-Type", "application/x-protobuf")
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != 200 {
+			b.Error(rec.Code)
+		}
+	}
+	handler := func(b *testing.B) http.Handler {
+		sink, err := Create(filepath.Join(b.TempDir(), "out.jsonl"), New)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { sink.Close() })
+		s, err := NewServer(loopback, sink, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.SetBytes(int64(len(body)))
+		return s.Handler()
+	}
+	b.Run("clients=1", func(b *testing.B) {
+		h := handler(b)
+		for b.Loop() {
+			post(b, h)
+		}
+	})
+	b.Run("clients=8-per-core", func(b *testing.B) {
+		h := handler(b)
+		b.SetParallelism(8)
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				post(b, h)
+			}
+		})
+	})
 }
