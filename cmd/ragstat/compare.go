@@ -10,7 +10,6 @@ import (
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/htmlreport"
 	"github.com/ragstat/ragstat/manifest"
-	"github.com/ragstat/ragstat/report"
 	"github.com/ragstat/ragstat/stats"
 	"github.com/ragstat/ragstat/systems"
 	"github.com/ragstat/ragstat/tokenize"
@@ -178,33 +177,5 @@ func (c *reportCmd) Run(e *env) error {
 		return err
 	}
 	defer f.Close()
-	data, err := f.ReadAll()
-	if err != nil {
-		return err
-	}
-	kind, err := manifest.KindOf(data)
-	if err != nil {
-		return fmt.Errorf("%s: %w", f.Name, err)
-	}
-	switch kind {
-	case manifest.KindEval:
-		saved, err := report.Read(f)
-		if err != nil {
-			return err
-		}
-		return htmlreport.Eval(e.stdout, saved)
-	case manifest.KindCompare:
-		r, err := compare.Read(data)
-		if err != nil {
-			return fmt.Errorf("%s: %w", f.Name, err)
-		}
-		return htmlreport.Compare(e.stdout, r)
-	case manifest.KindStages:
-		saved, err := report.ReadStages(f)
-		if err != nil {
-			return err
-		}
-		return htmlreport.Stages(e.stdout, saved)
-	}
-	return fmt.Errorf("%s: cannot render a %q result", f.Name, kind)
+	return htmlreport.Saved(e.stdout, f)
 }

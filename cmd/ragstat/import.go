@@ -68,10 +68,10 @@ func (f *mappingFlags) mapping(c *corpus.Corpus, renames stageFlags) (traceimpor
 
 // traceFormats are the trace formats commands read: ragstat's own, then
 // those traceimport maps with m, each file's summary written to stderr.
-func traceFormats(m traceimport.Mapping, stderr io.Writer) []systems.TraceFormat {
-	return append([]systems.TraceFormat{systems.JSONL}, traceimport.TraceFormats(m, func(man *traceimport.Manifest) {
+func traceFormats(m traceimport.Mapping, stderr io.Writer) []systems.TraceReader {
+	return []systems.TraceReader{systems.JSONL, traceimport.Reader(m, func(man *traceimport.Manifest) {
 		fmt.Fprint(stderr, man.Summary())
-	})...)
+	})}
 }
 
 type importCmd struct {

@@ -157,7 +157,7 @@ func (c *stagesCmd) traces(e *env, inputs *[]report.Input, cp *corpus.Corpus) (s
 			err = fmt.Errorf("%s: stages reads the systems' names from the traces; give the path alone", in.Path)
 		}
 		files = append(files, in.File)
-		*inputs = append(*inputs, report.Input{Role: "traces", Path: in.File.Name, Format: in.Format.Name})
+		*inputs = append(*inputs, report.Input{Role: "traces", Path: in.File.Name, Format: in.Format})
 	}
 	return func(fn func(*trace.Trace) error) error {
 		var errs diag.List
