@@ -3,6 +3,7 @@ package eval
 import (
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -41,10 +42,13 @@ type Result struct {
 	// mean under --unanswerable exclude: the abstention slice.
 	Excluded []string
 	// Ignored lists queries present on one side only and not evaluated
-	// under --queries judged or run.
-	Ignored  []string
-	Unjudged int // unjudged items returned, over all evaluated queries
-	Folded   int // items folded into their document under --unit doc
+	// under --queries judged, run or both.
+	Ignored []string
+	// ScoredUnanswerable lists the queries without a relevant judgment
+	// that --unanswerable zero scored and kept in the means.
+	ScoredUnanswerable []string
+	Unjudged           int // unjudged items returned, over all evaluated queries
+	Folded             int // items folded into their document under --unit doc
 }
 
 // Evaluator scores ranked lists against one set of judgments.
@@ -64,6 +68,9 @@ type Evaluator struct {
 func New(qrels *judgments.Set, policy Policy, metrics []metric.Metric, docOf func(string) string) (*Evaluator, error) {
 	if len(metrics) == 0 {
 		return nil, fmt.Errorf("no metrics to compute")
+	}
+	if err := policy.Check(); err != nil {
+		return nil, err
 	}
 	if policy.Unit == UnitDoc && docOf == nil {
 		return nil, fmt.Errorf("--unit doc needs --doc-map FILE or --doc-id-pattern REGEX")
@@ -93,6 +100,7 @@ func (e *Evaluator) Judgments() *judgments.Set { return e.qrels }
 type scratch struct {
 	grades, ideal []int32
 	hi            []int32 // grades read optimistically, under --unjudged bounds
+	valid         []int32 // the query's ideal without its invalid evidence; nil for all of it
 	seen          map[string]bool
 	items         []string
 	lines         []int
@@ -142,23 +150,57 @@ func (e *Evaluator) Score(file string, list *runs.Ranking) (Row, error) {
 // unjudged policy; callers that use UnjudgedError must have rejected holes
 // already. The row's Folded count is left to the caller.
 func (e *Evaluator) ScoreGrades(query string, grades []int32) Row {
+	return e.ScoreGradesWithout(query, grades, nil)
+}
+
+// ScoreGradesWithout is ScoreGrades for a query some of whose judgments
+// are not acceptable evidence for this request (out of its scope, not in
+// effect at its date): invalid holds their grades, one per judgment, and
+// they leave the ideal ranking and every denominator. The caller gives
+// such items grade 0 where they appear in grades.
+func (e *Evaluator) ScoreGradesWithout(query string, grades, invalid []int32) Row {
 	s := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(s)
 	s.grades = append(s.grades[:0], grades...)
+	s.valid = nil
+	if len(invalid) > 0 {
+		s.valid = withoutGrades(e.ideal[query], invalid)
+	}
 	row := Row{Query: query}
 	e.scoreGrades(&row, s)
 	return row
 }
 
-// scoreGrades counts holes, applies --unjudged skip, and fills the metrics.
+// withoutGrades removes one occurrence of each grade in drop from ideal
+// (sorted in descending order), keeping the order, in a new slice.
+func withoutGrades(ideal, drop []int32) []int32 {
+	left := map[int32]int{}
+	for _, g := range drop {
+		left[g]++
+	}
+	out := make([]int32, 0, len(ideal))
+	for _, g := range ideal {
+		if left[g] > 0 {
+			left[g]--
+			continue
+		}
+		out = append(out, g)
+	}
+	return out
+}
+
+// scoreGrades counts holes, applies --unjudged skip (judged-only
+// evaluation, which also drops items with a negative grade, pooled but not
+// judged, as trec_eval -J does), and fills the metrics.
 func (e *Evaluator) scoreGrades(row *Row, s *scratch) {
 	kept := s.grades[:0]
+	skip := e.policy.Unjudged == UnjudgedSkip
 	for _, g := range s.grades {
 		if g == metric.Unjudged {
 			row.Unjudged++
-			if e.policy.Unjudged == UnjudgedSkip {
-				continue
-			}
+		}
+		if skip && g < 0 {
+			continue
 		}
 		kept = append(kept, g)
 	}
@@ -217,9 +259,14 @@ func (s *scratch) fold(list *runs.Ranking, docOf func(string) string) ([]string,
 func (e *Evaluator) fill(row *Row, s *scratch, query string) {
 	p := e.policy.metricPolicy()
 	list := metric.List{Grades: s.grades, Ideal: e.ideal[query]}
+	if s.valid != nil {
+		list.Ideal = s.valid
+	}
 	if list.NumRel(p) == 0 {
 		row.noRel = true
-		return
+		if e.policy.Unanswerable != UnanswerableZero {
+			return
+		}
 	}
 	row.Values = e.compute(&list, p)
 	if e.policy.Unjudged == UnjudgedBounds {
@@ -352,22 +399,27 @@ func (e *Evaluator) assemble(res *Result, rows map[string]Row, notJudged []strin
 		}
 		if row.noRel {
 			noRel = append(noRel, q)
-			continue
+			if e.policy.Unanswerable != UnanswerableZero {
+				continue
+			}
 		}
 		res.Rows = append(res.Rows, row)
 		res.Unjudged += row.Unjudged
 		res.Folded += row.Folded
 	}
 	res.Ignored = append(res.Ignored, notJudged...)
+	if e.policy.Unanswerable == UnanswerableZero {
+		res.ScoredUnanswerable, noRel = noRel, nil
+	}
 	if len(noRel) > 0 && e.policy.Unanswerable == UnanswerableError {
 		return &diag.Error{File: e.qrels.File, Msg: fmt.Sprintf("%s with no judgment at or above grade %d: %s",
 			plural(len(noRel), "query", "queries"), e.policy.MinGrade, sample(noRel)),
 			Hint: "recall has no denominator there; evaluate abstention separately with --unanswerable exclude"}
 	}
 	res.Excluded = noRel
-	res.Mean = mean(res.Rows, func(r Row) []float64 { return r.Values }, len(e.metrics))
+	res.Mean = summarize(e.metrics, res.Rows, func(r Row) []float64 { return r.Values })
 	if e.policy.Unjudged == UnjudgedBounds {
-		res.MeanHigh = mean(res.Rows, func(r Row) []float64 { return r.High }, len(e.metrics))
+		res.MeanHigh = summarize(e.metrics, res.Rows, func(r Row) []float64 { return r.High })
 	}
 	return nil
 }
@@ -385,7 +437,7 @@ func (e *Evaluator) checkQuerySets(file string, missing, notJudged []string) err
 			plural(len(missing), "query", "queries"), e.qrels.File, sample(missing)),
 			Hint: "a missing query is a data error; if the system returned nothing, write the query with an empty list, or choose --queries judged or run"})
 	}
-	if len(notJudged) > 0 && e.policy.Queries != QueriesJudged {
+	if len(notJudged) > 0 && e.policy.Queries != QueriesJudged && e.policy.Queries != QueriesBoth {
 		errs.Add(&diag.Error{File: file, Msg: fmt.Sprintf("%s in the run but not judged in %s: %s",
 			plural(len(notJudged), "query", "queries"), e.qrels.File, sample(notJudged)),
 			Hint: "judge them, or evaluate the judged queries only with --queries judged"})
@@ -414,18 +466,36 @@ func plural(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
-func mean(rows []Row, values func(Row) []float64, n int) []float64 {
-	out := make([]float64, n)
+// summarize aggregates each metric's per-query values as the metric asks
+// (the mean, a sum, a geometric mean). Over zero queries every summary is
+// undefined: NaN, which every renderer prints as null or "-", never 0.
+func summarize(metrics []metric.Metric, rows []Row, values func(Row) []float64) []float64 {
+	out := make([]float64, len(metrics))
 	if len(rows) == 0 {
+		for i := range out {
+			out[i] = math.NaN()
+		}
 		return out
 	}
 	for _, r := range rows {
 		for i, v := range values(r) {
+			if metrics[i].Agg == metric.GeoMean {
+				v = math.Log(max(v, minGeoMean))
+			}
 			out[i] += v
 		}
 	}
-	for i := range out {
-		out[i] /= float64(len(rows))
+	for i, m := range metrics {
+		switch m.Agg {
+		case metric.Mean:
+			out[i] /= float64(len(rows))
+		case metric.GeoMean:
+			out[i] = math.Exp(out[i] / float64(len(rows)))
+		}
 	}
 	return out
 }
+
+// minGeoMean floors a value before its logarithm is taken, as trec_eval's
+// gm_map does.
+const minGeoMean = 0.00001
