@@ -91,7 +91,7 @@ func TestGainsByName(t *testing.T) {
 		{"nDCG(gains={1:5,3:1})@2", 1},              // a map that reverses the grades: the ideal follows the gains
 		{"ndcg.1=5,3=1", 1},                         // the same in trec_eval's syntax
 		{"ndcg.3=0", (1) / (1)},                     // grade 3 gains nothing; grade 1 keeps gain 1
-		{"DCG(gains={1:2})@2", 2 + 7/log3},          // an unlisted grade keeps --gain
+		{"DCG(gains={1:2})@2", 2 + 3/log3},          // an unlisted positive grade gains itself, as in trec_eval
 		{"dcg_burges@2", 7 / log3},                  // ranx
 	}
 	for _, tc := range tests {
