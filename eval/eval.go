@@ -257,7 +257,7 @@ func (s *scratch) fold(list *runs.Ranking, docOf func(string) string) ([]string,
 
 // fill computes the metrics of row from the grades in s.
 func (e *Evaluator) fill(row *Row, s *scratch, query string) {
-	p := e.policy.metricPolicy()
+	p := e.policy.MetricPolicy()
 	list := metric.List{Grades: s.grades, Ideal: e.ideal[query]}
 	if s.valid != nil {
 		list.Ideal = s.valid

@@ -166,8 +166,8 @@ func likeField(like string) string {
 	return like
 }
 
-// metricPolicy is the part of p the arithmetic reads.
-func (p Policy) metricPolicy() metric.Policy {
+// MetricPolicy is the part of p the arithmetic reads.
+func (p Policy) MetricPolicy() metric.Policy {
 	return metric.Policy{MinGrade: int32(p.MinGrade), Gain: p.Gain, MaxGrade: int32(p.Scale.Max),
 		JudgedOfList: p.JudgedDivisor == JudgedByList}
 }

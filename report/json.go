@@ -3,22 +3,28 @@ package report
 import (
 	"encoding/json"
 	"io"
+	"math"
 
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/manifest"
 )
 
 type jsonPolicy struct {
-	MinGrade     int      `json:"min_grade"`
-	Grades       string   `json:"grades"`
-	Gain         string   `json:"gain"`
-	GainFormula  string   `json:"gain_formula"`
-	Unjudged     string   `json:"unjudged"`
-	Unanswerable string   `json:"unanswerable"`
-	Queries      string   `json:"queries"`
-	Unit         string   `json:"unit"`
-	Order        string   `json:"order"`
-	Metrics      []string `json:"metrics"`
+	MinGrade     int    `json:"min_grade"`
+	Grades       string `json:"grades"`
+	Gain         string `json:"gain"`
+	GainFormula  string `json:"gain_formula"`
+	Unjudged     string `json:"unjudged"`
+	Unanswerable string `json:"unanswerable"`
+	Queries      string `json:"queries"`
+	Unit         string `json:"unit"`
+	Order        string `json:"order"`
+	// JudgedDivisor and Like are left out at their defaults (k, none).
+	JudgedDivisor string   `json:"judged_divisor,omitempty"`
+	Like          string   `json:"like,omitempty"`
+	Metrics       []string `json:"metrics"`
+	// Definitions names the definition each metric used, by name.
+	Definitions map[string]string `json:"definitions,omitempty"`
 }
 
 type jsonQuery struct {
@@ -55,12 +61,23 @@ type jsonDocument struct {
 func (r *Eval) jsonPolicy() jsonPolicy {
 	p := r.Policy
 	var names []string
+	defs := map[string]string{}
 	for _, m := range r.metrics() {
 		names = append(names, m.Name())
+		defs[m.Name()] = m.Definition(p.MetricPolicy())
 	}
+	mp := manifest.FromEval(p)
 	return jsonPolicy{MinGrade: p.MinGrade, Grades: p.Scale.String(), Gain: p.Gain.String(), GainFormula: p.Gain.Formula(),
 		Unjudged: string(p.Unjudged), Unanswerable: string(p.Unanswerable), Queries: string(p.Queries),
-		Unit: string(p.Unit), Order: p.Order, Metrics: names}
+		Unit: string(p.Unit), Order: p.Order, JudgedDivisor: mp.JudgedDivisor, Like: p.Like, Metrics: names, Definitions: defs}
+}
+
+// jsonNumber is v, or nil (null) when v is not a finite number.
+func jsonNumber(v float64) any {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return v
 }
 
 // values maps metric names to numbers, or to [low, high] under bounds.
@@ -68,9 +85,9 @@ func (r *Eval) values(low, high []float64) map[string]any {
 	out := make(map[string]any, len(low))
 	for i, m := range r.metrics() {
 		if high != nil {
-			out[m.Name()] = [2]float64{low[i], high[i]}
+			out[m.Name()] = [2]any{jsonNumber(low[i]), jsonNumber(high[i])}
 		} else {
-			out[m.Name()] = low[i]
+			out[m.Name()] = jsonNumber(low[i])
 		}
 	}
 	return out

@@ -3,6 +3,7 @@ package report
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 
 	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/eval"
@@ -78,7 +79,7 @@ func (doc *stagesDoc) stages() (*Stages, error) {
 	if err != nil {
 		return nil, err
 	}
-	ms, err := metric.ParseAll(doc.Policy.Metrics)
+	ms, err := metric.ParseAllLike(doc.Policy.Metrics, doc.Policy.Like)
 	if err != nil {
 		return nil, err
 	}
@@ -107,11 +108,12 @@ func (doc *stagesDoc) stages() (*Stages, error) {
 func (doc *jsonDocument) eval() (*Eval, error) {
 	p := doc.Policy
 	policy, err := manifest.Policy{MinGrade: p.MinGrade, Grades: p.Grades, Gain: p.Gain, Unjudged: p.Unjudged,
-		Unanswerable: p.Unanswerable, Queries: p.Queries, Unit: p.Unit, Order: p.Order}.Eval()
+		Unanswerable: p.Unanswerable, Queries: p.Queries, Unit: p.Unit, Order: p.Order,
+		JudgedDivisor: p.JudgedDivisor, Like: p.Like}.Eval()
 	if err != nil {
 		return nil, err
 	}
-	ms, err := metric.ParseAll(p.Metrics)
+	ms, err := metric.ParseAllLike(p.Metrics, p.Like)
 	if err != nil {
 		return nil, err
 	}
@@ -171,6 +173,8 @@ func numbers(values map[string]any, ms []metric.Metric) (low, high []float64, er
 
 func number(v any) (lo, hi float64, pair bool, err error) {
 	switch v := v.(type) {
+	case nil: // an undefined value
+		return math.NaN(), 0, false, nil
 	case json.Number:
 		lo, err = v.Float64()
 		return lo, 0, false, err

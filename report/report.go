@@ -77,11 +77,21 @@ func (r *Eval) label(m metric.Metric) string {
 
 func (r *Eval) bounds() bool { return r.Policy.Unjudged == eval.UnjudgedBounds }
 
-// value formats one number: counts of one query as integers, everything
-// else with four decimals, as trec_eval does.
+// value formats one number: counts of one query, and trec_eval's summed
+// counts, as integers, everything else with four decimals, as trec_eval
+// does; an undefined value (a summary over no query) as "-".
 func value(m metric.Metric, v float64, perQuery bool) string {
-	if m.Count && perQuery && v == math.Trunc(v) {
+	if m.Count && (perQuery || m.Agg == metric.Sum) && v == math.Trunc(v) {
 		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	return Number(v)
+}
+
+// Number formats a fraction with four decimals, or "-" when it is not a
+// finite number: no output ever prints NaN or Inf.
+func Number(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "-"
 	}
 	return strconv.FormatFloat(v, 'f', 4, 64)
 }
@@ -104,7 +114,17 @@ func (r *Eval) policyLines() []string {
 	for _, m := range r.metrics() {
 		names = append(names, m.Name())
 	}
-	return append(out, "metrics: "+strings.Join(names, " "))
+	out = append(out, "metrics: "+strings.Join(names, " "))
+	return append(out, r.definitions()...)
+}
+
+// definitions names the definition each column used, one line each.
+func (r *Eval) definitions() []string {
+	var out []string
+	for _, m := range r.metrics() {
+		out = append(out, "definition "+m.Definition(r.Policy.MetricPolicy()))
+	}
+	return out
 }
 
 // row is one printed line of values: a query or a mean.

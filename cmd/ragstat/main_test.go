@@ -71,7 +71,7 @@ func TestPoliciesPrinted(t *testing.T) {
 	dir := exampleDir(t)
 	out, _, _ := ragstat(t, "", "eval", "-j", filepath.Join(dir, "qrels.jsonl"), filepath.Join(dir, "A.jsonl"),
 		"--min-grade", "2", "--gain", "linear", "--unjudged", "bounds", "-m", "nDCG@3", "-m", "ndcg_cut.5")
-	for _, w := range []string{"# min-grade: 2", "# gain: linear", "# unjudged: bounds", "# metrics: nDCG@3 nDCG@5", "[0.8175, 0.8175]"} {
+	for _, w := range []string{"# min-grade: 2", "# gain: linear", "# unjudged: bounds", "# metrics: nDCG@3 ndcg_cut_5", "# definition ndcg_cut_5 = trec_eval ndcg_cut: nDCG@k with linear gain", "[0.8175, 0.8175]"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("output lacks %q:\n%s", w, out)
 		}

@@ -7,15 +7,25 @@ import (
 	"github.com/ragstat/ragstat/eval"
 )
 
-// notes are facts printed with the results: what was left out or folded.
-func notes(ev *eval.Evaluator, results []*eval.Result) []string {
+// notes are facts printed with the results: the preset, what was left
+// out, scored as zero or folded, and a summary that has no value.
+func notes(ev *eval.Evaluator, preset []string, results []*eval.Result) []string {
 	var out []string
+	if len(preset) > 0 {
+		out = append(out, fmt.Sprintf("--like %s set: %s", ev.Policy().Like, strings.Join(preset, "; ")))
+	}
 	if n := ev.FoldedJudgments; n > 0 {
 		out = append(out, fmt.Sprintf("%d judgments folded into their document (grade = the highest)", n))
 	}
 	for _, r := range results {
 		if len(r.Excluded) > 0 {
 			out = append(out, fmt.Sprintf("%s: %d unanswerable queries excluded from the means (the abstention slice): %s", r.Name, len(r.Excluded), list(r.Excluded)))
+		}
+		if len(r.ScoredUnanswerable) > 0 {
+			out = append(out, fmt.Sprintf("%s: %d queries without a relevant judgment scored and kept in the means (--unanswerable zero): %s", r.Name, len(r.ScoredUnanswerable), list(r.ScoredUnanswerable)))
+		}
+		if len(r.Rows) == 0 {
+			out = append(out, fmt.Sprintf("%s: no query was evaluated, so every summary is undefined (printed as - or null)", r.Name))
 		}
 		if r.Folded > 0 {
 			out = append(out, fmt.Sprintf("%s: %d items folded into an earlier item of the same document", r.Name, r.Folded))
@@ -27,9 +37,13 @@ func notes(ev *eval.Evaluator, results []*eval.Result) []string {
 	return out
 }
 
-// warn tells stderr which queries were ignored under --queries judged/run.
+// warn tells stderr which queries were ignored under --queries judged,
+// run or both, and that a run had no query to average over.
 func warn(e *env, results []*eval.Result) {
 	for _, r := range results {
+		if len(r.Rows) == 0 {
+			fmt.Fprintf(e.stderr, "ragstat: %s: no query was evaluated: every mean is undefined\n", r.Name)
+		}
 		if len(r.Ignored) > 0 {
 			fmt.Fprintf(e.stderr, "ragstat: %s: %d queries not evaluated (present on one side only): %s\n", r.Name, len(r.Ignored), list(r.Ignored))
 		}
