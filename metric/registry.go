@@ -39,7 +39,7 @@ var own = []*Family{
 	{Name: "Success", Cutoff: NeedsCutoff,
 		Formula: "Success@k = 1 if any relevant item is in the top k, else 0",
 		Reads:   []string{"min-grade"}, compute: success},
-	{Name: "Judged", Aliases: []string{"judged"}, Cutoff: NeedsCutoff,
+	{Name: "Judged", Cutoff: NeedsCutoff,
 		Formula: "Judged@k = |judged items in the top k| / k: how much of what was shown the judgments can speak for; under --judged-divisor list (ir_measures) the divisor is min(k, |list|), 0 for an empty list",
 		Reads:   []string{"judged-divisor"}, compute: judged},
 	{Name: "bpref", Cutoff: NoCutoff,

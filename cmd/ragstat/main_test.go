@@ -116,4 +116,15 @@ func TestMetricsCommand(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "nDCG") || !strings.Contains(out, "log2(i+1)") {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
+	// ragstat's names first; each borrowed name says its tool and how it differs.
+	for _, w := range []string{"trec_eval names", "ranx names",
+		"ndcg_cut         @k required  mean      -          vs ragstat: nDCG@k with linear gain (g) whatever --gain says",
+		"ndcg [--like ranx]", "num_ret          none         sum"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("metrics lacks %q", w)
+		}
+	}
+	if strings.Index(out, "ragstat's own names") > strings.Index(out, "trec_eval names") {
+		t.Error("ragstat's own names are not listed first")
+	}
 }
