@@ -59,10 +59,30 @@ func (r *Result) Head() []string {
 			p.MinGrade, p.Grades, p.Gain, p.Unjudged, p.Unanswerable, p.Queries, p.Unit, p.Order))
 	}
 	out = append(out, "metrics: "+strings.Join(r.Metrics, " "))
+	if r.undefinedEffect() {
+		out = append(out, "note: d_z is - (null in JSON) where it is undefined: every query of the set moved by the same amount, or the set has one query; t-test p is - with a single query")
+	}
 	for _, n := range r.Notes {
 		out = append(out, "note: "+n)
 	}
 	return out
+}
+
+// undefinedEffect reports whether any comparison has no d_z.
+func (r *Result) undefinedEffect() bool {
+	for _, c := range r.Comparisons {
+		if !c.EffectSize.finite() {
+			return true
+		}
+	}
+	for _, s := range r.Slices {
+		for _, c := range s.Comparisons {
+			if !c.EffectSize.finite() {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Level is the confidence level as a percentage, such as "95%".
@@ -97,7 +117,14 @@ func (s *Stat) Interval() string { return "[" + signed(s.CILow) + ", " + signed(
 func f4(v float64) string     { return strconv.FormatFloat(v, 'f', 4, 64) }
 func signed(v float64) string { return fmt.Sprintf("%+.4f", v) }
 
-func effect(f Float) string { return fmt.Sprintf("%+.3g", float64(f)) }
+// effect writes d_z, or "-" where it is undefined (every query moved by
+// the same amount, or a single query): no output prints an infinity.
+func effect(f Float) string {
+	if !f.finite() {
+		return "-"
+	}
+	return fmt.Sprintf("%+.3g", float64(f))
+}
 
 // Ranks writes where the relevant items sit as grade@rank, best grade
 // first, "-" for an item not returned: "3@1 2@7 2@-", at most n of them.
@@ -214,7 +241,7 @@ func csvRows(w io.Writer, r *Result) error {
 		cw.Write([]string{scope, strconv.Itoa(c.N), strconv.FormatBool(tooSmall), c.Candidate, c.Metric,
 			g(c.BaseMean), g(c.CandMean), g(c.MeanDiff), g(c.CILow), g(c.CIHigh), strconv.Itoa(c.Wins),
 			strconv.Itoa(c.Ties), strconv.Itoa(c.Losses), g(c.P), strconv.FormatBool(c.PExact), adj,
-			strconv.FormatBool(c.Significant), tp, g(float64(c.EffectSize))})
+			strconv.FormatBool(c.Significant), tp, finiteOrEmpty(c.EffectSize)})
 	}
 	for _, c := range r.Comparisons {
 		write("all", false, c)
@@ -229,3 +256,11 @@ func csvRows(w io.Writer, r *Result) error {
 }
 
 func g(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// finiteOrEmpty writes f, or an empty cell where it is undefined.
+func finiteOrEmpty(f Float) string {
+	if !f.finite() {
+		return ""
+	}
+	return g(float64(f))
+}

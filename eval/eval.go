@@ -100,7 +100,6 @@ func (e *Evaluator) Judgments() *judgments.Set { return e.qrels }
 type scratch struct {
 	grades, ideal []int32
 	hi            []int32 // grades read optimistically, under --unjudged bounds
-	valid         []int32 // the query's ideal without its invalid evidence; nil for all of it
 	seen          map[string]bool
 	items         []string
 	lines         []int
@@ -141,7 +140,7 @@ func (e *Evaluator) Score(file string, list *runs.Ranking) (Row, error) {
 	if err := errs.Err(); err != nil {
 		return row, err
 	}
-	e.scoreGrades(&row, s)
+	e.scoreGrades(&row, s, e.ideal[list.Query])
 	return row, nil
 }
 
@@ -162,12 +161,12 @@ func (e *Evaluator) ScoreGradesWithout(query string, grades, invalid []int32) Ro
 	s := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(s)
 	s.grades = append(s.grades[:0], grades...)
-	s.valid = nil
+	ideal := e.ideal[query]
 	if len(invalid) > 0 {
-		s.valid = withoutGrades(e.ideal[query], invalid)
+		ideal = withoutGrades(ideal, invalid)
 	}
 	row := Row{Query: query}
-	e.scoreGrades(&row, s)
+	e.scoreGrades(&row, s, ideal)
 	return row
 }
 
@@ -192,7 +191,7 @@ func withoutGrades(ideal, drop []int32) []int32 {
 // scoreGrades counts holes, applies --unjudged skip (judged-only
 // evaluation, which also drops items with a negative grade, pooled but not
 // judged, as trec_eval -J does), and fills the metrics.
-func (e *Evaluator) scoreGrades(row *Row, s *scratch) {
+func (e *Evaluator) scoreGrades(row *Row, s *scratch, ideal []int32) {
 	kept := s.grades[:0]
 	skip := e.policy.Unjudged == UnjudgedSkip
 	for _, g := range s.grades {
@@ -206,7 +205,7 @@ func (e *Evaluator) scoreGrades(row *Row, s *scratch) {
 	}
 	s.grades = kept
 	row.Returned = len(kept)
-	e.fill(row, s, row.Query)
+	e.fill(row, s, ideal)
 }
 
 var errNotJudged = fmt.Errorf("query not judged")
@@ -256,12 +255,9 @@ func (s *scratch) fold(list *runs.Ranking, docOf func(string) string) ([]string,
 }
 
 // fill computes the metrics of row from the grades in s.
-func (e *Evaluator) fill(row *Row, s *scratch, query string) {
+func (e *Evaluator) fill(row *Row, s *scratch, ideal []int32) {
 	p := e.policy.MetricPolicy()
-	list := metric.List{Grades: s.grades, Ideal: e.ideal[query]}
-	if s.valid != nil {
-		list.Ideal = s.valid
-	}
+	list := metric.List{Grades: s.grades, Ideal: ideal}
 	if list.NumRel(p) == 0 {
 		row.noRel = true
 		if e.policy.Unanswerable != UnanswerableZero {
@@ -426,7 +422,7 @@ func (e *Evaluator) assemble(res *Result, rows map[string]Row, notJudged []strin
 
 func (e *Evaluator) empty(q string) Row {
 	row := Row{Query: q, Missing: true}
-	e.fill(&row, &scratch{}, q)
+	e.fill(&row, &scratch{}, e.ideal[q])
 	return row
 }
 
