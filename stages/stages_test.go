@@ -234,6 +234,30 @@ func TestAnswerScores(t *testing.T) {
 	}
 }
 
+// EM and F1 read the answer without the citation markers its citations
+// were read from, then apply SQuAD's normalisation.
+func TestAnswerWithoutCitationMarkers(t *testing.T) {
+	tests := []struct {
+		text  string
+		cited []string
+		want  string
+	}{
+		{"Windows, macOS and Linux [faq#12].", []string{"faq#12"}, "Windows, macOS and Linux  ."},
+		{"Yes [a, b; c] and [d]", []string{"a", "b", "c", "d"}, "Yes   and  "},
+		{"Use [brackets] [faq#12]", []string{"faq#12"}, "Use [brackets]  "},
+		{"No citations [faq#12]", nil, "No citations [faq#12]"},
+	}
+	for _, tc := range tests {
+		if got := withoutCitations(tc.text, tc.cited); got != tc.want {
+			t.Errorf("withoutCitations(%q) = %q, want %q", tc.text, got, tc.want)
+		}
+	}
+	text := withoutCitations("Windows, macOS and Linux [faq#12].", []string{"faq#12"})
+	if exactMatch(text, "Windows, macOS and Linux") != 1 || tokenF1(text, "Windows, macOS and Linux") != 1 {
+		t.Errorf("%q does not match the reference", text)
+	}
+}
+
 func TestPercentiles(t *testing.T) {
 	var xs []float64
 	for i := 1; i <= 100; i++ {
