@@ -9,11 +9,14 @@
 package eval
 
 import (
+	"cmp"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/metric"
+	"github.com/ragstat/ragstat/runs"
 )
 
 // Unjudged says what a returned item without a judgment means.
@@ -67,27 +70,31 @@ const (
 )
 
 // Policy is every choice that changes a number. It is printed beside
-// every score.
+// every score, and it is what a saved result's JSON "policy" object and
+// its manifest record. New validates it: the zero Policy means
+// DefaultPolicy, and any other Policy must name every choice.
 type Policy struct {
-	MinGrade     int
-	Gain         metric.Gain
-	Unjudged     Unjudged
-	Unanswerable Unanswerable
-	Queries      QuerySet
-	Unit         Unit
-	Scale        judgments.Scale
-	Order        string // how lists were ranked: "score" or "rank"
-	// JudgedDivisor is what Judged@k divides by.
-	JudgedDivisor JudgedDivisor
-	// Like names the tool whose behaviour a preset set (see Like), "" for
-	// none; ranx's meaning of the names it shares with ragstat follows it.
-	Like string
+	MinGrade     int             `json:"min_grade"` // an item is relevant at this grade or above
+	Scale        judgments.Scale `json:"grades"`    // the allowed grades
+	Gain         metric.Gain     `json:"gain"`
+	Unjudged     Unjudged        `json:"unjudged"`
+	Unanswerable Unanswerable    `json:"unanswerable"`
+	Queries      QuerySet        `json:"queries"`
+	Unit         Unit            `json:"unit"`
+	Order        runs.Order      `json:"order"` // how a scored run is ranked
+	// JudgedDivisor is what Judged@k divides by; "" means k, so results
+	// written before it existed read the same.
+	JudgedDivisor JudgedDivisor `json:"judged_divisor,omitempty"`
+	// Like names the tool whose behaviour a preset set (see SetLike), ""
+	// for none; ranx's meaning of the names it shares with ragstat follows
+	// it.
+	Like string `json:"like,omitempty"`
 }
 
 // DefaultPolicy is strict: threshold 1, exponential gain, every hole an error.
 func DefaultPolicy() Policy {
 	return Policy{MinGrade: 1, Gain: metric.Exp, Unjudged: UnjudgedError, Unanswerable: UnanswerableError,
-		Queries: QueriesExact, Unit: UnitItem, Scale: judgments.DefaultScale, Order: "score", JudgedDivisor: JudgedByK}
+		Queries: QueriesExact, Unit: UnitItem, Scale: judgments.DefaultScale, Order: runs.ByScore}
 }
 
 // MaxExpGrade is the largest grade exponential gain accepts: 2^g-1 must
@@ -95,17 +102,23 @@ func DefaultPolicy() Policy {
 // 2^23 items (2^1000 * 2^23 < the largest float64).
 const MaxExpGrade = 1000
 
-// Check refuses a policy whose numbers could not be finite: exponential
-// gain over grades so high that 2^g-1 overflows.
-func (p Policy) Check() error {
-	if p.Gain == metric.Exp && p.Scale.Max > MaxExpGrade {
-		return fmt.Errorf("--gain exp over grades up to %d: 2^g-1 is not a finite number beyond grade %d (largest usable grade %d); use --gain linear, or a smaller scale",
-			p.Scale.Max, MaxExpGrade, MaxExpGrade)
-	}
-	return nil
+// PolicyError is a policy choice that is missing or not allowed. Field is
+// the choice's name as in JSON ("min_grade", "unjudged"), so a command line
+// can name its own flag.
+type PolicyError struct {
+	Field string
+	Value string // the value given; empty when none was
+	Msg   string
 }
 
-func oneOf[T ~string](what, s string, allowed ...T) (T, error) {
+func (e *PolicyError) Error() string {
+	if e.Value == "" {
+		return fmt.Sprintf("policy: %s %s", e.Field, e.Msg)
+	}
+	return fmt.Sprintf("policy: %s %s %s", e.Field, e.Value, e.Msg)
+}
+
+func oneOf[T ~string](field, s string, allowed ...T) (T, error) {
 	for _, a := range allowed {
 		if strings.EqualFold(s, string(a)) {
 			return a, nil
@@ -115,55 +128,213 @@ func oneOf[T ~string](what, s string, allowed ...T) (T, error) {
 	for i, a := range allowed {
 		names[i] = string(a)
 	}
-	return "", fmt.Errorf("unknown %s %q: use %s", what, s, strings.Join(names, ", "))
+	msg := "is not set: use " + strings.Join(names, ", ")
+	if s != "" {
+		msg = "is unknown: use " + strings.Join(names, ", ")
+	}
+	return "", &PolicyError{Field: field, Value: s, Msg: msg}
 }
 
-// ParseUnjudged reads an --unjudged value.
+// ParseUnjudged reads an unjudged-item policy by name.
 func ParseUnjudged(s string) (Unjudged, error) {
-	return oneOf("--unjudged policy", s, UnjudgedError, UnjudgedNonrelevant, UnjudgedSkip, UnjudgedBounds)
+	return oneOf("unjudged", s, UnjudgedError, UnjudgedNonrelevant, UnjudgedSkip, UnjudgedBounds)
 }
 
-// ParseUnanswerable reads an --unanswerable value.
+// ParseUnanswerable reads an unanswerable-query policy by name.
 func ParseUnanswerable(s string) (Unanswerable, error) {
-	return oneOf("--unanswerable policy", s, UnanswerableError, UnanswerableExclude, UnanswerableZero)
+	return oneOf("unanswerable", s, UnanswerableError, UnanswerableExclude, UnanswerableZero)
 }
 
-// ParseQuerySet reads a --queries value.
+// ParseQuerySet reads a query-set policy by name.
 func ParseQuerySet(s string) (QuerySet, error) {
-	return oneOf("--queries policy", s, QueriesExact, QueriesJudged, QueriesRun, QueriesBoth)
+	return oneOf("queries", s, QueriesExact, QueriesJudged, QueriesRun, QueriesBoth)
 }
 
-// ParseJudgedDivisor reads a --judged-divisor value.
+// ParseJudgedDivisor reads a Judged@k divisor by name.
 func ParseJudgedDivisor(s string) (JudgedDivisor, error) {
-	return oneOf("--judged-divisor", s, JudgedByK, JudgedByList)
+	return oneOf("judged_divisor", s, JudgedByK, JudgedByList)
 }
 
-// ParseUnit reads a --unit value.
+// ParseLike reads a preset's tool by name; "" is none.
+func ParseLike(s string) (string, error) {
+	if s == "" {
+		return "", nil
+	}
+	return oneOf("like", s, Likes...)
+}
+
+// ParseUnit reads an evaluation unit by name.
 func ParseUnit(s string) (Unit, error) {
-	return oneOf("--unit", s, UnitItem, UnitDoc)
+	return oneOf("unit", s, UnitItem, UnitDoc)
+}
+
+// UnmarshalText reads a policy by name, as ParseUnjudged does.
+func (u *Unjudged) UnmarshalText(b []byte) (err error) {
+	*u, err = ParseUnjudged(string(b))
+	return err
+}
+
+// UnmarshalText reads a policy by name, as ParseUnanswerable does.
+func (u *Unanswerable) UnmarshalText(b []byte) (err error) {
+	*u, err = ParseUnanswerable(string(b))
+	return err
+}
+
+// UnmarshalText reads a policy by name, as ParseQuerySet does.
+func (q *QuerySet) UnmarshalText(b []byte) (err error) {
+	*q, err = ParseQuerySet(string(b))
+	return err
+}
+
+// UnmarshalText reads a divisor by name, as ParseJudgedDivisor does.
+func (d *JudgedDivisor) UnmarshalText(b []byte) (err error) {
+	*d, err = ParseJudgedDivisor(string(b))
+	return err
+}
+
+// UnmarshalText reads a unit by name, as ParseUnit does.
+func (u *Unit) UnmarshalText(b []byte) (err error) {
+	*u, err = ParseUnit(string(b))
+	return err
+}
+
+// Validate checks that every choice is set and allowed, and that the
+// threshold is a positive grade on the scale (or the scale's top, on a
+// scale with no positive grade).
+func (p Policy) Validate() error {
+	if p.Scale.Min > p.Scale.Max {
+		return &PolicyError{Field: "grades", Value: p.Scale.String(), Msg: "is empty: write MIN..MAX with MIN <= MAX"}
+	}
+	if !p.Scale.Contains(p.MinGrade) || p.MinGrade <= 0 && p.Scale.Max > 0 {
+		return &PolicyError{Field: "min_grade", Value: strconv.Itoa(p.MinGrade),
+			Msg: "must be a positive grade on the scale " + p.Scale.String()}
+	}
+	if p.Gain != metric.Exp && p.Gain != metric.Linear {
+		return &PolicyError{Field: "gain", Value: strconv.Itoa(int(p.Gain)), Msg: "is unknown: use exp or linear"}
+	}
+	if p.Gain == metric.Exp && p.Scale.Max > MaxExpGrade {
+		return &PolicyError{Field: "gain", Value: "exp", Msg: fmt.Sprintf("over grades up to %d: 2^g-1 is not a finite number beyond grade %d "+
+			"(largest usable grade %d); use --gain linear, or a smaller scale", p.Scale.Max, MaxExpGrade, MaxExpGrade)}
+	}
+	if p.JudgedDivisor != "" {
+		if _, err := ParseJudgedDivisor(string(p.JudgedDivisor)); err != nil {
+			return err
+		}
+	}
+	if _, err := ParseLike(p.Like); err != nil {
+		return err
+	}
+	if _, err := runs.ParseOrder(string(p.Order)); err != nil {
+		return &PolicyError{Field: "order", Value: string(p.Order), Msg: "is not score or rank"}
+	}
+	for _, check := range []func() error{
+		func() error { _, err := ParseUnjudged(string(p.Unjudged)); return err },
+		func() error { _, err := ParseUnanswerable(string(p.Unanswerable)); return err },
+		func() error { _, err := ParseQuerySet(string(p.Queries)); return err },
+		func() error { _, err := ParseUnit(string(p.Unit)); return err },
+	} {
+		if err := check(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// textFields names the choices in the order String writes them; the last
+// two (judged-divisor, like) are written only when they are not at their
+// defaults (k, none), and may be left out of what ParsePolicy reads.
+var textFields = []string{"min-grade", "grades", "gain", "unjudged", "unanswerable", "queries", "unit", "order",
+	"judged-divisor", "like"}
+
+// requiredFields is how many of textFields every policy text names.
+const requiredFields = 8
+
+func (p Policy) values() []string {
+	out := []string{strconv.Itoa(p.MinGrade), p.Scale.String(), p.Gain.String(), string(p.Unjudged),
+		string(p.Unanswerable), string(p.Queries), string(p.Unit), string(p.Order)}
+	if p.JudgedDivisor != "" && p.JudgedDivisor != JudgedByK || p.Like != "" {
+		out = append(out, string(cmp.Or(p.JudgedDivisor, JudgedByK)))
+	}
+	if p.Like != "" {
+		out = append(out, p.Like)
+	}
+	return out
+}
+
+// String writes the policy on one line: "min-grade 1, grades 0..3, gain
+// exp, unjudged error, unanswerable error, queries exact, unit item, order
+// score".
+func (p Policy) String() string {
+	parts := make([]string, len(p.values()))
+	for i, v := range p.values() {
+		parts[i] = textFields[i] + " " + v
+	}
+	return strings.Join(parts, ", ")
+}
+
+// ParsePolicy reads what String writes: every choice once, in any order,
+// and checks the result with Validate. (JSON goes through the struct tags:
+// an object with one member a choice, each value checked as it is read.)
+func ParsePolicy(b string) (Policy, error) {
+	var out Policy
+	seen := map[string]bool{}
+	for part := range strings.SplitSeq(b, ",") {
+		name, value, _ := strings.Cut(strings.TrimSpace(part), " ")
+		value = strings.TrimSpace(value)
+		if seen[name] {
+			return out, fmt.Errorf("policy %q: %s given twice", b, name)
+		}
+		seen[name] = true
+		var err error
+		switch name {
+		case "min-grade":
+			out.MinGrade, err = strconv.Atoi(value)
+		case "grades":
+			err = out.Scale.UnmarshalText([]byte(value))
+		case "gain":
+			err = out.Gain.UnmarshalText([]byte(value))
+		case "unjudged":
+			err = out.Unjudged.UnmarshalText([]byte(value))
+		case "unanswerable":
+			err = out.Unanswerable.UnmarshalText([]byte(value))
+		case "queries":
+			err = out.Queries.UnmarshalText([]byte(value))
+		case "unit":
+			err = out.Unit.UnmarshalText([]byte(value))
+		case "order":
+			err = out.Order.UnmarshalText([]byte(value))
+		case "judged-divisor":
+			err = out.JudgedDivisor.UnmarshalText([]byte(value))
+		case "like":
+			out.Like, err = ParseLike(value)
+		default:
+			return out, fmt.Errorf("policy %q: unknown choice %q: the choices are %s", b, name, strings.Join(textFields, ", "))
+		}
+		if err != nil {
+			return out, fmt.Errorf("policy %q: %s: %w", b, name, err)
+		}
+	}
+	if len(seen)-btoi(seen["judged-divisor"])-btoi(seen["like"]) != requiredFields {
+		return out, fmt.Errorf("policy %q: name every choice: %s", b, strings.Join(textFields, ", "))
+	}
+	return out, out.Validate()
 }
 
 // Fields lists the policy as name/value pairs in a fixed order, for headers.
 func (p Policy) Fields() [][2]string {
-	return [][2]string{
-		{"min-grade", fmt.Sprint(p.MinGrade)},
-		{"grades", p.Scale.String()},
-		{"gain", p.Gain.String() + " (" + p.Gain.Formula() + ", discount log2(rank+1), ideal from all judgments)"},
-		{"unjudged", string(p.Unjudged)},
-		{"unanswerable", string(p.Unanswerable)},
-		{"queries", string(p.Queries)},
-		{"unit", string(p.Unit)},
-		{"order", p.Order},
-		{"judged-divisor", string(p.JudgedDivisor)},
-		{"like", likeField(p.Like)},
+	out := make([][2]string, len(p.values()))
+	for i, v := range p.values() {
+		out[i] = [2]string{textFields[i], v}
 	}
+	out[2][1] += " (" + p.Gain.Formula() + ", discount log2(rank+1), ideal from all judgments)"
+	return out
 }
 
-func likeField(like string) string {
-	if like == "" {
-		return "none"
+func btoi(b bool) int {
+	if b {
+		return 1
 	}
-	return like
+	return 0
 }
 
 // MetricPolicy is the part of p the arithmetic reads.
@@ -178,9 +349,9 @@ var Likes = []string{"trec_eval", "pytrec_eval", "ir_measures", "ranx"}
 // SetLike sets every policy in which the tool named differs from ragstat's
 // strict default to that tool's behaviour, and returns what it set, one
 // "name value (why)" each, for the output's notes. The caller applies
-// explicit flags afterwards, so they override the preset.
+// explicit choices afterwards, so they override the preset.
 func (p *Policy) SetLike(tool string) ([]string, error) {
-	t, err := oneOf("--like", tool, Likes...)
+	t, err := oneOf("like", tool, Likes...)
 	if err != nil {
 		return nil, err
 	}
@@ -193,7 +364,7 @@ func (p *Policy) SetLike(tool string) ([]string, error) {
 	}
 	switch t {
 	case "trec_eval", "pytrec_eval":
-		p.Gain, p.Queries, p.Order = metric.Linear, QueriesBoth, "score"
+		p.Gain, p.Queries, p.Order = metric.Linear, QueriesBoth, runs.ByScore
 		set = append(set, "gain linear (ndcg gain = grade)",
 			"queries both (only queries in the judgments and the run; "+t+" skips the others)",
 			"order score (score descending, ties by item id descending)")

@@ -1,131 +1,167 @@
 package eval
 
 import (
-	"math"
+	"encoding/json"
+	"errors"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/metric"
+	"github.com/ragstat/ragstat/runs"
 )
 
-// --queries both keeps the queries on both sides and lists the others.
-func TestQueriesBoth(t *testing.T) {
-	p := DefaultPolicy()
-	p.Queries = QueriesBoth
-	res, err := runText(t, evaluator(t, qrelsText, p, "R@10"), "refund Q0 policy 1 3 t\nother Q0 x 1 1 t\n")
-	if err != nil {
-		t.Fatal(err)
+func TestPolicyValidate(t *testing.T) {
+	tests := []struct {
+		name   string
+		change func(*Policy)
+		field  string // "" when valid
+	}{
+		{"default", func(*Policy) {}, ""},
+		{"threshold off the scale", func(p *Policy) { p.MinGrade = 5 }, "min_grade"},
+		{"threshold zero", func(p *Policy) { p.MinGrade = 0 }, "min_grade"},
+		{"threshold on a negative scale", func(p *Policy) { p.Scale, p.MinGrade = judgments.Scale{Min: -2, Max: 0}, 0 }, ""},
+		{"empty scale", func(p *Policy) { p.Scale = judgments.Scale{Min: 3, Max: 0} }, "grades"},
+		{"unknown gain", func(p *Policy) { p.Gain = 7 }, "gain"},
+		{"unjudged unset", func(p *Policy) { p.Unjudged = "" }, "unjudged"},
+		{"unknown unanswerable", func(p *Policy) { p.Unanswerable = "ignore" }, "unanswerable"},
+		{"queries unset", func(p *Policy) { p.Queries = "" }, "queries"},
+		{"unknown unit", func(p *Policy) { p.Unit = "page" }, "unit"},
+		{"order unset", func(p *Policy) { p.Order = "" }, "order"},
 	}
-	if len(res.Rows) != 1 || res.Rows[0].Query != "refund" || strings.Join(res.Ignored, ",") != "limits,other" {
-		t.Fatalf("rows %+v ignored %v", res.Rows, res.Ignored)
-	}
-}
-
-// --unanswerable zero scores a query without a relevant judgment (0 where
-// a measure divides by nothing) and keeps it in the mean.
-func TestUnanswerableZero(t *testing.T) {
-	qrels := qrelsText + "empty 0 nothing 0\nempty 0 near 1\n"
-	run := "refund Q0 policy 1 3 t\nlimits Q0 limit 1 3 t\nempty Q0 near 1 1 t\n"
-	p := DefaultPolicy()
-	p.Unanswerable, p.MinGrade, p.Gain = UnanswerableZero, 2, metric.Linear
-	res, err := runText(t, evaluator(t, qrels, p, "R@10", "AP", "bpref", "ndcg_cut.10"), run)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res.Rows) != 3 || strings.Join(res.ScoredUnanswerable, ",") != "empty" || len(res.Excluded) != 0 {
-		t.Fatalf("rows %d, scored %v, excluded %v", len(res.Rows), res.ScoredUnanswerable, res.Excluded)
-	}
-	empty := res.Rows[2]
-	// Nothing reaches grade 2: recall, AP and bpref are 0; nDCG reads the
-	// grade-1 item it found at rank 1, as trec_eval's does.
-	if empty.Values[0] != 0 || empty.Values[1] != 0 || empty.Values[2] != 0 || empty.Values[3] != 1 {
-		t.Fatalf("empty query scored %v", empty.Values)
-	}
-	// refund: policy at rank 1 of {policy, exception} (grade >= 2): R 1/2.
-	if !near(res.Mean[0], (0.5+0.5+0)/3) {
-		t.Errorf("mean R@10 %v, want (1/2 + 1/2 + 0) / 3", res.Mean[0])
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := DefaultPolicy()
+			tt.change(&p)
+			err := p.Validate()
+			var pe *PolicyError
+			switch {
+			case tt.field == "" && err != nil:
+				t.Errorf("refused: %v", err)
+			case tt.field != "" && (!errors.As(err, &pe) || pe.Field != tt.field):
+				t.Errorf("got %v, want an error on %s", err, tt.field)
+			}
+		})
 	}
 }
 
-// Judged-only evaluation removes unjudged items and those with a negative
-// grade (pooled, not judged), as trec_eval -J does.
-func TestSkipDropsNegativeGrades(t *testing.T) {
-	qrels := "q 0 a 1\nq 0 pooled -1\nq 0 b 0\n"
-	p := DefaultPolicy()
-	p.Scale = judgments.Scale{Min: -1, Max: 3}
-	p.Unjudged = UnjudgedSkip
-	res, err := runText(t, evaluator(t, qrels, p, "P@2", "NumRet"), "q Q0 pooled 1 3 t\nq Q0 hole 2 2 t\nq Q0 a 3 1 t\n")
+func TestNewValidates(t *testing.T) {
+	set, err := judgments.Read(input.FromBytes("qrels.txt", []byte(qrelsText)), judgments.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if row := res.Rows[0]; row.Values[0] != 0.5 || row.Values[1] != 1 || row.Unjudged != 1 {
-		t.Fatalf("P@2, NumRet = %v, unjudged %d; want 1/2 and 1 (only a is left)", row.Values, row.Unjudged)
+	ms, _ := metric.ParseAll([]string{"R@10"})
+	ev, err := New(set, Policy{}, ms, nil)
+	if err != nil || ev.Policy() != DefaultPolicy() {
+		t.Errorf("the zero Policy: %v, %+v; want the default", err, ev)
+	}
+	if _, err := New(set, Policy{MinGrade: 1}, ms, nil); err == nil {
+		t.Error("a policy naming one choice only was accepted")
+	}
+	doc := DefaultPolicy()
+	doc.Unit = UnitDoc
+	if _, err := New(set, doc, ms, nil); err == nil || !strings.Contains(err.Error(), "needs a document map") {
+		t.Errorf("the doc unit without a map: %v", err)
+	}
+	if _, err := New(set, DefaultPolicy(), ms, func(s string) string { return s }); err == nil {
+		t.Error("a document map under the item unit was accepted")
 	}
 }
 
-// A mean over no query is undefined, never 0.
-func TestMeanOverNothing(t *testing.T) {
-	qrels := "q 0 x 0\n"
+func TestPolicyText(t *testing.T) {
 	p := DefaultPolicy()
-	p.Unanswerable = UnanswerableExclude
-	res, err := runText(t, evaluator(t, qrels, p, "R@10", "num_ret"), "q Q0 x 1 1 t\n")
-	if err != nil {
-		t.Fatal(err)
+	p.Unjudged, p.Gain, p.Order = UnjudgedBounds, metric.Linear, runs.ByRank
+	s := p.String()
+	if want := "min-grade 1, grades 0..3, gain linear, unjudged bounds, unanswerable error, queries exact, unit item, order rank"; s != want {
+		t.Errorf("String = %q, want %q", s, want)
 	}
-	if len(res.Rows) != 0 || !math.IsNaN(res.Mean[0]) || !math.IsNaN(res.Mean[1]) {
-		t.Fatalf("rows %d, mean %v: want no rows and undefined means", len(res.Rows), res.Mean)
+	if back, err := ParsePolicy(s); err != nil || back != p {
+		t.Errorf("ParsePolicy = %+v, %v; want %+v", back, err, p)
 	}
-}
-
-// trec_eval's num_* sum over queries; gm_map is a geometric mean.
-func TestAggregates(t *testing.T) {
-	p := DefaultPolicy()
-	res, err := runText(t, evaluator(t, qrelsText, p, "num_ret", "NumRet", "gm_map", "map"),
-		"refund Q0 policy 1 3 t\nrefund Q0 noise 2 2 t\nlimits Q0 noise 1 3 t\nlimits Q0 scope 2 2 t\nlimits Q0 limit 3 1 t\n")
-	if err != nil {
-		t.Fatal(err)
-	}
-	// AP: refund 1/3 (1 of 3 relevant at rank 1); limits (1/2 + 2/3) / 2.
-	ap := []float64{1.0 / 3, (0.5 + 2.0/3) / 2}
-	want := []float64{5, 2.5, math.Sqrt(ap[0] * ap[1]), (ap[0] + ap[1]) / 2}
-	for i, w := range want {
-		if !near(res.Mean[i], w) {
-			t.Errorf("%s summary %v, want %v", res.Metrics[i].Name(), res.Mean[i], w)
+	for _, bad := range []string{
+		"min-grade 1",
+		strings.Replace(s, "unit item", "unit page", 1),
+		strings.Replace(s, "min-grade 1", "min-grade 9", 1),
+		s + ", colour blue",
+		s + ", gain exp",
+	} {
+		if _, err := ParsePolicy(bad); err == nil {
+			t.Errorf("ParsePolicy(%q) accepted it", bad)
 		}
 	}
 }
 
-// Exponential gain over a scale where 2^g-1 overflows is refused up front.
-func TestExpGainOverflowRefused(t *testing.T) {
+func TestPolicyJSON(t *testing.T) {
 	p := DefaultPolicy()
-	p.Scale = judgments.Scale{Min: 0, Max: 2000}
-	if err := p.Check(); err == nil || !strings.Contains(err.Error(), "largest usable grade 1000") || !strings.Contains(err.Error(), "--gain linear") {
-		t.Fatalf("got %v", err)
-	}
-	p.Gain = metric.Linear
-	if err := p.Check(); err != nil {
+	p.MinGrade, p.Unanswerable = 2, UnanswerableExclude
+	data, err := json.Marshal(p)
+	if err != nil {
 		t.Fatal(err)
 	}
-	p.Gain, p.Scale.Max = metric.Exp, MaxExpGrade
-	if err := p.Check(); err != nil {
-		t.Fatal(err)
+	want := `{"min_grade":2,"grades":"0..3","gain":"exp","unjudged":"error","unanswerable":"exclude","queries":"exact","unit":"item","order":"score"}`
+	if string(data) != want {
+		t.Errorf("JSON = %s, want %s", data, want)
+	}
+	var back Policy
+	if err := json.Unmarshal(data, &back); err != nil || back != p {
+		t.Errorf("read back %+v, %v", back, err)
+	}
+	for _, bad := range [][2]string{{`"gain":"exp"`, `"gain":"cubic"`}, {`"grades":"0..3"`, `"grades":"3..0"`},
+		{`"order":"score"`, `"order":"given"`}, {`"unjudged":"error"`, `"unjudged":"maybe"`}} {
+		doc := strings.Replace(want, bad[0], bad[1], 1)
+		if err := json.Unmarshal([]byte(doc), &back); doc == want || err == nil {
+			t.Errorf("%s accepted", doc)
+		}
 	}
 }
 
-// Invalid evidence leaves the ideal ranking and the denominators: the
-// source document's rule for out-of-scope and stale items.
-func TestScoreGradesWithout(t *testing.T) {
-	// Five positives; two of them (grades 3 and 1) are not acceptable
-	// evidence for this request. The list holds the three valid ones.
-	qrels := "q 0 a 2\nq 0 b 2\nq 0 c 1\nq 0 forbidden 3\nq 0 stale 1\nq 0 n 0\n"
-	e := evaluator(t, qrels, DefaultPolicy(), "R", "nDCG")
-	valid := e.ScoreGradesWithout("q", []int32{2, 2, 1}, []int32{3, 1})
-	if valid.Values[0] != 1 || !near(valid.Values[1], 1) {
-		t.Errorf("without the invalid judgments: R %v nDCG %v, want 1 and 1", valid.Values[0], valid.Values[1])
+// TestOrderRanks checks that the policy's Order, printed beside the
+// scores, is the order the lists are ranked in.
+func TestOrderRanks(t *testing.T) {
+	run := "refund Q0 noise 1 1.0 t\nrefund Q0 policy 2 2.0 t\nlimits Q0 limit 1 1.0 t\n"
+	for _, tt := range []struct {
+		order runs.Order
+		want  float64 // RR@10 of refund
+	}{{runs.ByScore, 1}, {runs.ByRank, 0.5}} {
+		p := DefaultPolicy()
+		p.Order, p.Unjudged = tt.order, UnjudgedNonrelevant
+		res, err := runText(t, evaluator(t, qrelsText, p, "RR@10"), run)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := res.Rows[0].Values[0]; res.Rows[0].Query != "refund" || !near(got, tt.want) {
+			t.Errorf("order %s: refund RR@10 = %v, want %v", tt.order, got, tt.want)
+		}
 	}
-	all := e.ScoreGrades("q", []int32{2, 2, 1})
-	if !near(all.Values[0], 3.0/5) {
-		t.Errorf("with every judgment: R %v, want 3/5", all.Values[0])
+	e := evaluator(t, qrelsText, DefaultPolicy(), "RR@10")
+	if _, err := e.Run("r", input.FromBytes("run.txt", []byte(run)), runs.Options{Order: runs.ByRank}); err == nil {
+		t.Error("a reader order other than the policy's was accepted")
+	}
+}
+
+// TestAsEvaluated checks that the list views show is the list scored.
+func TestAsEvaluated(t *testing.T) {
+	qrels := "q 0 a 1\nq 0 b 0\n"
+	items := []string{"a#1", "x#1", "a#2", "b#1"}
+	tests := []struct {
+		unit     Unit
+		unjudged Unjudged
+		items    []string
+		want     []string
+	}{
+		{UnitItem, UnjudgedNonrelevant, []string{"a", "x", "b"}, []string{"a", "x", "b"}},
+		{UnitItem, UnjudgedSkip, []string{"a", "x", "b"}, []string{"a", "b"}},
+		{UnitDoc, UnjudgedNonrelevant, items, []string{"a", "x", "b"}},
+		{UnitDoc, UnjudgedSkip, items, []string{"a", "b"}},
+	}
+	for _, tt := range tests {
+		p := DefaultPolicy()
+		p.Unit, p.Unjudged = tt.unit, tt.unjudged
+		e := evaluator(t, qrels, p, "RR@10")
+		if got := e.AsEvaluated("q", tt.items); !slices.Equal(got, tt.want) {
+			t.Errorf("%s, %s: %v, want %v", tt.unit, tt.unjudged, got, tt.want)
+		}
 	}
 }
