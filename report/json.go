@@ -204,7 +204,6 @@ func (j *jsonWriter) runs(jm jsonMetrics, results []*eval.Result) {
 	j.close(']')
 }
 
-
 // jsonDoc writes the document: the policy, the inputs, every run with its
 // means and then its queries as they are formatted, and the manifest.
 func jsonDoc(w io.Writer, r *Eval) error {

@@ -188,4 +188,3 @@ func appendJSONFloat(dst []byte, v float64) []byte {
 	}
 	return dst
 }
-
