@@ -129,3 +129,26 @@ func TestScoreGradesWithout(t *testing.T) {
 		t.Errorf("with every judgment: R %v, want 3/5", all.Values[0])
 	}
 }
+
+// The preset and the divisor travel through the policy's text and JSON,
+// and are left out of both at their defaults.
+func TestPolicyTextWithPreset(t *testing.T) {
+	p := DefaultPolicy()
+	if _, err := p.SetLike("ir_measures"); err != nil {
+		t.Fatal(err)
+	}
+	text := p.String()
+	if !strings.HasSuffix(text, ", judged-divisor list, like ir_measures") {
+		t.Errorf("String = %q", text)
+	}
+	back, err := ParsePolicy(text)
+	if err != nil || back != p {
+		t.Fatalf("ParsePolicy(%q) = %+v, %v; want %+v", text, back, err, p)
+	}
+	if d := DefaultPolicy().String(); strings.Contains(d, "judged-divisor") || strings.Contains(d, "like") {
+		t.Errorf("default policy text %q names defaults it need not", d)
+	}
+	if _, err := p.SetLike("trec-eval"); err == nil || !strings.Contains(err.Error(), "trec_eval, pytrec_eval, ir_measures, ranx") {
+		t.Errorf("unknown preset: %v", err)
+	}
+}
