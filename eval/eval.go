@@ -61,6 +61,8 @@ type Evaluator struct {
 	// FoldedJudgments counts judgments merged into their document's under
 	// --unit doc.
 	FoldedJudgments int
+	subtopics       *judgments.Subtopics
+	aspects         map[string]*metric.Aspects // by query: subtopics and the judged items' grades
 }
 
 // New prepares an Evaluator. The zero Policy means DefaultPolicy; any
@@ -106,7 +108,8 @@ func (e *Evaluator) Judgments() *judgments.Set { return e.qrels }
 // scratch is per-goroutine working memory.
 type scratch struct {
 	grades, ideal []int32
-	hi            []int32 // grades read optimistically, under --unjudged bounds
+	hi            []int32           // grades read optimistically, under --unjudged bounds
+	aspects       [][]metric.Aspect // each ranked item's subtopic grades, with subtopic judgments
 	seen          map[string]bool
 	items         []string
 	lines         []int
@@ -147,8 +150,68 @@ func (e *Evaluator) Score(file string, list *runs.Ranking) (Row, error) {
 	if err := errs.Err(); err != nil {
 		return row, err
 	}
+	s.aspects = s.aspects[:0]
+	if e.aspects != nil {
+		sq := e.subtopics.Query(list.Query)
+		for _, it := range items {
+			s.aspects = append(s.aspects, aspectsOf(sq.Of(it)))
+		}
+	}
 	e.scoreGrades(&row, s, e.ideal[list.Query])
 	return row, nil
+}
+
+// UseSubtopics gives the diversity metrics (alpha-nDCG, ERR-IA) their
+// subtopic judgments. Every judged query needs some.
+func (e *Evaluator) UseSubtopics(st *judgments.Subtopics) error {
+	var missing []string
+	aspects := map[string]*metric.Aspects{}
+	for _, q := range e.qrels.IDs() {
+		sq := st.Query(q)
+		if sq == nil {
+			missing = append(missing, q)
+			continue
+		}
+		a := &metric.Aspects{N: sq.Len()}
+		for _, it := range sq.Items() {
+			a.Judged = append(a.Judged, aspectsOf(sq.Of(it)))
+		}
+		aspects[q] = a
+	}
+	if len(missing) > 0 {
+		return &diag.Error{File: st.File, Msg: fmt.Sprintf("%s judged in %s but without subtopic judgments: %s",
+			plural(len(missing), "query", "queries"), e.qrels.File, sample(missing)),
+			Hint: "judge every query's subtopics, or leave the diversity metrics out"}
+	}
+	e.subtopics, e.aspects = st, aspects
+	return nil
+}
+
+func aspectsOf(gs []judgments.SubtopicGrade) []metric.Aspect {
+	out := make([]metric.Aspect, len(gs))
+	for i, g := range gs {
+		out[i] = metric.Aspect{Subtopic: g.Subtopic, Grade: int32(g.Grade)}
+	}
+	return out
+}
+
+// CheckScoreGrades reports whether every metric can be scored from grades
+// alone (ScoreGrades); the diversity metrics cannot.
+func (e *Evaluator) CheckScoreGrades() error { return e.needsSubtopics(true) }
+
+// needsSubtopics refuses to score diversity metrics without subtopic
+// judgments, or from grades alone (ScoreGrades: no item ids to look up).
+func (e *Evaluator) needsSubtopics(fromGrades bool) error {
+	for _, m := range e.metrics {
+		switch {
+		case !m.Diversity:
+		case e.aspects == nil:
+			return fmt.Errorf("%s needs subtopic judgments (--subtopics FILE, TREC diversity qrels: topic subtopic item grade)", m.Name())
+		case fromGrades:
+			return fmt.Errorf("%s is not available here: it needs each item's subtopic judgments", m.Name())
+		}
+	}
+	return nil
 }
 
 // ScoreGrades scores one ranked list whose grades the caller looked up
@@ -168,6 +231,7 @@ func (e *Evaluator) ScoreGradesWithout(query string, grades, invalid []int32) Ro
 	s := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(s)
 	s.grades = append(s.grades[:0], grades...)
+	s.aspects = s.aspects[:0]
 	ideal := e.ideal[query]
 	if len(invalid) > 0 {
 		ideal = withoutGrades(ideal, invalid)
@@ -200,8 +264,9 @@ func withoutGrades(ideal, drop []int32) []int32 {
 // judged, as trec_eval -J does), and fills the metrics.
 func (e *Evaluator) scoreGrades(row *Row, s *scratch, ideal []int32) {
 	kept := s.grades[:0]
+	keptAspects := s.aspects[:0]
 	skip := e.policy.Unjudged == UnjudgedSkip
-	for _, g := range s.grades {
+	for i, g := range s.grades {
 		if g == metric.Unjudged {
 			row.Unjudged++
 		}
@@ -209,8 +274,11 @@ func (e *Evaluator) scoreGrades(row *Row, s *scratch, ideal []int32) {
 			continue
 		}
 		kept = append(kept, g)
+		if len(s.aspects) > 0 {
+			keptAspects = append(keptAspects, s.aspects[i])
+		}
 	}
-	s.grades = kept
+	s.grades, s.aspects = kept, keptAspects
 	row.Returned = len(kept)
 	e.fill(row, s, ideal)
 }
@@ -300,6 +368,9 @@ func (e *Evaluator) AsEvaluated(query string, items []string) []string {
 func (e *Evaluator) fill(row *Row, s *scratch, ideal []int32) {
 	p := e.policy.MetricPolicy()
 	list := metric.List{Grades: s.grades, Ideal: ideal}
+	if a := e.aspects[row.Query]; a != nil {
+		list.Aspects = &metric.Aspects{N: a.N, Ranked: s.aspects, Judged: a.Judged}
+	}
 	if list.NumRel(p) == 0 {
 		row.noRel = true
 		if e.policy.Unanswerable != UnanswerableZero {
@@ -333,7 +404,9 @@ func (e *Evaluator) bounds(low []float64, s *scratch, list *metric.List, p metri
 				s.ideal = append(s.ideal, p.MinGrade)
 			}
 		}
-		high[i] = m.Compute(metric.NewList(s.hi, s.ideal), p)
+		hl := metric.NewList(s.hi, s.ideal)
+		hl.Aspects = list.Aspects
+		high[i] = m.Compute(hl, p)
 		low[i], high[i] = min(low[i], high[i]), max(low[i], high[i])
 	}
 	return high
@@ -361,6 +434,9 @@ func (e *Evaluator) RunVisit(name string, f *input.File, opt runs.Options, visit
 		return nil, &PolicyError{Field: "order", Value: string(e.policy.Order), Msg: fmt.Sprintf("disagrees with the reader's order %q", opt.Order)}
 	}
 	opt.Order = e.policy.Order
+	if err := e.needsSubtopics(false); err != nil {
+		return nil, err
+	}
 	var mu sync.Mutex
 	rows := map[string]Row{}
 	notJudged := map[string]bool{} // a set: runs.Read may deliver a query twice
@@ -392,6 +468,9 @@ func (e *Evaluator) RunVisit(name string, f *input.File, opt runs.Options, visit
 
 // Lists evaluates rankings held in memory, keyed by query, as a run named name.
 func (e *Evaluator) Lists(name string, lists map[string][]string) (*Result, error) {
+	if err := e.needsSubtopics(false); err != nil {
+		return nil, err
+	}
 	rows := map[string]Row{}
 	var notJudged []string
 	var errs diag.List

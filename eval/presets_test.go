@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/metric"
 )
@@ -150,5 +151,39 @@ func TestPolicyTextWithPreset(t *testing.T) {
 	}
 	if _, err := p.SetLike("trec-eval"); err == nil || !strings.Contains(err.Error(), "trec_eval, pytrec_eval, ir_measures, ranx") {
 		t.Errorf("unknown preset: %v", err)
+	}
+}
+
+// alpha-nDCG and ERR-IA read subtopic judgments through the run's items,
+// skipped items included (metric's TestDiversityByHand has the numbers).
+func TestDiversityFromRuns(t *testing.T) {
+	qrels := "q 0 a 1\nq 0 b 1\nq 0 c 1\nq 0 n 0\n"
+	div, err := judgments.ReadSubtopics(input.FromBytes("div.qrels", []byte("q 1 a 1\nq 1 b 1\nq 2 b 1\nq 2 c 1\n")), judgments.Scale{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := DefaultPolicy()
+	p.Scale, p.Unjudged = judgments.Scale{Min: 0, Max: 1}, UnjudgedSkip
+	e := evaluator(t, qrels, p, "alpha-nDCG@3", "ERR-IA@3")
+	if _, err := runText(t, e, "q Q0 a 1 3 t\n"); err == nil || !strings.Contains(err.Error(), "needs subtopic judgments") {
+		t.Fatalf("without subtopics: %v", err)
+	}
+	if err := e.UseSubtopics(div); err != nil {
+		t.Fatal(err)
+	}
+	res, err := runText(t, e, "q Q0 a 1 4 t\nq Q0 hole 2 3 t\nq Q0 c 3 2 t\nq Q0 b 4 1 t\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	log3 := math.Log2(3)
+	want := []float64{(1 + 1/log3 + 0.5) / (2 + 0.5/log3 + 0.25), ((0.5 + 0.5*0.5/3) + (0.5/2 + 0.5*0.5/3)) / 2}
+	for i, w := range want {
+		if !near(res.Mean[i], w) {
+			t.Errorf("%s = %v, want %v", res.Metrics[i].Name(), res.Mean[i], w)
+		}
+	}
+	other := evaluator(t, qrels+"r 0 x 1\n", p, "ERR-IA@3")
+	if err := other.UseSubtopics(div); err == nil || !strings.Contains(err.Error(), `without subtopic judgments: "r"`) {
+		t.Errorf("a query without subtopics: %v", err)
 	}
 }

@@ -93,6 +93,9 @@ type List struct {
 	// Ideal holds every judged grade of the query, sorted in descending
 	// order: the ideal ranking comes from all judgments, never from the run.
 	Ideal []int32
+	// Aspects holds the subtopic judgments the diversity metrics read;
+	// nil when there are none.
+	Aspects *Aspects
 }
 
 // NewList sorts ideal (in place) and returns the List.
@@ -209,6 +212,7 @@ const (
 	Persist        // RBP's persistence p
 	Beta           // set_F's weight of recall
 	Level          // a recall level in [0,1]
+	Alpha          // alpha-nDCG's novelty discount alpha
 )
 
 // Family is one kind of measurement, such as nDCG, at any cutoff.
@@ -227,6 +231,8 @@ type Family struct {
 	// Expand is what a trec_eval name written bare stands for, in
 	// trec_eval's parameter syntax ("5,10,15,20,30,100,200,500,1000" for P).
 	Expand string
+	// Diversity marks a metric that reads subtopic judgments (List.Aspects).
+	Diversity bool
 	// Shared marks a ranx name that is also one of ragstat's
 	// case-insensitive names: it takes ranx's meaning under --like ranx only.
 	Shared  bool
@@ -286,6 +292,8 @@ func (m Metric) params() string {
 		return "beta=" + strconv.FormatFloat(m.Value, 'g', -1, 64)
 	case Level:
 		return strconv.FormatFloat(m.Value, 'f', 2, 64)
+	case Alpha:
+		return "alpha=" + strconv.FormatFloat(m.Value, 'g', -1, 64)
 	}
 	return ""
 }

@@ -245,6 +245,10 @@ func (f *Family) with(k int, params, name string) (Metric, error) {
 		if m.Value, ok = value(key); !ok || m.Value < 0 {
 			return bad(fmt.Sprintf("the weight is a number of at least 0, as in %s", f.example()))
 		}
+	case Alpha:
+		if m.Value, ok = value("alpha"); !ok || m.Value < 0 || m.Value > 1 {
+			return bad("alpha is written alpha=x with 0 <= x <= 1, as in alpha-nDCG(alpha=0.5)@10")
+		}
 	case Level:
 		if m.Value, ok = value(""); !ok || m.Value < 0 || m.Value > 1 {
 			return bad("a recall level is a number from 0 to 1, as in iprec_at_recall.0.5")

@@ -139,3 +139,34 @@ func TestFamiliesDocumented(t *testing.T) {
 		}
 	}
 }
+
+// The diversity metrics over subtopic judgments, worked by hand: a is
+// relevant to subtopic 0, b to both, c to 1; the list is a, c, b.
+func TestDiversityByHand(t *testing.T) {
+	a, b, c := []Aspect{{0, 1}}, []Aspect{{0, 1}, {1, 1}}, []Aspect{{1, 1}}
+	l := NewList([]int32{1, 1, 1}, []int32{1, 1, 1})
+	l.Aspects = &Aspects{N: 2, Ranked: [][]Aspect{a, c, b}, Judged: [][]Aspect{a, b, c}}
+	p := Policy{MinGrade: 1, MaxGrade: 1}
+	log3 := math.Log2(3)
+	// alpha-DCG: 1 + 1/log2(3) + (0.5 + 0.5)/2; the greedy ideal takes b (2),
+	// then a (0.5), then c (0.5): 2 + 0.5/log2(3) + 0.5/2.
+	dcg, ideal := 1+1/log3+0.5, 2+0.5/log3+0.25
+	// ERR-IA: R = 1/2 for every relevant grade; subtopic 0 is met at ranks 1
+	// and 3, subtopic 1 at ranks 2 and 3.
+	errIA := ((0.5 + 0.5*0.5/3) + (0.5/2 + 0.5*0.5/3)) / 2
+	tests := []struct {
+		name string
+		want float64
+	}{
+		{"alpha-nDCG@3", dcg / ideal},
+		{"alpha-nDCG", dcg / ideal},
+		{"alpha-nDCG(alpha=0)@1", 1.0 / 2},
+		{"ERR-IA@3", errIA},
+		{"ERR-IA@1", 0.5 / 2},
+	}
+	for _, tc := range tests {
+		if got := compute(t, tc.name, l, p); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("%s = %.15g, want %.15g", tc.name, got, tc.want)
+		}
+	}
+}

@@ -66,6 +66,9 @@ func Evaluate(in Input, traces Traces, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := ev.CheckScoreGrades(); err != nil {
+		return nil, fmt.Errorf("stages: %w", err)
+	}
 	var mu sync.Mutex
 	var errs diag.List
 	tallies := map[string]*tally{}

@@ -34,6 +34,7 @@ type policyFlags struct {
 	Queries         string   `placeholder:"SET" help:"Which queries: exact (default: both sets equal), judged, run, both (only those on both sides)."`
 	JudgedDivisor   string   `placeholder:"k|list" help:"Judged@k divides by k (default) or by min(k, list length) (ir_measures)."`
 	Unit            string   `default:"item" enum:"item,doc" help:"Evaluation unit: item, or doc (items folded into their document)."`
+	Subtopics       string   `placeholder:"FILE" help:"Subtopic judgments for alpha-nDCG and ERR-IA: TREC diversity qrels (topic subtopic item grade)."`
 	DocMap          string   `placeholder:"FILE" help:"Item to document map for --unit doc: TSV (item<TAB>doc) or JSONL {\"item\":..,\"doc\":..}."`
 	DocIDPattern    string   `placeholder:"REGEX" help:"For --unit doc: the first group of REGEX is the document id."`
 	Order           string   `default:"score" enum:"score,rank" help:"Rank by score (ties: item id descending) or by the TREC rank column."`
@@ -137,7 +138,23 @@ func (f *policyFlags) evaluator(e *env) (*eval.Evaluator, *input.File, error) {
 		return nil, nil, err
 	}
 	ev, err := eval.New(qrels, p, ms, docOf)
-	return ev, jf, flagged(err)
+	if err != nil {
+		return nil, nil, flagged(err)
+	}
+	if f.Subtopics != "" {
+		sf, err := input.Open(f.Subtopics, e.stdin)
+		if err != nil {
+			return nil, nil, err
+		}
+		st, err := judgments.ReadSubtopics(sf, p.Scale)
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := ev.UseSubtopics(st); err != nil {
+			return nil, nil, err
+		}
+	}
+	return ev, jf, nil
 }
 
 func (f *policyFlags) docOf(p eval.Policy, e *env) (func(string) string, error) {

@@ -40,6 +40,9 @@ type stagesCmd struct {
 }
 
 func (c *stagesCmd) Run(e *env) error {
+	if c.Subtopics != "" {
+		return fmt.Errorf("--subtopics is not available for stages: the diversity metrics apply to eval and compare over runs")
+	}
 	if c.Unit != "item" {
 		return fmt.Errorf("--unit doc is not available for stages: stages evaluate the items the pipeline delivered")
 	}
