@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/ragstat/ragstat/eval"
-	"github.com/ragstat/ragstat/metric"
 	"github.com/ragstat/ragstat/manifest"
+	"github.com/ragstat/ragstat/metric"
 	"github.com/ragstat/ragstat/stages"
 )
 
