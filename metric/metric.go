@@ -310,9 +310,13 @@ func (m Metric) Definition(p Policy) string {
 	s := m.Name() + " = " + string(m.Origin) + " " + m.Family.Name
 	switch {
 	case m.Gains != nil:
-		s += " (gains " + m.Gains.format(false) + ")"
+		s += " (" + m.Gains.format(false) + ")"
 	case m.Origin == Ragstat && slices.Contains(m.Reads, "gain"):
 		s += " (gain " + p.Gain.Formula() + ")"
+	case slices.Contains(m.Reads, "judged-divisor") && p.JudgedOfList:
+		s += " (divided by min(k, |list|), as ir_measures)"
+	case slices.Contains(m.Reads, "judged-divisor"):
+		s += " (divided by k, even for a shorter list)"
 	}
 	if m.Differs != "" {
 		s += ": " + m.Differs
