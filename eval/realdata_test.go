@@ -59,8 +59,13 @@ func trecAll(t *testing.T, path string) map[string]map[string]string {
 // does, with the metrics named.
 func likeTrecEval(t *testing.T, qrelsPath, runPath string, minGrade int, names []string) *Result {
 	t.Helper()
-	data := sharedtest.Dir(t, "data")
+	return likeTrecEvalIn(t, sharedtest.Dir(t, "data"), qrelsPath, runPath, minGrade, judgments.DefaultScale, names)
+}
+
+func likeTrecEvalIn(t *testing.T, data, qrelsPath, runPath string, minGrade int, scale judgments.Scale, names []string) *Result {
+	t.Helper()
 	p := DefaultPolicy()
+	p.Scale = scale
 	if _, err := p.SetLike("trec_eval"); err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +78,7 @@ func likeTrecEval(t *testing.T, qrelsPath, runPath string, minGrade int, names [
 	if err != nil {
 		t.Fatal(err)
 	}
-	qrels, err := judgments.Read(jf, judgments.Options{})
+	qrels, err := judgments.Read(jf, judgments.Options{Scale: scale})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,45 +130,69 @@ func TestAgainstTrecEval(t *testing.T) {
 	}
 }
 
+// trecNames are the trec_eval names ragstat computes, in trec_eval's
+// spelling.
+var trecNames = []string{"num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
+	"iprec_at_recall", "P", "recall", "infAP", "11pt_avg", "ndcg", "ndcg_cut", "map_cut", "success",
+	"set_P", "set_recall", "set_F", "rbp", "rbp_resid"}
+
+// matchTrecEval compares res with trec_eval's -q output want, query by
+// query and in the summary row.
+func matchTrecEval(t *testing.T, what string, res *Result, want map[string]map[string]string) {
+	t.Helper()
+	format := func(m metric.Metric, v float64, perQuery bool) string {
+		if m.Count && (perQuery || m.Agg == metric.Sum) {
+			return fmt.Sprint(int(v))
+		}
+		return fmt.Sprintf("%6.4f", v)
+	}
+	if got := fmt.Sprint(len(res.Rows)); want["num_q"] != nil && got != want["num_q"]["all"] {
+		t.Fatalf("%s: %s queries scored, trec_eval num_q %s", what, got, want["num_q"]["all"])
+	}
+	bad := 0
+	for i, m := range res.Metrics {
+		w := want[m.Name()]
+		if w == nil {
+			t.Fatalf("%s: trec_eval printed no %s", what, m.Name())
+		}
+		if got := format(m, res.Mean[i], false); got != w["all"] {
+			t.Errorf("%s %s all: %s, trec_eval %s", what, m.Name(), got, w["all"])
+			bad++
+		}
+		if m.Agg == metric.GeoMean {
+			continue // trec_eval prints gm_map's summary only
+		}
+		for _, row := range res.Rows {
+			if got := format(m, row.Values[i], true); got != w[row.Query] && bad < 20 {
+				t.Errorf("%s %s query %s: %s, trec_eval %s", what, m.Name(), row.Query, got, w[row.Query])
+				bad++
+			}
+		}
+	}
+}
+
+// TestTrecNamesOnTrecEvalsOwnTests matches trec_eval's own expected
+// outputs (its test directory): all_trec -q, and at -l 2 on graded
+// judgments, and its measure-parameter test.
+func TestTrecNamesOnTrecEvalsOwnTests(t *testing.T) {
+	dir := sharedtest.Dir(t, "conformance")
+	dir = filepath.Join(dir, "trec_eval_test")
+	res := likeTrecEvalIn(t, dir, "qrels.test", "results.test", 1, judgments.DefaultScale, trecNames)
+	matchTrecEval(t, "out.test.aq", res, trecAll(t, filepath.Join(dir, "out.test.aq")))
+	res = likeTrecEvalIn(t, dir, "qrels.rel_level", "results.test", 2, judgments.Scale{Min: -1, Max: 4}, trecNames)
+	matchTrecEval(t, "out.test.aql", res, trecAll(t, filepath.Join(dir, "out.test.aql")))
+	res = likeTrecEvalIn(t, dir, "qrels.test", "results.test", 1, judgments.DefaultScale, []string{"iprec_at_recall.0.10,0.20,0.25,0.75,0.50",
+		"P.5,7,3", "recall.20,2000", "ndcg.1=3,2=9,4=4.5", "ndcg_cut.10,20", "success.2,5,20"})
+	matchTrecEval(t, "out.test.meas_params", res, trecAll(t, filepath.Join(dir, "out.test.meas_params")))
+}
+
 // TestEveryTrecNameAgainstTrecEval computes every trec_eval name ragstat
 // knows on the DL-HARD runs under --like trec_eval and matches trec_eval's
 // -q -m all_trec output, query by query and in the summary row.
 func TestEveryTrecNameAgainstTrecEval(t *testing.T) {
 	data := sharedtest.Dir(t, "data")
-	names := []string{"num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
-		"iprec_at_recall", "P", "recall", "infAP", "11pt_avg", "ndcg", "ndcg_cut", "map_cut", "success",
-		"set_P", "set_recall", "set_F", "rbp", "rbp_resid"}
 	for _, sys := range dlHardSystems {
-		res := likeTrecEval(t, "dl-hard-passage/dl_hard-passage.qrels", "dl-hard-passage/runs/"+sys+".run.gz", 1, names)
-		want := trecAll(t, filepath.Join(data, "dl-hard-passage/trec_eval_outputs/"+sys+".trec_eval_all.txt"))
-		format := func(m metric.Metric, v float64, perQuery bool) string {
-			if m.Count && (perQuery || m.Agg == metric.Sum) {
-				return fmt.Sprint(int(v))
-			}
-			return fmt.Sprintf("%6.4f", v)
-		}
-		if got := fmt.Sprint(len(res.Rows)); got != want["num_q"]["all"] {
-			t.Fatalf("%s: %s queries scored, trec_eval num_q %s", sys, got, want["num_q"]["all"])
-		}
-		bad := 0
-		for i, m := range res.Metrics {
-			w := want[m.Name()]
-			if w == nil {
-				t.Fatalf("%s: trec_eval printed no %s", sys, m.Name())
-			}
-			if got := format(m, res.Mean[i], false); got != w["all"] {
-				t.Errorf("%s %s all: %s, trec_eval %s", sys, m.Name(), got, w["all"])
-				bad++
-			}
-			if m.Agg == metric.GeoMean {
-				continue // trec_eval prints gm_map's summary only
-			}
-			for _, row := range res.Rows {
-				if got := format(m, row.Values[i], true); got != w[row.Query] && bad < 20 {
-					t.Errorf("%s %s query %s: %s, trec_eval %s", sys, m.Name(), row.Query, got, w[row.Query])
-					bad++
-				}
-			}
-		}
+		res := likeTrecEval(t, "dl-hard-passage/dl_hard-passage.qrels", "dl-hard-passage/runs/"+sys+".run.gz", 1, trecNames)
+		matchTrecEval(t, sys, res, trecAll(t, filepath.Join(data, "dl-hard-passage/trec_eval_outputs/"+sys+".trec_eval_all.txt")))
 	}
 }
