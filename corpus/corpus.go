@@ -7,7 +7,9 @@ package corpus
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/input"
@@ -21,6 +23,19 @@ type Meta struct {
 	Scope     string      `json:"scope,omitempty"` // empty: visible to every query
 	ValidFrom jsonin.Date `json:"valid_from,omitzero"`
 	ValidTo   jsonin.Date `json:"valid_to,omitzero"`
+}
+
+// Validity reports whether an item with this metadata is outside the
+// permission scopes of a request (an item with no scope is visible to
+// everyone; a request with no scopes sees everything), or not in effect at
+// its as_of date (zero: any date). Either makes it no acceptable evidence
+// for that request.
+func (m Meta) Validity(scopes []string, asOf time.Time) (outOfScope, stale bool) {
+	outOfScope = len(scopes) > 0 && m.Scope != "" && !slices.Contains(scopes, m.Scope)
+	if !asOf.IsZero() {
+		stale = !m.ValidFrom.IsZero() && m.ValidFrom.After(asOf) || !m.ValidTo.IsZero() && !m.ValidTo.After(asOf)
+	}
+	return outOfScope, stale
 }
 
 // Known reports whether any metadata is given.

@@ -164,13 +164,9 @@ func (j *joiner) meta(v *view, it trace.Item) corpus.Meta {
 }
 
 // validity reports whether an item is out of the topic's scopes, or not in
-// effect at its as_of date. An item with no scope is visible to everyone.
+// effect at its as_of date.
 func (j *joiner) validity(topic *topics.Topic, m corpus.Meta) (out, stale bool) {
-	out = len(topic.Scopes) > 0 && m.Scope != "" && !slices.Contains(topic.Scopes, m.Scope)
-	if asOf := topic.AsOf.Time; !asOf.IsZero() {
-		stale = !m.ValidFrom.IsZero() && m.ValidFrom.After(asOf) || !m.ValidTo.IsZero() && !m.ValidTo.After(asOf)
-	}
-	return out, stale
+	return m.Validity(topic.Scopes, topic.AsOf.Time)
 }
 
 // invalidJudgment is a judged item that is not acceptable evidence for
