@@ -25,19 +25,6 @@ type Meta struct {
 	ValidTo   jsonin.Date `json:"valid_to,omitzero"`
 }
 
-// Validity reports whether an item with this metadata is outside the
-// permission scopes of a request (an item with no scope is visible to
-// everyone; a request with no scopes sees everything), or not in effect at
-// its as_of date (zero: any date). Either makes it no acceptable evidence
-// for that request.
-func (m Meta) Validity(scopes []string, asOf time.Time) (outOfScope, stale bool) {
-	outOfScope = len(scopes) > 0 && m.Scope != "" && !slices.Contains(scopes, m.Scope)
-	if !asOf.IsZero() {
-		stale = !m.ValidFrom.IsZero() && m.ValidFrom.After(asOf) || !m.ValidTo.IsZero() && !m.ValidTo.After(asOf)
-	}
-	return outOfScope, stale
-}
-
 // Known reports whether any metadata is given.
 func (m Meta) Known() bool {
 	return m.Doc != "" || m.Revision != "" || m.Scope != "" || !m.ValidFrom.IsZero() || !m.ValidTo.IsZero()
@@ -61,6 +48,18 @@ func (m Meta) Merge(other Meta) Meta {
 		m.ValidTo = other.ValidTo
 	}
 	return m
+}
+
+// Validity reports whether an item with this metadata is out of a query's
+// permission scopes (an item with no scope is visible to every query), or
+// not in effect at the query's date: in effect when valid_from <= asOf <
+// valid_to. A query with no scopes or no date checks neither.
+func (m Meta) Validity(scopes []string, asOf time.Time) (outOfScope, stale bool) {
+	outOfScope = len(scopes) > 0 && m.Scope != "" && !slices.Contains(scopes, m.Scope)
+	if !asOf.IsZero() {
+		stale = !m.ValidFrom.IsZero() && m.ValidFrom.After(asOf) || !m.ValidTo.IsZero() && !m.ValidTo.After(asOf)
+	}
+	return outOfScope, stale
 }
 
 // Item is one retrievable unit.

@@ -9,8 +9,7 @@ import (
 	"github.com/ragstat/ragstat/manifest"
 )
 
-// jsonPolicy is the policy with the gain written out, the metrics and
-// the definition each metric used.
+// jsonPolicy is the policy with the gain written out and the metrics.
 type jsonPolicy struct {
 	eval.Policy
 	GainFormula string            `json:"gain_formula"`
@@ -57,37 +56,6 @@ func (r *Eval) jsonPolicy() jsonPolicy {
 		defs[m.Name()] = m.Definition(r.Policy.MetricPolicy())
 	}
 	return jsonPolicy{Policy: r.Policy, GainFormula: r.Policy.Gain.Formula(), Metrics: names, Definitions: defs}
-}
-
-// values maps metric names to numbers, or to [low, high] under bounds.
-func (r *Eval) values(low, high []float64) map[string]any {
-	out := make(map[string]any, len(low))
-	for i, m := range r.metrics() {
-		if high != nil {
-			out[m.Name()] = [2]any{jsonNumber(low[i]), jsonNumber(high[i])}
-		} else {
-			out[m.Name()] = jsonNumber(low[i])
-		}
-	}
-	return out
-}
-
-// jsonNumber is v, or nil (null) where v is undefined.
-func jsonNumber(v float64) any {
-	if !isFinite(v) {
-		return nil
-	}
-	return v
-}
-
-func (r *Eval) jsonRun(res *eval.Result) jsonRun {
-	jr := jsonRun{Name: res.Name, File: res.File, NumQueries: len(res.Rows), Mean: r.values(res.Mean, res.MeanHigh),
-		Excluded: res.Excluded, Ignored: res.Ignored, Unjudged: res.Unjudged, Folded: res.Folded}
-	for _, q := range res.Rows {
-		jr.Queries = append(jr.Queries, jsonQuery{Query: q.Query, Metrics: r.values(q.Values, q.High),
-			Missing: q.Missing, Unjudged: q.Unjudged, Folded: q.Folded})
-	}
-	return jr
 }
 
 // jsonMetrics lists the metrics as a values object writes them: in the
@@ -190,20 +158,6 @@ func (j *jsonWriter) run(jm jsonMetrics, res *eval.Result) {
 	j.close('}')
 }
 
-// runs writes the runs' array (null when there is none).
-func (j *jsonWriter) runs(jm jsonMetrics, results []*eval.Result) {
-	if len(results) == 0 {
-		j.WriteString("null")
-		return
-	}
-	j.open('[')
-	for _, res := range results {
-		j.elem()
-		j.run(jm, res)
-	}
-	j.close(']')
-}
-
 // jsonDoc writes the document: the policy, the inputs, every run with its
 // means and then its queries as they are formatted, and the manifest.
 func jsonDoc(w io.Writer, r *Eval) error {
@@ -223,7 +177,8 @@ func jsonDoc(w io.Writer, r *Eval) error {
 	j.key(`"inputs":`)
 	j.Write(head[1])
 	j.key(`"runs":`)
-	j.runs(r.jsonMetrics(), r.Results)
+	jm := r.jsonMetrics()
+	j.list(len(r.Results), func(i int) error { j.run(jm, r.Results[i]); return nil })
 	if len(r.Notes) > 0 {
 		j.key(`"notes":`)
 		j.strings(r.Notes)

@@ -114,7 +114,7 @@ func (j *joiner) place(v *view, s *trace.Stage) []placed {
 	for _, it := range items {
 		p := placed{id: it.ID, grade: metric.Unjudged, state: evidence}
 		p.meta = j.meta(v, it)
-		p.out, p.stale = j.validity(v.topic, p.meta)
+		p.out, p.stale = p.meta.Validity(v.topic.Scopes, v.topic.AsOf.Time)
 		switch {
 		case p.out:
 			p.state = outOfScope
@@ -163,12 +163,6 @@ func (j *joiner) meta(v *view, it trace.Item) corpus.Meta {
 	return m
 }
 
-// validity reports whether an item is out of the topic's scopes, or not in
-// effect at its as_of date.
-func (j *joiner) validity(topic *topics.Topic, m corpus.Meta) (out, stale bool) {
-	return m.Validity(topic.Scopes, topic.AsOf.Time)
-}
-
 // invalidJudgment is a judged item that is not acceptable evidence for
 // the query: out of its scopes, or not in effect at its as_of date.
 type invalidJudgment struct {
@@ -201,7 +195,7 @@ func (j *joiner) invalidJudgments(v *view) []invalidJudgment {
 				m = c.Meta
 			}
 		}
-		if outOfScope, stale := j.validity(v.topic, m); outOfScope || stale {
+		if outOfScope, stale := m.Validity(v.topic.Scopes, v.topic.AsOf.Time); outOfScope || stale {
 			out = append(out, invalidJudgment{item: item, grade: int32(v.q.GradeAt(k)), out: outOfScope})
 		}
 	}
