@@ -13,6 +13,7 @@ import (
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/jsonin"
 	"github.com/ragstat/ragstat/manifest"
+	"github.com/ragstat/ragstat/metric"
 )
 
 // Formats lists the text formats Render writes; the HTML report is rendered
@@ -70,11 +71,33 @@ func (r *Result) Head() []string {
 		out = append(out, "policy: "+m.Policy.String())
 	}
 	out = append(out, "metrics: "+strings.Join(r.Metrics, " "))
+	out = append(out, r.definitions()...)
 	if r.undefinedEffect() {
 		out = append(out, "note: d_z is - (null in JSON) where it is undefined: every query of the set moved by the same amount, or the set has one query; t-test p is - with a single query")
 	}
 	for _, n := range r.Notes {
 		out = append(out, "note: "+n)
+	}
+	return out
+}
+
+// definitions names the definition each metric used, once per metric
+// (a traced stage's "stage/nDCG@10" reads as nDCG@10).
+func (r *Result) definitions() []string {
+	if r.Manifest == nil {
+		return nil
+	}
+	p := r.Manifest.Policy
+	var out []string
+	seen := map[string]bool{}
+	for _, name := range r.Metrics {
+		name = name[strings.LastIndex(name, "/")+1:]
+		ms, err := metric.ParseLike(name, p.Like)
+		if err != nil || len(ms) != 1 || seen[ms[0].Name()] {
+			continue // a stage's fact coverage, say
+		}
+		seen[ms[0].Name()] = true
+		out = append(out, "definition "+ms[0].Definition(p.MetricPolicy()))
 	}
 	return out
 }

@@ -92,6 +92,14 @@ func flagged(err error) error {
 	return fmt.Errorf("%s %s %s", flag, pe.Value, pe.Msg)
 }
 
+// announcePreset tells stderr what --like set, for the commands whose
+// output has no notes of its own (eval prints it with its results).
+func (f *policyFlags) announcePreset(e *env) {
+	if len(f.preset) > 0 {
+		fmt.Fprintf(e.stderr, "ragstat: --like %s set: %s\n", f.Like, strings.Join(f.preset, "; "))
+	}
+}
+
 // set parses a flag given explicitly into *dst; an empty flag keeps *dst.
 func set[T any](dst *T, flag string, parse func(string) (T, error)) error {
 	if flag == "" {

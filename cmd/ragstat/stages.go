@@ -50,6 +50,7 @@ func (c *stagesCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	c.announcePreset(e)
 	ms, err := c.stageMetrics(p)
 	if err != nil {
 		return err
