@@ -75,3 +75,37 @@ func TestMeanOverNothing(t *testing.T) {
 		}
 	}
 }
+
+// Under --like ranx, ndcg@k is ranx's (linear gain); without it, ragstat's.
+// Under --like ir_measures, Judged@k divides by the list's length.
+func TestLikeRanxAndIRMeasures(t *testing.T) {
+	dir := t.TempDir()
+	qrels, run := filepath.Join(dir, "q.txt"), filepath.Join(dir, "r.txt")
+	for path, text := range map[string]string{qrels: "q 0 a 1\nq 0 b 3\n", run: "q Q0 a 1 2 t\nq Q0 b 2 1 t\n"} {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	eval := func(args ...string) string {
+		t.Helper()
+		out, errOut, code := ragstat(t, "", append([]string{"eval", "-j", qrels, run, "--summary", "-f", "csv"}, args...)...)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		return out
+	}
+	// a (1) at rank 1, b (3) at rank 2: linear (1 + 3/log2 3) / (3 + 1/log2 3) = 0.7967;
+	// exp (1 + 7/log2 3) / (7 + 1/log2 3) = 0.7098.
+	if out := eval("--like", "ranx", "-m", "ndcg@10"); !strings.Contains(out, "definition ndcg@10 = ranx ndcg") || !strings.Contains(out, "r,MEAN,0.7967") {
+		t.Errorf("--like ranx:\n%s", out)
+	}
+	if out := eval("-m", "ndcg@10"); !strings.Contains(out, "nDCG@10") || !strings.Contains(out, "r,MEAN,0.7098") {
+		t.Errorf("ragstat's nDCG@10:\n%s", out)
+	}
+	if out := eval("--like", "ir_measures", "-m", "Judged@5"); !strings.Contains(out, "r,MEAN,1.0000") || !strings.Contains(out, "min(k, |list|)") {
+		t.Errorf("--like ir_measures Judged@5:\n%s", out)
+	}
+	if out := eval("--like", "ir_measures", "--judged-divisor", "k", "-m", "Judged@5"); !strings.Contains(out, "r,MEAN,0.4000") {
+		t.Errorf("--judged-divisor k over the preset:\n%s", out)
+	}
+}
