@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"fmt"
@@ -7,9 +7,10 @@ import (
 	"github.com/ragstat/ragstat/eval"
 )
 
-// notes are facts printed with the results: the preset, what was left
+// Notes are the facts printed with an evaluation's results: what a --like
+// preset set (preset, as eval.Policy.SetLike returned it), what was left
 // out, scored as zero or folded, and a summary that has no value.
-func notes(ev *eval.Evaluator, preset []string, results []*eval.Result) []string {
+func Notes(ev *eval.Evaluator, preset []string, results []*eval.Result) []string {
 	var out []string
 	if len(preset) > 0 {
 		out = append(out, fmt.Sprintf("--like %s set: %s", ev.Policy().Like, strings.Join(preset, "; ")))
@@ -22,7 +23,7 @@ func notes(ev *eval.Evaluator, preset []string, results []*eval.Result) []string
 			out = append(out, fmt.Sprintf("%s: %d unanswerable queries excluded from the means (the abstention slice): %s", r.Name, len(r.Excluded), list(r.Excluded)))
 		}
 		if len(r.ScoredUnanswerable) > 0 {
-			out = append(out, fmt.Sprintf("%s: %d queries without a relevant judgment scored and kept in the means (--unanswerable zero): %s", r.Name, len(r.ScoredUnanswerable), list(r.ScoredUnanswerable)))
+			out = append(out, fmt.Sprintf("%s: %d queries without a relevant judgment scored and kept in the means (unanswerable zero): %s", r.Name, len(r.ScoredUnanswerable), list(r.ScoredUnanswerable)))
 		}
 		if len(r.Rows) == 0 {
 			out = append(out, fmt.Sprintf("%s: no query was evaluated, so every summary is undefined (printed as - or null)", r.Name))
@@ -37,15 +38,18 @@ func notes(ev *eval.Evaluator, preset []string, results []*eval.Result) []string
 	return out
 }
 
-// warn tells stderr which queries were ignored under --queries judged,
-// run or both, and that a run had no query to average over.
-func warn(e *env, results []*eval.Result) {
+// Warnings say, one a line, which queries were not evaluated or scored as
+// empty lists under the queries policies judged, run and both, and which
+// runs had no query to average over: the command line prints them on
+// standard error.
+func Warnings(results []*eval.Result) []string {
+	var out []string
 	for _, r := range results {
 		if len(r.Rows) == 0 {
-			fmt.Fprintf(e.stderr, "ragstat: %s: no query was evaluated: every mean is undefined\n", r.Name)
+			out = append(out, fmt.Sprintf("%s: no query was evaluated: every mean is undefined", r.Name))
 		}
 		if len(r.Ignored) > 0 {
-			fmt.Fprintf(e.stderr, "ragstat: %s: %d queries not evaluated (present on one side only): %s\n", r.Name, len(r.Ignored), list(r.Ignored))
+			out = append(out, fmt.Sprintf("%s: %d queries not evaluated (present on one side only): %s", r.Name, len(r.Ignored), list(r.Ignored)))
 		}
 		missing := 0
 		for _, row := range r.Rows {
@@ -54,9 +58,10 @@ func warn(e *env, results []*eval.Result) {
 			}
 		}
 		if missing > 0 {
-			fmt.Fprintf(e.stderr, "ragstat: %s: %d judged queries absent from the run scored as empty lists\n", r.Name, missing)
+			out = append(out, fmt.Sprintf("%s: %d judged queries absent from the run scored as empty lists", r.Name, missing))
 		}
 	}
+	return out
 }
 
 func list(ids []string) string {
