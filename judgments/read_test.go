@@ -175,6 +175,39 @@ func FuzzRead(f *testing.F) {
 
 func TestSchema(t *testing.T) { schematest.Check(t, "judgment.schema.json", jsonlJudgment{}) }
 
+func TestReadSubtopics(t *testing.T) {
+	s, err := ReadSubtopics(input.FromBytes("div.qrels", []byte("q 1 a 1\nq 2 a 1\nq 2 b 1\nq 3 c 0\nr 1 x 1\n")), Scale{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := s.Query("q")
+	if q.Len() != 3 || len(q.Of("a")) != 2 || q.Of("b")[0].Subtopic != 1 || strings.Join(q.Items(), ",") != "a,b,c" {
+		t.Fatalf("query q: %d subtopics, a %v, b %v, items %v", q.Len(), q.Of("a"), q.Of("b"), q.Items())
+	}
+	for _, tc := range []struct{ in, want string }{
+		{"q 1 a 1\nq 1 a 0\n", `div.qrels:2: query "q", item "a": judged twice for subtopic "1" (first on line 1)`},
+		{"q 1 a 7\n", "grade 7 is outside the scale 0..3"},
+		{"", "the file is empty"},
+		{"q 1 a\n", "div.qrels:1"},
+	} {
+		_, err := ReadSubtopics(input.FromBytes("div.qrels", []byte(tc.in)), Scale{})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want %q", tc.in, err, tc.want)
+		}
+	}
+}
+
+func FuzzReadSubtopics(f *testing.F) {
+	f.Add([]byte("q 1 a 1\nq 2 b 0\n"))
+	f.Add([]byte("q 1 a 1\nq 1 a 1\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := ReadSubtopics(input.FromBytes("f", data), Scale{})
+		if err == nil && len(s.queries) == 0 {
+			t.Fatal("no error and no judgments")
+		}
+	})
+}
+
 func TestNew(t *testing.T) {
 	set, err := New("memory", []Judgment{{Query: "q", Item: "a", Grade: 3, Spans: []string{"the answer"}}, {Query: "q", Item: "b"}}, Scale{})
 	if err != nil {

@@ -35,6 +35,8 @@ type poolCmd struct {
 	Depth     int      `default:"20" help:"Pool depth k: the top k of every list is judged."`
 	Judgments string   `short:"j" placeholder:"FILE" help:"Existing judgments: pairs judged there are left out (a negative grade counts as unjudged)."`
 	Stage     string   `placeholder:"NAME" help:"From traces, pool this stage only (default: the top k of every stage)."`
+	Topics    string   `placeholder:"FILE" help:"Topics (JSONL): with --corpus, items out of a query's scopes or not in effect at its as_of are not pooled."`
+	Corpus    string   `placeholder:"FILE" help:"Corpus (JSONL) with the items' scope and validity dates; needs --topics."`
 	Seed      uint64   `default:"1" help:"Seed of the queue's shuffle."`
 	RunFormat string   `default:"auto" enum:"auto,trec,jsonl,json" help:"Force the run format (${enum}); traces are recognised by their \"stages\"."`
 	Out       string   `short:"o" required:"" placeholder:"FILE" help:"Where to write the queue (JSONL); - for standard output."`
@@ -58,6 +60,16 @@ func (c *poolCmd) Run(e *env) error {
 		return err
 	}
 	opt := pool.Options{Depth: c.Depth, Seed: c.Seed}
+	if (c.Topics == "") != (c.Corpus == "") {
+		return fmt.Errorf("--topics and --corpus go together: the topics' scopes and dates against the items' metadata")
+	}
+	if c.Topics != "" {
+		cs, ts, err := readCorpusTopics(c.Corpus, c.Topics, e)
+		if err != nil {
+			return err
+		}
+		opt.Invalid = pool.InvalidEvidence(cs, ts)
+	}
 	if c.Judgments != "" {
 		if opt.Judged, err = readJudged(c.Judgments, e); err != nil {
 			return err
