@@ -57,6 +57,7 @@ type Evaluator struct {
 	// FoldedJudgments counts judgments merged into their document's under
 	// --unit doc.
 	FoldedJudgments int
+	keep            func(query string) bool // nil: every query
 }
 
 // New prepares an Evaluator. docOf maps an item to its document and must be
@@ -84,6 +85,12 @@ func (e *Evaluator) Policy() Policy { return e.policy }
 
 // Metrics returns the metrics computed, in output order.
 func (e *Evaluator) Metrics() []metric.Metric { return e.metrics }
+
+// Restrict makes Run, RunVisit and Lists pass over every ranked list whose
+// query keep rejects, as if the run did not hold it: one shard of an
+// evaluation split by query. Restrict the judgments likewise
+// (judgments.Set.Subset) before New.
+func (e *Evaluator) Restrict(keep func(query string) bool) { e.keep = keep }
 
 // Judgments returns the judgments scored against (document level under
 // --unit doc).
@@ -275,6 +282,9 @@ func (e *Evaluator) RunVisit(name string, f *input.File, opt runs.Options, visit
 	rows := map[string]Row{}
 	notJudged := map[string]bool{} // a set: runs.Read may deliver a query twice
 	format, err := runs.Read(f, opt, func(list *runs.Ranking) error {
+		if e.keep != nil && !e.keep(list.Query) {
+			return nil
+		}
 		if visit != nil {
 			visit(list)
 		}
@@ -306,6 +316,9 @@ func (e *Evaluator) Lists(name string, lists map[string][]string) (*Result, erro
 	var notJudged []string
 	var errs diag.List
 	for q, items := range lists {
+		if e.keep != nil && !e.keep(q) {
+			continue
+		}
 		row, err := e.Score(name, &runs.Ranking{Query: q, Items: items})
 		if err == errNotJudged {
 			notJudged = append(notJudged, q)

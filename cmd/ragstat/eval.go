@@ -10,9 +10,11 @@ import (
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/progress"
 	"github.com/ragstat/ragstat/judgments"
+	"github.com/ragstat/ragstat/manifest"
 	"github.com/ragstat/ragstat/metric"
 	"github.com/ragstat/ragstat/report"
 	"github.com/ragstat/ragstat/runs"
+	"github.com/ragstat/ragstat/shard"
 )
 
 // policyFlags are the flags that change numbers; eval, and later compare
@@ -40,6 +42,7 @@ type evalCmd struct {
 	Format   string   `short:"f" default:"table" enum:"table,json,jsonl,csv,tsv,markdown,trec" help:"Output format (${enum})."`
 	PerQuery bool     `help:"Print a row per query (default: when there are at most 50 queries)."`
 	Summary  bool     `help:"Print the means only."`
+	Shard    string   `placeholder:"I/N" help:"Evaluate only shard I of N (0 <= I < N): the queries whose id's FNV-1a 64-bit hash is I modulo N; merge the --format json parts with ragstat merge."`
 	Runs     []string `arg:"" placeholder:"RUN" help:"Runs to evaluate: PATH or NAME=PATH; - for stdin."`
 }
 
@@ -84,29 +87,53 @@ func (f *policyFlags) metrics() ([]metric.Metric, error) {
 
 // evaluator reads the judgments and builds the evaluator the flags describe.
 func (f *policyFlags) evaluator(e *env) (*eval.Evaluator, *input.File, error) {
+	ev, jf, _, err := f.shardEvaluator(e, nil)
+	return ev, jf, err
+}
+
+// shardEvaluator is evaluator restricted to the queries of shard sh (nil:
+// every query), with the record a partial result carries for the merge.
+func (f *policyFlags) shardEvaluator(e *env, sh *shard.Spec) (*eval.Evaluator, *input.File, *manifest.Shard, error) {
 	p, err := f.policy()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	ms, err := f.metrics()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	jf, err := input.Open(f.Judgments, e.stdin)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	format, _ := input.ParseFormat(f.JudgmentsFormat)
 	qrels, err := judgments.Read(jf, judgments.Options{Format: format, Scale: p.Scale})
 	if err != nil {
-		return nil, nil, err
+		return nil, jf, nil, err
+	}
+	var part *manifest.Shard
+	if sh != nil {
+		part = &manifest.Shard{Index: sh.Index, Count: sh.Count, Hash: shard.Hash, Positions: map[string]int{}}
+		for i, q := range qrels.IDs() {
+			if sh.Has(q) {
+				part.Positions[q] = i
+			}
+		}
+		qrels = qrels.Subset(sh.Has)
 	}
 	docOf, err := f.docOf(p, e)
 	if err != nil {
-		return nil, nil, err
+		return nil, jf, nil, err
 	}
 	ev, err := eval.New(qrels, p, ms, docOf)
-	return ev, jf, err
+	if err != nil {
+		return nil, jf, nil, err
+	}
+	if sh != nil {
+		ev.Restrict(sh.Has)
+		part.FoldedJudgments = ev.FoldedJudgments
+	}
+	return ev, jf, part, nil
 }
 
 func (f *policyFlags) docOf(p eval.Policy, e *env) (func(string) string, error) {
@@ -148,12 +175,22 @@ func (c *evalCmd) Run(e *env) error {
 	// Judgments stay in memory while runs stream past them: a tighter
 	// collector target keeps peak memory near what is live.
 	defer debug.SetGCPercent(debug.SetGCPercent(50))
-	ev, jf, err := c.evaluator(e)
+	var sh *shard.Spec
+	if c.Shard != "" {
+		spec, err := shard.Parse(c.Shard)
+		if err != nil {
+			return err
+		}
+		sh = &spec
+	}
+	ev, jf, part, err := c.shardEvaluator(e, sh)
+	if jf != nil {
+		defer jf.Close()
+	}
 	if err != nil {
 		return err
 	}
-	defer jf.Close()
-	rep := &report.Eval{Tool: "ragstat", Version: Version, Policy: ev.Policy()}
+	rep := &report.Eval{Tool: "ragstat", Version: Version, Policy: ev.Policy(), Shard: part}
 	rep.Inputs = append(rep.Inputs, report.Input{Role: "judgments", Path: jf.Name, Format: string(ev.Judgments().Format)})
 	runFormat, _ := input.ParseFormat(c.RunFormat)
 	order, _ := runs.ParseOrder(c.Order)
@@ -195,7 +232,7 @@ func (c *evalCmd) Run(e *env) error {
 		}
 	}
 	rep.PerQuery = c.PerQuery || !c.Summary && len(rep.Results[0].Rows) <= 50
-	rep.Notes = notes(ev, rep.Results)
+	rep.Notes = notes(ev.FoldedJudgments, ev.Policy(), rep.Results)
 	if err := report.Render(e.stdout, c.Format, rep); err != nil {
 		return internal(err)
 	}

@@ -8,9 +8,9 @@ import (
 )
 
 // notes are facts printed with the results: what was left out or folded.
-func notes(ev *eval.Evaluator, results []*eval.Result) []string {
+func notes(folded int, p eval.Policy, results []*eval.Result) []string {
 	var out []string
-	if n := ev.FoldedJudgments; n > 0 {
+	if n := folded; n > 0 {
 		out = append(out, fmt.Sprintf("%d judgments folded into their document (grade = the highest)", n))
 	}
 	for _, r := range results {
@@ -21,7 +21,7 @@ func notes(ev *eval.Evaluator, results []*eval.Result) []string {
 			out = append(out, fmt.Sprintf("%s: %d items folded into an earlier item of the same document", r.Name, r.Folded))
 		}
 		if r.Unjudged > 0 {
-			out = append(out, fmt.Sprintf("%s: %d returned items have no judgment (--unjudged %s)", r.Name, r.Unjudged, ev.Policy().Unjudged))
+			out = append(out, fmt.Sprintf("%s: %d returned items have no judgment (--unjudged %s)", r.Name, r.Unjudged, p.Unjudged))
 		}
 	}
 	return out
