@@ -278,17 +278,44 @@ func (e *Evaluator) Run(name string, f *input.File, opt runs.Options) (*Result, 
 // nil), from several goroutines at once, so a caller can keep what it needs
 // of the lists in the same pass.
 func (e *Evaluator) RunVisit(name string, f *input.File, opt runs.Options, visit func(*runs.Ranking)) (*Result, error) {
+	var format runs.Format
+	res, err := e.collect(name, f.Name, visit, func(fn func(*runs.Ranking) error) (err error) {
+		format, err = runs.Read(f, opt, fn)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	res.Format = string(format)
+	return res, nil
+}
+
+// RunLists evaluates a run another reader gathered by query (see
+// runs.Lists), as Run evaluates a file; file names it in messages.
+func (e *Evaluator) RunLists(name, file, format string, lists map[string][]runs.Entry, opt runs.Options) (*Result, error) {
+	res, err := e.collect(name, file, nil, func(fn func(*runs.Ranking) error) error {
+		return runs.Lists(file, opt, lists, fn)
+	})
+	if err != nil {
+		return nil, err
+	}
+	res.Format = format
+	return res, nil
+}
+
+// collect scores every list read delivers and assembles the result.
+func (e *Evaluator) collect(name, file string, visit func(*runs.Ranking), read func(fn func(*runs.Ranking) error) error) (*Result, error) {
 	var mu sync.Mutex
 	rows := map[string]Row{}
 	notJudged := map[string]bool{} // a set: runs.Read may deliver a query twice
-	format, err := runs.Read(f, opt, func(list *runs.Ranking) error {
+	err := read(func(list *runs.Ranking) error {
 		if e.keep != nil && !e.keep(list.Query) {
 			return nil
 		}
 		if visit != nil {
 			visit(list)
 		}
-		row, err := e.Score(f.Name, list)
+		row, err := e.Score(file, list)
 		mu.Lock()
 		defer mu.Unlock()
 		if err == errNotJudged {
@@ -302,12 +329,7 @@ func (e *Evaluator) RunVisit(name string, f *input.File, opt runs.Options, visit
 	if err != nil {
 		return nil, err
 	}
-	res, err := e.Collect(name, f.Name, rows, slices.Collect(maps.Keys(notJudged)))
-	if err != nil {
-		return nil, err
-	}
-	res.Format = string(format)
-	return res, nil
+	return e.Collect(name, file, rows, slices.Collect(maps.Keys(notJudged)))
 }
 
 // Lists evaluates rankings held in memory, keyed by query, as a run named name.

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -272,4 +274,33 @@ func (rd *reader) jsonObject(r io.Reader) error {
 		}
 	}
 	return nil
+}
+
+// Entry is one returned item as a reader found it, before ordering: its
+// id, score, rank and line (or row) number.
+type Entry = trecfile.RunDoc
+
+// Lists delivers ranked lists that another reader (Parquet, say) gathered
+// by query exactly as Read delivers a file's: each query's entries ordered
+// by opt.Order and checked (empty ids, scores that are not finite numbers,
+// an item listed twice, a repeated rank under --order rank), fn called once
+// per query in query order. Problems are returned together, as Read does.
+func Lists(file string, opt Options, lists map[string][]Entry, fn func(*Ranking) error) error {
+	if opt.Order == "" {
+		opt.Order = ByScore
+	}
+	rd := &reader{file: file, order: opt.Order, fn: fn, byQuery: map[string]*diag.List{}}
+	for _, q := range slices.Sorted(maps.Keys(lists)) {
+		if rd.add(rd.deliver(q, lists[q], true)) {
+			break
+		}
+	}
+	for _, l := range rd.byQuery {
+		rd.errs.Add(l)
+	}
+	if rd.errs.Len() == 0 && rd.queries == 0 {
+		rd.add(&diag.Error{File: file, Msg: "no ranked lists found"})
+	}
+	rd.errs.Sort()
+	return rd.errs.Err()
 }

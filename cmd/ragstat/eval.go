@@ -2,6 +2,9 @@ package main
 
 import (
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -12,6 +15,7 @@ import (
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/manifest"
 	"github.com/ragstat/ragstat/metric"
+	"github.com/ragstat/ragstat/parquetio"
 	"github.com/ragstat/ragstat/report"
 	"github.com/ragstat/ragstat/runs"
 	"github.com/ragstat/ragstat/shard"
@@ -39,11 +43,13 @@ type policyFlags struct {
 
 type evalCmd struct {
 	policyFlags
-	Format   string   `short:"f" default:"table" enum:"table,json,jsonl,csv,tsv,markdown,trec" help:"Output format (${enum})."`
-	PerQuery bool     `help:"Print a row per query (default: when there are at most 50 queries)."`
-	Summary  bool     `help:"Print the means only."`
-	Shard    string   `placeholder:"I/N" help:"Evaluate only shard I of N (0 <= I < N): the queries whose id's FNV-1a 64-bit hash is I modulo N; merge the --format json parts with ragstat merge."`
-	Runs     []string `arg:"" placeholder:"RUN" help:"Runs to evaluate: PATH or NAME=PATH; - for stdin."`
+	Format      string   `short:"f" default:"table" enum:"table,json,jsonl,csv,tsv,markdown,trec" help:"Output format (${enum})."`
+	PerQuery    bool     `help:"Print a row per query (default: when there are at most 50 queries)."`
+	Summary     bool     `help:"Print the means only."`
+	PerQueryOut string   `placeholder:"FILE" help:"Also write a row per query to FILE: Parquet when it ends in .parquet, JSON Lines otherwise."`
+	Force       bool     `help:"Overwrite --per-query-out's FILE if it exists."`
+	Shard       string   `placeholder:"I/N" help:"Evaluate only shard I of N (0 <= I < N): the queries whose id's FNV-1a 64-bit hash is I modulo N; merge the --format json parts with ragstat merge."`
+	Runs        []string `arg:"" placeholder:"RUN" help:"Runs to evaluate: PATH or NAME=PATH; - for stdin."`
 }
 
 // policy turns the flags into an eval.Policy.
@@ -219,7 +225,7 @@ func (c *evalCmd) Run(e *env) error {
 			return fmt.Errorf("two runs are named %q: name them with NAME=PATH", name)
 		}
 		seen[name] = true
-		res, err := ev.Run(name, rf, runs.Options{Format: runFormat, Order: order})
+		res, err := evalRun(ev, name, rf, runs.Options{Format: runFormat, Order: order})
 		if err != nil {
 			return err
 		}
@@ -233,11 +239,43 @@ func (c *evalCmd) Run(e *env) error {
 	}
 	rep.PerQuery = c.PerQuery || !c.Summary && len(rep.Results[0].Rows) <= 50
 	rep.Notes = notes(ev.FoldedJudgments, ev.Policy(), rep.Results)
+	if c.PerQueryOut != "" {
+		if err := writePerQuery(c.PerQueryOut, c.Force, rep); err != nil {
+			return err
+		}
+	}
 	if err := report.Render(e.stdout, c.Format, rep); err != nil {
 		return internal(err)
 	}
 	warn(e, rep.Results)
 	return nil
+}
+
+// evalRun evaluates one run file, TREC, JSON or Parquet.
+func evalRun(ev *eval.Evaluator, name string, rf *input.File, opt runs.Options) (*eval.Result, error) {
+	isParquet, err := parquetio.Is(rf)
+	if err != nil || !isParquet {
+		return ev.Run(name, rf, opt)
+	}
+	lists, err := parquetio.ReadRun(rf)
+	if err != nil {
+		return nil, err
+	}
+	return ev.RunLists(name, rf.Name, parquetio.Format, lists, opt)
+}
+
+// writePerQuery writes every run's per-query rows to path, as Parquet or
+// JSON Lines by its extension, never over an existing file without force.
+func writePerQuery(path string, force bool, rep *report.Eval) error {
+	if _, err := os.Stat(path); err == nil && !force {
+		return fmt.Errorf("%s exists: give --force to overwrite it", path)
+	}
+	return writeAtomically(path, func(w io.Writer) error {
+		if strings.EqualFold(filepath.Ext(path), ".parquet") {
+			return parquetio.WriteEval(w, rep)
+		}
+		return report.Render(w, "jsonl", rep)
+	})
 }
 
 func digests(inputs []report.Input, files []*input.File) error {
