@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/ragstat/ragstat/eval"
-	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/manifest"
 	"github.com/ragstat/ragstat/stages"
 )
@@ -27,7 +26,7 @@ type Side struct {
 }
 
 // FromResult takes the per-query values of one evaluated run. A result
-// under --unjudged bounds has two values a query and cannot be compared.
+// under the unjudged policy bounds has two values a query and cannot be compared.
 func FromResult(res *eval.Result, file string) (*Side, error) {
 	s := &Side{Name: res.Name, Values: make([][]float64, len(res.Metrics))}
 	for _, m := range res.Metrics {
@@ -35,7 +34,7 @@ func FromResult(res *eval.Result, file string) (*Side, error) {
 	}
 	for _, row := range res.Rows {
 		if row.High != nil {
-			return nil, fmt.Errorf("%s: %s holds [low, high] bounds (--unjudged bounds); compare needs one value a query: use --unjudged nonrelevant or skip", file, res.Name)
+			return nil, fmt.Errorf("%s: %s holds [low, high] bounds (the unjudged policy bounds); compare needs one value a query: use the unjudged policy nonrelevant or skip", file, res.Name)
 		}
 		s.Queries = append(s.Queries, row.Query)
 		for m, v := range row.Values {
@@ -95,29 +94,6 @@ func (s *Side) withFacts(sys *stages.System) *Side {
 		s.Values = append(s.Values, col)
 	}
 	return s
-}
-
-// RankingAsEvaluated is RankingOf over a list as the policy evaluates it:
-// items folded into documents under --unit doc (docOf), unjudged items
-// removed under --unjudged skip.
-func RankingAsEvaluated(items []string, q *judgments.Query, p eval.Policy, docOf func(string) string, top int) Ranking {
-	if docOf != nil || p.Unjudged == eval.UnjudgedSkip {
-		out := make([]string, 0, len(items))
-		seen := map[string]bool{}
-		for _, it := range items {
-			if docOf != nil {
-				if it = docOf(it); seen[it] {
-					continue
-				}
-				seen[it] = true
-			}
-			if _, judged := q.Grade(it); judged || p.Unjudged != eval.UnjudgedSkip {
-				out = append(out, it)
-			}
-		}
-		items = out
-	}
-	return RankingOf(items, q, p.MinGrade, top)
 }
 
 // Check refuses sides that differ from the base (and the base from the

