@@ -57,8 +57,18 @@ type runRow struct {
 	Rank  *int64   `parquet:"rank,optional"`
 }
 
-// ReadRun reads a run, gathered by query for runs.Lists.
-func ReadRun(f *input.File) (map[string][]runs.Entry, error) {
+// ReadRun reads a run, gathered by query for runs.Lists. A file the Parquet
+// library cannot make sense of is an error, never a crash.
+func ReadRun(f *input.File) (lists map[string][]runs.Entry, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			lists, err = nil, &diag.Error{File: f.Name, Msg: fmt.Sprintf("not a readable Parquet file: %v", p)}
+		}
+	}()
+	return readRun(f)
+}
+
+func readRun(f *input.File) (map[string][]runs.Entry, error) {
 	pf, err := open(f, runColumns, "query", "item", "score")
 	if err != nil {
 		return nil, err
