@@ -172,3 +172,47 @@ func TestParquetRunErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestParquetTraces writes the example's traces as a Parquet table of JSON
+// traces and checks that stages and compare print what they print from the
+// JSON Lines, and that a bad trace names its row.
+func TestParquetTraces(t *testing.T) {
+	dir := filepath.Join(exampleDir(t), "pipeline")
+	t.Chdir(dir)
+	type traceRow struct {
+		Trace string `parquet:"trace"`
+	}
+	for _, name := range []string{"traces-v1", "traces-v2"} {
+		data, err := os.ReadFile(name + ".jsonl")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rows []traceRow
+		for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			rows = append(rows, traceRow{line})
+		}
+		writeParquet(t, name+".parquet", rows)
+	}
+	for _, cmd := range [][]string{
+		{"stages", "-j", "judgments.jsonl", "--topics", "topics.jsonl", "--corpus", "corpus.jsonl", "--tokenizer", "o200k_base", "--k", "candidates=4"},
+		{"compare", "-j", "judgments.jsonl", "--topics", "topics.jsonl", "--corpus", "corpus.jsonl"},
+	} {
+		want, errs, code := ragstat(t, "", append(cmd, "traces-v1.jsonl", "traces-v2.jsonl")...)
+		if code != 0 {
+			t.Fatalf("%s on JSON Lines: exit %d: %s", cmd[0], code, errs)
+		}
+		got, errs, code := ragstat(t, "", append(cmd, "traces-v1.parquet", "traces-v2.parquet")...)
+		if code != 0 {
+			t.Fatalf("%s on Parquet: exit %d: %s", cmd[0], code, errs)
+		}
+		got = strings.ReplaceAll(got, ".parquet", ".jsonl")
+		if got != want {
+			t.Errorf("%s on Parquet differs from JSON Lines:\n%s", cmd[0], firstDiff(got, want))
+		}
+	}
+	writeParquet(t, "bad.parquet", []traceRow{{`{"query":"refund","system":"s","stages":[]}`}})
+	_, errs, code := ragstat(t, "", "stages", "-j", "judgments.jsonl", "--topics", "topics.jsonl", "bad.parquet")
+	if code != exitInput || !strings.Contains(errs, `bad.parquet:1: query "refund": no "stages"`) {
+		t.Errorf("bad trace: exit %d, %q", code, errs)
+	}
+}
