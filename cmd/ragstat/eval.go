@@ -114,7 +114,7 @@ func (f *policyFlags) shardEvaluator(e *env, sh *shard.Spec) (*eval.Evaluator, *
 		return nil, nil, nil, err
 	}
 	format, _ := input.ParseFormat(f.JudgmentsFormat)
-	qrels, err := judgments.Read(jf, judgments.Options{Format: format, Scale: p.Scale})
+	qrels, err := judgmentsOf(jf, judgments.Options{Format: format, Scale: p.Scale})
 	if err != nil {
 		return nil, jf, nil, err
 	}
@@ -232,6 +232,14 @@ func (c *evalCmd) Run(e *env) error {
 	}
 	warn(e, rep.Results)
 	return nil
+}
+
+// judgmentsOf reads judgments from Parquet or any text format.
+func judgmentsOf(jf *input.File, opt judgments.Options) (*judgments.Set, error) {
+	if isParquet, err := parquetio.Is(jf); err == nil && isParquet {
+		return parquetio.ReadJudgments(jf, opt.Scale)
+	}
+	return judgments.Read(jf, opt)
 }
 
 // evalRun evaluates one run file, TREC, JSON or Parquet.

@@ -216,3 +216,46 @@ func TestParquetTraces(t *testing.T) {
 		t.Errorf("bad trace: exit %d, %q", code, errs)
 	}
 }
+
+// TestParquetJudgments writes real judgments as Parquet and checks that
+// eval prints what it prints from the TREC qrels; a grade off the scale
+// names its row.
+func TestParquetJudgments(t *testing.T) {
+	dir := sharedtest.Dir(t, "data/dl-hard-passage")
+	tmp := t.TempDir()
+	type judged struct {
+		Query string `parquet:"query"`
+		Item  string `parquet:"item"`
+		Grade int32  `parquet:"grade"`
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "dl_hard-passage.qrels"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []judged
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		f := strings.Fields(line)
+		g, err := strconv.Atoi(f[3])
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows = append(rows, judged{f[0], f[2], int32(g)})
+	}
+	pq := filepath.Join(tmp, "qrels.parquet")
+	writeParquet(t, pq, rows)
+	run := "bm25=" + filepath.Join(dir, "runs", "bm25.run.gz")
+	args := []string{"eval", "--unjudged", "nonrelevant", "-m", "nDCG@10", "-m", "AP", "-f", "trec", run}
+	want, errs, code := ragstat(t, "", append(args, "-j", filepath.Join(dir, "dl_hard-passage.qrels"))...)
+	if code != 0 {
+		t.Fatalf("TREC qrels: exit %d: %s", code, errs)
+	}
+	got, errs, code := ragstat(t, "", append(args, "-j", pq)...)
+	if code != 0 || got != want {
+		t.Fatalf("Parquet qrels: exit %d: %s\n%s", code, errs, firstDiff(got, want))
+	}
+	rows[1].Grade = 7
+	writeParquet(t, pq, rows)
+	if _, errs, code := ragstat(t, "", append(args, "-j", pq)...); code != exitInput || !strings.Contains(errs, "qrels.parquet:2:") {
+		t.Errorf("grade 7: exit %d, %q", code, errs)
+	}
+}
