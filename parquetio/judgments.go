@@ -1,9 +1,6 @@
 package parquetio
 
 import (
-	"errors"
-	"fmt"
-	"io"
 	"strings"
 
 	"github.com/parquet-go/parquet-go"
@@ -30,50 +27,28 @@ type judgmentRow struct {
 // (strings) and grade (an integer), one row per judged item, checked as
 // judgments.Read checks a text file's (grades on scale, no item judged
 // twice); a problem names the row, counted from 1.
-func ReadJudgments(f *input.File, scale judgments.Scale) (set *judgments.Set, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			set, err = nil, &diag.Error{File: f.Name, Msg: fmt.Sprintf("not a readable Parquet file: %v", p)}
+func ReadJudgments(f *input.File, scale judgments.Scale) (*judgments.Set, error) {
+	var js []judgments.Judgment
+	err := eachRow(f, judgmentColumns, []string{"query", "item", "grade"}, func(_ *parquet.File, row int, x *judgmentRow) error {
+		bad := &diag.Error{File: f.Name, Line: row}
+		switch {
+		case x.Query == nil || strings.TrimSpace(*x.Query) == "":
+			bad.Msg = "row has no query"
+		case x.Item == nil:
+			bad.Query, bad.Msg = *x.Query, "row has no item"
+		case x.Grade == nil:
+			bad.Query, bad.Item, bad.Msg = *x.Query, *x.Item, "row has no grade"
+		default:
+			js = append(js, judgments.Judgment{Query: *x.Query, Item: *x.Item, Grade: int(*x.Grade), Line: row})
+			return nil
 		}
-	}()
-	pf, err := open(f, judgmentColumns, "query", "item", "grade")
+		return bad
+	})
 	if err != nil {
 		return nil, err
 	}
-	r := parquet.NewGenericReader[judgmentRow](pf, parquet.SchemaOf(new(judgmentRow)))
-	defer r.Close()
-	var js []judgments.Judgment
-	var errs diag.List
-	buf := make([]judgmentRow, 1024)
-	for row := 1; ; {
-		n, rerr := r.Read(buf)
-		for _, x := range buf[:n] {
-			switch {
-			case x.Query == nil || strings.TrimSpace(*x.Query) == "":
-				errs.Add(&diag.Error{File: f.Name, Line: row, Msg: "row has no query"})
-			case x.Item == nil:
-				errs.Add(&diag.Error{File: f.Name, Line: row, Query: *x.Query, Msg: "row has no item"})
-			case x.Grade == nil:
-				errs.Add(&diag.Error{File: f.Name, Line: row, Query: *x.Query, Item: *x.Item, Msg: "row has no grade"})
-			default:
-				js = append(js, judgments.Judgment{Query: *x.Query, Item: *x.Item, Grade: int(*x.Grade), Line: row})
-			}
-			row++
-			if errs.Full() {
-				return nil, errs.Err()
-			}
-		}
-		if errors.Is(rerr, io.EOF) {
-			break
-		}
-		if rerr != nil {
-			return nil, &diag.Error{File: f.Name, Line: row, Msg: fmt.Sprintf("reading Parquet: %v", rerr)}
-		}
-	}
-	if err := errs.Err(); err != nil {
-		return nil, err
-	}
-	if set, err = judgments.New(f.Name, js, scale); err != nil {
+	set, err := judgments.New(f.Name, js, scale)
+	if err != nil {
 		return nil, err
 	}
 	set.Format = Format

@@ -12,9 +12,7 @@ package parquetio
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"io"
 	"maps"
 	"slices"
 	"strings"
@@ -57,62 +55,35 @@ type runRow struct {
 	Rank  *int64   `parquet:"rank,optional"`
 }
 
-// ReadRun reads a run, gathered by query for runs.Lists. A file the Parquet
-// library cannot make sense of is an error, never a crash.
-func ReadRun(f *input.File) (lists map[string][]runs.Entry, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			lists, err = nil, &diag.Error{File: f.Name, Msg: fmt.Sprintf("not a readable Parquet file: %v", p)}
+// ReadRun reads a run, gathered by query for runs.Lists.
+func ReadRun(f *input.File) (map[string][]runs.Entry, error) {
+	lists := map[string][]runs.Entry{}
+	err := eachRow(f, runColumns, []string{"query", "item", "score"}, func(pf *parquet.File, row int, x *runRow) error {
+		_, hasRank := pf.Schema().Lookup("rank")
+		bad := &diag.Error{File: f.Name, Line: row}
+		switch {
+		case x.Query == nil || strings.TrimSpace(*x.Query) == "":
+			bad.Msg = "row has no query"
+		case x.Item == nil:
+			bad.Query, bad.Msg = *x.Query, "row has no item"
+		case x.Score == nil:
+			bad.Query, bad.Item, bad.Msg = *x.Query, *x.Item, "row has no score"
+		case hasRank && x.Rank == nil:
+			bad.Query, bad.Item, bad.Msg = *x.Query, *x.Item, "row has no rank"
+		default:
+			e := runs.Entry{Doc: *x.Item, Score: *x.Score, Line: row, Rank: len(lists[*x.Query]) + 1}
+			if x.Rank != nil {
+				e.Rank = int(*x.Rank)
+			}
+			lists[*x.Query] = append(lists[*x.Query], e)
+			return nil
 		}
-	}()
-	return readRun(f)
-}
-
-func readRun(f *input.File) (map[string][]runs.Entry, error) {
-	pf, err := open(f, runColumns, "query", "item", "score")
+		return bad
+	})
 	if err != nil {
 		return nil, err
 	}
-	_, hasRank := pf.Schema().Lookup("rank")
-	r := parquet.NewGenericReader[runRow](pf, parquet.SchemaOf(new(runRow)))
-	defer r.Close()
-	lists := map[string][]runs.Entry{}
-	var errs diag.List
-	buf := make([]runRow, 1024)
-	for row := 1; ; {
-		n, err := r.Read(buf)
-		for _, x := range buf[:n] {
-			switch {
-			case x.Query == nil || strings.TrimSpace(*x.Query) == "":
-				errs.Add(&diag.Error{File: f.Name, Line: row, Msg: "row has no query"})
-			case x.Item == nil:
-				errs.Add(&diag.Error{File: f.Name, Line: row, Query: *x.Query, Msg: "row has no item"})
-			case x.Score == nil:
-				errs.Add(&diag.Error{File: f.Name, Line: row, Query: *x.Query, Item: *x.Item, Msg: "row has no score"})
-			case hasRank && x.Rank == nil:
-				errs.Add(&diag.Error{File: f.Name, Line: row, Query: *x.Query, Item: *x.Item, Msg: "row has no rank"})
-			default:
-				e := runs.Entry{Doc: *x.Item, Score: *x.Score, Line: row}
-				if x.Rank != nil {
-					e.Rank = int(*x.Rank)
-				} else {
-					e.Rank = len(lists[*x.Query]) + 1
-				}
-				lists[*x.Query] = append(lists[*x.Query], e)
-			}
-			row++
-			if errs.Full() {
-				return nil, errs.Err()
-			}
-		}
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, &diag.Error{File: f.Name, Line: row, Msg: fmt.Sprintf("reading Parquet: %v", err)}
-		}
-	}
-	return lists, errs.Err()
+	return lists, nil
 }
 
 // open reads f as a Parquet file and checks its columns: each known, of a

@@ -2,9 +2,6 @@ package parquetio
 
 import (
 	"bytes"
-	"errors"
-	"fmt"
-	"io"
 
 	"github.com/parquet-go/parquet-go"
 
@@ -56,39 +53,12 @@ var Traces = systems.TraceReader{
 	},
 }
 
-// readTraces hands every row's trace to each. A file the Parquet library
-// cannot make sense of is an error, never a crash.
-func readTraces(f *input.File, each func(int, []byte) error) (err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = &diag.Error{File: f.Name, Msg: fmt.Sprintf("not a readable Parquet file: %v", p)}
+// readTraces hands every row's trace to each.
+func readTraces(f *input.File, each func(int, []byte) error) error {
+	return eachRow(f, traceColumns, []string{"trace"}, func(_ *parquet.File, row int, x *traceRow) error {
+		if x.Trace == nil {
+			return &diag.Error{File: f.Name, Line: row, Msg: "row has no trace"}
 		}
-	}()
-	pf, err := open(f, traceColumns, "trace")
-	if err != nil {
-		return err
-	}
-	r := parquet.NewGenericReader[traceRow](pf, parquet.SchemaOf(new(traceRow)))
-	defer r.Close()
-	buf := make([]traceRow, 64)
-	var errs diag.List
-	for row := 1; ; {
-		n, rerr := r.Read(buf)
-		for _, x := range buf[:n] {
-			if x.Trace == nil {
-				errs.Add(&diag.Error{File: f.Name, Line: row, Msg: "row has no trace"})
-			} else if err := each(row, []byte(*x.Trace)); err != nil {
-				errs.Add(err)
-				return errs.Err()
-			}
-			row++
-		}
-		if errors.Is(rerr, io.EOF) {
-			return errs.Err()
-		}
-		if rerr != nil {
-			errs.Add(&diag.Error{File: f.Name, Line: row, Msg: fmt.Sprintf("reading Parquet: %v", rerr)})
-			return errs.Err()
-		}
-	}
+		return each(row, []byte(*x.Trace))
+	})
 }
