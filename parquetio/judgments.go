@@ -1,7 +1,6 @@
 package parquetio
 
 import (
-	"strings"
 
 	"github.com/parquet-go/parquet-go"
 
@@ -30,19 +29,14 @@ type judgmentRow struct {
 func ReadJudgments(f *input.File, scale judgments.Scale) (*judgments.Set, error) {
 	var js []judgments.Judgment
 	err := eachRow(f, judgmentColumns, []string{"query", "item", "grade"}, func(_ *parquet.File, row int, x *judgmentRow) error {
-		bad := &diag.Error{File: f.Name, Line: row}
-		switch {
-		case x.Query == nil || strings.TrimSpace(*x.Query) == "":
-			bad.Msg = "row has no query"
-		case x.Item == nil:
-			bad.Query, bad.Msg = *x.Query, "row has no item"
-		case x.Grade == nil:
-			bad.Query, bad.Item, bad.Msg = *x.Query, *x.Item, "row has no grade"
-		default:
-			js = append(js, judgments.Judgment{Query: *x.Query, Item: *x.Item, Grade: int(*x.Grade), Line: row})
-			return nil
+		if bad := unkeyed(f.Name, row, x.Query, x.Item); bad != nil {
+			return bad
 		}
-		return bad
+		if x.Grade == nil {
+			return &diag.Error{File: f.Name, Line: row, Query: *x.Query, Item: *x.Item, Msg: "row has no grade"}
+		}
+		js = append(js, judgments.Judgment{Query: *x.Query, Item: *x.Item, Grade: int(*x.Grade), Line: row})
+		return nil
 	})
 	if err != nil {
 		return nil, err

@@ -59,13 +59,12 @@ type runRow struct {
 func ReadRun(f *input.File) (map[string][]runs.Entry, error) {
 	lists := map[string][]runs.Entry{}
 	err := eachRow(f, runColumns, []string{"query", "item", "score"}, func(pf *parquet.File, row int, x *runRow) error {
+		if bad := unkeyed(f.Name, row, x.Query, x.Item); bad != nil {
+			return bad
+		}
 		_, hasRank := pf.Schema().Lookup("rank")
 		bad := &diag.Error{File: f.Name, Line: row}
 		switch {
-		case x.Query == nil || strings.TrimSpace(*x.Query) == "":
-			bad.Msg = "row has no query"
-		case x.Item == nil:
-			bad.Query, bad.Msg = *x.Query, "row has no item"
 		case x.Score == nil:
 			bad.Query, bad.Item, bad.Msg = *x.Query, *x.Item, "row has no score"
 		case hasRank && x.Rank == nil:
@@ -84,6 +83,17 @@ func ReadRun(f *input.File) (map[string][]runs.Entry, error) {
 		return nil, err
 	}
 	return lists, nil
+}
+
+// unkeyed reports a row without a query or an item, or returns nil.
+func unkeyed(file string, row int, query, item *string) *diag.Error {
+	switch {
+	case query == nil || strings.TrimSpace(*query) == "":
+		return &diag.Error{File: file, Line: row, Msg: "row has no query"}
+	case item == nil:
+		return &diag.Error{File: file, Line: row, Query: *query, Msg: "row has no item"}
+	}
+	return nil
 }
 
 // open reads f as a Parquet file and checks its columns: each known, of a
