@@ -1,7 +1,6 @@
 package parquetio
 
 import (
-
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/ragstat/ragstat/diag"
