@@ -39,10 +39,7 @@ func (a *assembler) build(t *openTrace) (*trace.Trace, error) {
 	out := &trace.Trace{Latency: map[string]float64{}, File: at.file, Line: at.line}
 	out.Query = a.queryID(t, spans, &errs)
 	out.System = a.system(spans)
-	depth := depths(spans)
-	slices.SortStableFunc(retrievers, func(x, y *span) int {
-		return cmp.Or(cmp.Compare(x.end, y.end), cmp.Compare(depth[y.id], depth[x.id]))
-	})
+	stageOrder(spans, retrievers)
 	var last *trace.Stage
 	var lastDocs []document
 	known := map[string]bool{}
@@ -55,7 +52,7 @@ func (a *assembler) build(t *openTrace) (*trace.Trace, error) {
 			}
 			name = to
 		}
-		if names[name]++; names[name] > 1 || name == contextStage {
+		if names[name]++; names[name] > 1 || name == trace.ContextStage {
 			man.note(StageRenamed, s.place, name)
 			name = fmt.Sprintf("%s-%d", name, names[name])
 		}
@@ -142,6 +139,38 @@ func boolInt(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// stageOrder sorts retrieval spans into pipeline order: by end time, but a
+// retriever that runs inside another always comes first, whatever the
+// clocks say (OpenTelemetry JS stamps a span's start in milliseconds and
+// its end in finer time, so an inner span can seem to end after the span
+// that holds it). Each span is ranked by the earliest end among itself and
+// its retrieval ancestors, the deeper first on a tie.
+func stageOrder(spans, retrievers []*span) {
+	depth := depths(spans)
+	parent := make(map[string]string, len(spans))
+	for _, s := range spans {
+		parent[s.id] = s.parent
+	}
+	end := make(map[string]int64, len(retrievers))
+	for _, s := range retrievers {
+		end[s.id] = s.end
+	}
+	key := make(map[string]int64, len(retrievers))
+	for _, s := range retrievers {
+		k, seen := s.end, map[string]bool{s.id: true}
+		for p := parent[s.id]; p != "" && !seen[p]; p = parent[p] {
+			seen[p] = true
+			if e, ok := end[p]; ok && e < k {
+				k = e
+			}
+		}
+		key[s.id] = k
+	}
+	slices.SortStableFunc(retrievers, func(x, y *span) int {
+		return cmp.Or(cmp.Compare(key[x.id], key[y.id]), cmp.Compare(depth[y.id], depth[x.id]))
+	})
 }
 
 // depths gives every span its depth below the root (0 for a root or a span

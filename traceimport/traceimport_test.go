@@ -302,6 +302,33 @@ func TestStageOrder(t *testing.T) {
 	}
 }
 
+// TestStageOrderSkew: a retriever inside another is the earlier stage even
+// when its recorded end is later than the outer one's, as OpenTelemetry
+// JS's mixed clocks make it; a third retriever nested in the inner one
+// comes first, and one beside them keeps its place by end time.
+func TestStageOrderSkew(t *testing.T) {
+	outer := retriever("A", "a1", "a0", "outer", 9, "d1")
+	inner := retriever("A", "a2", "a1", "inner", 10, "d1", "d2")
+	innermost := retriever("A", "a5", "a2", "innermost", 11, "d1", "d2", "d3")
+	before := retriever("A", "a3", "a0", "before", 8, "d1")
+	lines := otlp(t, outer, inner, innermost, before, root("A", "a0", 20, "q"), llm("A", "a4", "a0", 15, "text of d1, long enough to be found", "ok"))
+	out, _, err := run(t, OTLP, Mapping{}, input.FromBytes("s.jsonl", []byte(lines)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tr trace.Trace
+	if err := json.Unmarshal([]byte(out), &tr); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, s := range tr.Stages {
+		names = append(names, s.Name)
+	}
+	if got := strings.Join(names, " "); got != "before innermost inner outer context" {
+		t.Errorf("stages %q, want before innermost inner outer context", got)
+	}
+}
+
 // TestDuplicateQuery: two traces for one query and system are an error
 // naming both trace ids.
 func TestDuplicateQuery(t *testing.T) {
@@ -391,6 +418,49 @@ func TestMalformed(t *testing.T) {
 		_, _, err := run(t, tc.format, Mapping{}, input.FromBytes("m", []byte(tc.data)))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s %q: got %v, want %q", tc.format, tc.data, err, tc.want)
+		}
+	}
+}
+
+// TestParallelLines: over many batches, results come back in line order
+// and errors are gathered in line order up to diag.Max, whatever the
+// workers' timing.
+func TestParallelLines(t *testing.T) {
+	var b strings.Builder
+	for i := 1; i <= 5000; i++ {
+		b.WriteString(strings.Repeat("x", 300+i%7))
+		if i%97 == 0 {
+			b.WriteString(" bad")
+		}
+		b.WriteByte('\n')
+	}
+	f := input.FromBytes("p", []byte(b.String()))
+	for _, workers := range []int{1, 2, 7} {
+		var seen []int
+		err := parallelLines(f, workers, func(line int, data []byte) (int, error) {
+			if bytes.HasSuffix(data, []byte(" bad")) {
+				return 0, &diag.Error{File: "p", Line: line, Msg: "bad"}
+			}
+			return line, nil
+		}, func(line, v int) error {
+			if line != v {
+				t.Fatalf("line %d carried %d", line, v)
+			}
+			seen = append(seen, line)
+			return nil
+		})
+		var list *diag.List
+		if !errors.As(err, &list) || len(list.Errs()) != diag.Max || !strings.HasPrefix(list.Errs()[0].Error(), "p:97: bad") ||
+			!strings.HasPrefix(list.Errs()[1].Error(), "p:194: bad") {
+			t.Fatalf("workers %d: errors %v", workers, err)
+		}
+		for i, line := range seen {
+			if i > 0 && line <= seen[i-1] {
+				t.Fatalf("workers %d: line %d after %d", workers, line, seen[i-1])
+			}
+		}
+		if last := seen[len(seen)-1]; last < 97*diag.Max-96 {
+			t.Errorf("workers %d: stopped at line %d, before the %dth error", workers, last, diag.Max)
 		}
 	}
 }

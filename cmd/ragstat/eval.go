@@ -221,7 +221,7 @@ func (c *evalCmd) Run(e *env) error {
 		}
 	}
 	rep.PerQuery = c.PerQuery || !c.Summary && len(rep.Results[0].Rows) <= 50
-	rep.Notes = notes(ev.FoldedJudgments, ev.Policy(), rep.Results)
+	rep.Notes = report.Notes(ev.FoldedJudgments, ev.Policy(), rep.Results)
 	if c.PerQueryOut != "" {
 		if err := writePerQuery(c.PerQueryOut, c.Force, rep); err != nil {
 			return err
@@ -230,7 +230,9 @@ func (c *evalCmd) Run(e *env) error {
 	if err := report.Render(e.stdout, c.Format, rep); err != nil {
 		return internal(err)
 	}
-	warn(e, rep.Results)
+	for _, w := range report.Warnings(rep.Results) {
+		fmt.Fprintln(e.stderr, "ragstat:", w)
+	}
 	return nil
 }
 

@@ -37,10 +37,12 @@ func (c *mergeCmd) Run(e *env) error {
 	}
 	rep := m.Eval
 	rep.PerQuery = c.PerQuery || !c.Summary && len(rep.Results) > 0 && len(rep.Results[0].Rows) <= 50
-	rep.Notes = notes(m.FoldedJudgments, rep.Policy, rep.Results)
+	rep.Notes = report.Notes(m.FoldedJudgments, rep.Policy, rep.Results)
 	if err := report.Render(e.stdout, c.Format, rep); err != nil {
 		return internal(err)
 	}
-	warn(e, rep.Results)
+	for _, w := range report.Warnings(rep.Results) {
+		fmt.Fprintln(e.stderr, "ragstat:", w)
+	}
 	return nil
 }
