@@ -94,6 +94,7 @@ type Evaluator struct {
 	FoldedJudgments int
 	subtopics       *judgments.Subtopics
 	aspects         map[string]*metric.Aspects // by query: subtopics and the judged items' grades
+	keep            func(query string) bool    // nil: every query
 }
 
 // New prepares an Evaluator. The zero Policy means DefaultPolicy; any
@@ -131,6 +132,12 @@ func (e *Evaluator) Policy() Policy { return e.policy }
 
 // Metrics returns the metrics computed, in output order.
 func (e *Evaluator) Metrics() []metric.Metric { return e.metrics }
+
+// Restrict makes Run, RunVisit and Lists pass over every ranked list whose
+// query keep rejects, as if the run did not hold it: one shard of an
+// evaluation split by query. Restrict the judgments likewise
+// (judgments.Set.Subset) before New.
+func (e *Evaluator) Restrict(keep func(query string) bool) { e.keep = keep }
 
 // Judgments returns the judgments scored against (document level under
 // the doc unit).
@@ -461,21 +468,64 @@ func (e *Evaluator) Run(name string, f *input.File, opt runs.Options) (*Result, 
 // nil), from several goroutines at once, so a caller can keep what it needs
 // of the lists in the same pass.
 func (e *Evaluator) RunVisit(name string, f *input.File, opt runs.Options, visit func(*runs.Ranking)) (*Result, error) {
+	opt, err := e.readOrder(opt)
+	if err != nil {
+		return nil, err
+	}
+	var format runs.Format
+	res, err := e.collect(name, f.Name, visit, func(fn func(*runs.Ranking) error) (err error) {
+		format, err = runs.Read(f, opt, fn)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	res.Format = string(format)
+	return res, nil
+}
+
+// RunLists evaluates a run another reader gathered by query (see
+// runs.Lists), as Run evaluates a file; file names it in messages.
+func (e *Evaluator) RunLists(name, file, format string, lists map[string][]runs.Entry, opt runs.Options) (*Result, error) {
+	opt, err := e.readOrder(opt)
+	if err != nil {
+		return nil, err
+	}
+	res, err := e.collect(name, file, nil, func(fn func(*runs.Ranking) error) error {
+		return runs.Lists(file, opt, lists, fn)
+	})
+	if err != nil {
+		return nil, err
+	}
+	res.Format = format
+	return res, nil
+}
+
+// readOrder sets the reader's order to the policy's, refusing another.
+func (e *Evaluator) readOrder(opt runs.Options) (runs.Options, error) {
 	if opt.Order != "" && opt.Order != e.policy.Order {
-		return nil, &PolicyError{Field: "order", Value: string(e.policy.Order), Msg: fmt.Sprintf("disagrees with the reader's order %q", opt.Order)}
+		return opt, &PolicyError{Field: "order", Value: string(e.policy.Order), Msg: fmt.Sprintf("disagrees with the reader's order %q", opt.Order)}
 	}
 	opt.Order = e.policy.Order
+	return opt, nil
+}
+
+// collect scores every list read delivers and assembles the result.
+func (e *Evaluator) collect(name, file string, visit func(*runs.Ranking), read func(fn func(*runs.Ranking) error) error) (*Result, error) {
 	if err := e.needsSubtopics(false); err != nil {
 		return nil, err
 	}
 	var mu sync.Mutex
 	rows := map[string]Row{}
 	notJudged := map[string]bool{} // a set: runs.Read may deliver a query twice
-	format, err := runs.Read(f, opt, func(list *runs.Ranking) error {
+	err := read(func(list *runs.Ranking) error {
+		if e.keep != nil && !e.keep(list.Query) {
+			return nil
+		}
 		if visit != nil {
 			visit(list)
 		}
-		row, err := e.Score(f.Name, list)
+		row, err := e.Score(file, list)
 		mu.Lock()
 		defer mu.Unlock()
 		if err == errNotJudged {
@@ -489,12 +539,7 @@ func (e *Evaluator) RunVisit(name string, f *input.File, opt runs.Options, visit
 	if err != nil {
 		return nil, err
 	}
-	res, err := e.Collect(name, f.Name, rows, slices.Collect(maps.Keys(notJudged)))
-	if err != nil {
-		return nil, err
-	}
-	res.Format = string(format)
-	return res, nil
+	return e.Collect(name, file, rows, slices.Collect(maps.Keys(notJudged)))
 }
 
 // Lists evaluates rankings held in memory, keyed by query, as a run named name.
@@ -506,6 +551,9 @@ func (e *Evaluator) Lists(name string, lists map[string][]string) (*Result, erro
 	var notJudged []string
 	var errs diag.List
 	for q, items := range lists {
+		if e.keep != nil && !e.keep(q) {
+			continue
+		}
 		row, err := e.Score(name, &runs.Ranking{Query: q, Items: items})
 		if err == errNotJudged {
 			notJudged = append(notJudged, q)

@@ -213,6 +213,7 @@ func (r *Eval) manifest() *manifest.Manifest {
 	if len(r.Results) > 0 {
 		m.Queries = manifest.Queries(queryIDs(r.Results[0]))
 	}
+	m.Shard = r.Shard
 	return m
 }
 

@@ -9,13 +9,15 @@ import (
 
 // Notes are the facts printed with an evaluation's results: what a --like
 // preset set (preset, as eval.Policy.SetLike returned it), what was left
-// out, scored as zero or folded, and a summary that has no value.
-func Notes(ev *eval.Evaluator, preset []string, results []*eval.Result) []string {
+// out, scored as zero or folded, and a summary that has no value. folded
+// counts the judgments folded into their document under the doc unit; p is
+// the policy the results were computed under.
+func Notes(folded int, p eval.Policy, preset []string, results []*eval.Result) []string {
 	var out []string
 	if len(preset) > 0 {
-		out = append(out, fmt.Sprintf("--like %s set: %s", ev.Policy().Like, strings.Join(preset, "; ")))
+		out = append(out, fmt.Sprintf("--like %s set: %s", p.Like, strings.Join(preset, "; ")))
 	}
-	if n := ev.FoldedJudgments; n > 0 {
+	if n := folded; n > 0 {
 		out = append(out, fmt.Sprintf("%d judgments folded into their document (grade = the highest)", n))
 	}
 	for _, r := range results {
@@ -32,7 +34,7 @@ func Notes(ev *eval.Evaluator, preset []string, results []*eval.Result) []string
 			out = append(out, fmt.Sprintf("%s: %d items folded into an earlier item of the same document", r.Name, r.Folded))
 		}
 		if r.Unjudged > 0 {
-			out = append(out, fmt.Sprintf("%s: %d returned items have no judgment (--unjudged %s)", r.Name, r.Unjudged, ev.Policy().Unjudged))
+			out = append(out, fmt.Sprintf("%s: %d returned items have no judgment (--unjudged %s)", r.Name, r.Unjudged, p.Unjudged))
 		}
 	}
 	return out

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/ragstat/ragstat/eval"
+	"github.com/ragstat/ragstat/manifest"
 	"github.com/ragstat/ragstat/metric"
 )
 
@@ -33,6 +34,9 @@ type Eval struct {
 	PerQuery bool              // print a row per query, not only the means
 	Labels   map[string]string // optional column labels by metric name
 	Notes    []string          // facts the reader must see (folded items, ignored queries)
+	// Shard marks a partial result (eval --shard): recorded in the JSON
+	// manifest for the merge.
+	Shard *manifest.Shard
 }
 
 // Formats lists the names Render accepts.

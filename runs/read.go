@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -289,4 +291,33 @@ func looksLikeJudgments(head []byte) bool {
 	}
 	grade := jsonin.FirstKeys(head)["grade"]
 	return len(grade) > 0 && grade[0] != '{' // not a query named "grade"
+}
+
+// Entry is one returned item as a reader found it, before ordering: its
+// id, score, rank and line (or row) number.
+type Entry = trecfile.RunDoc
+
+// Lists delivers ranked lists that another reader (Parquet, say) gathered
+// by query exactly as Read delivers a file's: each query's entries ordered
+// by opt.Order and checked (empty ids, scores that are not finite numbers,
+// an item listed twice, a repeated rank under --order rank), fn called once
+// per query in query order. Problems are returned together, as Read does.
+func Lists(file string, opt Options, lists map[string][]Entry, fn func(*Ranking) error) error {
+	if opt.Order == "" {
+		opt.Order = ByScore
+	}
+	rd := &reader{file: file, order: opt.Order, fn: fn, byQuery: map[string]*diag.List{}}
+	for _, q := range slices.Sorted(maps.Keys(lists)) {
+		if rd.add(rd.deliver(q, lists[q], true)) {
+			break
+		}
+	}
+	for _, l := range rd.byQuery {
+		rd.errs.Add(l)
+	}
+	if rd.errs.Len() == 0 && rd.queries == 0 {
+		rd.add(&diag.Error{File: file, Msg: "no ranked lists found"})
+	}
+	rd.errs.Sort()
+	return rd.errs.Err()
 }

@@ -176,10 +176,20 @@ func Scan(f *input.File, workers int, fn func(*Trace) error) error {
 		return err
 	}
 	defer r.Close()
+	return ScanRecords(f.Name, func(each func(line int, data []byte) error) error {
+		return jsonin.Lines(r, f.Name, each)
+	}, workers, fn)
+}
+
+// ScanRecords is Scan over traces that another reader finds in file, one
+// JSON object each with its line (or row) number: records calls each for
+// every one, in order, and stops when each returns an error. Every check
+// Scan makes applies.
+func ScanRecords(file string, records func(each func(line int, data []byte) error) error, workers int, fn func(*Trace) error) error {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	s := &scanner{file: f.Name, fn: fn, seen: map[[2]string]int{}}
+	s := &scanner{file: file, fn: fn, seen: map[[2]string]int{}}
 	lines := make(chan []numbered, workers)
 	var wg sync.WaitGroup
 	for range workers {
@@ -191,7 +201,7 @@ func Scan(f *input.File, workers int, fn func(*Trace) error) error {
 			}
 		})
 	}
-	readErr := jsonin.Lines(r, f.Name, s.batcher(lines))
+	readErr := records(s.batcher(lines))
 	if len(s.batch) > 0 {
 		lines <- s.batch
 	}
@@ -261,7 +271,7 @@ func (s *scanner) add(err error) {
 // decode checks one line and hands the trace on.
 func (s *scanner) decode(l numbered) {
 	t := &Trace{File: s.file, Line: l.line}
-	if err := jsonin.Decode(l.data, t); err != nil {
+	if err := jsonin.DecodeFast(l.data, t); err != nil {
 		s.add(&diag.Error{File: s.file, Line: l.line, Msg: err.Error()})
 		return
 	}

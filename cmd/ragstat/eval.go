@@ -3,17 +3,24 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
+
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"time"
 
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/outfile"
 	"github.com/ragstat/ragstat/internal/progress"
 	"github.com/ragstat/ragstat/judgments"
+	"github.com/ragstat/ragstat/manifest"
 	"github.com/ragstat/ragstat/metric"
+	"github.com/ragstat/ragstat/parquetio"
 	"github.com/ragstat/ragstat/report"
 	"github.com/ragstat/ragstat/runs"
+	"github.com/ragstat/ragstat/shard"
 	"github.com/ragstat/ragstat/systems"
 )
 
@@ -44,10 +51,13 @@ type policyFlags struct {
 
 type evalCmd struct {
 	policyFlags
-	Format   string   `short:"f" default:"table" enum:"table,json,jsonl,csv,tsv,markdown,trec" help:"Output format (${enum})."`
-	PerQuery bool     `help:"Print a row per query (default: when there are at most 50 queries)."`
-	Summary  bool     `help:"Print the means only."`
-	Runs     []string `arg:"" placeholder:"RUN" help:"Runs to evaluate: PATH or NAME=PATH; - for stdin."`
+	Format      string   `short:"f" default:"table" enum:"table,json,jsonl,csv,tsv,markdown,trec" help:"Output format (${enum})."`
+	PerQuery    bool     `help:"Print a row per query (default: when there are at most 50 queries)."`
+	Summary     bool     `help:"Print the means only."`
+	PerQueryOut string   `placeholder:"FILE" help:"Also write a row per query to FILE: Parquet when it ends in .parquet, JSON Lines otherwise."`
+	Force       bool     `help:"Overwrite --per-query-out's FILE if it exists."`
+	Shard       string   `placeholder:"I/N" help:"Evaluate only shard I of N (0 <= I < N): the queries whose id's FNV-1a 64-bit hash is I modulo N; merge the --format json parts with ragstat merge."`
+	Runs        []string `arg:"" placeholder:"RUN" help:"Runs to evaluate: PATH or NAME=PATH; - for stdin."`
 }
 
 // policy turns the flags into an eval.Policy, checked by the library:
@@ -124,45 +134,67 @@ func (f *policyFlags) metrics(p eval.Policy) ([]metric.Metric, error) {
 
 // evaluator reads the judgments and builds the evaluator the flags describe.
 func (f *policyFlags) evaluator(e *env) (*eval.Evaluator, *input.File, error) {
+	ev, jf, _, err := f.shardEvaluator(e, nil)
+	return ev, jf, err
+}
+
+// shardEvaluator is evaluator restricted to the queries of shard sh (nil:
+// every query), with the record a partial result carries for the merge.
+func (f *policyFlags) shardEvaluator(e *env, sh *shard.Spec) (*eval.Evaluator, *input.File, *manifest.Shard, error) {
 	p, err := f.policy()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	ms, err := f.metrics(p)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	jf, err := input.Open(f.Judgments, e.stdin)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	format, _ := input.ParseFormat(f.JudgmentsFormat)
-	qrels, err := judgments.Read(jf, judgments.Options{Format: format, Scale: p.Scale})
+	qrels, err := judgmentsOf(jf, judgments.Options{Format: format, Scale: p.Scale})
 	if err != nil {
-		return nil, nil, err
+		return nil, jf, nil, err
+	}
+	var part *manifest.Shard
+	if sh != nil {
+		part = &manifest.Shard{Index: sh.Index, Count: sh.Count, Hash: shard.Hash, Positions: map[string]int{}}
+		for i, q := range qrels.IDs() {
+			if sh.Has(q) {
+				part.Positions[q] = i
+			}
+		}
+		qrels = qrels.Subset(sh.Has)
 	}
 	docOf, err := f.docOf(p, e)
 	if err != nil {
-		return nil, nil, err
+		return nil, jf, nil, err
 	}
 	ev, err := eval.New(qrels, p, ms, docOf)
 	if err != nil {
-		return nil, nil, flagged(err)
+		return nil, jf, nil, flagged(err)
 	}
 	if f.Subtopics != "" {
 		sf, err := input.Open(f.Subtopics, e.stdin)
 		if err != nil {
-			return nil, nil, err
+			return nil, jf, nil, err
 		}
+		defer sf.Close()
 		st, err := judgments.ReadSubtopics(sf, p.Scale)
 		if err != nil {
-			return nil, nil, err
+			return nil, jf, nil, err
 		}
 		if err := ev.UseSubtopics(st); err != nil {
-			return nil, nil, err
+			return nil, jf, nil, err
 		}
 	}
-	return ev, jf, nil
+	if sh != nil {
+		ev.Restrict(sh.Has)
+		part.FoldedJudgments = ev.FoldedJudgments
+	}
+	return ev, jf, part, nil
 }
 
 func (f *policyFlags) docOf(p eval.Policy, e *env) (func(string) string, error) {
@@ -200,12 +232,22 @@ func (c *evalCmd) Run(e *env) error {
 	// Judgments stay in memory while runs stream past them: a tighter
 	// collector target keeps peak memory near what is live.
 	defer debug.SetGCPercent(debug.SetGCPercent(50))
-	ev, jf, err := c.evaluator(e)
+	var sh *shard.Spec
+	if c.Shard != "" {
+		spec, err := shard.Parse(c.Shard)
+		if err != nil {
+			return err
+		}
+		sh = &spec
+	}
+	ev, jf, part, err := c.shardEvaluator(e, sh)
+	if jf != nil {
+		defer jf.Close()
+	}
 	if err != nil {
 		return err
 	}
-	defer jf.Close()
-	rep := &report.Eval{Tool: "ragstat", Version: Version, Policy: ev.Policy()}
+	rep := &report.Eval{Tool: "ragstat", Version: Version, Policy: ev.Policy(), Shard: part}
 	rep.Inputs = append(rep.Inputs, report.Input{Role: "judgments", Path: jf.Name, Format: string(ev.Judgments().Format)})
 	runFormat, _ := input.ParseFormat(c.RunFormat)
 	sys, err := systems.Open(c.Runs, e.stdin, systems.Options{Accept: []systems.Kind{systems.Run}})
@@ -220,7 +262,7 @@ func (c *evalCmd) Run(e *env) error {
 	bar := e.progress("evaluating", files[1:])
 	defer bar.Done()
 	for _, in := range sys {
-		res, err := ev.Run(in.System(), in.File, runs.Options{Format: runFormat})
+		res, err := evalRun(ev, in.System(), in.File, runs.Options{Format: runFormat})
 		if err != nil {
 			return err
 		}
@@ -233,7 +275,12 @@ func (c *evalCmd) Run(e *env) error {
 		}
 	}
 	rep.PerQuery = c.PerQuery || !c.Summary && len(rep.Results[0].Rows) <= 50
-	rep.Notes = report.Notes(ev, c.preset, rep.Results)
+	rep.Notes = report.Notes(ev.FoldedJudgments, ev.Policy(), c.preset, rep.Results)
+	if c.PerQueryOut != "" {
+		if err := c.writePerQuery(e, rep); err != nil {
+			return err
+		}
+	}
 	if err := report.Render(e.stdout, c.Format, rep); err != nil {
 		return internal(err)
 	}
@@ -241,6 +288,53 @@ func (c *evalCmd) Run(e *env) error {
 		fmt.Fprintln(e.stderr, "ragstat:", w)
 	}
 	return nil
+}
+
+// judgmentsOf reads judgments from Parquet or any text format.
+func judgmentsOf(jf *input.File, opt judgments.Options) (*judgments.Set, error) {
+	if isParquet, err := parquetio.Is(jf); err == nil && isParquet {
+		return parquetio.ReadJudgments(jf, opt.Scale)
+	}
+	return judgments.Read(jf, opt)
+}
+
+// evalRun evaluates one run file, TREC, JSON or Parquet.
+func evalRun(ev *eval.Evaluator, name string, rf *input.File, opt runs.Options) (*eval.Result, error) {
+	isParquet, err := parquetio.Is(rf)
+	if err != nil || !isParquet {
+		return ev.Run(name, rf, opt)
+	}
+	lists, err := parquetio.ReadRun(rf)
+	if err != nil {
+		return nil, err
+	}
+	return ev.RunLists(name, rf.Name, parquetio.Format, lists, opt)
+}
+
+// writePerQuery writes every run's per-query rows to --per-query-out, as
+// Parquet or JSON Lines by its extension: never over an input, nor over an
+// existing file without --force.
+func (c *evalCmd) writePerQuery(e *env, rep *report.Eval) error {
+	ins := []outfile.Input{{Flag: "--judgments", Path: c.Judgments}, {Flag: "--doc-map", Path: c.DocMap}, {Flag: "--subtopics", Path: c.Subtopics}}
+	for _, r := range c.Runs {
+		_, path := systems.Split(r)
+		ins = append(ins, outfile.Input{Flag: "run", Path: path})
+	}
+	out := outfile.New(outfile.Options{Force: c.Force, Stdout: e.stdout}, ins...)
+	defer out.Abort()
+	if err := out.Claim("--per-query-out", c.PerQueryOut); err != nil {
+		return err
+	}
+	path := c.PerQueryOut
+	if err := out.Write(path, func(w io.Writer) error {
+		if strings.EqualFold(filepath.Ext(path), ".parquet") {
+			return parquetio.WriteEval(w, rep)
+		}
+		return report.Render(w, "jsonl", rep)
+	}); err != nil {
+		return err
+	}
+	return out.Commit()
 }
 
 func digests(inputs []report.Input, files []*input.File) error {

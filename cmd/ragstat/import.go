@@ -10,6 +10,7 @@ import (
 	"github.com/ragstat/ragstat/corpus"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/outfile"
+	"github.com/ragstat/ragstat/parquetio"
 	"github.com/ragstat/ragstat/systems"
 	"github.com/ragstat/ragstat/trace"
 	"github.com/ragstat/ragstat/traceimport"
@@ -69,7 +70,7 @@ func (f *mappingFlags) mapping(c *corpus.Corpus, renames stageFlags) (traceimpor
 // traceFormats are the trace formats commands read: ragstat's own, then
 // those traceimport maps with m, each file's summary written to stderr.
 func traceFormats(m traceimport.Mapping, stderr io.Writer) []systems.TraceReader {
-	return []systems.TraceReader{systems.JSONL, traceimport.Reader(m, func(man *traceimport.Manifest) {
+	return []systems.TraceReader{systems.JSONL, parquetio.Traces, traceimport.Reader(m, func(man *traceimport.Manifest) {
 		fmt.Fprint(stderr, man.Summary())
 	})}
 }

@@ -44,6 +44,7 @@ type cli struct {
 	Demo            demoCmd     `cmd:"" help:"Evaluate the source document's example and tell what the numbers say."`
 	Eval            evalCmd     `cmd:"" help:"Evaluate runs against judgments, strictly."`
 	TrecEval        trecEvalCmd `cmd:"" name:"trec-eval" passthrough:"" help:"A drop-in for NIST trec_eval v10 (same flags, same output)."`
+	Merge           mergeCmd    `cmd:"" help:"Merge the partial results of eval --shard I/N --format json into the result one run gives."`
 	compareCommands `embed:""`
 	judgingCommands `embed:""`
 	datasetCommands `embed:""`

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"github.com/ragstat/ragstat/eval"
+	"runtime/debug"
 	"strings"
 
 	"github.com/ragstat/ragstat/corpus"
@@ -64,6 +65,9 @@ func (c *stagesCmd) Run(e *env) error {
 			return err
 		}
 	}
+	// Judgments and topics stay in memory while traces stream past them: a
+	// tighter collector target keeps peak memory nearer what is live.
+	defer debug.SetGCPercent(debug.SetGCPercent(50))
 	in, inputs, files, err := c.read(e, p.Scale)
 	defer closeAll(files)
 	if err != nil {
@@ -124,7 +128,7 @@ func (c *stagesCmd) read(e *env, scale judgments.Scale) (stages.Input, []report.
 		return in, nil, files, err
 	}
 	format, _ := input.ParseFormat(c.JudgmentsFormat)
-	if in.Judgments, err = judgments.Read(jf, judgments.Options{Format: format, Scale: scale}); err != nil {
+	if in.Judgments, err = judgmentsOf(jf, judgments.Options{Format: format, Scale: scale}); err != nil {
 		return in, nil, files, err
 	}
 	inputs[0].Format = string(in.Judgments.Format)

