@@ -34,10 +34,8 @@ func calcBpref(f func(float64) float64) func(*queryEval, *instance) error {
 	return func(q *queryEval, in *instance) error {
 		rr := &q.rr
 		numNonrel := 0
-		for g := 0; g < q.s.relLevel; g++ {
-			if g < len(rr.levels) {
-				numNonrel += rr.levels[g]
-			}
+		for g := 0; g < min(q.s.relLevel, len(rr.levels)); g++ { // -l may be huge: only grades present count
+			numNonrel += rr.levels[g]
 		}
 		bpref, nonrel := 0.0, 0
 		for _, i := range q.pooled() {

@@ -29,7 +29,7 @@ func TestImportCommand(t *testing.T) {
 		t.Errorf("manifest lacks the citation pattern:\n%s", data)
 	}
 	_, errs, code = ragstat(t, "", "import", "otlp", otlpFixture, "--out", out)
-	if code != exitInput || !strings.Contains(errs, "exists: give --force") {
+	if code != exitInput || !strings.Contains(errs, "the file exists (pass --force") {
 		t.Errorf("overwrite without --force: exit %d, %s", code, errs)
 	}
 	_, errs, code = ragstat(t, "", "import", "otlp", otlpFixture, "--strict", "--item-id", "metadata.id")
