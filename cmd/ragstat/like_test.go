@@ -61,13 +61,7 @@ func TestExpGainOverflowExit2(t *testing.T) {
 
 // Every query excluded: the means are undefined, never 0, in every format.
 func TestMeanOverNothing(t *testing.T) {
-	dir := t.TempDir()
-	qrels, run := filepath.Join(dir, "q.txt"), filepath.Join(dir, "r.txt")
-	for path, text := range map[string]string{qrels: "q 0 a 0\n", run: "q Q0 a 1 1 t\n"} {
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	qrels, run := qrelsAndRun(t, "q 0 a 0\n", "q Q0 a 1 1 t\n")
 	for format, want := range map[string]string{"table": "r   MEAN  -", "json": `"R@10": null`, "csv": "r,MEAN,-"} {
 		out, errOut, code := ragstat(t, "", "eval", "-j", qrels, run, "--unanswerable", "exclude", "-m", "R@10", "-f", format)
 		if code != 0 || !strings.Contains(out, want) || !strings.Contains(errOut, "no query was evaluated") || strings.Contains(out, "NaN") {
@@ -79,13 +73,7 @@ func TestMeanOverNothing(t *testing.T) {
 // Under --like ranx, ndcg@k is ranx's (linear gain); without it, ragstat's.
 // Under --like ir_measures, Judged@k divides by the list's length.
 func TestLikeRanxAndIRMeasures(t *testing.T) {
-	dir := t.TempDir()
-	qrels, run := filepath.Join(dir, "q.txt"), filepath.Join(dir, "r.txt")
-	for path, text := range map[string]string{qrels: "q 0 a 1\nq 0 b 3\n", run: "q Q0 a 1 2 t\nq Q0 b 2 1 t\n"} {
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	qrels, run := qrelsAndRun(t, "q 0 a 1\nq 0 b 3\n", "q Q0 a 1 2 t\nq Q0 b 2 1 t\n")
 	eval := func(args ...string) string {
 		t.Helper()
 		out, errOut, code := ragstat(t, "", append([]string{"eval", "-j", qrels, run, "--summary", "-f", "csv"}, args...)...)
@@ -108,4 +96,18 @@ func TestLikeRanxAndIRMeasures(t *testing.T) {
 	if out := eval("--like", "ir_measures", "--judged-divisor", "k", "-m", "Judged@5"); !strings.Contains(out, "r,MEAN,0.4000") {
 		t.Errorf("--judged-divisor k over the preset:\n%s", out)
 	}
+}
+
+// qrelsAndRun writes a judgments file and a run file (r.txt) and returns
+// their paths.
+func qrelsAndRun(t *testing.T, qrels, run string) (string, string) {
+	t.Helper()
+	dir := t.TempDir()
+	paths := [2]string{filepath.Join(dir, "q.txt"), filepath.Join(dir, "r.txt")}
+	for i, text := range [2]string{qrels, run} {
+		if err := os.WriteFile(paths[i], []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return paths[0], paths[1]
 }
