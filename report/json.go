@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ragstat/ragstat/eval"
+	"github.com/ragstat/ragstat/internal/jsonenc"
 	"github.com/ragstat/ragstat/manifest"
 )
 
@@ -166,11 +167,11 @@ func (r *Eval) finite() error {
 }
 
 func finiteResult(res *eval.Result) error {
-	if err := finite(res.Mean, res.MeanHigh); err != nil {
+	if err := jsonenc.Finite(res.Mean, res.MeanHigh); err != nil {
 		return err
 	}
 	for _, q := range res.Rows {
-		if err := finite(q.Values, q.High); err != nil {
+		if err := jsonenc.Finite(q.Values, q.High); err != nil {
 			return err
 		}
 	}
