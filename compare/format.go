@@ -19,9 +19,7 @@ func Render(w io.Writer, format string, r *Result) error {
 	case "table":
 		return table(w, r)
 	case "json":
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(r)
+		return writeJSON(w, r)
 	case "csv":
 		return csvRows(w, r)
 	case "markdown":
