@@ -3,7 +3,6 @@ package compare
 import (
 	"bytes"
 	"fmt"
-	goldenfile "github.com/ragstat/ragstat/internal/golden"
 	"io"
 	"math/rand/v2"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
+	goldenfile "github.com/ragstat/ragstat/internal/golden"
 	"github.com/ragstat/ragstat/manifest"
 	"github.com/ragstat/ragstat/stats"
 	"github.com/ragstat/ragstat/topics"
@@ -181,7 +181,7 @@ func TestRender(t *testing.T) {
 		if format != "json" {
 			continue
 		}
-		back, err := Read(buf.Bytes())
+		back, err := Read(input.FromBytes("compare.json", buf.Bytes()))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -189,6 +189,12 @@ func TestRender(t *testing.T) {
 		Render(&again, "json", back)
 		if again.String() != buf.String() {
 			t.Error("JSON read back renders differently")
+		}
+		for _, bad := range []string{strings.Replace(buf.String(), `"base":`, `"colour": 1, "base":`, 1),
+			strings.Replace(buf.String(), `"kind": "compare"`, `"kind": "eval"`, 1)} {
+			if _, err := Read(input.FromBytes("bad.json", []byte(bad))); err == nil || bad == buf.String() {
+				t.Errorf("a bad result was read: %v", err)
+			}
 		}
 	}
 	if err := Render(&bytes.Buffer{}, "yaml", r); err == nil {

@@ -236,9 +236,35 @@ func contextLines(w io.Writer, c stages.ContextReport) {
 		} else {
 			fmt.Fprintln(w, "  every context fits its budget")
 		}
+		reportedLines(w, c.Budgets)
 	}
 	for _, l := range c.TruncatedAway {
 		fmt.Fprintf(w, "  truncated away: query %s, item %s lost its answer-bearing span and counts as grade 0 in the context\n", l.Query, l.What)
+	}
+}
+
+// reportedLines sets ragstat's prompt counts beside those the generator
+// reported, and lists every query where they disagree.
+func reportedLines(w io.Writer, budgets []stages.Budget) {
+	n, agree := 0, 0
+	var differ []string
+	for _, b := range budgets {
+		if b.Reported == nil {
+			continue
+		}
+		n++
+		if *b.Reported == b.Prompt() {
+			agree++
+		} else {
+			differ = append(differ, fmt.Sprintf("%s (counted %d, reported %d, %+d)", b.Query, b.Prompt(), *b.Reported, *b.Reported-b.Prompt()))
+		}
+	}
+	if n == 0 {
+		return
+	}
+	fmt.Fprintf(w, "  prompt tokens reported by the generator: %d of %d agree with ragstat's count (chat templates add tokens ragstat cannot see)\n", agree, n)
+	for _, d := range differ {
+		fmt.Fprintf(w, "  reported differs: query %s\n", d)
 	}
 }
 
@@ -271,6 +297,9 @@ func answerLines(w io.Writer, a stages.AnswerReport) {
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "  abstention on unanswerable: %d (rate %.4f); false abstention on answerable: %d (rate %.4f)\n",
 		a.Abstained, a.AbstentionRate, a.FalseAbstentions, a.FalseAbstentionRate)
+	if len(a.NoAbstention) > 0 {
+		fmt.Fprintf(w, "  abstention not recorded for %d (left out of both rates): %s\n", len(a.NoAbstention), strings.Join(a.NoAbstention, ", "))
+	}
 	fmt.Fprintf(w, "  citations: %d, supported %d (%.4f), facts cited %.4f\n", a.Cited, a.Supported, a.CitationSupport, a.FactsCited)
 	for _, c := range a.NotShown {
 		fmt.Fprintf(w, "  cited but not in the context: query %s, item %s\n", c.Query, c.Item)

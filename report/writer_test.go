@@ -120,7 +120,7 @@ func randomEval(t testing.TB, rng *rand.Rand, queries int, bounds, weird bool) *
 
 func TestRenderMatchesReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	for i := range 300 {
+	for i := range 150 {
 		r := randomEval(t, rng, rng.IntN(30), i%3 == 0, i%2 == 0)
 		for _, format := range Formats {
 			var got, want bytes.Buffer
@@ -388,7 +388,7 @@ func randomStages(t testing.TB, rng *rand.Rand, weird bool) *Stages {
 
 func TestStagesMatchReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
-	for i := range 200 {
+	for i := range 100 {
 		r := randomStages(t, rng, i%2 == 0)
 		var got, want bytes.Buffer
 		if err := stagesJSON(&got, r); err != nil {

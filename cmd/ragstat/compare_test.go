@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ragstat/ragstat/compare"
+	"github.com/ragstat/ragstat/input"
 )
 
 // dlHard locates the DL-HARD passage data beside the repository; it skips
@@ -84,7 +85,7 @@ func compareJSON(t *testing.T, args ...string) *compare.Result {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	r, err := compare.Read([]byte(out))
+	r, err := compare.Read(input.FromBytes("compare.json", []byte(out)))
 	if err != nil {
 		t.Fatal(err)
 	}
