@@ -37,101 +37,83 @@ func writeJSON(w io.Writer, r *Result) error {
 	if q < 0 || v < q {
 		return fmt.Errorf("compare: the result's JSON lacks its queries or values")
 	}
-	out := bufio.NewWriterSize(w, 64<<10)
-	var num []byte
-	str := func(s string) {
-		num = jsonenc.AppendString(num[:0], s)
-		out.Write(num)
-	}
-	strs := func(ss []string, indent string) {
-		if ss == nil {
-			out.WriteString("null")
-			return
-		}
-		if len(ss) == 0 {
-			out.WriteString("[]")
-			return
-		}
-		out.WriteString("[")
-		for i, s := range ss {
-			if i > 0 {
-				out.WriteByte(',')
-			}
-			out.WriteString("\n" + indent + "  ")
-			str(s)
-		}
-		out.WriteString("\n" + indent + "]")
-	}
+	out := &jsonOut{Writer: bufio.NewWriterSize(w, 64<<10)}
 	out.Write(doc[:q+len(queries)-len("null")])
-	strs(r.Queries, "  ")
+	array(out, r.Queries, "  ", out.string)
 	if len(r.Text) > 0 {
 		out.WriteString(",\n  \"text\": ")
-		strs(r.Text, "  ")
+		array(out, r.Text, "  ", out.string)
 	}
 	out.Write(doc[q+len(queries) : v+len(values)-len("null")])
-	writeValues(out, r.Values, str, &num)
+	object(out, r.Values, "  ", func(byMetric map[string][]float64) {
+		object(out, byMetric, "    ", func(vs []float64) { array(out, vs, "      ", out.float) })
+	})
 	out.Write(doc[v+len(values):])
 	out.WriteByte('\n')
 	return out.Flush()
 }
 
-// writeValues writes system -> metric -> per-query values, keys in order
-// as encoding/json orders a map's.
-func writeValues(out *bufio.Writer, values map[string]map[string][]float64, str func(string), num *[]byte) {
-	if values == nil {
-		out.WriteString("null")
+// jsonOut writes JSON scalars through a buffer, formatting each once into
+// a reused slice.
+type jsonOut struct {
+	*bufio.Writer
+	num []byte
+}
+
+func (o *jsonOut) string(s string) {
+	o.num = jsonenc.AppendString(o.num[:0], s)
+	o.Write(o.num)
+}
+
+func (o *jsonOut) float(v float64) {
+	o.num = jsonenc.AppendFloat(o.num[:0], v)
+	o.Write(o.num)
+}
+
+// array writes vs as encoding/json indents a slice whose line starts at
+// indent: null when nil, [] when empty, else an element a line.
+func array[V any](o *jsonOut, vs []V, indent string, value func(V)) {
+	switch {
+	case vs == nil:
+		o.WriteString("null")
+		return
+	case len(vs) == 0:
+		o.WriteString("[]")
 		return
 	}
-	if len(values) == 0 {
-		out.WriteString("{}")
-		return
-	}
-	out.WriteString("{")
-	for i, sys := range slices.Sorted(maps.Keys(values)) {
+	o.WriteByte('[')
+	line := "\n" + indent + "  "
+	for i, v := range vs {
 		if i > 0 {
-			out.WriteByte(',')
+			o.WriteByte(',')
 		}
-		out.WriteString("\n    ")
-		str(sys)
-		out.WriteString(": ")
-		byMetric := values[sys]
-		switch {
-		case byMetric == nil:
-			out.WriteString("null")
-			continue
-		case len(byMetric) == 0:
-			out.WriteString("{}")
-			continue
-		}
-		out.WriteString("{")
-		for j, m := range slices.Sorted(maps.Keys(byMetric)) {
-			if j > 0 {
-				out.WriteByte(',')
-			}
-			out.WriteString("\n      ")
-			str(m)
-			out.WriteString(": ")
-			vs := byMetric[m]
-			switch {
-			case vs == nil:
-				out.WriteString("null")
-				continue
-			case len(vs) == 0:
-				out.WriteString("[]")
-				continue
-			}
-			out.WriteString("[")
-			for k, x := range vs {
-				if k > 0 {
-					out.WriteByte(',')
-				}
-				out.WriteString("\n        ")
-				*num = jsonenc.AppendFloat((*num)[:0], x)
-				out.Write(*num)
-			}
-			out.WriteString("\n      ]")
-		}
-		out.WriteString("\n    }")
+		o.WriteString(line)
+		value(v)
 	}
-	out.WriteString("\n  }")
+	o.WriteString("\n" + indent + "]")
+}
+
+// object writes m as encoding/json indents a map whose line starts at
+// indent: keys in order, a member a line.
+func object[V any](o *jsonOut, m map[string]V, indent string, value func(V)) {
+	switch {
+	case m == nil:
+		o.WriteString("null")
+		return
+	case len(m) == 0:
+		o.WriteString("{}")
+		return
+	}
+	o.WriteByte('{')
+	line := "\n" + indent + "  "
+	for i, k := range slices.Sorted(maps.Keys(m)) {
+		if i > 0 {
+			o.WriteByte(',')
+		}
+		o.WriteString(line)
+		o.string(k)
+		o.WriteString(": ")
+		value(m[k])
+	}
+	o.WriteString("\n" + indent + "}")
 }
