@@ -49,3 +49,11 @@ func TestInterveneCommand(t *testing.T) {
 		t.Errorf("no generator: exit %d: %s", code, errs)
 	}
 }
+
+func TestDemoGeneratorLoopbackOnly(t *testing.T) {
+	for _, addr := range []string{"0.0.0.0:8089", "8089", "example.com:80"} {
+		if _, errs, code := ragstat(t, "", "demo", "--generator", addr); code != exitInput || !strings.Contains(errs, "--generator") {
+			t.Errorf("--generator %s: exit %d: %s", addr, code, errs)
+		}
+	}
+}
