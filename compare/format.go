@@ -70,6 +70,9 @@ func (r *Result) Head() []string {
 	for _, n := range r.Notes {
 		out = append(out, "note: "+n)
 	}
+	for _, g := range r.GatePower {
+		out = append(out, g.Line(r.Settings.Level))
+	}
 	return out
 }
 

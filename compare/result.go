@@ -37,6 +37,9 @@ type Result struct {
 	// Losses holds, when systems were compared from traces, where each
 	// system's relevant evidence and required facts stopped, stage by stage.
 	Losses []Loss `json:"losses,omitempty"`
+	// GatePower says, for every --fail-on rule, the smallest difference
+	// its queries can resolve.
+	GatePower []GatePower `json:"gate_power,omitempty"`
 }
 
 // Loss is one traced system's evidence waterfall (stages.Waterfall without
