@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"path/filepath"
 	"strings"
@@ -299,5 +300,23 @@ func BenchmarkRender(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// An undefined d_z is null in JSON and "-" in tables, never an infinity;
+// earlier results that wrote "+Inf" still read.
+func TestUndefinedEffectSize(t *testing.T) {
+	for _, f := range []Float{Float(math.Inf(1)), Float(math.NaN())} {
+		b, err := f.MarshalJSON()
+		if err != nil || string(b) != "null" || effect(f) != "-" || finiteOrEmpty(f) != "" {
+			t.Errorf("%v: JSON %s (%v), table %q", float64(f), b, err, effect(f))
+		}
+	}
+	var f Float
+	if err := f.UnmarshalJSON([]byte(`"+Inf"`)); err != nil || !math.IsInf(float64(f), 1) {
+		t.Errorf("reading \"+Inf\": %v, %v", f, err)
+	}
+	if err := f.UnmarshalJSON([]byte(`null`)); err != nil || !math.IsNaN(float64(f)) {
+		t.Errorf("reading null: %v, %v", f, err)
 	}
 }

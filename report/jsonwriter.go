@@ -71,7 +71,12 @@ func (j *jsonWriter) string(s string) {
 	j.Write(j.num)
 }
 
+// float writes v, or null where it is undefined (NaN, an infinity).
 func (j *jsonWriter) float(v float64) {
+	if !isFinite(v) {
+		j.WriteString("null")
+		return
+	}
 	j.num = jsonenc.AppendFloat(j.num[:0], v)
 	j.Write(j.num)
 }
