@@ -3,6 +3,7 @@ package compare
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"path/filepath"
@@ -249,7 +250,8 @@ func TestSlicesFrom(t *testing.T) {
 // BenchmarkCompare times a compare run at the size it must handle in under
 // 2 s: 10,000 queries × 8 metrics × 4 candidates, 10,000 bootstrap resamples
 // and 10,000 sign vectors, with the largest moves listed.
-func BenchmarkCompare(b *testing.B) {
+// benchTable is 10,000 queries x 8 metrics for a base and 4 candidates.
+func benchTable() *Table {
 	const queries, metrics, candidates = 10000, 8, 4
 	rng := rand.New(rand.NewPCG(1, 2))
 	t := &Table{}
@@ -270,10 +272,34 @@ func BenchmarkCompare(b *testing.B) {
 		}
 		t.Systems = append(t.Systems, sys)
 	}
+	return t
+}
+
+func BenchmarkCompare(b *testing.B) {
+	t := benchTable()
 	for b.Loop() {
 		if _, err := Compare(t, Options{Stats: stats.Options{Seed: 1}}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkRender writes BenchmarkCompare's result in every format, the
+// per-query values of every system included in JSON.
+func BenchmarkRender(b *testing.B) {
+	r, err := Compare(benchTable(), Options{Stats: stats.Options{Seed: 1}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, format := range Formats {
+		b.Run(format, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := Render(io.Discard, format, r); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
 

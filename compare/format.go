@@ -2,7 +2,6 @@ package compare
 
 import (
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -26,9 +25,7 @@ func Render(w io.Writer, format string, r *Result) error {
 	case "table":
 		return table(w, r)
 	case "json":
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(r)
+		return writeJSON(w, r)
 	case "csv":
 		return csvRows(w, r)
 	case "markdown":

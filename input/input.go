@@ -13,12 +13,14 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/ragstat/ragstat/diag"
 )
@@ -32,6 +34,10 @@ type File struct {
 	size  int64    // the copy's size
 	gzip  bool
 	seen  func(n int)
+	// keepSum has every whole read of the raw bytes hash them on the way.
+	keepSum bool
+	mu      sync.Mutex
+	sum     string // the SHA-256 of the last whole read, once there was one
 }
 
 // Watch has seen called with the number of raw bytes of every read, for
@@ -215,7 +221,29 @@ func (f *File) raw() (io.ReadCloser, error) {
 	if f.seen != nil {
 		r = counted{r, f.seen}
 	}
+	if f.keepSum {
+		r = &hashing{ReadCloser: r, h: sha256.New(), f: f}
+	}
 	return r, nil
+}
+
+// hashing hashes what it reads and, at the end of the bytes, leaves the
+// digest with the file.
+type hashing struct {
+	io.ReadCloser
+	h hash.Hash
+	f *File
+}
+
+func (r *hashing) Read(p []byte) (int, error) {
+	n, err := r.ReadCloser.Read(p)
+	r.h.Write(p[:n])
+	if err == io.EOF {
+		r.f.mu.Lock()
+		r.f.sum = hex.EncodeToString(r.h.Sum(nil))
+		r.f.mu.Unlock()
+	}
+	return n, err
 }
 
 func (f *File) rawHead(n int) ([]byte, error) { return prefix(f.Name, f.raw, n) }
@@ -332,18 +360,31 @@ func (f *File) Head(n int) ([]byte, error) {
 	return head, err
 }
 
+// KeepSHA256 has a read of the whole file, to its end, compute the
+// file's SHA-256 on the way, so that SHA256 after such a read costs no
+// second pass over the bytes. Call it before reading.
+func (f *File) KeepSHA256() { f.keepSum = true }
+
 // SHA256 is the hex digest of the bytes on disk (compressed, as given).
 func (f *File) SHA256() (string, error) {
+	f.mu.Lock()
+	sum := f.sum
+	f.mu.Unlock()
+	if sum != "" {
+		return sum, nil
+	}
+	f.keepSum = true
 	r, err := f.raw()
 	if err != nil {
 		return "", err
 	}
 	defer r.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, r); err != nil {
+	if _, err := io.Copy(io.Discard, r); err != nil {
 		return "", &diag.Error{File: f.Name, Msg: err.Error()}
 	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.sum, nil
 }
 
 // FirstLine returns the first non-blank line of head, trimmed.

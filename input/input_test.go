@@ -3,6 +3,8 @@ package input
 import (
 	"bytes"
 	"compress/gzip"
+	"crypto/sha256"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -132,6 +134,35 @@ func TestCopyLeavesNoFile(t *testing.T) {
 	}
 	if sum, err := f.SHA256(); err != nil || f.Size() != 8 || len(sum) != 64 {
 		t.Fatalf("size %d, sha256 %q, %v", f.Size(), sum, err)
+	}
+}
+
+// TestKeepSHA256 checks that a whole read leaves the digest of the bytes
+// as stored, so SHA256 reads nothing more, while a partial read does not.
+func TestKeepSHA256(t *testing.T) {
+	for _, data := range [][]byte{[]byte("0123456789\n"), gz(t, strings.Repeat("line\n", 1000))} {
+		want := fmt.Sprintf("%x", sha256.Sum256(data))
+		f := FromBytes("x", data)
+		f.KeepSHA256()
+		read := 0
+		f.Watch(func(n int) { read += n })
+		if _, err := f.Head(4); err != nil {
+			t.Fatal(err)
+		}
+		r, _ := f.Open()
+		io.Copy(io.Discard, r)
+		r.Close()
+		before := read
+		if sum, err := f.SHA256(); err != nil || sum != want || read != before {
+			t.Errorf("after a whole read: %s, %v, %d more bytes read; want %s and none", sum, err, read-before, want)
+		}
+		g := FromBytes("y", data)
+		if _, err := g.Head(2); err != nil {
+			t.Fatal(err)
+		}
+		if sum, err := g.SHA256(); err != nil || sum != want {
+			t.Errorf("after a partial read: %s, %v; want %s", sum, err, want)
+		}
 	}
 }
 

@@ -161,33 +161,53 @@ func (j *jsonWriter) run(jm jsonMetrics, res *eval.Result) {
 // jsonDoc writes the document: the policy, the inputs, every run with its
 // means and then its queries as they are formatted, and the manifest.
 func jsonDoc(w io.Writer, r *Eval) error {
-	out := newWriter(w)
-	j := &jsonWriter{writer: out, indent: true}
-	head, err := j.marshalAll(1, r.jsonPolicy(), r.Inputs, r.manifest())
+	j, head, err := startDoc(w, r.Tool, r.Version, "", r.jsonPolicy(), r.Inputs, r.manifest())
 	if err != nil {
 		return err
 	}
+	j.key(`"runs":`)
+	jm := r.jsonMetrics()
+	j.list(len(r.Results), func(i int) error { j.run(jm, r.Results[i]); return nil })
+	return j.endDoc(r.Notes, head)
+}
+
+// startDoc starts a result document on w: tool, version, kind (when not
+// empty), policy and inputs. The manifest is marshaled too, with the
+// policy and inputs, before anything is written, so that an error leaves
+// nothing half written; endDoc writes it.
+func startDoc(w io.Writer, tool, version, kind string, policy jsonPolicy, inputs []Input, m *manifest.Manifest) (*jsonWriter, [][]byte, error) {
+	j := &jsonWriter{writer: newWriter(w), indent: true}
+	head, err := j.marshalAll(1, policy, inputs, m)
+	if err != nil {
+		return nil, nil, err
+	}
 	j.open('{')
 	j.key(`"tool":`)
-	j.string(r.Tool)
+	j.string(tool)
 	j.key(`"version":`)
-	j.string(r.Version)
+	j.string(version)
+	if kind != "" {
+		j.key(`"kind":`)
+		j.string(kind)
+	}
 	j.key(`"policy":`)
 	j.Write(head[0])
 	j.key(`"inputs":`)
 	j.Write(head[1])
-	j.key(`"runs":`)
-	jm := r.jsonMetrics()
-	j.list(len(r.Results), func(i int) error { j.run(jm, r.Results[i]); return nil })
-	if len(r.Notes) > 0 {
+	return j, head, nil
+}
+
+// endDoc ends what startDoc started: the notes, the manifest.
+func (j *jsonWriter) endDoc(notes []string, head [][]byte) error {
+	if len(notes) > 0 {
 		j.key(`"notes":`)
-		j.strings(r.Notes)
+		j.strings(notes)
 	}
 	j.key(`"manifest":`)
 	j.Write(head[2])
 	j.close('}')
-	out.WriteByte('\n')
-	return out.Flush()
+	j.WriteByte('\n')
+	return j.Flush()
 }
 
 // manifest records the inputs by digest, the policy, the metrics and the

@@ -258,6 +258,9 @@ func (c *evalCmd) Run(e *env) error {
 	files := []*input.File{jf}
 	for _, in := range sys {
 		files = append(files, in.File)
+		if c.Format == "json" { // the manifest's digest, computed as the run is read
+			in.File.KeepSHA256()
+		}
 	}
 	bar := e.progress("evaluating", files[1:])
 	defer bar.Done()
