@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/atomicfile"
 	"github.com/ragstat/ragstat/internal/chunks"
 	"github.com/ragstat/ragstat/internal/remap"
 	"github.com/ragstat/ragstat/internal/split"
@@ -55,7 +56,7 @@ func (c *remapCmd) Run(e *env) error {
 	if err := remap.WriteCounts(e.stdout, "query", "judgments", res.Counts); err != nil {
 		return internal(err)
 	}
-	if err := writeAtomically(c.Out, func(w io.Writer) error { return judgments.WriteJSONL(w, res.Judgments) }); err != nil {
+	if err := atomicfile.Write(c.Out, func(w io.Writer) error { return judgments.WriteJSONL(w, res.Judgments) }); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "wrote %d judgments to %s\n", len(res.Judgments), c.Out)
@@ -71,32 +72,24 @@ func (c *remapCmd) Run(e *env) error {
 
 // mapper reads the chunk and documents files.
 func (c *remapCmd) mapper(e *env) (*remap.Mapper, error) {
-	var sets [2]*chunks.Set
-	for i, path := range []string{c.OldChunks, c.NewChunks} {
-		f, err := input.Open(path, e.stdin)
-		if err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		if sets[i], err = chunks.Read(f); err != nil {
-			return nil, err
-		}
-	}
-	f, err := input.Open(c.Documents, e.stdin)
+	old, err := readFile(e, c.OldChunks, chunks.Read)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	docs, err := chunks.ReadDocuments(f)
+	cur, err := readFile(e, c.NewChunks, chunks.Read)
 	if err != nil {
 		return nil, err
 	}
-	return remap.New(sets[0], sets[1], docs, c.MinOverlap)
+	docs, err := readFile(e, c.Documents, chunks.ReadDocuments)
+	if err != nil {
+		return nil, err
+	}
+	return remap.New(old, cur, docs, c.MinOverlap)
 }
 
 // topics remaps the facts' support of --topics into --out-topics.
 func (c *remapCmd) topics(e *env, m *remap.Mapper) ([]remap.Review, error) {
-	ts, err := readTopics(e, c.Topics)
+	ts, err := readFile(e, c.Topics, topics.Read)
 	if err != nil {
 		return nil, err
 	}
@@ -108,7 +101,7 @@ func (c *remapCmd) topics(e *env, m *remap.Mapper) ([]remap.Review, error) {
 	if err := remap.WriteCounts(e.stdout, "topic", "pieces", res.Counts); err != nil {
 		return nil, internal(err)
 	}
-	if err := writeAtomically(c.OutTopics, func(w io.Writer) error { return topics.Write(w, res.Topics) }); err != nil {
+	if err := atomicfile.Write(c.OutTopics, func(w io.Writer) error { return topics.Write(w, res.Topics) }); err != nil {
 		return nil, err
 	}
 	fmt.Fprintf(e.stdout, "wrote %d topics to %s\n", len(res.Topics), c.OutTopics)
@@ -122,7 +115,7 @@ func (c *remapCmd) finish(e *env, review []remap.Review) error {
 	var err error
 	if c.Review != "" {
 		where = c.Review
-		err = writeAtomically(c.Review, write)
+		err = atomicfile.Write(c.Review, write)
 	} else if len(review) > 0 {
 		err = write(e.stderr)
 	}
@@ -151,7 +144,7 @@ func (c *splitCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	ts, err := readTopics(e, c.Topics)
+	ts, err := readFile(e, c.Topics, topics.Read)
 	if err != nil {
 		return err
 	}
@@ -184,7 +177,7 @@ func (c *splitCmd) Run(e *env) error {
 	}
 	for _, name := range []string{"dev.topics.jsonl", "held-out.topics.jsonl", "dev.judgments.jsonl", "held-out.judgments.jsonl"} {
 		if write := outputs[name]; write != nil {
-			if err := writeAtomically(filepath.Join(c.OutDir, name), write); err != nil {
+			if err := atomicfile.Write(filepath.Join(c.OutDir, name), write); err != nil {
 				return err
 			}
 			fmt.Fprintf(e.stdout, "wrote %s\n", filepath.Join(c.OutDir, name))
@@ -193,13 +186,16 @@ func (c *splitCmd) Run(e *env) error {
 	return nil
 }
 
-func readTopics(e *env, path string) (*topics.Set, error) {
+// readFile opens path ("-": standard input), reads it with read and
+// closes it.
+func readFile[T any](e *env, path string, read func(*input.File) (T, error)) (T, error) {
 	f, err := input.Open(path, e.stdin)
 	if err != nil {
-		return nil, err
+		var zero T
+		return zero, err
 	}
 	defer f.Close()
-	return topics.Read(f)
+	return read(f)
 }
 
 func readJudgments(e *env, path, grades string) (*judgments.Set, error) {
@@ -207,10 +203,5 @@ func readJudgments(e *env, path, grades string) (*judgments.Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := input.Open(path, e.stdin)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return judgments.Read(f, judgments.Options{Scale: scale})
+	return readFile(e, path, func(f *input.File) (*judgments.Set, error) { return judgments.Read(f, judgments.Options{Scale: scale}) })
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ragstat/ragstat/corpus"
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/atomicfile"
 	"github.com/ragstat/ragstat/systems"
 	"github.com/ragstat/ragstat/trace"
 	"github.com/ragstat/ragstat/traceimport"
@@ -131,7 +132,7 @@ func (c *importCmd) Run(e *env) error {
 	if c.Out == "-" {
 		err = write(e.stdout)
 	} else {
-		err = writeAtomically(c.Out, write)
+		err = atomicfile.Write(c.Out, write)
 	}
 	if man != nil {
 		fmt.Fprint(e.stderr, man.Summary())
@@ -140,7 +141,7 @@ func (c *importCmd) Run(e *env) error {
 		return err
 	}
 	if c.Manifest != "" {
-		return writeAtomically(c.Manifest, func(w io.Writer) error {
+		return atomicfile.Write(c.Manifest, func(w io.Writer) error {
 			enc := json.NewEncoder(w)
 			enc.SetIndent("", "  ")
 			return enc.Encode(man)

@@ -197,12 +197,7 @@ func (c *tokensCmd) Run(e *env) error {
 	}
 	total := 0
 	for _, path := range c.Files {
-		f, err := input.Open(path, e.stdin)
-		if err != nil {
-			return err
-		}
-		data, err := f.ReadAll()
-		f.Close()
+		data, err := readFile(e, path, (*input.File).ReadAll)
 		if err != nil {
 			return err
 		}
