@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/atomicfile"
 	"github.com/ragstat/ragstat/intervene"
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/report"
@@ -143,7 +144,7 @@ func (c *interveneCmd) Run(e *env) error {
 		return err
 	}
 	if batch != nil {
-		if err := writeAtomically(c.WriteBatch, func(w io.Writer) error { _, err := batch.WriteTo(w); return err }); err != nil {
+		if err := atomicfile.Write(c.WriteBatch, func(w io.Writer) error { _, err := batch.WriteTo(w); return err }); err != nil {
 			return err
 		}
 		fmt.Fprintf(e.stderr, "ragstat: %d requests written to %s; send it as a Batch API job, then rerun with --read-batch OUTPUT\n", batch.Len(), c.WriteBatch)
