@@ -173,12 +173,7 @@ func (c *stagesCmd) gate(res *stages.Result) error {
 	if !c.FailOnViolation {
 		return nil
 	}
-	var lines []string
-	for _, s := range res.Systems {
-		if n := s.Validity.Violations(); n > 0 {
-			lines = append(lines, fmt.Sprintf("system %s: %d out-of-scope appearance(s), %d in the context", s.Name, n, s.Validity.InContext))
-		}
-	}
+	lines := res.Violations()
 	if len(lines) == 0 {
 		return nil
 	}
