@@ -139,12 +139,7 @@ func (a *answerTally) one(v *view, ci int, minGrade int32) {
 	a.citations(v, ci, ans.Citations, minGrade)
 	if len(v.topic.Answers) > 0 {
 		a.r.Graded++
-		em, f1 := 0.0, 0.0
-		text := withoutCitations(ans.Text, ans.Citations)
-		for _, ref := range v.topic.Answers {
-			em = max(em, exactMatch(text, ref))
-			f1 = max(f1, tokenF1(text, ref))
-		}
+		em, f1 := MatchAnswer(ans.Text, ans.Citations, v.topic.Answers)
 		a.r.ExactMatch += em
 		a.r.F1 += f1
 	}
