@@ -8,9 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/input"
-	"github.com/ragstat/ragstat/internal/jsonin"
 	"github.com/ragstat/ragstat/manifest"
 	"github.com/ragstat/ragstat/metric"
 )
@@ -38,17 +36,14 @@ func Render(w io.Writer, format string, r *Result) error {
 // field, a value of the wrong type or a document without a compare
 // manifest is an error naming the file.
 func Read(f *input.File) (*Result, error) {
-	data, err := f.ReadAll()
-	if err != nil {
-		return nil, err
-	}
 	var r Result
-	if err := jsonin.Decode(data, &r); err != nil {
-		return nil, &diag.Error{File: f.Name, Msg: err.Error(), Hint: "give a file written by ragstat compare --format json"}
-	}
-	if r.Manifest == nil || r.Manifest.Kind != manifest.KindCompare || len(r.Candidates) == 0 {
-		return nil, &diag.Error{File: f.Name, Msg: "not a ragstat compare result: no compare manifest",
-			Hint: "write it with ragstat compare --format json"}
+	if err := manifest.Decode(f, manifest.KindCompare, &r, func() *manifest.Manifest {
+		if len(r.Candidates) == 0 {
+			return nil
+		}
+		return r.Manifest
+	}); err != nil {
+		return nil, err
 	}
 	return &r, nil
 }

@@ -121,32 +121,24 @@ func (c *remapCmd) claim(e *env) (*outfile.Set, error) {
 
 // mapper reads the chunk and documents files.
 func (c *remapCmd) mapper(e *env) (*remap.Mapper, error) {
-	var sets [2]*chunks.Set
-	for i, path := range []string{c.OldChunks, c.NewChunks} {
-		f, err := input.Open(path, e.stdin)
-		if err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		if sets[i], err = chunks.Read(f); err != nil {
-			return nil, err
-		}
-	}
-	f, err := input.Open(c.Documents, e.stdin)
+	old, err := readFile(e, c.OldChunks, chunks.Read)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	docs, err := chunks.ReadDocuments(f)
+	cur, err := readFile(e, c.NewChunks, chunks.Read)
 	if err != nil {
 		return nil, err
 	}
-	return remap.New(sets[0], sets[1], docs, c.MinOverlap)
+	docs, err := readFile(e, c.Documents, chunks.ReadDocuments)
+	if err != nil {
+		return nil, err
+	}
+	return remap.New(old, cur, docs, c.MinOverlap)
 }
 
 // topics remaps the facts' support of --topics.
 func (c *remapCmd) topics(e *env, m *remap.Mapper) (*remap.Topics, error) {
-	ts, err := readTopics(e, c.Topics)
+	ts, err := readFile(e, c.Topics, topics.Read)
 	if err != nil {
 		return nil, err
 	}
@@ -208,7 +200,7 @@ func (c *splitCmd) Run(e *env) error {
 			return err
 		}
 	}
-	ts, err := readTopics(e, c.Topics)
+	ts, err := readFile(e, c.Topics, topics.Read)
 	if err != nil {
 		return err
 	}
@@ -250,13 +242,16 @@ func (c *splitCmd) Run(e *env) error {
 	return nil
 }
 
-func readTopics(e *env, path string) (*topics.Set, error) {
+// readFile opens path ("-": standard input), reads it with read and
+// closes it.
+func readFile[T any](e *env, path string, read func(*input.File) (T, error)) (T, error) {
 	f, err := input.Open(path, e.stdin)
 	if err != nil {
-		return nil, err
+		var zero T
+		return zero, err
 	}
 	defer f.Close()
-	return topics.Read(f)
+	return read(f)
 }
 
 func readJudgments(e *env, path, grades string) (*judgments.Set, error) {
@@ -264,10 +259,5 @@ func readJudgments(e *env, path, grades string) (*judgments.Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := input.Open(path, e.stdin)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return judgments.Read(f, judgments.Options{Scale: scale})
+	return readFile(e, path, func(f *input.File) (*judgments.Set, error) { return judgments.Read(f, judgments.Options{Scale: scale}) })
 }

@@ -12,13 +12,11 @@ import (
 	"syscall"
 
 	"github.com/ragstat/ragstat/corpus"
-	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/assess"
 	"github.com/ragstat/ragstat/internal/baseline"
 	"github.com/ragstat/ragstat/internal/outfile"
 	"github.com/ragstat/ragstat/internal/pool"
-	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/systems"
 	"github.com/ragstat/ragstat/topics"
 )
@@ -107,12 +105,7 @@ func (c *poolCmd) read(e *env) ([]pool.Ranking, error) {
 }
 
 func readJudged(path string, e *env) (pool.Judged, error) {
-	jf, err := input.Open(path, e.stdin)
-	if err != nil {
-		return nil, err
-	}
-	defer jf.Close()
-	set, err := judgments.Read(jf, judgments.Options{Scale: judgments.Scale{Min: math.MinInt32, Max: math.MaxInt32}})
+	set, err := readJudgments(e, path, fmt.Sprintf("%d..%d", math.MinInt32, math.MaxInt32))
 	if err != nil {
 		return nil, err
 	}
@@ -139,21 +132,9 @@ func (c *baselineCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	var docs []baseline.Doc
-	for _, it := range cs.Items {
-		if strings.TrimSpace(it.Text) != "" {
-			docs = append(docs, baseline.Doc{ID: it.ID, Text: it.Text})
-		}
-	}
-	if len(docs) == 0 {
-		return &diag.Error{File: cs.File, Msg: "no item has text: BM25 needs the passages' text"}
-	}
-	var qs []baseline.Query
-	for _, t := range ts.Topics {
-		if strings.TrimSpace(t.Text) == "" {
-			return &diag.Error{File: ts.File, Line: t.Line, Query: t.ID, Msg: "the topic has no text to search with"}
-		}
-		qs = append(qs, baseline.Query{ID: t.ID, Text: t.Text})
+	docs, qs, err := baseline.Inputs(cs, ts)
+	if err != nil {
+		return err
 	}
 	rs, err := baseline.Search(docs, qs, baseline.Options{K: c.K})
 	if err != nil {
@@ -169,36 +150,20 @@ func (c *baselineCmd) Run(e *env) error {
 	if err := out.Commit(); err != nil {
 		return err
 	}
-	var empty []string
-	for _, r := range rs {
-		if len(r.Hits) == 0 {
-			empty = append(empty, r.Query)
-		}
-	}
 	fmt.Fprintf(report, "BM25 over %d passages (%d without text left out), %d queries, top %d -> %s\n",
 		len(docs), len(cs.Items)-len(docs), len(qs), c.K, c.Out)
-	if len(empty) > 0 {
+	if empty := baseline.Empty(rs); len(empty) > 0 {
 		fmt.Fprintf(e.stderr, "ragstat: warning: %d queries matched no passage and are absent from the run: %s\n", len(empty), strings.Join(empty, ", "))
 	}
 	return nil
 }
 
 func readCorpusTopics(corpusPath, topicsPath string, e *env) (*corpus.Corpus, *topics.Set, error) {
-	cf, err := input.Open(corpusPath, e.stdin)
+	cs, err := readFile(e, corpusPath, corpus.Read)
 	if err != nil {
 		return nil, nil, err
 	}
-	defer cf.Close()
-	cs, err := corpus.Read(cf)
-	if err != nil {
-		return nil, nil, err
-	}
-	tf, err := input.Open(topicsPath, e.stdin)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer tf.Close()
-	ts, err := topics.Read(tf)
+	ts, err := readFile(e, topicsPath, topics.Read)
 	return cs, ts, err
 }
 

@@ -182,12 +182,7 @@ func (c *stagesCmd) gate(res *stages.Result) error {
 	if !c.FailOnViolation {
 		return nil
 	}
-	var lines []string
-	for _, s := range res.Systems {
-		if n := s.Validity.Violations(); n > 0 {
-			lines = append(lines, fmt.Sprintf("system %s: %d out-of-scope appearance(s), %d in the context", s.Name, n, s.Validity.InContext))
-		}
-	}
+	lines := res.Violations()
 	if len(lines) == 0 {
 		return nil
 	}
@@ -206,12 +201,7 @@ func (c *tokensCmd) Run(e *env) error {
 	}
 	total := 0
 	for _, path := range c.Files {
-		f, err := input.Open(path, e.stdin)
-		if err != nil {
-			return err
-		}
-		data, err := f.ReadAll()
-		f.Close()
+		data, err := readFile(e, path, (*input.File).ReadAll)
 		if err != nil {
 			return err
 		}
