@@ -178,11 +178,13 @@ func (c *evalCmd) Run(e *env) error {
 		}
 	}
 	rep.PerQuery = c.PerQuery || !c.Summary && len(rep.Results[0].Rows) <= 50
-	rep.Notes = notes(ev, rep.Results)
+	rep.Notes = report.Notes(ev, rep.Results)
 	if err := report.Render(e.stdout, c.Format, rep); err != nil {
 		return internal(err)
 	}
-	warn(e, rep.Results)
+	for _, w := range report.Warnings(rep.Results) {
+		fmt.Fprintln(e.stderr, "ragstat:", w)
+	}
 	return nil
 }
 
