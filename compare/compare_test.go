@@ -3,6 +3,7 @@ package compare
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"path/filepath"
 	"strings"
@@ -273,5 +274,23 @@ func BenchmarkCompare(b *testing.B) {
 		if _, err := Compare(t, Options{Stats: stats.Options{Seed: 1}}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// An undefined d_z is null in JSON and "-" in tables, never an infinity;
+// earlier results that wrote "+Inf" still read.
+func TestUndefinedEffectSize(t *testing.T) {
+	for _, f := range []Float{Float(math.Inf(1)), Float(math.NaN())} {
+		b, err := f.MarshalJSON()
+		if err != nil || string(b) != "null" || effect(f) != "-" || finiteOrEmpty(f) != "" {
+			t.Errorf("%v: JSON %s (%v), table %q", float64(f), b, err, effect(f))
+		}
+	}
+	var f Float
+	if err := f.UnmarshalJSON([]byte(`"+Inf"`)); err != nil || !math.IsInf(float64(f), 1) {
+		t.Errorf("reading \"+Inf\": %v, %v", f, err)
+	}
+	if err := f.UnmarshalJSON([]byte(`null`)); err != nil || !math.IsNaN(float64(f)) {
+		t.Errorf("reading null: %v, %v", f, err)
 	}
 }

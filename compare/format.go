@@ -13,6 +13,7 @@ import (
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/jsonin"
 	"github.com/ragstat/ragstat/manifest"
+	"github.com/ragstat/ragstat/metric"
 )
 
 // Formats lists the text formats Render writes; the HTML report is rendered
@@ -70,10 +71,55 @@ func (r *Result) Head() []string {
 		out = append(out, "policy: "+m.Policy.String())
 	}
 	out = append(out, "metrics: "+strings.Join(r.Metrics, " "))
+	out = append(out, r.definitions()...)
+	if r.undefinedEffect() {
+		out = append(out, "note: d_z is - (null in JSON) where it is undefined: every query of the set moved by the same amount, or the set has one query; t-test p is - with a single query")
+	}
 	for _, n := range r.Notes {
 		out = append(out, "note: "+n)
 	}
+	for _, g := range r.GatePower {
+		out = append(out, g.Line(r.Settings.Level))
+	}
 	return out
+}
+
+// definitions names the definition each metric used, once per metric
+// (a traced stage's "stage/nDCG@10" reads as nDCG@10).
+func (r *Result) definitions() []string {
+	if r.Manifest == nil {
+		return nil
+	}
+	p := r.Manifest.Policy
+	var out []string
+	seen := map[string]bool{}
+	for _, name := range r.Metrics {
+		name = name[strings.LastIndex(name, "/")+1:]
+		ms, err := metric.ParseLike(name, p.Like)
+		if err != nil || len(ms) != 1 || seen[ms[0].Name()] {
+			continue // a stage's fact coverage, say
+		}
+		seen[ms[0].Name()] = true
+		out = append(out, "definition "+ms[0].Definition(p.MetricPolicy()))
+	}
+	return out
+}
+
+// undefinedEffect reports whether any comparison has no d_z.
+func (r *Result) undefinedEffect() bool {
+	for _, c := range r.Comparisons {
+		if !c.EffectSize.finite() {
+			return true
+		}
+	}
+	for _, s := range r.Slices {
+		for _, c := range s.Comparisons {
+			if !c.EffectSize.finite() {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Level is the confidence level as a percentage, such as "95%".
@@ -108,7 +154,14 @@ func (s *Stat) Interval() string { return "[" + signed(s.CILow) + ", " + signed(
 func f4(v float64) string     { return strconv.FormatFloat(v, 'f', 4, 64) }
 func signed(v float64) string { return fmt.Sprintf("%+.4f", v) }
 
-func effect(f Float) string { return fmt.Sprintf("%+.3g", float64(f)) }
+// effect writes d_z, or "-" where it is undefined (every query moved by
+// the same amount, or a single query): no output prints an infinity.
+func effect(f Float) string {
+	if !f.finite() {
+		return "-"
+	}
+	return fmt.Sprintf("%+.3g", float64(f))
+}
 
 // Ranks writes where the relevant items sit as grade@rank, best grade
 // first, "-" for an item not returned: "3@1 2@7 2@-", at most n of them.
@@ -225,7 +278,7 @@ func csvRows(w io.Writer, r *Result) error {
 		cw.Write([]string{scope, strconv.Itoa(c.N), strconv.FormatBool(tooSmall), c.Candidate, c.Metric,
 			g(c.BaseMean), g(c.CandMean), g(c.MeanDiff), g(c.CILow), g(c.CIHigh), strconv.Itoa(c.Wins),
 			strconv.Itoa(c.Ties), strconv.Itoa(c.Losses), g(c.P), strconv.FormatBool(c.PExact), adj,
-			strconv.FormatBool(c.Significant), tp, g(float64(c.EffectSize))})
+			strconv.FormatBool(c.Significant), tp, finiteOrEmpty(c.EffectSize)})
 	}
 	for _, c := range r.Comparisons {
 		write("all", false, c)
@@ -240,3 +293,11 @@ func csvRows(w io.Writer, r *Result) error {
 }
 
 func g(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// finiteOrEmpty writes f, or an empty cell where it is undefined.
+func finiteOrEmpty(f Float) string {
+	if !f.finite() {
+		return ""
+	}
+	return g(float64(f))
+}

@@ -123,6 +123,9 @@ func Run(g Given, sys []*systems.Input, cfg Config) (*Result, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	if res.GatePower, err = res.Power(cfg.FailOn); err != nil {
+		return nil, nil, err
+	}
 	return res, reasons, nil
 }
 

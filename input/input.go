@@ -14,8 +14,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/ragstat/ragstat/diag"
@@ -67,8 +69,9 @@ const Stdin = "-"
 
 // Open checks that path can be read and is not empty, and recognises gzip.
 // For "-", standard input is copied to a temporary file first, so it can be
-// read again, and so is a named pipe (such as a shell's <(command)); Close
-// removes the copy.
+// read again, and so is a named pipe (such as a shell's <(command)), up to
+// CopyLimit bytes; Close removes the copy. A device (/dev/zero, a terminal)
+// is refused.
 func Open(path string, stdin io.Reader) (*File, error) {
 	f := &File{Name: path, path: path}
 	if path == Stdin {
@@ -76,6 +79,9 @@ func Open(path string, stdin io.Reader) (*File, error) {
 			return nil, err
 		}
 	} else if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() && !st.IsDir() {
+		if st.Mode()&os.ModeCharDevice != 0 {
+			return nil, &diag.Error{File: path, Msg: "a device, not a file", Hint: "give a file, or - for standard input"}
+		}
 		pipe, err := os.Open(path)
 		if err != nil {
 			return nil, cleanOpenError(path, err)
@@ -126,6 +132,12 @@ func (f *File) checked() (*File, error) {
 	return f, nil
 }
 
+// CopyLimit is the most bytes Open copies from standard input or a pipe
+// (or any file that is not a regular one, such as /dev/zero) into its
+// temporary file; past it Open fails, saying so. A command line may change
+// it (ragstat's --copy-limit).
+var CopyLimit int64 = 32 << 30
+
 // copyOf copies what can be read only once into a temporary file that is
 // unlinked at once: it can be read again, and it vanishes with the process
 // even if Close is never called.
@@ -136,10 +148,44 @@ func (f *File) copyOf(r io.Reader) error {
 	}
 	os.Remove(tmp.Name())
 	f.spool = tmp
-	if f.size, err = io.Copy(tmp, r); err != nil {
-		return fmt.Errorf("reading %s: %w", f.Name, err)
+	limit := CopyLimit
+	if f.size, err = io.Copy(tmp, io.LimitReader(r, limit+1)); err != nil {
+		return &diag.Error{File: f.Name, Msg: "copying to a temporary file: " + err.Error()}
+	}
+	if f.size > limit {
+		tmp.Close()
+		f.spool = nil
+		return &diag.Error{File: f.Name, Msg: fmt.Sprintf("more than %s: standard input and pipes are copied to a temporary file, and this one has reached the limit", FormatSize(limit)),
+			Hint: "give a regular file, or raise --copy-limit"}
 	}
 	return nil
+}
+
+// ParseSize reads a size such as 512MiB, 32GiB, 10G or 1000000 (bytes); K,
+// M, G and T are powers of 1024 with or without "iB".
+func ParseSize(s string) (int64, error) {
+	t := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSpace(s), "B"), "i")
+	shift := 0
+	if t != "" {
+		if i := strings.Index("KMGT", strings.ToUpper(t[len(t)-1:])); i >= 0 {
+			shift, t = 10*(i+1), t[:len(t)-1]
+		}
+	}
+	n, err := strconv.ParseInt(t, 10, 64)
+	if err != nil || n < 1 || n > math.MaxInt64>>shift {
+		return 0, fmt.Errorf("size %q: write a positive number of bytes, optionally with K, M, G or T (powers of 1024), e.g. 32GiB", s)
+	}
+	return n << shift, nil
+}
+
+// FormatSize writes a size in the largest unit that divides it.
+func FormatSize(n int64) string {
+	for i := 4; i > 0; i-- {
+		if unit := int64(1) << (10 * i); n%unit == 0 {
+			return fmt.Sprintf("%d %ciB", n/unit, "KMGT"[i-1])
+		}
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // Close releases the copy of standard input or a pipe; it is a no-op
@@ -220,21 +266,41 @@ func (f *File) Base() string {
 	return b
 }
 
-// Open returns the decompressed content from the start.
+// Open returns the decompressed content from the start, less a UTF-8
+// byte-order mark at its very start (editors on Windows write one).
 func (f *File) Open() (io.ReadCloser, error) {
 	r, err := f.raw()
 	if err != nil {
 		return nil, err
 	}
-	if !f.gzip {
+	if f.gzip {
+		z, err := gzip.NewReader(bufio.NewReaderSize(r, 1<<20))
+		if err != nil {
+			r.Close()
+			return nil, &diag.Error{File: f.Name, Msg: "invalid gzip data: " + err.Error()}
+		}
+		r = &gzipFile{Reader: z, name: f.Name, file: r}
+	}
+	return skipBOM(r)
+}
+
+var bom = []byte{0xef, 0xbb, 0xbf}
+
+// skipBOM drops a byte-order mark at the start of r.
+func skipBOM(r io.ReadCloser) (io.ReadCloser, error) {
+	head := make([]byte, len(bom))
+	n, err := io.ReadFull(r, head)
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		r.Close()
+		return nil, err
+	}
+	if bytes.Equal(head[:n], bom) {
 		return r, nil
 	}
-	z, err := gzip.NewReader(bufio.NewReaderSize(r, 1<<20))
-	if err != nil {
-		r.Close()
-		return nil, &diag.Error{File: f.Name, Msg: "invalid gzip data: " + err.Error()}
-	}
-	return &gzipFile{Reader: z, name: f.Name, file: r}, nil
+	return struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(head[:n]), r), r}, nil
 }
 
 type gzipFile struct {

@@ -12,8 +12,9 @@ import (
 // jsonPolicy is the policy with the gain written out and the metrics.
 type jsonPolicy struct {
 	eval.Policy
-	GainFormula string   `json:"gain_formula"`
-	Metrics     []string `json:"metrics"`
+	GainFormula string            `json:"gain_formula"`
+	Metrics     []string          `json:"metrics"`
+	Definitions map[string]string `json:"definitions,omitempty"`
 }
 
 type jsonQuery struct {
@@ -49,10 +50,12 @@ type jsonDocument struct {
 
 func (r *Eval) jsonPolicy() jsonPolicy {
 	var names []string
+	defs := map[string]string{}
 	for _, m := range r.metrics() {
 		names = append(names, m.Name())
+		defs[m.Name()] = m.Definition(r.Policy.MetricPolicy())
 	}
-	return jsonPolicy{Policy: r.Policy, GainFormula: r.Policy.Gain.Formula(), Metrics: names}
+	return jsonPolicy{Policy: r.Policy, GainFormula: r.Policy.Gain.Formula(), Metrics: names, Definitions: defs}
 }
 
 // jsonMetrics lists the metrics as a values object writes them: in the
@@ -155,34 +158,9 @@ func (j *jsonWriter) run(jm jsonMetrics, res *eval.Result) {
 	j.close('}')
 }
 
-// finite refuses a result JSON cannot hold before any of it is written.
-func (r *Eval) finite() error {
-	for _, res := range r.Results {
-		if err := finiteResult(res); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func finiteResult(res *eval.Result) error {
-	if err := finite(res.Mean, res.MeanHigh); err != nil {
-		return err
-	}
-	for _, q := range res.Rows {
-		if err := finite(q.Values, q.High); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // jsonDoc writes the document: the policy, the inputs, every run with its
 // means and then its queries as they are formatted, and the manifest.
 func jsonDoc(w io.Writer, r *Eval) error {
-	if err := r.finite(); err != nil {
-		return err
-	}
 	out := newWriter(w)
 	j := &jsonWriter{writer: out, indent: true}
 	head, err := j.marshalAll(1, r.jsonPolicy(), r.Inputs, r.manifest())
@@ -248,9 +226,6 @@ func queryIDs(res *eval.Result) []string {
 
 // jsonLines writes one object per query row, then one summary per run.
 func jsonLines(w io.Writer, r *Eval) error {
-	if err := r.finite(); err != nil {
-		return err
-	}
 	out := newWriter(w)
 	j := &jsonWriter{writer: out}
 	policy, err := j.marshal(r.jsonPolicy(), 0)

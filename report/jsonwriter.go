@@ -71,7 +71,12 @@ func (j *jsonWriter) string(s string) {
 	j.Write(j.num)
 }
 
+// float writes v, or null where it is undefined (NaN, an infinity).
 func (j *jsonWriter) float(v float64) {
+	if !isFinite(v) {
+		j.WriteString("null")
+		return
+	}
 	j.num = appendJSONFloat(j.num[:0], v)
 	j.Write(j.num)
 }
@@ -225,17 +230,4 @@ func appendJSONFloat(dst []byte, v float64) []byte {
 		}
 	}
 	return dst
-}
-
-// finite returns encoding/json's error for the first value JSON cannot
-// hold, so that a document is refused before any of it is written.
-func finite(lists ...[]float64) error {
-	for _, values := range lists {
-		for _, v := range values {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("json: unsupported value: %s", strconv.FormatFloat(v, 'g', -1, 64))
-			}
-		}
-	}
-	return nil
 }

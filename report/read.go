@@ -3,6 +3,7 @@ package report
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 
 	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/eval"
@@ -78,7 +79,7 @@ func (doc *stagesDoc) stages() (*Stages, error) {
 	if err != nil {
 		return nil, err
 	}
-	ms, err := metric.ParseAll(doc.Policy.Metrics)
+	ms, err := metric.ParseAllLike(doc.Policy.Metrics, doc.Policy.Like)
 	if err != nil {
 		return nil, err
 	}
@@ -113,7 +114,7 @@ func (doc *jsonDocument) eval() (*Eval, error) {
 	if p.GainFormula != policy.Gain.Formula() {
 		return nil, fmt.Errorf("policy: gain_formula %q is not the formula of gain %s", p.GainFormula, policy.Gain)
 	}
-	ms, err := metric.ParseAll(p.Metrics)
+	ms, err := metric.ParseAllLike(p.Metrics, policy.Like)
 	if err != nil {
 		return nil, err
 	}
@@ -173,6 +174,8 @@ func numbers(values map[string]any, ms []metric.Metric) (low, high []float64, er
 
 func number(v any) (lo, hi float64, pair bool, err error) {
 	switch v := v.(type) {
+	case nil: // an undefined value
+		return math.NaN(), 0, false, nil
 	case json.Number:
 		lo, err = v.Float64()
 		return lo, 0, false, err

@@ -89,7 +89,17 @@ func (r *Eval) policyLines() []string {
 	for _, m := range r.metrics() {
 		names = append(names, m.Name())
 	}
-	return append(out, "metrics: "+strings.Join(names, " "))
+	out = append(out, "metrics: "+strings.Join(names, " "))
+	return append(out, r.definitions()...)
+}
+
+// definitions names the definition each column used, one line each.
+func (r *Eval) definitions() []string {
+	var out []string
+	for _, m := range r.metrics() {
+		out = append(out, "definition "+m.Definition(r.Policy.MetricPolicy()))
+	}
+	return out
 }
 
 // row is one printed line of values: a query or a mean.

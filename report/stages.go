@@ -358,13 +358,6 @@ type stageHead struct {
 // encoding/json, and each stage's evaluation with its per-query rows
 // streamed as they are formatted.
 func stagesJSON(w io.Writer, r *Stages) error {
-	for _, sys := range r.Result.Systems {
-		for _, s := range sys.Stages {
-			if err := finiteResult(s.Eval); err != nil {
-				return err
-			}
-		}
-	}
 	h := r.header()
 	jm := h.jsonMetrics()
 	out := newWriter(w)

@@ -140,9 +140,10 @@ func (a *answerTally) one(v *view, ci int, minGrade int32) {
 	if len(v.topic.Answers) > 0 {
 		a.r.Graded++
 		em, f1 := 0.0, 0.0
+		text := withoutCitations(ans.Text, ans.Citations)
 		for _, ref := range v.topic.Answers {
-			em = max(em, exactMatch(ans.Text, ref))
-			f1 = max(f1, tokenF1(ans.Text, ref))
+			em = max(em, exactMatch(text, ref))
+			f1 = max(f1, tokenF1(text, ref))
 		}
 		a.r.ExactMatch += em
 		a.r.F1 += f1
@@ -182,6 +183,31 @@ func citesFact(alts []topics.Support, cited []string) bool {
 		}
 	}
 	return false
+}
+
+// marker is a bracketed span, such as a citation marker "[faq#12]".
+var marker = regexp.MustCompile(`\[([^\[\]]*)\]`)
+
+// withoutCitations removes from an answer the citation markers its
+// citations were read from: a bracketed span that holds only cited ids,
+// separated by commas, semicolons or spaces ("[faq#12]", "[a, b]"). Other
+// brackets stay: they are part of the answer.
+func withoutCitations(text string, cited []string) string {
+	if len(cited) == 0 {
+		return text
+	}
+	return marker.ReplaceAllStringFunc(text, func(m string) string {
+		ids := strings.FieldsFunc(m[1:len(m)-1], func(r rune) bool { return r == ',' || r == ';' || unicode.IsSpace(r) })
+		if len(ids) == 0 {
+			return m
+		}
+		for _, id := range ids {
+			if !slices.Contains(cited, id) {
+				return m
+			}
+		}
+		return " "
+	})
 }
 
 var articles = regexp.MustCompile(`\b(a|an|the)\b`)

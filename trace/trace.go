@@ -8,10 +8,10 @@ package trace
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"runtime"
 	"slices"
@@ -299,17 +299,25 @@ func Is(f *input.File) (bool, error) {
 	defer r.Close()
 	br := bufio.NewReaderSize(r, 1<<16)
 	for {
-		line, err := br.ReadBytes('\n')
-		if t := bytes.TrimSpace(line); len(t) > 0 {
-			var probe map[string]json.RawMessage
-			if t[0] != '{' || json.Unmarshal(t, &probe) != nil {
-				return false, nil
-			}
-			_, ok := probe["stages"]
-			return ok, nil
+		c, err := br.ReadByte()
+		switch {
+		case err != nil:
+			return false, nil
+		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
+			continue
+		case c != '{':
+			return false, nil // not JSON: the line, however long, need not be read
 		}
-		if err != nil {
+		br.UnreadByte()
+		line, err := jsonin.ReadLine(br)
+		if err != nil && err != io.EOF {
 			return false, nil
 		}
+		var probe map[string]json.RawMessage
+		if json.Unmarshal(line, &probe) != nil {
+			return false, nil
+		}
+		_, ok := probe["stages"]
+		return ok, nil
 	}
 }

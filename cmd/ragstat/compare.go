@@ -62,6 +62,7 @@ func (c *compareCmd) Run(e *env) error {
 		return err
 	}
 	defer jf.Close()
+	c.announcePreset(e)
 	runFormat, _ := input.ParseFormat(c.RunFormat)
 	g := compare.Given{Evaluator: ev, Judgments: jf, TokenizerName: c.Tokenizer, RunFormat: runFormat,
 		Cutoffs: c.K.ByStage, Version: Version}

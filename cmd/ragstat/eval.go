@@ -23,18 +23,23 @@ type policyFlags struct {
 	Judgments       string   `short:"j" required:"" placeholder:"FILE" help:"Judgments (qrels): TREC, JSONL or JSON object; gzip and - for stdin accepted."`
 	JudgmentsFormat string   `default:"auto" enum:"auto,trec,jsonl,json" help:"Force the judgments format (${enum})."`
 	RunFormat       string   `default:"auto" enum:"auto,trec,jsonl,json" help:"Force the run format (${enum})."`
-	Metric          []string `short:"m" placeholder:"NAME" help:"Metric to compute (repeatable): nDCG@10, R@100, RR@10, AP, bpref, ndcg_cut.10, ... Default: R@k RR@k nDCG@k."`
+	Metric          []string `short:"m" placeholder:"NAME" help:"Metric to compute (repeatable): nDCG@10, R@100, RR@10, AP, bpref, ERR@10, ...; trec_eval names (ndcg_cut.10, map, P.5,10) and ranx names (ndcg_burges@10) compute their tool's measure. Default: R@k RR@k nDCG@k."`
+	Like            string   `placeholder:"TOOL" help:"Set every policy to a tool's behaviour: trec_eval, pytrec_eval, ir_measures or ranx; explicit flags still override it."`
 	K               cutoffs  `short:"k" placeholder:"K" help:"Cutoff of the default metrics (default 10); stages also take NAME=K for one stage's cutoff."`
 	MinGrade        int      `default:"1" help:"Relevance threshold: the hit test and the recall denominator use it."`
 	Grades          string   `default:"0..3" placeholder:"MIN..MAX" help:"Allowed grades."`
-	Gain            string   `default:"exp" enum:"exp,linear" help:"nDCG gain: exp = 2^g-1, linear = g (trec_eval's ndcg_cut)."`
-	Unjudged        string   `default:"error" enum:"error,nonrelevant,skip,bounds" help:"A returned item with no judgment: ${enum}."`
-	Unanswerable    string   `default:"error" enum:"error,exclude" help:"A query with no relevant judgment: ${enum}."`
-	Queries         string   `default:"exact" enum:"exact,judged,run" help:"Which queries: exact (both sets equal), judged, run."`
+	Gain            string   `placeholder:"exp|linear" help:"nDCG gain of ragstat's names: exp = 2^g-1 (default), linear = g."`
+	Unjudged        string   `placeholder:"POLICY" help:"A returned item with no judgment: error (default), nonrelevant, skip (judged-only: also drops negative grades), bounds."`
+	Unanswerable    string   `placeholder:"POLICY" help:"A query with no relevant judgment: error (default), exclude (left out of the means), zero (scored, kept in the means)."`
+	Queries         string   `placeholder:"SET" help:"Which queries: exact (default: both sets equal), judged, run, both (only those on both sides)."`
+	JudgedDivisor   string   `placeholder:"k|list" help:"Judged@k divides by k (default) or by min(k, list length) (ir_measures)."`
 	Unit            string   `default:"item" enum:"item,doc" help:"Evaluation unit: item, or doc (items folded into their document)."`
+	Subtopics       string   `placeholder:"FILE" help:"Subtopic judgments for alpha-nDCG and ERR-IA: TREC diversity qrels (topic subtopic item grade)."`
 	DocMap          string   `placeholder:"FILE" help:"Item to document map for --unit doc: TSV (item<TAB>doc) or JSONL {\"item\":..,\"doc\":..}."`
 	DocIDPattern    string   `placeholder:"REGEX" help:"For --unit doc: the first group of REGEX is the document id."`
 	Order           string   `default:"score" enum:"score,rank" help:"Rank by score (ties: item id descending) or by the TREC rank column."`
+
+	preset []string // what --like set, for the notes
 }
 
 type evalCmd struct {
@@ -45,19 +50,32 @@ type evalCmd struct {
 	Runs     []string `arg:"" placeholder:"RUN" help:"Runs to evaluate: PATH or NAME=PATH; - for stdin."`
 }
 
-// policy turns the flags into an eval.Policy, checked by the library.
+// policy turns the flags into an eval.Policy, checked by the library:
+// the strict default, then the --like preset (whose settings it lists in
+// f.preset), then every flag given explicitly.
 func (f *policyFlags) policy() (eval.Policy, error) {
-	scale, err := judgments.ParseScale(f.Grades)
-	if err != nil {
-		return eval.Policy{}, err
+	p := eval.DefaultPolicy()
+	var err error
+	if f.Like != "" {
+		if f.preset, err = p.SetLike(f.Like); err != nil {
+			return p, flagged(err)
+		}
 	}
-	gain, err := metric.ParseGain(f.Gain)
-	if err != nil {
-		return eval.Policy{}, err
+	if p.Scale, err = judgments.ParseScale(f.Grades); err != nil {
+		return p, err
 	}
-	p := eval.Policy{MinGrade: f.MinGrade, Scale: scale, Gain: gain, Unjudged: eval.Unjudged(f.Unjudged),
-		Unanswerable: eval.Unanswerable(f.Unanswerable), Queries: eval.QuerySet(f.Queries), Unit: eval.Unit(f.Unit),
-		Order: runs.Order(f.Order)}
+	p.MinGrade, p.Unit, p.Order = f.MinGrade, eval.Unit(f.Unit), runs.Order(f.Order)
+	for _, err := range []error{
+		set(&p.Gain, f.Gain, metric.ParseGain),
+		set(&p.Unjudged, f.Unjudged, eval.ParseUnjudged),
+		set(&p.Unanswerable, f.Unanswerable, eval.ParseUnanswerable),
+		set(&p.Queries, f.Queries, eval.ParseQuerySet),
+		set(&p.JudgedDivisor, f.JudgedDivisor, eval.ParseJudgedDivisor),
+	} {
+		if err != nil {
+			return p, flagged(err)
+		}
+	}
 	return p, flagged(p.Validate())
 }
 
@@ -74,13 +92,34 @@ func flagged(err error) error {
 	return fmt.Errorf("%s %s %s", flag, pe.Value, pe.Msg)
 }
 
-func (f *policyFlags) metrics() ([]metric.Metric, error) {
+// announcePreset tells stderr what --like set, for the commands whose
+// output has no notes of its own (eval prints it with its results).
+func (f *policyFlags) announcePreset(e *env) {
+	if len(f.preset) > 0 {
+		fmt.Fprintf(e.stderr, "ragstat: --like %s set: %s\n", f.Like, strings.Join(f.preset, "; "))
+	}
+}
+
+// set parses a flag given explicitly into *dst; an empty flag keeps *dst.
+func set[T any](dst *T, flag string, parse func(string) (T, error)) error {
+	if flag == "" {
+		return nil
+	}
+	v, err := parse(flag)
+	if err != nil {
+		return err
+	}
+	*dst = v
+	return nil
+}
+
+func (f *policyFlags) metrics(p eval.Policy) ([]metric.Metric, error) {
 	names := f.Metric
 	if len(names) == 0 {
 		k := f.K.or(10)
 		names = []string{fmt.Sprintf("R@%d", k), fmt.Sprintf("RR@%d", k), fmt.Sprintf("nDCG@%d", k)}
 	}
-	return metric.ParseAll(names)
+	return metric.ParseAllLike(names, p.Like)
 }
 
 // evaluator reads the judgments and builds the evaluator the flags describe.
@@ -89,7 +128,7 @@ func (f *policyFlags) evaluator(e *env) (*eval.Evaluator, *input.File, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	ms, err := f.metrics()
+	ms, err := f.metrics(p)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -107,7 +146,23 @@ func (f *policyFlags) evaluator(e *env) (*eval.Evaluator, *input.File, error) {
 		return nil, nil, err
 	}
 	ev, err := eval.New(qrels, p, ms, docOf)
-	return ev, jf, flagged(err)
+	if err != nil {
+		return nil, nil, flagged(err)
+	}
+	if f.Subtopics != "" {
+		sf, err := input.Open(f.Subtopics, e.stdin)
+		if err != nil {
+			return nil, nil, err
+		}
+		st, err := judgments.ReadSubtopics(sf, p.Scale)
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := ev.UseSubtopics(st); err != nil {
+			return nil, nil, err
+		}
+	}
+	return ev, jf, nil
 }
 
 func (f *policyFlags) docOf(p eval.Policy, e *env) (func(string) string, error) {
@@ -178,7 +233,7 @@ func (c *evalCmd) Run(e *env) error {
 		}
 	}
 	rep.PerQuery = c.PerQuery || !c.Summary && len(rep.Results[0].Rows) <= 50
-	rep.Notes = report.Notes(ev, rep.Results)
+	rep.Notes = report.Notes(ev, c.preset, rep.Results)
 	if err := report.Render(e.stdout, c.Format, rep); err != nil {
 		return internal(err)
 	}

@@ -4,12 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
 	"github.com/ragstat/ragstat/corpus"
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/outfile"
 	"github.com/ragstat/ragstat/systems"
 	"github.com/ragstat/ragstat/trace"
 	"github.com/ragstat/ragstat/traceimport"
@@ -94,8 +94,17 @@ func (c *importCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	for _, out := range []string{c.Out, c.Manifest} {
-		if err := c.checkOutput(out); err != nil {
+	ins := []outfile.Input{{Flag: "--corpus", Path: c.Corpus}}
+	for _, path := range c.Files {
+		ins = append(ins, outfile.Input{Flag: "input", Path: path})
+	}
+	out := outfile.New(outfile.Options{Force: c.Force, Stdout: e.stdout}, ins...)
+	defer out.Abort()
+	if err := out.Claim("--out", c.Out); err != nil {
+		return err
+	}
+	if c.Manifest != "" {
+		if err := out.Claim("--manifest", c.Manifest); err != nil {
 			return err
 		}
 	}
@@ -132,11 +141,7 @@ func (c *importCmd) Run(e *env) error {
 		man, err = traceimport.Import(format, inputs, m, func(t *trace.Trace) error { return enc.Encode(t) })
 		return err
 	}
-	if c.Out == "-" {
-		err = write(e.stdout)
-	} else {
-		err = writeAtomically(c.Out, write)
-	}
+	err = out.Write(c.Out, write)
 	if man != nil {
 		fmt.Fprint(e.stderr, man.Summary())
 	}
@@ -144,28 +149,14 @@ func (c *importCmd) Run(e *env) error {
 		return err
 	}
 	if c.Manifest != "" {
-		return writeAtomically(c.Manifest, func(w io.Writer) error {
+		err := out.Write(c.Manifest, func(w io.Writer) error {
 			enc := json.NewEncoder(w)
 			enc.SetIndent("", "  ")
 			return enc.Encode(man)
 		})
-	}
-	return nil
-}
-
-// checkOutput refuses to write over an input, or over an existing file
-// without --force.
-func (c *importCmd) checkOutput(path string) error {
-	if path == "" || path == "-" {
-		return nil
-	}
-	for _, in := range append([]string{c.Corpus}, c.Files...) {
-		if in == path {
-			return fmt.Errorf("%s is an input: write the output elsewhere", path)
+		if err != nil {
+			return err
 		}
 	}
-	if _, err := os.Stat(path); err == nil && !c.Force {
-		return fmt.Errorf("%s exists: give --force to overwrite it", path)
-	}
-	return nil
+	return out.Commit()
 }

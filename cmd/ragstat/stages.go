@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/ragstat/ragstat/eval"
 	"strings"
 	"sync"
 
@@ -41,6 +42,9 @@ type stagesCmd struct {
 }
 
 func (c *stagesCmd) Run(e *env) error {
+	if c.Subtopics != "" {
+		return fmt.Errorf("--subtopics is not available for stages: the diversity metrics apply to eval and compare over runs")
+	}
 	if c.Unit != "item" {
 		return fmt.Errorf("--unit doc is not available for stages: stages evaluate the items the pipeline delivered")
 	}
@@ -48,7 +52,8 @@ func (c *stagesCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	ms, err := c.stageMetrics()
+	c.announcePreset(e)
+	ms, err := c.stageMetrics(p)
 	if err != nil {
 		return err
 	}
@@ -92,7 +97,7 @@ func (c *stagesCmd) Run(e *env) error {
 
 // stageMetrics are -m, or R, RR and nDCG over each stage's whole list at
 // its cutoff; -k alone does not apply to stages.
-func (c *stagesCmd) stageMetrics() ([]metric.Metric, error) {
+func (c *stagesCmd) stageMetrics(p eval.Policy) ([]metric.Metric, error) {
 	if c.K.Default > 0 {
 		return nil, fmt.Errorf("stages take per-stage cutoffs: --k NAME=K (e.g. --k candidates=50 --k reranked=10)")
 	}
@@ -100,7 +105,7 @@ func (c *stagesCmd) stageMetrics() ([]metric.Metric, error) {
 	if len(names) == 0 {
 		names = []string{"R", "RR", "nDCG"}
 	}
-	return metric.ParseAll(names)
+	return metric.ParseAllLike(names, p.Like)
 }
 
 // read opens and reads every input.

@@ -2,6 +2,7 @@ package htmlreport
 
 import (
 	"bytes"
+	"math"
 	"regexp"
 	"strings"
 	"testing"
@@ -62,6 +63,33 @@ func TestEval(t *testing.T) {
 		if !strings.Contains(page.String(), want) {
 			t.Errorf("page lacks %q", want)
 		}
+	}
+}
+
+// An undefined mean (no query evaluated) round-trips through JSON as null
+// and shows as "-", never NaN, in the page and its chart.
+func TestEvalUndefinedMean(t *testing.T) {
+	r, err := demo.Evaluate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Results[0].Mean[0] = math.NaN()
+	var doc, page bytes.Buffer
+	if err := report.Render(&doc, "json", r); err != nil {
+		t.Fatal(err)
+	}
+	saved, err := report.Read(input.FromBytes("eval.json", doc.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Eval(&page, saved); err != nil {
+		t.Fatal(err)
+	}
+	if i := strings.Index(page.String(), ">NaN"); i >= 0 {
+		t.Errorf("page shows NaN: %s", page.String()[max(0, i-200):i+50])
+	}
+	if !strings.Contains(doc.String(), "null") {
+		t.Errorf("the undefined mean is not null in JSON")
 	}
 }
 
