@@ -22,6 +22,9 @@ type Input struct {
 	Path   string `json:"path"`
 	Format string `json:"format"`
 	SHA256 string `json:"sha256,omitempty"`
+	// Mapping is how a trace file in another format (OpenTelemetry,
+	// LangSmith, Langfuse) became ragstat traces: its import manifest.
+	Mapping any `json:"mapping,omitempty"`
 }
 
 // Eval is everything one `ragstat eval` prints.

@@ -75,7 +75,7 @@ func (c *compareCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	sys, err := systems.Open(c.Systems, e.stdin, systems.Options{Traces: traceFormats(m, e.stderr)})
+	sys, err := systems.Open(c.Systems, e.stdin, systems.Options{Traces: traceFormats(m, e.stderr, nil)})
 	defer systems.Close(sys)
 	if err != nil {
 		return err

@@ -68,10 +68,14 @@ func (f *mappingFlags) mapping(c *corpus.Corpus, renames stageFlags) (traceimpor
 }
 
 // traceFormats are the trace formats commands read: ragstat's own, then
-// those traceimport maps with m, each file's summary written to stderr.
-func traceFormats(m traceimport.Mapping, stderr io.Writer) []systems.TraceReader {
+// those traceimport maps with m, each file's summary written to stderr and
+// its manifest handed to keep, when not nil.
+func traceFormats(m traceimport.Mapping, stderr io.Writer, keep func(*traceimport.Manifest)) []systems.TraceReader {
 	return []systems.TraceReader{systems.JSONL, parquetio.Traces, traceimport.Reader(m, func(man *traceimport.Manifest) {
 		fmt.Fprint(stderr, man.Summary())
+		if keep != nil {
+			keep(man)
+		}
 	})}
 }
 

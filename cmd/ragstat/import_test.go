@@ -61,6 +61,12 @@ func TestImportCommand(t *testing.T) {
 		t.Errorf("refund's first stage is not as computed by hand:\n%s", fromRaw)
 	}
 	golden(t, "import.stages.golden", fromRaw)
+	// The JSON result records how the raw file was mapped.
+	js, errs, code := ragstat(t, "", append(append(stages, mapping...), "-f", "json", otlpFixture)...)
+	if code != 0 || !strings.Contains(js, `"mapping": {`) || !strings.Contains(js, `"abstain_pattern": "cannot find"`) ||
+		!strings.Contains(js, `"item_id": "document id, else metadata.id, else a content hash"`) {
+		t.Errorf("stages -f json lacks the mapping: exit %d, %s\n%s", code, errs, js)
+	}
 	// With a tokenizer, the prompt sizes the spans reported stand beside
 	// ragstat's counts of the same text.
 	counted, errs, code := ragstat(t, "", append(append(stages, mapping...), "--tokenizer", "o200k_base", otlpFixture)...)

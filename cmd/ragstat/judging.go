@@ -95,7 +95,7 @@ func (c *poolCmd) read(e *env) ([]pool.Ranking, error) {
 	if err != nil {
 		return nil, err
 	}
-	ins, err := systems.Open(c.Inputs, e.stdin, systems.Options{Accept: []systems.Kind{systems.Run, systems.Traces}, Traces: traceFormats(m, e.stderr)})
+	ins, err := systems.Open(c.Inputs, e.stdin, systems.Options{Accept: []systems.Kind{systems.Run, systems.Traces}, Traces: traceFormats(m, e.stderr, nil)})
 	defer systems.Close(ins)
 	if err != nil {
 		return nil, err

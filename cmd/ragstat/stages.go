@@ -5,6 +5,7 @@ import (
 	"github.com/ragstat/ragstat/eval"
 	"runtime/debug"
 	"strings"
+	"sync"
 
 	"github.com/ragstat/ragstat/corpus"
 	"github.com/ragstat/ragstat/diag"
@@ -17,6 +18,7 @@ import (
 	"github.com/ragstat/ragstat/tokenize"
 	"github.com/ragstat/ragstat/topics"
 	"github.com/ragstat/ragstat/trace"
+	"github.com/ragstat/ragstat/traceimport"
 )
 
 // stagesCommands are the stages and tokens commands, embedded in the command line.
@@ -159,7 +161,14 @@ func (c *stagesCmd) traces(e *env, inputs *[]report.Input, cp *corpus.Corpus) (s
 	if err != nil {
 		return nil, nil, err
 	}
-	ins, err := systems.Open(c.Traces, e.stdin, systems.Options{Accept: []systems.Kind{systems.Traces}, Traces: traceFormats(m, e.stderr)})
+	var mu sync.Mutex
+	mapped := map[string]*traceimport.Manifest{}
+	keep := func(man *traceimport.Manifest) {
+		mu.Lock()
+		defer mu.Unlock()
+		mapped[man.Files[0]] = man
+	}
+	ins, err := systems.Open(c.Traces, e.stdin, systems.Options{Accept: []systems.Kind{systems.Traces}, Traces: traceFormats(m, e.stderr, keep)})
 	var files []*input.File
 	for _, in := range ins {
 		if in.Name != "" && err == nil {
@@ -172,6 +181,11 @@ func (c *stagesCmd) traces(e *env, inputs *[]report.Input, cp *corpus.Corpus) (s
 		var errs diag.List
 		for _, in := range ins {
 			errs.Add(in.Scan(fn))
+		}
+		for i := range *inputs { // the manifest records how each foreign file was mapped
+			if man := mapped[(*inputs)[i].Path]; man != nil && (*inputs)[i].Role == "traces" {
+				(*inputs)[i].Mapping = man
+			}
 		}
 		return errs.Err()
 	}, files, err

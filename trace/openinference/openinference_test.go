@@ -57,7 +57,8 @@ func pipeline(t *testing.T, tr *openinference.Tracer) {
 // exporter would, and checks that `ragstat import otlp` rebuilds the trace:
 // the inner retriever first, the reranker's order, the ids, scores and
 // metadata of the documents, the packed and truncated context items, the
-// prompt tokens the model reported, the answer and the query id.
+// prompt size the generator reported, the answer (abstention not recorded:
+// no pattern is given) and the query id.
 func TestImported(t *testing.T) {
 	rec := tracetest.NewSpanRecorder()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec),
