@@ -38,6 +38,9 @@ type Given struct {
 	TokenizerName string
 	RunFormat     runs.Format    // the format of runs; "" detects it
 	Cutoffs       map[string]int // traces: each stage's cutoff
+	// Mapping returns how a trace file in another format was mapped (its
+	// import manifest), to be recorded; nil, or a nil result, for none.
+	Mapping func(path string) any
 	Version       string         // the ragstat version, for the manifest
 }
 
@@ -287,6 +290,9 @@ func (g *Given) traceSides(ref *manifest.Manifest, in *systems.Input) ([]*Side, 
 			return nil, err
 		}
 		file.System = s.Name
+		if g.Mapping != nil {
+			file.Mapping = g.Mapping(in.File.Name)
+		}
 		ref.Inputs = append(ref.Inputs, *file)
 		if s.Config != nil {
 			if ref.Configs == nil {

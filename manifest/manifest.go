@@ -66,6 +66,10 @@ type File struct {
 	System string `json:"system,omitempty"` // the system it holds, for runs and traces
 	Path   string `json:"path"`
 	SHA256 string `json:"sha256"`
+	// Mapping is how a trace file in another format (OpenTelemetry,
+	// LangSmith, Langfuse) became ragstat traces: every choice and count
+	// of its import manifest.
+	Mapping any `json:"mapping,omitempty"`
 }
 
 // QuerySet identifies the evaluated queries: how many, and the sha256 of

@@ -75,7 +75,14 @@ func (c *compareCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	sys, err := systems.Open(c.Systems, e.stdin, systems.Options{Traces: traceFormats(m, e.stderr, nil)})
+	var mapped mappings
+	g.Mapping = func(path string) any {
+		if man := mapped.of(path); man != nil {
+			return man
+		}
+		return nil
+	}
+	sys, err := systems.Open(c.Systems, e.stdin, systems.Options{Traces: traceFormats(m, e.stderr, mapped.keep)})
 	defer systems.Close(sys)
 	if err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/ragstat/ragstat/corpus"
 	"github.com/ragstat/ragstat/input"
@@ -65,6 +66,29 @@ func (f *mappingFlags) mapping(c *corpus.Corpus, renames stageFlags) (traceimpor
 		m.CloseAfter = n
 	}
 	return m, nil
+}
+
+// mappings keeps the import manifest of every foreign trace file read, by
+// path, for the manifest of the result; files are read concurrently.
+type mappings struct {
+	mu  sync.Mutex
+	got map[string]*traceimport.Manifest
+}
+
+func (m *mappings) keep(man *traceimport.Manifest) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.got == nil {
+		m.got = map[string]*traceimport.Manifest{}
+	}
+	m.got[man.Files[0]] = man
+}
+
+// of returns how the file at path was mapped, or nil.
+func (m *mappings) of(path string) *traceimport.Manifest {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.got[path]
 }
 
 // traceFormats are the trace formats commands read: ragstat's own, then

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -103,6 +104,25 @@ func TestRawTracesInCompareAndPool(t *testing.T) {
 	}
 	if compared != 9 {
 		t.Errorf("%d whole-set comparisons, want 9 (3 stages x 3 metrics):\n%s", compared, out)
+	}
+	// The JSON result's manifest records how the raw file was mapped.
+	js, errs, code := ragstat(t, "", append([]string{"compare", "-j", "testdata/import/judgments.jsonl", "--topics", "testdata/import/topics.jsonl",
+		"--unanswerable", "exclude", "-f", "json", base, otlpFixture, "--system", "cand"}, mapping...)...)
+	var res struct {
+		Manifest struct {
+			Inputs []struct {
+				Path    string         `json:"path"`
+				Mapping map[string]any `json:"mapping"`
+			} `json:"inputs"`
+		} `json:"manifest"`
+	}
+	if err := json.Unmarshal([]byte(js), &res); code != 0 || err != nil {
+		t.Fatalf("compare -f json: exit %d, %v: %s", code, err, errs)
+	}
+	for _, in := range res.Manifest.Inputs {
+		if got := in.Mapping != nil; got != (in.Path == otlpFixture) {
+			t.Errorf("input %s: mapping recorded %v", in.Path, got)
+		}
 	}
 	queue, errs, code := ragstat(t, "", "pool", "--depth", "2", "--item-id", "metadata.id", otlpFixture, "-o", "-")
 	if code != 0 || !strings.Contains(queue, `{"query":"limits","item":"policy#2","systems":["rag-v2"]`) {

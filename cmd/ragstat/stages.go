@@ -5,7 +5,6 @@ import (
 	"github.com/ragstat/ragstat/eval"
 	"runtime/debug"
 	"strings"
-	"sync"
 
 	"github.com/ragstat/ragstat/corpus"
 	"github.com/ragstat/ragstat/diag"
@@ -18,7 +17,6 @@ import (
 	"github.com/ragstat/ragstat/tokenize"
 	"github.com/ragstat/ragstat/topics"
 	"github.com/ragstat/ragstat/trace"
-	"github.com/ragstat/ragstat/traceimport"
 )
 
 // stagesCommands are the stages and tokens commands, embedded in the command line.
@@ -161,14 +159,8 @@ func (c *stagesCmd) traces(e *env, inputs *[]report.Input, cp *corpus.Corpus) (s
 	if err != nil {
 		return nil, nil, err
 	}
-	var mu sync.Mutex
-	mapped := map[string]*traceimport.Manifest{}
-	keep := func(man *traceimport.Manifest) {
-		mu.Lock()
-		defer mu.Unlock()
-		mapped[man.Files[0]] = man
-	}
-	ins, err := systems.Open(c.Traces, e.stdin, systems.Options{Accept: []systems.Kind{systems.Traces}, Traces: traceFormats(m, e.stderr, keep)})
+	var mapped mappings
+	ins, err := systems.Open(c.Traces, e.stdin, systems.Options{Accept: []systems.Kind{systems.Traces}, Traces: traceFormats(m, e.stderr, mapped.keep)})
 	var files []*input.File
 	for _, in := range ins {
 		if in.Name != "" && err == nil {
@@ -183,7 +175,7 @@ func (c *stagesCmd) traces(e *env, inputs *[]report.Input, cp *corpus.Corpus) (s
 			errs.Add(in.Scan(fn))
 		}
 		for i := range *inputs { // the manifest records how each foreign file was mapped
-			if man := mapped[(*inputs)[i].Path]; man != nil && (*inputs)[i].Role == "traces" {
+			if man := mapped.of((*inputs)[i].Path); man != nil && (*inputs)[i].Role == "traces" {
 				(*inputs)[i].Mapping = man
 			}
 		}
