@@ -82,6 +82,9 @@ func stagesTable(w io.Writer, r *Stages) error {
 		validityLines(w, sys.Validity)
 		answerLines(w, sys.Answers)
 		latencyLines(w, sys)
+		if sys.Analyses != nil {
+			analysesLines(w, sys.Analyses)
+		}
 	}
 	return out.Flush()
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/ragstat/ragstat/analysis"
 	"github.com/ragstat/ragstat/eval"
 	"runtime/debug"
 	"strings"
@@ -37,6 +38,13 @@ type stagesCmd struct {
 	FailOnViolation bool     `help:"Exit 3 when an out-of-scope item appears in any stage."`
 	Format          string   `short:"f" default:"table" enum:"table,json" help:"Output format (${enum})."`
 	PerQuery        bool     `help:"Print per-query rows and every lost item."`
+	Analyses        bool     `help:"Add the analyses of the evidence boundary per system: score calibration per stage, redundancy, evidence position, stale items, cost."`
+	Target          string   `placeholder:"precision=P|recall=R" help:"With --analyses: the score threshold each stage needs to keep this precision or recall."`
+	Bins            int      `default:"10" help:"With --analyses: reliability-table bins."`
+	Shingle         int      `default:"3" help:"With --analyses: words per shingle for near duplicates."`
+	Jaccard         float64  `default:"0.8" help:"With --analyses: shingle Jaccard at or above which two context passages are near duplicates."`
+	PriceIn         float64  `placeholder:"USD" help:"With --analyses and --tokenizer: price per million input tokens."`
+	PriceOut        float64  `placeholder:"USD" help:"With --analyses and --tokenizer: price per million output tokens."`
 	Traces          []string `arg:"" placeholder:"TRACES" help:"Trace files: ragstat traces (JSONL, one per query and system), or OTLP, LangSmith or Langfuse files mapped as by import."`
 }
 
@@ -64,6 +72,9 @@ func (c *stagesCmd) Run(e *env) error {
 		if opt.Tokenizer, err = tokenize.New(c.Tokenizer); err != nil {
 			return err
 		}
+	}
+	if opt.Analyses, err = c.analyses(); err != nil {
+		return err
 	}
 	// Judgments and topics stay in memory while traces stream past them: a
 	// tighter collector target keeps peak memory nearer what is live.
@@ -226,4 +237,23 @@ func closeAll(files []*input.File) {
 	for _, f := range files {
 		f.Close()
 	}
+}
+
+// analyses are the --analyses options, nil without the flag.
+func (c *stagesCmd) analyses() (*stages.AnalysisOptions, error) {
+	if !c.Analyses {
+		if c.Target != "" || c.PriceIn != 0 || c.PriceOut != 0 {
+			return nil, fmt.Errorf("--target, --price-in and --price-out belong to --analyses")
+		}
+		return nil, nil
+	}
+	t, err := analysis.ParseTarget(c.Target)
+	if err != nil {
+		return nil, err
+	}
+	o := &stages.AnalysisOptions{Target: t, Bins: c.Bins, Shingle: c.Shingle, Jaccard: c.Jaccard}
+	if c.PriceIn != 0 || c.PriceOut != 0 {
+		o.Price = &analysis.Cost{Input: c.PriceIn, Output: c.PriceOut}
+	}
+	return o, nil
 }
