@@ -164,7 +164,8 @@ type traceAnalyses struct {
 	docTokens  map[string]int
 	effects    []analysis.PositionEffect
 	ranks      []int // summed per bucket
-	noEvidence *bool // graded and no evidence: answered correctly?
+	correct    bool  // graded and answered with an exact match
+	noEvidence bool  // graded, with no relevant passage in the context
 	stale      map[string]*analysis.Reach
 	parts      []int // instructions, request, context, answer tokens; nil: not counted
 }
@@ -230,11 +231,8 @@ func (j *joiner) analyze(v *view, names []string, budget *Budget) (*traceAnalyse
 	graded := answered && v.topic.Answerable && len(v.topic.Answers) > 0
 	if graded {
 		em, _ := MatchAnswer(ans.Text, ans.Citations, v.topic.Answers)
-		correct[v.t.Query] = em == 1
-		if len(placements) == 0 {
-			ok := em == 1
-			a.noEvidence = &ok
-		}
+		a.correct, a.noEvidence = em == 1, len(placements) == 0
+		correct[v.t.Query] = a.correct
 	}
 	a.effects = analysis.Effects(placements, correct)
 	a.ranks = make([]int, len(analysis.Buckets))
@@ -342,12 +340,14 @@ func (t *analysesTally) add(a *traceAnalyses) {
 		b := &t.pos[i]
 		b.Passages += e.Passages
 		b.Queries += e.Queries
-		b.right += int(math.Round(e.Correct * float64(e.Queries)))
 		b.ranks += a.ranks[i]
+		if a.correct {
+			b.right += e.Queries // one query a trace: 0 or 1
+		}
 	}
-	if a.noEvidence != nil {
+	if a.noEvidence {
 		t.noEvidence.Queries++
-		if *a.noEvidence {
+		if a.correct {
 			t.noEvidence.right++
 		}
 	}

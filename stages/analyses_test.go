@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -52,9 +53,21 @@ func TestAnalysesOnThePipeline(t *testing.T) {
 	a := DefaultAnalysisOptions()
 	a.Target, a.Bins = analysis.Target{Precision: 0.9}, 2
 	opt.Analyses = &a
-	res, err := Evaluate(in, Slice(append(ts, v3...)), opt)
+	res, err := Evaluate(in, Slice(append(slices.Clone(ts), v3...)), opt)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The analyses do not depend on the order traces arrive in.
+	all := append(ts, v3...)
+	slices.Reverse(all)
+	again, err := Evaluate(in, Slice(all), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range res.Systems {
+		if !reflect.DeepEqual(s.Analyses, again.Systems[i].Analyses) {
+			t.Errorf("system %s: the analyses change with the order of the traces", s.Name)
+		}
 	}
 	v1, v2, sys3 := res.Systems[0].Analyses, res.Systems[1].Analyses, res.Systems[2].Analyses
 
