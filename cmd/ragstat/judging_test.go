@@ -171,13 +171,18 @@ func TestJudgeRefusesBadInput(t *testing.T) {
 	before, _ := os.ReadFile(path)
 	for _, c := range []struct {
 		queue, db, want string
+		args            []string
 	}{
-		{missing, path, `missing.jsonl:2: query "refund", item "ghost": item is not in the corpus`},
-		{dup, path, `dup.jsonl:2: query "refund", item "refund-faq": duplicate queue entry (also line 1)`},
-		{notext, path, `item "no-text": the item has no text in the corpus`},
-		{judgingFile("queue.golden"), garbage, "garbage.db is not a SQLite database"},
+		{missing, path, `missing.jsonl:2: query "refund", item "ghost": item is not in the corpus`, nil},
+		{dup, path, `dup.jsonl:2: query "refund", item "refund-faq": duplicate queue entry (also line 1)`, nil},
+		{notext, path, `item "no-text": the item has no text in the corpus`, nil},
+		{judgingFile("queue.golden"), garbage, "garbage.db is not a SQLite database", nil},
+		{judgingFile("queue.golden"), path, "holds grades on the scale 0..3, not 0..4: resume it with --grades 0..3", []string{"--grades", "0..4"}},
+		{judgingFile("queue.golden"), path, `--grades: grade scale "3..1"`, []string{"--grades", "3..1"}},
+		{judgingFile("queue.golden"), path, "the assessment app takes from 1 to 101 grades", []string{"--grades", "0..1000"}},
 	} {
-		_, stderr, code := ragstat(t, "", "judge", "--db", c.db, "--queue", c.queue, "--corpus", judgingFile("corpus.jsonl"), "--topics", judgingFile("topics.jsonl"))
+		args := append([]string{"judge", "--db", c.db, "--queue", c.queue, "--corpus", judgingFile("corpus.jsonl"), "--topics", judgingFile("topics.jsonl")}, c.args...)
+		_, stderr, code := ragstat(t, "", args...)
 		if code != 2 || !strings.Contains(stderr, c.want) {
 			t.Errorf("exit %d, %s; want %q", code, stderr, c.want)
 		}
