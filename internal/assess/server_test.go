@@ -343,7 +343,7 @@ func TestServeStopsOnCancel(t *testing.T) {
 	if err := <-done; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		t.Fatal(err)
 	}
-	if !strings.Contains(readSync(&out), "4 passages to judge. Open http://127.0.0.1:") {
+	if !strings.Contains(readSync(&out), "4 passages to judge, grades 0..3. Open http://127.0.0.1:") {
 		t.Errorf("printed %q", readSync(&out))
 	}
 }
