@@ -270,7 +270,11 @@ func (c *judgeExportCmd) Run(e *env) error {
 	if err := out.Commit(); err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stderr, "ragstat: exported %d judgments\n", n)
+	if scale := db.Scale(); scale != judgments.DefaultScale {
+		fmt.Fprintf(e.stderr, "ragstat: exported %d judgments on grades %s: evaluate them with --grades %s\n", n, scale, scale)
+	} else {
+		fmt.Fprintf(e.stderr, "ragstat: exported %d judgments\n", n)
+	}
 	return nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ragstat/ragstat/internal/assess"
+	"github.com/ragstat/ragstat/judgments"
 )
 
 func judgingFile(name string) string { return filepath.Join(testdataDir, "judging."+name) }
@@ -193,5 +194,28 @@ func TestJudgeRefusesBadInput(t *testing.T) {
 	stdout, _, _ := ragstat(t, "", "judge", "export", "--db", path, "--format", "trec", "--assessor", "bob")
 	if stdout != "refund 0 cafeteria 0\nrefund 0 refund-faq 2\n" {
 		t.Errorf("stored grades after the refusals:\n%s", stdout)
+	}
+}
+
+// TestJudgeOnAnotherScale: a database created on 0..4 keeps grade 4 through
+// export, and the export says which --grades reads it.
+func TestJudgeOnAnotherScale(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "judgments.db")
+	scale := judgments.Scale{Min: 0, Max: 4}
+	db, err := assess.Open(path, assess.OpenOptions{Create: true, Scale: &scale})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.SaveGrade(context.Background(), assess.Grade{Assessor: "ann", Key: assess.Key{Query: "refund", Item: "refund-faq"}, Grade: 4}); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	stdout, stderr, code := ragstat(t, "", "judge", "export", "--db", path, "--format", "trec")
+	if code != 0 || stdout != "refund 0 refund-faq 4\n" || !strings.Contains(stderr, "exported 1 judgments on grades 0..4: evaluate them with --grades 0..4") {
+		t.Errorf("export: exit %d: %s%s", code, stdout, stderr)
+	}
+	agree, _, code := ragstat(t, "", "judge", "agreement", "--db", path)
+	if code != 0 || !strings.Contains(agree, "(i-j)²/16, grades 0..4") {
+		t.Errorf("agreement: exit %d: %s", code, agree)
 	}
 }
