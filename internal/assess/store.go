@@ -1,10 +1,9 @@
 // Package assess is the relevance-assessment app behind `ragstat judge`: a
 // SQLite store of grades (on the scale stored with the database), skips and
-// supporting spans (several assessors keep
-// separate grades; every write is committed before it is acknowledged), a
-// local web server that shows one query and one passage at a time, and the
-// export of the grades as judgments together with the agreement between
-// assessors.
+// supporting spans (several assessors keep separate grades; every write is
+// committed before it is acknowledged), a local web server that shows one
+// query and one passage at a time, and the export of the grades as
+// judgments together with the agreement between assessors.
 package assess
 
 import (
