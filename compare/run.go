@@ -41,7 +41,7 @@ type Given struct {
 	// Mapping returns how a trace file in another format was mapped (its
 	// import manifest), to be recorded; nil, or a nil result, for none.
 	Mapping func(path string) any
-	Version       string         // the ragstat version, for the manifest
+	Version string // the ragstat version, for the manifest
 }
 
 // Config is how a comparison is made and gated.
