@@ -134,3 +134,40 @@ func TestAnalysesOnThePipeline(t *testing.T) {
 }
 
 func close(a, b float64) bool { return math.Abs(a-b) < 1e-12 }
+
+// words counts whitespace-separated words: a tokenizer whose counts can be
+// checked by eye.
+type words struct{}
+
+func (words) Name() string          { return "words" }
+func (words) Count(text string) int { return len(strings.Fields(text)) }
+
+func TestAnalysesCost(t *testing.T) {
+	const tr = `{"query":"q","system":"s","stages":[{"name":"context","instructions":"Answer briefly.","request":"How long?","items":[{"id":"a","text":"Returns within thirty days."},{"id":"c","text":"Noise."}]}],"answer":{"text":"Thirty days.","citations":["a"],"abstained":false}}`
+	in, traces := fixture(t, qrels, `{"id":"q","text":"How long?","answers":["Thirty days."]}`, corp, tr)
+	opt := options()
+	opt.Policy.Unjudged = "nonrelevant"
+	opt.Tokenizer = words{}
+	a := DefaultAnalysisOptions()
+	a.Price = &analysis.Cost{Input: 2, Output: 10}
+	opt.Analyses = &a
+	res, err := Evaluate(in, traces, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Instructions 2 words, request 2, context "a\nc" texts 4+1, answer 2:
+	// (9·2 + 2·10) / 1e6.
+	c := res.Systems[0].Analyses.Cost
+	if c == nil || c.Queries != 1 || c.Parts[0].MeanTokens != 2 || c.Parts[1].MeanTokens != 2 || c.Parts[2].MeanTokens != 5 ||
+		c.Parts[3].MeanTokens != 2 || !close(c.PerQuery, 38e-6) || !close(c.Total, 38e-6) || !close(c.Parts[3].PerQuery, 20e-6) {
+		t.Errorf("cost %+v", c)
+	}
+	// The evidence opens the context and the answer is right.
+	if p := res.Systems[0].Analyses.Position; p.Buckets[0].Queries != 1 || p.Buckets[0].Correct != 1 || p.NoEvidence.Queries != 0 {
+		t.Errorf("position %+v", p)
+	}
+	opt.Tokenizer = nil
+	if _, err := Evaluate(in, traces, opt); err == nil || !strings.Contains(err.Error(), "tokenizer") {
+		t.Errorf("a price without a tokenizer: %v", err)
+	}
+}
