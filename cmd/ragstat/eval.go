@@ -15,16 +15,16 @@ import (
 	"github.com/ragstat/ragstat/runs"
 )
 
-// policyFlags are the flags that change numbers; eval, and later compare
-// and stages, share them.
+// policyFlags are the flags that change numbers; eval, compare and stages
+// share them. Each sets the help of -k (cutoff_help), whose meaning differs.
 type policyFlags struct {
 	Judgments       string   `short:"j" required:"" placeholder:"FILE" help:"Judgments (qrels): TREC, JSONL or JSON object; gzip and - for stdin accepted."`
 	JudgmentsFormat string   `default:"auto" enum:"auto,trec,jsonl,json" help:"Force the judgments format (${enum})."`
 	RunFormat       string   `default:"auto" enum:"auto,trec,jsonl,json" help:"Force the run format (${enum})."`
 	Metric          []string `short:"m" placeholder:"NAME" help:"Metric to compute (repeatable): nDCG@10, R@100, RR@10, AP, bpref, ndcg_cut.10, ... Default: R@k RR@k nDCG@k."`
-	K               cutoffs  `short:"k" placeholder:"K" help:"Cutoff of the default metrics (default 10); stages also take NAME=K for one stage's cutoff."`
+	K               cutoffs  `short:"k" placeholder:"K" help:"${cutoff_help}"`
 	MinGrade        int      `default:"1" help:"Relevance threshold: the hit test and the recall denominator use it."`
-	Grades          string   `default:"0..3" placeholder:"MIN..MAX" help:"Allowed grades."`
+	Grades          string   `default:"0..3" placeholder:"MIN..MAX" help:"Allowed grades (default ${default})."`
 	Gain            string   `default:"exp" enum:"exp,linear" help:"nDCG gain: exp = 2^g-1, linear = g (trec_eval's ndcg_cut)."`
 	Unjudged        string   `default:"error" enum:"error,nonrelevant,skip,bounds" help:"A returned item with no judgment: ${enum}."`
 	Unanswerable    string   `default:"error" enum:"error,exclude" help:"A query with no relevant judgment: ${enum}."`
@@ -36,11 +36,11 @@ type policyFlags struct {
 }
 
 type evalCmd struct {
-	policyFlags
-	Format   string   `short:"f" default:"table" enum:"table,json,jsonl,csv,tsv,markdown,trec" help:"Output format (${enum})."`
-	PerQuery bool     `help:"Print a row per query (default: when there are at most 50 queries)."`
-	Summary  bool     `help:"Print the means only."`
-	Runs     []string `arg:"" placeholder:"RUN" help:"Runs to evaluate: PATH or NAME=PATH; - for stdin."`
+	policyFlags `set:"cutoff_help=Cutoff of the default metrics R@K RR@K nDCG@K (default 10)."`
+	Format      string   `short:"f" default:"table" enum:"table,json,jsonl,csv,tsv,markdown,trec" help:"Output format (${enum})."`
+	PerQuery    bool     `help:"Print a row per query (default: when there are at most 50 queries)."`
+	Summary     bool     `help:"Print the means only."`
+	Runs        []string `arg:"" placeholder:"RUN" help:"Runs to evaluate: PATH or NAME=PATH; - for stdin."`
 }
 
 // policy turns the flags into an eval.Policy.
@@ -196,7 +196,7 @@ func (c *evalCmd) Run(e *env) error {
 	}
 	rep.PerQuery = c.PerQuery || !c.Summary && len(rep.Results[0].Rows) <= 50
 	rep.Notes = notes(ev, rep.Results)
-	if err := report.Render(e.stdout, c.Format, rep); err != nil {
+	if err := report.Render(bar.ClearBefore(e.stdout), c.Format, rep); err != nil {
 		return internal(err)
 	}
 	warn(e, rep.Results)
