@@ -59,7 +59,7 @@ func compareFixture(t *testing.T) *Result {
 		t.Fatal(err)
 	}
 	r.Manifest = &manifest.Manifest{Kind: manifest.KindCompare, Version: "test", Metrics: tab.Metrics,
-		Policy: manifest.FromEval(eval.DefaultPolicy())}
+		Policy: eval.DefaultPolicy()}
 	return r
 }
 

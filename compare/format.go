@@ -54,9 +54,7 @@ func (r *Result) Head() []string {
 			s.Correction, len(r.Comparisons), r.Level()),
 	}
 	if m := r.Manifest; m != nil {
-		p := m.Policy
-		out = append(out, fmt.Sprintf("policy: min-grade %d, grades %s, gain %s, unjudged %s, unanswerable %s, queries %s, unit %s, order %s",
-			p.MinGrade, p.Grades, p.Gain, p.Unjudged, p.Unanswerable, p.Queries, p.Unit, p.Order))
+		out = append(out, "policy: "+m.Policy.String())
 	}
 	out = append(out, "metrics: "+strings.Join(r.Metrics, " "))
 	for _, n := range r.Notes {

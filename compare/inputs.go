@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/ragstat/ragstat/eval"
-	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/manifest"
 	"github.com/ragstat/ragstat/stages"
 )
@@ -95,29 +94,6 @@ func (s *Side) withFacts(sys *stages.System) *Side {
 		s.Values = append(s.Values, col)
 	}
 	return s
-}
-
-// RankingAsEvaluated is RankingOf over a list as the policy evaluates it:
-// items folded into documents under --unit doc (docOf), unjudged items
-// removed under --unjudged skip.
-func RankingAsEvaluated(items []string, q *judgments.Query, p eval.Policy, docOf func(string) string, top int) Ranking {
-	if docOf != nil || p.Unjudged == eval.UnjudgedSkip {
-		out := make([]string, 0, len(items))
-		seen := map[string]bool{}
-		for _, it := range items {
-			if docOf != nil {
-				if it = docOf(it); seen[it] {
-					continue
-				}
-				seen[it] = true
-			}
-			if _, judged := q.Grade(it); judged || p.Unjudged != eval.UnjudgedSkip {
-				out = append(out, it)
-			}
-		}
-		items = out
-	}
-	return RankingOf(items, q, p.MinGrade, top)
 }
 
 // Check refuses sides that differ from the base (and the base from the

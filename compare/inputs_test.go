@@ -5,7 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/manifest"
+	"github.com/ragstat/ragstat/metric"
 )
 
 func TestAlign(t *testing.T) {
@@ -26,14 +28,14 @@ func TestAlign(t *testing.T) {
 }
 
 func TestCheck(t *testing.T) {
-	m := func(gain string) *manifest.Manifest {
-		return &manifest.Manifest{Policy: manifest.Policy{Gain: gain}, Metrics: []string{"AP"}}
+	m := func(gain metric.Gain) *manifest.Manifest {
+		return &manifest.Manifest{Policy: eval.Policy{Gain: gain}, Metrics: []string{"AP"}}
 	}
-	sides := []*Side{{Name: "a", Manifest: m("exp")}, {Name: "b", Manifest: m("linear")}}
-	if _, err := Check(m("exp"), sides, nil); err == nil || !strings.Contains(err.Error(), "a vs b: policy.gain differs") {
+	sides := []*Side{{Name: "a", Manifest: m(metric.Exp)}, {Name: "b", Manifest: m(metric.Linear)}}
+	if _, err := Check(m(metric.Exp), sides, nil); err == nil || !strings.Contains(err.Error(), "a vs b: policy.gain differs") {
 		t.Fatalf("got %v", err)
 	}
-	notes, err := Check(m("exp"), sides, []string{"policy.gain"})
+	notes, err := Check(m(metric.Exp), sides, []string{"policy.gain"})
 	if err != nil || len(notes) != 1 || !strings.Contains(notes[0], "allowed mismatch (--allow-mismatch policy.gain)") {
 		t.Fatalf("allowed: %v %v", notes, err)
 	}

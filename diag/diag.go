@@ -123,7 +123,8 @@ func (l *List) Err() error {
 	return l
 }
 
-// Error prints one problem a line, and says how many were left out.
+// Error prints one problem a line, and says how many were left out or
+// that reading stopped.
 func (l *List) Error() string {
 	var b strings.Builder
 	for i, e := range l.errs {
@@ -134,6 +135,8 @@ func (l *List) Error() string {
 	}
 	if l.total > len(l.errs) {
 		fmt.Fprintf(&b, "\n... and %d more problems (ragstat stops after %d)", l.total-len(l.errs), Max)
+	} else if l.Full() {
+		fmt.Fprintf(&b, "\n(ragstat stops after %d problems)", Max)
 	}
 	return b.String()
 }

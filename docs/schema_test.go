@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/ragstat/ragstat/corpus"
+	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/internal/schematest"
 	"github.com/ragstat/ragstat/manifest"
 	"github.com/ragstat/ragstat/topics"
@@ -27,7 +28,7 @@ func TestSchemasMatchTypes(t *testing.T) {
 		{"trace.schema.json", []string{"properties", "answer"}, trace.Answer{}},
 		{"manifest.schema.json", nil, manifest.Manifest{}},
 		{"manifest.schema.json", []string{"$defs", "file"}, manifest.File{}},
-		{"manifest.schema.json", []string{"$defs", "policy"}, manifest.Policy{}},
+		{"manifest.schema.json", []string{"$defs", "policy"}, eval.Policy{}},
 	}
 	for _, tc := range tests {
 		schematest.Check(t, tc.file, tc.typ, tc.path...)

@@ -15,10 +15,10 @@ import (
 func DocPattern(pattern string) (func(string) string, error) {
 	re, err := regexp.Compile(pattern)
 	if err != nil {
-		return nil, fmt.Errorf("--doc-id-pattern: %v", err)
+		return nil, fmt.Errorf("document id pattern: %v", err)
 	}
 	if re.NumSubexp() < 1 {
-		return nil, fmt.Errorf("--doc-id-pattern %q has no group: put the document id in (...)", pattern)
+		return nil, fmt.Errorf("document id pattern %q has no group: put the document id in (...)", pattern)
 	}
 	return func(item string) string {
 		if m := re.FindStringSubmatch(item); m != nil && m[1] != "" {

@@ -59,14 +59,24 @@ type Evaluator struct {
 	FoldedJudgments int
 }
 
-// New prepares an Evaluator. docOf maps an item to its document and must be
-// given when the policy's unit is doc.
+// New prepares an Evaluator. The zero Policy means DefaultPolicy; any
+// other policy must pass Validate. docOf maps an item to its document and
+// is given exactly when the policy's unit is doc.
 func New(qrels *judgments.Set, policy Policy, metrics []metric.Metric, docOf func(string) string) (*Evaluator, error) {
+	if policy == (Policy{}) {
+		policy = DefaultPolicy()
+	}
+	if err := policy.Validate(); err != nil {
+		return nil, err
+	}
 	if len(metrics) == 0 {
 		return nil, fmt.Errorf("no metrics to compute")
 	}
 	if policy.Unit == UnitDoc && docOf == nil {
-		return nil, fmt.Errorf("--unit doc needs --doc-map FILE or --doc-id-pattern REGEX")
+		return nil, &PolicyError{Field: "unit", Value: string(UnitDoc), Msg: "needs a document map: an item-to-document map or id pattern"}
+	}
+	if policy.Unit != UnitDoc && docOf != nil {
+		return nil, &PolicyError{Field: "unit", Value: string(policy.Unit), Msg: "takes no document map: the doc unit does"}
 	}
 	e := &Evaluator{policy: policy, metrics: metrics, qrels: qrels, ideal: map[string][]int32{}}
 	if policy.Unit == UnitDoc {
@@ -126,7 +136,7 @@ func (e *Evaluator) Score(file string, list *runs.Ranking) (Row, error) {
 			if g == metric.Unjudged {
 				errs.Add(&diag.Error{File: file, Line: line(i), Query: list.Query, Item: items[i],
 					Msg:  fmt.Sprintf("returned at rank %d but has no judgment", i+1),
-					Hint: "judge it, or choose --unjudged nonrelevant, skip or bounds"})
+					Hint: "judge it, or choose the unjudged policy nonrelevant, skip or bounds"})
 			}
 		}
 	}
@@ -197,20 +207,55 @@ func (s *scratch) gradesByJudgment(q *judgments.Query, list *runs.Ranking) {
 
 // fold maps items to documents, keeping each document at its first rank.
 func (s *scratch) fold(list *runs.Ranking, docOf func(string) string) ([]string, int) {
-	clear(s.seen)
 	s.items, s.lines = s.items[:0], s.lines[:0]
+	folded := foldDocs(list.Items, docOf, s.seen, func(i int, doc string) {
+		s.items = append(s.items, doc)
+		s.lines = append(s.lines, list.Line(i))
+	})
+	return s.items, folded
+}
+
+// foldDocs calls keep with each item's document the first time the
+// document appears, and returns how many items were folded away.
+func foldDocs(items []string, docOf func(string) string, seen map[string]bool, keep func(i int, doc string)) int {
+	clear(seen)
 	folded := 0
-	for i, it := range list.Items {
+	for i, it := range items {
 		d := docOf(it)
-		if s.seen[d] {
+		if seen[d] {
 			folded++
 			continue
 		}
-		s.seen[d] = true
-		s.items = append(s.items, d)
-		s.lines = append(s.lines, list.Line(i))
+		seen[d] = true
+		keep(i, d)
 	}
-	return s.items, folded
+	return folded
+}
+
+// AsEvaluated returns a query's ranked items as the policy scores them:
+// folded into documents under the doc unit (each at its first rank), and
+// without the unjudged items under the unjudged policy skip. It is the list
+// the metrics read, for views that show where items sit.
+func (e *Evaluator) AsEvaluated(query string, items []string) []string {
+	out := items
+	if e.docOf != nil {
+		out = make([]string, 0, len(items))
+		foldDocs(items, e.docOf, map[string]bool{}, func(_ int, doc string) { out = append(out, doc) })
+	}
+	if e.policy.Unjudged != UnjudgedSkip {
+		return out
+	}
+	q := e.qrels.Query(query)
+	if q == nil {
+		return nil
+	}
+	kept := make([]string, 0, len(out))
+	for _, it := range out {
+		if _, judged := q.Grade(it); judged {
+			kept = append(kept, it)
+		}
+	}
+	return kept
 }
 
 // fill computes the metrics of row from the grades in s.
@@ -262,7 +307,8 @@ func (e *Evaluator) compute(l *metric.List, p metric.Policy) []float64 {
 	return out
 }
 
-// Run reads a run file and evaluates it. name labels the result.
+// Run reads a run file and evaluates it. name labels the result. The
+// policy's Order ranks the lists: opt.Order, when set, must agree with it.
 func (e *Evaluator) Run(name string, f *input.File, opt runs.Options) (*Result, error) {
 	return e.RunVisit(name, f, opt, nil)
 }
@@ -271,6 +317,10 @@ func (e *Evaluator) Run(name string, f *input.File, opt runs.Options) (*Result, 
 // nil), from several goroutines at once, so a caller can keep what it needs
 // of the lists in the same pass.
 func (e *Evaluator) RunVisit(name string, f *input.File, opt runs.Options, visit func(*runs.Ranking)) (*Result, error) {
+	if opt.Order != "" && opt.Order != e.policy.Order {
+		return nil, &PolicyError{Field: "order", Value: string(e.policy.Order), Msg: fmt.Sprintf("disagrees with the reader's order %q", opt.Order)}
+	}
+	opt.Order = e.policy.Order
 	var mu sync.Mutex
 	rows := map[string]Row{}
 	notJudged := map[string]bool{} // a set: runs.Read may deliver a query twice
@@ -362,7 +412,7 @@ func (e *Evaluator) assemble(res *Result, rows map[string]Row, notJudged []strin
 	if len(noRel) > 0 && e.policy.Unanswerable == UnanswerableError {
 		return &diag.Error{File: e.qrels.File, Msg: fmt.Sprintf("%s with no judgment at or above grade %d: %s",
 			plural(len(noRel), "query", "queries"), e.policy.MinGrade, sample(noRel)),
-			Hint: "recall has no denominator there; evaluate abstention separately with --unanswerable exclude"}
+			Hint: "recall has no denominator there; evaluate abstention separately under the unanswerable policy exclude"}
 	}
 	res.Excluded = noRel
 	res.Mean = mean(res.Rows, func(r Row) []float64 { return r.Values }, len(e.metrics))
@@ -383,12 +433,12 @@ func (e *Evaluator) checkQuerySets(file string, missing, notJudged []string) err
 	if len(missing) > 0 && e.policy.Queries == QueriesExact {
 		errs.Add(&diag.Error{File: file, Msg: fmt.Sprintf("%s judged in %s but absent from the run: %s",
 			plural(len(missing), "query", "queries"), e.qrels.File, sample(missing)),
-			Hint: "a missing query is a data error; if the system returned nothing, write the query with an empty list, or choose --queries judged or run"})
+			Hint: "a missing query is a data error; if the system returned nothing, write the query with an empty list, or choose the queries policy judged or run"})
 	}
 	if len(notJudged) > 0 && e.policy.Queries != QueriesJudged {
 		errs.Add(&diag.Error{File: file, Msg: fmt.Sprintf("%s in the run but not judged in %s: %s",
 			plural(len(notJudged), "query", "queries"), e.qrels.File, sample(notJudged)),
-			Hint: "judge them, or evaluate the judged queries only with --queries judged"})
+			Hint: "judge them, or evaluate the judged queries only under the queries policy judged"})
 	}
 	return errs.Err()
 }

@@ -121,9 +121,9 @@ func (f *File) copyOf(r io.Reader) error {
 }
 
 // Close releases the copy of standard input or a pipe; it is a no-op
-// otherwise.
+// otherwise, and on a nil File.
 func (f *File) Close() error {
-	if f.spool != nil {
+	if f != nil && f.spool != nil {
 		return f.spool.Close()
 	}
 	return nil

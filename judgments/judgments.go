@@ -38,6 +38,15 @@ func ParseScale(s string) (Scale, error) {
 // String writes the scale as MIN..MAX.
 func (s Scale) String() string { return fmt.Sprintf("%d..%d", s.Min, s.Max) }
 
+// MarshalText writes the scale as MIN..MAX.
+func (s Scale) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// UnmarshalText reads MIN..MAX, as ParseScale does.
+func (s *Scale) UnmarshalText(b []byte) (err error) {
+	*s, err = ParseScale(string(b))
+	return err
+}
+
 // Contains reports whether g is on the scale.
 func (s Scale) Contains(g int) bool { return s.Min <= g && g <= s.Max }
 

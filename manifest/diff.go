@@ -47,7 +47,12 @@ func (m *Manifest) frozen() [][2]string {
 		judged = "sha256 " + short(m.Judgments.SHA256)
 	}
 	out := [][2]string{{"judgments", judged}}
-	out = append(out, m.Policy.fields()...)
+	p := m.Policy
+	out = append(out, [][2]string{
+		{"policy.min_grade", strconv.Itoa(p.MinGrade)}, {"policy.grades", p.Scale.String()}, {"policy.gain", p.Gain.String()},
+		{"policy.unjudged", string(p.Unjudged)}, {"policy.unanswerable", string(p.Unanswerable)},
+		{"policy.queries", string(p.Queries)}, {"policy.unit", string(p.Unit)}, {"policy.order", string(p.Order)},
+	}...)
 	return append(out, [2]string{"metrics", strings.Join(m.Metrics, " ")},
 		[2]string{"query_set", fmt.Sprintf("%d queries, sha256 %s", m.Queries.N, short(m.Queries.SHA256))})
 }
@@ -66,8 +71,6 @@ func short(sum string) string {
 	}
 	return sum
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }
 
 // ConfigDiff compares two pipeline configurations (JSON objects). It
 // returns the dotted paths of the leaves that differ, sorted, and the

@@ -13,6 +13,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/ragstat/ragstat/eval"
 )
 
 // Kinds of result a manifest describes.
@@ -24,16 +26,16 @@ const (
 
 // Manifest is the record of one result's inputs and choices.
 type Manifest struct {
-	Kind      string   `json:"kind"`
-	Version   string   `json:"ragstat_version"`
-	Judgments *File    `json:"judgments,omitempty"`
-	Topics    *File    `json:"topics,omitempty"`
-	Corpus    *File    `json:"corpus,omitempty"`
-	Inputs    []File   `json:"inputs"`
-	Policy    Policy   `json:"policy"`
-	Metrics   []string `json:"metrics"`
-	Queries   QuerySet `json:"query_set"`
-	Tokenizer string   `json:"tokenizer,omitempty"`
+	Kind      string      `json:"kind"`
+	Version   string      `json:"ragstat_version"`
+	Judgments *File       `json:"judgments,omitempty"`
+	Topics    *File       `json:"topics,omitempty"`
+	Corpus    *File       `json:"corpus,omitempty"`
+	Inputs    []File      `json:"inputs"`
+	Policy    eval.Policy `json:"policy"`
+	Metrics   []string    `json:"metrics"`
+	Queries   QuerySet    `json:"query_set"`
+	Tokenizer string      `json:"tokenizer,omitempty"`
 	// Configs maps a system to the configuration its traces carry.
 	Configs map[string]json.RawMessage `json:"configs,omitempty"`
 	// Allowed lists the frozen fields allowed to differ (compare's

@@ -3,14 +3,16 @@ package manifest
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ragstat/ragstat/eval"
+	"github.com/ragstat/ragstat/metric"
 )
 
 func base() *Manifest {
 	return &Manifest{Kind: KindEval, Judgments: &File{Role: "judgments", Path: "q", SHA256: "aa"},
-		Policy: FromEval(eval.DefaultPolicy()), Metrics: []string{"nDCG@10"}, Queries: Queries([]string{"b", "a"})}
+		Policy: eval.DefaultPolicy(), Metrics: []string{"nDCG@10"}, Queries: Queries([]string{"b", "a"})}
 }
 
 func TestDiff(t *testing.T) {
@@ -23,7 +25,7 @@ func TestDiff(t *testing.T) {
 		{"other run files only", func(m *Manifest) { m.Inputs = []File{{Role: "run", Path: "x", SHA256: "cc"}} }, nil},
 		{"judgments", func(m *Manifest) { m.Judgments = &File{SHA256: "bb"} }, []string{"judgments"}},
 		{"no judgments", func(m *Manifest) { m.Judgments = nil }, []string{"judgments"}},
-		{"policy and cutoff", func(m *Manifest) { m.Policy.Gain = "linear"; m.Metrics = []string{"nDCG@20"} },
+		{"policy and cutoff", func(m *Manifest) { m.Policy.Gain = metric.Linear; m.Metrics = []string{"nDCG@20"} },
 			[]string{"policy.gain", "metrics"}},
 		{"queries", func(m *Manifest) { m.Queries = Queries([]string{"a", "c"}) }, []string{"query_set"}},
 		{"query order does not matter", func(m *Manifest) { m.Queries = Queries([]string{"a", "b"}) }, nil},
@@ -49,16 +51,20 @@ func TestDiff(t *testing.T) {
 	}
 }
 
-func TestPolicyRoundTrip(t *testing.T) {
+func TestPolicyJSON(t *testing.T) {
 	p := eval.DefaultPolicy()
 	p.Unjudged, p.MinGrade = eval.UnjudgedNonrelevant, 2
-	got, err := FromEval(p).Eval()
-	if err != nil || got != p {
-		t.Errorf("round trip = %+v, %v; want %+v", got, err, p)
+	m := &Manifest{Kind: KindEval, Policy: p}
+	data, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
 	}
-	bad := FromEval(p)
-	bad.Unit = "page"
-	if _, err := bad.Eval(); err == nil {
+	var back Manifest
+	if err := json.Unmarshal(data, &back); err != nil || back.Policy != p {
+		t.Errorf("round trip = %+v, %v; want %+v", back.Policy, err, p)
+	}
+	bad := strings.Replace(string(data), `"unit":"item"`, `"unit":"page"`, 1)
+	if err := json.Unmarshal([]byte(bad), &back); err == nil {
 		t.Error("an unknown unit was accepted")
 	}
 }

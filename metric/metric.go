@@ -46,6 +46,15 @@ func (g Gain) String() string {
 	return "exp"
 }
 
+// MarshalText writes the gain's name.
+func (g Gain) MarshalText() ([]byte, error) { return []byte(g.String()), nil }
+
+// UnmarshalText reads a gain's name, as ParseGain does.
+func (g *Gain) UnmarshalText(b []byte) (err error) {
+	*g, err = ParseGain(string(b))
+	return err
+}
+
 // Formula is the gain written out, for policy headers.
 func (g Gain) Formula() string {
 	if g == Linear {

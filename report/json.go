@@ -1,24 +1,19 @@
 package report
 
 import (
-	"encoding/json"
 	"io"
+	"slices"
+	"strings"
 
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/manifest"
 )
 
+// jsonPolicy is the policy with the gain written out and the metrics.
 type jsonPolicy struct {
-	MinGrade     int      `json:"min_grade"`
-	Grades       string   `json:"grades"`
-	Gain         string   `json:"gain"`
-	GainFormula  string   `json:"gain_formula"`
-	Unjudged     string   `json:"unjudged"`
-	Unanswerable string   `json:"unanswerable"`
-	Queries      string   `json:"queries"`
-	Unit         string   `json:"unit"`
-	Order        string   `json:"order"`
-	Metrics      []string `json:"metrics"`
+	eval.Policy
+	GainFormula string   `json:"gain_formula"`
+	Metrics     []string `json:"metrics"`
 }
 
 type jsonQuery struct {
@@ -53,14 +48,11 @@ type jsonDocument struct {
 }
 
 func (r *Eval) jsonPolicy() jsonPolicy {
-	p := r.Policy
 	var names []string
 	for _, m := range r.metrics() {
 		names = append(names, m.Name())
 	}
-	return jsonPolicy{MinGrade: p.MinGrade, Grades: p.Scale.String(), Gain: p.Gain.String(), GainFormula: p.Gain.Formula(),
-		Unjudged: string(p.Unjudged), Unanswerable: string(p.Unanswerable), Queries: string(p.Queries),
-		Unit: string(p.Unit), Order: p.Order, Metrics: names}
+	return jsonPolicy{Policy: r.Policy, GainFormula: r.Policy.Gain.Formula(), Metrics: names}
 }
 
 // values maps metric names to numbers, or to [low, high] under bounds.
@@ -86,21 +78,173 @@ func (r *Eval) jsonRun(res *eval.Result) jsonRun {
 	return jr
 }
 
-func jsonDoc(w io.Writer, r *Eval) error {
-	doc := jsonDocument{Tool: r.Tool, Version: r.Version, Policy: r.jsonPolicy(), Inputs: r.Inputs, Notes: r.Notes,
-		Manifest: r.manifest()}
-	for _, res := range r.Results {
-		doc.Runs = append(doc.Runs, r.jsonRun(res))
+// jsonMetrics lists the metrics as a values object writes them: in the
+// order of their names, as encoding/json orders a map's keys.
+type jsonMetrics struct {
+	keys  []string // quoted names with their colon
+	index []int    // each key's position in a row's values
+}
+
+func (r *Eval) jsonMetrics() jsonMetrics {
+	ms := r.metrics()
+	order := make([]int, len(ms))
+	for i := range order {
+		order[i] = i
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(doc)
+	slices.SortFunc(order, func(a, b int) int { return strings.Compare(ms[a].Name(), ms[b].Name()) })
+	jm := jsonMetrics{index: order}
+	for _, i := range order {
+		jm.keys = append(jm.keys, jsonKey(ms[i].Name()))
+	}
+	return jm
+}
+
+// values writes one value per metric, or [low, high] under bounds.
+func (j *jsonWriter) values(jm jsonMetrics, low, high []float64) {
+	j.open('{')
+	for k, key := range jm.keys {
+		j.key(key)
+		i := jm.index[k]
+		if high == nil {
+			j.float(low[i])
+			continue
+		}
+		j.open('[')
+		j.elem()
+		j.float(low[i])
+		j.elem()
+		j.float(high[i])
+		j.close(']')
+	}
+	j.close('}')
+}
+
+// query writes the members of one query's object.
+func (j *jsonWriter) query(jm jsonMetrics, q *eval.Row) {
+	j.key(`"query":`)
+	j.string(q.Query)
+	j.key(`"metrics":`)
+	j.values(jm, q.Values, q.High)
+	if q.Missing {
+		j.key(`"missing_from_run":`)
+		j.bool(true)
+	}
+	if q.Unjudged != 0 {
+		j.key(`"unjudged":`)
+		j.int(q.Unjudged)
+	}
+	if q.Folded != 0 {
+		j.key(`"folded":`)
+		j.int(q.Folded)
+	}
+}
+
+// run writes one run's object: its means, then its queries one by one.
+func (j *jsonWriter) run(jm jsonMetrics, res *eval.Result) {
+	j.open('{')
+	j.key(`"name":`)
+	j.string(res.Name)
+	j.key(`"file":`)
+	j.string(res.File)
+	j.key(`"num_queries":`)
+	j.int(len(res.Rows))
+	j.key(`"mean":`)
+	j.values(jm, res.Mean, res.MeanHigh)
+	if len(res.Rows) > 0 {
+		j.key(`"queries":`)
+		j.open('[')
+		for i := range res.Rows {
+			j.elem()
+			j.open('{')
+			j.query(jm, &res.Rows[i])
+			j.close('}')
+		}
+		j.close(']')
+	}
+	if len(res.Excluded) > 0 {
+		j.key(`"excluded_unanswerable":`)
+		j.strings(res.Excluded)
+	}
+	if len(res.Ignored) > 0 {
+		j.key(`"ignored_queries":`)
+		j.strings(res.Ignored)
+	}
+	j.key(`"unjudged_returned":`)
+	j.int(res.Unjudged)
+	if res.Folded != 0 {
+		j.key(`"folded_items":`)
+		j.int(res.Folded)
+	}
+	j.close('}')
+}
+
+// runs writes the runs' array (null when there is none).
+func (j *jsonWriter) runs(jm jsonMetrics, results []*eval.Result) {
+	if len(results) == 0 {
+		j.WriteString("null")
+		return
+	}
+	j.open('[')
+	for _, res := range results {
+		j.elem()
+		j.run(jm, res)
+	}
+	j.close(']')
+}
+
+// finite refuses a result JSON cannot hold before any of it is written.
+func (r *Eval) finite() error {
+	for _, res := range r.Results {
+		if err := finite(res.Mean, res.MeanHigh); err != nil {
+			return err
+		}
+		for _, q := range res.Rows {
+			if err := finite(q.Values, q.High); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// jsonDoc writes the document: the policy, the inputs, every run with its
+// means and then its queries as they are formatted, and the manifest.
+func jsonDoc(w io.Writer, r *Eval) error {
+	if err := r.finite(); err != nil {
+		return err
+	}
+	out := newWriter(w)
+	j := &jsonWriter{writer: out, indent: true}
+	head, err := j.marshalAll(1, r.jsonPolicy(), r.Inputs, r.manifest())
+	if err != nil {
+		return err
+	}
+	j.open('{')
+	j.key(`"tool":`)
+	j.string(r.Tool)
+	j.key(`"version":`)
+	j.string(r.Version)
+	j.key(`"policy":`)
+	j.Write(head[0])
+	j.key(`"inputs":`)
+	j.Write(head[1])
+	j.key(`"runs":`)
+	j.runs(r.jsonMetrics(), r.Results)
+	if len(r.Notes) > 0 {
+		j.key(`"notes":`)
+		j.strings(r.Notes)
+	}
+	j.key(`"manifest":`)
+	j.Write(head[2])
+	j.close('}')
+	out.WriteByte('\n')
+	return out.Flush()
 }
 
 // manifest records the inputs by digest, the policy, the metrics and the
 // first run's query set.
 func (r *Eval) manifest() *manifest.Manifest {
-	m := &manifest.Manifest{Kind: manifest.KindEval, Version: r.Version, Policy: manifest.FromEval(r.Policy)}
+	m := &manifest.Manifest{Kind: manifest.KindEval, Version: r.Version, Policy: r.Policy}
 	for _, in := range r.Inputs {
 		f := manifest.File{Role: in.Role, Path: in.Path, SHA256: in.SHA256}
 		if in.Role == "judgments" {
@@ -133,25 +277,36 @@ func queryIDs(res *eval.Result) []string {
 
 // jsonLines writes one object per query row, then one summary per run.
 func jsonLines(w io.Writer, r *Eval) error {
-	enc := json.NewEncoder(w)
-	for _, res := range r.Results {
-		jr := r.jsonRun(res)
-		for _, q := range jr.Queries {
-			if err := enc.Encode(struct {
-				Run string `json:"run"`
-				jsonQuery
-			}{res.Name, q}); err != nil {
-				return err
-			}
-		}
-		if err := enc.Encode(struct {
-			Run        string         `json:"run"`
-			Mean       map[string]any `json:"mean"`
-			NumQueries int            `json:"num_queries"`
-			Policy     jsonPolicy     `json:"policy"`
-		}{res.Name, jr.Mean, jr.NumQueries, r.jsonPolicy()}); err != nil {
-			return err
-		}
+	if err := r.finite(); err != nil {
+		return err
 	}
-	return nil
+	out := newWriter(w)
+	j := &jsonWriter{writer: out}
+	policy, err := j.marshal(r.jsonPolicy(), 0)
+	if err != nil {
+		return err
+	}
+	jm := r.jsonMetrics()
+	for _, res := range r.Results {
+		for i := range res.Rows {
+			j.open('{')
+			j.key(`"run":`)
+			j.string(res.Name)
+			j.query(jm, &res.Rows[i])
+			j.close('}')
+			out.WriteByte('\n')
+		}
+		j.open('{')
+		j.key(`"run":`)
+		j.string(res.Name)
+		j.key(`"mean":`)
+		j.values(jm, res.Mean, res.MeanHigh)
+		j.key(`"num_queries":`)
+		j.int(len(res.Rows))
+		j.key(`"policy":`)
+		out.Write(policy)
+		j.close('}')
+		out.WriteByte('\n')
+	}
+	return out.Flush()
 }

@@ -106,10 +106,12 @@ func (doc *stagesDoc) stages() (*Stages, error) {
 // eval rebuilds the evaluation the document records.
 func (doc *jsonDocument) eval() (*Eval, error) {
 	p := doc.Policy
-	policy, err := manifest.Policy{MinGrade: p.MinGrade, Grades: p.Grades, Gain: p.Gain, Unjudged: p.Unjudged,
-		Unanswerable: p.Unanswerable, Queries: p.Queries, Unit: p.Unit, Order: p.Order}.Eval()
-	if err != nil {
+	policy := p.Policy
+	if err := policy.Validate(); err != nil {
 		return nil, err
+	}
+	if p.GainFormula != policy.Gain.Formula() {
+		return nil, fmt.Errorf("policy: gain_formula %q is not the formula of gain %s", p.GainFormula, policy.Gain)
 	}
 	ms, err := metric.ParseAll(p.Metrics)
 	if err != nil {

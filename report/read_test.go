@@ -42,7 +42,7 @@ func TestReadRoundTrip(t *testing.T) {
 		if first.String() != second.String() {
 			t.Errorf("%s: read back differs:\n%s\n---\n%s", unjudged, first.String(), second.String())
 		}
-		if saved.Manifest.Queries.N != 3 || saved.Manifest.Policy.Unjudged != string(unjudged) {
+		if saved.Manifest.Queries.N != 3 || saved.Manifest.Policy.Unjudged != unjudged {
 			t.Errorf("%s: manifest = %+v", unjudged, saved.Manifest)
 		}
 	}

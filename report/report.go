@@ -8,8 +8,7 @@ package report
 import (
 	"fmt"
 	"io"
-	"math"
-	"strconv"
+	"iter"
 	"strings"
 
 	"github.com/ragstat/ragstat/eval"
@@ -77,23 +76,6 @@ func (r *Eval) label(m metric.Metric) string {
 
 func (r *Eval) bounds() bool { return r.Policy.Unjudged == eval.UnjudgedBounds }
 
-// value formats one number: counts of one query as integers, everything
-// else with four decimals, as trec_eval does.
-func value(m metric.Metric, v float64, perQuery bool) string {
-	if m.Count && perQuery && v == math.Trunc(v) {
-		return strconv.FormatFloat(v, 'f', 0, 64)
-	}
-	return strconv.FormatFloat(v, 'f', 4, 64)
-}
-
-// cell formats a value, or its [low, high] interval under the bounds policy.
-func (r *Eval) cell(m metric.Metric, low, high []float64, i int, perQuery bool) string {
-	if high == nil {
-		return value(m, low[i], perQuery)
-	}
-	return "[" + value(m, low[i], perQuery) + ", " + value(m, high[i], perQuery) + "]"
-}
-
 // policyLines states the policy and cutoffs, one "name: value" per line.
 func (r *Eval) policyLines() []string {
 	var out []string
@@ -114,16 +96,29 @@ type row struct {
 	perQuery   bool
 }
 
-// rows lists, for every run, its query rows (when asked) then its mean.
-func (r *Eval) rows() []row {
-	var out []row
-	for _, res := range r.Results {
-		if r.PerQuery {
-			for _, q := range res.Rows {
-				out = append(out, row{res.Name, q.Query, q.Values, q.High, true})
+// rows yields, for every run, its query rows (when asked) then its mean.
+func (r *Eval) rows() iter.Seq[row] {
+	return func(yield func(row) bool) {
+		for _, res := range r.Results {
+			for x := range r.resultRows(res) {
+				if !yield(x) {
+					return
+				}
 			}
 		}
-		out = append(out, row{res.Name, "MEAN", res.Mean, res.MeanHigh, false})
 	}
-	return out
+}
+
+// resultRows yields res's query rows (when asked) then its mean.
+func (r *Eval) resultRows(res *eval.Result) iter.Seq[row] {
+	return func(yield func(row) bool) {
+		if r.PerQuery {
+			for _, q := range res.Rows {
+				if !yield(row{res.Name, q.Query, q.Values, q.High, true}) {
+					return
+				}
+			}
+		}
+		yield(row{res.Name, "MEAN", res.Mean, res.MeanHigh, false})
+	}
 }

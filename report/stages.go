@@ -112,7 +112,7 @@ func stageTable(w io.Writer, sys *stages.System, perQuery bool) {
 			for _, row := range s.Eval.Rows {
 				cells := []string{s.Name, cutoff(s.K), row.Query}
 				for i, m := range ms {
-					cells = append(cells, value(m, row.Values[i], true))
+					cells = append(cells, string(appendValue(nil, m, row.Values[i], true)))
 				}
 				covered := ""
 				if qf, ok := facts[row.Query]; ok {
@@ -123,7 +123,7 @@ func stageTable(w io.Writer, sys *stages.System, perQuery bool) {
 		}
 		cells := []string{s.Name, cutoff(s.K), "MEAN"}
 		for i, m := range ms {
-			cells = append(cells, value(m, s.Eval.Mean[i], false))
+			cells = append(cells, string(appendValue(nil, m, s.Eval.Mean[i], false)))
 		}
 		facts := "-"
 		if s.FactQueries > 0 {
@@ -319,7 +319,7 @@ func stagesJSON(w io.Writer, r *Stages) error {
 // manifest records the inputs by digest, the policy, metrics and cutoffs,
 // the tokenizer, each system's configuration and the query set.
 func (r *Stages) manifest() *manifest.Manifest {
-	m := &manifest.Manifest{Kind: manifest.KindStages, Version: r.Version, Policy: manifest.FromEval(r.Policy),
+	m := &manifest.Manifest{Kind: manifest.KindStages, Version: r.Version, Policy: r.Policy,
 		Tokenizer: r.Result.Tokenizer}
 	for _, in := range r.Inputs {
 		f := manifest.File{Role: in.Role, Path: in.Path, SHA256: in.SHA256}

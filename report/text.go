@@ -1,55 +1,82 @@
 package report
 
 import (
-	"encoding/csv"
-	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
+	"unicode/utf8"
+
+	"github.com/ragstat/ragstat/metric"
 )
 
+// table writes the policy as comment lines, then one aligned row per
+// query (when asked) and per mean.
 func table(w io.Writer, r *Eval) error {
+	out := newWriter(w)
 	for _, l := range r.policyLines() {
-		fmt.Fprintf(w, "# %s\n", l)
+		out.WriteString("# " + l + "\n")
 	}
 	for _, n := range r.Notes {
-		fmt.Fprintf(w, "# note: %s\n", n)
+		out.WriteString("# note: " + n + "\n")
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 1, ' ', 0)
-	header := []string{"run", "query"}
-	for _, m := range r.metrics() {
-		header = append(header, r.label(m))
+	ms := r.metrics()
+	g := newGrid(out, 2+len(ms), 1)
+	g.measureText(0, "run")
+	g.measureText(1, "query")
+	for i, m := range ms {
+		g.measureText(2+i, r.label(m))
 	}
-	fmt.Fprintln(tw, strings.Join(header, "\t"))
-	for _, x := range r.rows() {
-		cells := []string{x.run, x.query}
-		for i, m := range r.metrics() {
-			cells = append(cells, r.cell(m, x.low, x.high, i, x.perQuery))
+	for x := range r.rows() {
+		g.measureText(0, x.run)
+		g.measureText(1, x.query)
+		for i, m := range ms {
+			g.measure(2+i, cellWidth(m, x.low, x.high, i, x.perQuery))
 		}
-		fmt.Fprintln(tw, strings.Join(cells, "\t"))
 	}
-	return tw.Flush()
+	g.start()
+	g.text("run")
+	g.text("query")
+	for _, m := range ms {
+		g.text(r.label(m))
+	}
+	for x := range r.rows() {
+		g.text(x.run)
+		g.text(x.query)
+		for i, m := range ms {
+			out.num = appendCell(out.num[:0], m, x.low, x.high, i, x.perQuery)
+			g.num()
+		}
+	}
+	if err := g.flush(); err != nil {
+		return err
+	}
+	return out.Flush()
 }
 
 func markdown(w io.Writer, r *Eval) error {
-	fmt.Fprintln(w, "| run | query |", strings.Join(r.headers(), " | "), "|")
-	fmt.Fprintln(w, "|---|---|"+strings.Repeat("---:|", len(r.metrics())))
-	for _, x := range r.rows() {
-		cells := []string{x.run, x.query}
-		if !x.perQuery {
-			cells[1] = "**MEAN**"
+	out := newWriter(w)
+	out.WriteString("| run | query | " + strings.Join(r.headers(), " | ") + " |\n")
+	out.WriteString("|---|---|" + strings.Repeat("---:|", len(r.metrics())) + "\n")
+	for x := range r.rows() {
+		out.WriteString("| ")
+		out.WriteString(x.run)
+		out.WriteString(" | ")
+		if x.perQuery {
+			out.WriteString(x.query)
+		} else {
+			out.WriteString("**MEAN**")
 		}
 		for i, m := range r.metrics() {
-			cells = append(cells, r.cell(m, x.low, x.high, i, x.perQuery))
+			out.WriteString(" | ")
+			out.num = appendCell(out.num[:0], m, x.low, x.high, i, x.perQuery)
+			out.Write(out.num)
 		}
-		fmt.Fprintln(w, "|", strings.Join(cells, " | "), "|")
+		out.WriteString(" |\n")
 	}
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Policy: "+strings.Join(r.policyLines(), "; ")+".")
+	out.WriteString("\nPolicy: " + strings.Join(r.policyLines(), "; ") + ".\n")
 	for _, n := range r.Notes {
-		fmt.Fprintln(w, "\nNote: "+n)
+		out.WriteString("\nNote: " + n + "\n")
 	}
-	return nil
+	return out.Flush()
 }
 
 func (r *Eval) headers() []string {
@@ -62,56 +89,113 @@ func (r *Eval) headers() []string {
 
 // delimited writes CSV or TSV: policy as comment lines, then a header and
 // one row per query and per mean; under the bounds policy each metric has
-// a _low and a _high column.
-func delimited(w io.Writer, r *Eval, sep rune) error {
+// a _low and a _high column. Fields are quoted as encoding/csv quotes them.
+func delimited(w io.Writer, r *Eval, sep byte) error {
+	out := newWriter(w)
 	for _, l := range r.policyLines() {
-		fmt.Fprintf(w, "# %s\n", l)
+		out.WriteString("# " + l + "\n")
 	}
-	cw := csv.NewWriter(w)
-	cw.Comma = sep
-	header := []string{"run", "query"}
+	out.WriteString("run")
+	out.WriteByte(sep)
+	out.WriteString("query")
 	for _, m := range r.metrics() {
+		out.WriteByte(sep)
 		if r.bounds() {
-			header = append(header, m.Name()+"_low", m.Name()+"_high")
+			out.csvField(m.Name()+"_low", sep)
+			out.WriteByte(sep)
+			out.csvField(m.Name()+"_high", sep)
 		} else {
-			header = append(header, m.Name())
+			out.csvField(m.Name(), sep)
 		}
 	}
-	cw.Write(header)
-	for _, x := range r.rows() {
-		cells := []string{x.run, x.query}
+	out.WriteByte('\n')
+	for x := range r.rows() {
+		out.csvField(x.run, sep)
+		out.WriteByte(sep)
+		out.csvField(x.query, sep)
 		for i, m := range r.metrics() {
-			cells = append(cells, value(m, x.low[i], x.perQuery))
+			// A number never needs quotes.
+			out.WriteByte(sep)
+			out.value(m, x.low[i], x.perQuery)
 			if x.high != nil {
-				cells = append(cells, value(m, x.high[i], x.perQuery))
+				out.WriteByte(sep)
+				out.value(m, x.high[i], x.perQuery)
 			}
 		}
-		cw.Write(cells)
+		out.WriteByte('\n')
 	}
-	cw.Flush()
-	return cw.Error()
+	return out.Flush()
 }
 
 // trec writes trec_eval's `measure<TAB>qid<TAB>value` rows: per query when
 // asked, then "all" with the mean; each run starts with its runid row.
 func trec(w io.Writer, r *Eval) error {
+	out := newWriter(w)
+	// Each measure's name, padded as trec_eval pads it, with its tab.
+	var names, highs []string
+	for _, m := range r.metrics() {
+		names = append(names, trecName(m.Name()))
+		highs = append(highs, trecName(m.Name()+"_high"))
+	}
 	for _, res := range r.Results {
-		fmt.Fprintf(w, "%-22s\t%s\t%s\n", "runid", "all", res.Name)
-		for _, x := range r.rows() {
-			if x.run != res.Name {
+		out.WriteString(trecName("runid") + "all\t" + res.Name + "\n")
+		// Runs are named uniquely; were two named alike, each would
+		// list the rows of both.
+		for _, same := range r.Results {
+			if same.Name != res.Name {
 				continue
 			}
-			qid := x.query
-			if !x.perQuery {
-				qid = "all"
-			}
-			for i, m := range r.metrics() {
-				fmt.Fprintf(w, "%-22s\t%s\t%s\n", m.Name(), qid, value(m, x.low[i], x.perQuery))
-				if x.high != nil {
-					fmt.Fprintf(w, "%-22s\t%s\t%s\n", m.Name()+"_high", qid, value(m, x.high[i], x.perQuery))
+			for x := range r.resultRows(same) {
+				qid := x.query
+				if !x.perQuery {
+					qid = "all"
+				}
+				for i, m := range r.metrics() {
+					out.trecRow(names[i], qid, m, x.low[i], x.perQuery)
+					if x.high != nil {
+						out.trecRow(highs[i], qid, m, x.high[i], x.perQuery)
+					}
 				}
 			}
 		}
 	}
-	return nil
+	return out.Flush()
+}
+
+// trecName is a measure's name padded to 22 characters, as fmt's %-22s
+// pads it, and the tab after it.
+func trecName(name string) string {
+	if n := utf8.RuneCountInString(name); n < 22 {
+		name += blanks[:22-n]
+	}
+	return name + "\t"
+}
+
+func (w *writer) trecRow(name, qid string, m metric.Metric, v float64, perQuery bool) {
+	w.WriteString(name)
+	w.WriteString(qid)
+	w.WriteByte('\t')
+	w.value(m, v, perQuery)
+	w.WriteByte('\n')
+}
+
+// appendCell formats a value, or its [low, high] interval under the
+// bounds policy.
+func appendCell(dst []byte, m metric.Metric, low, high []float64, i int, perQuery bool) []byte {
+	if high == nil {
+		return appendValue(dst, m, low[i], perQuery)
+	}
+	dst = append(dst, '[')
+	dst = appendValue(dst, m, low[i], perQuery)
+	dst = append(dst, ", "...)
+	dst = appendValue(dst, m, high[i], perQuery)
+	return append(dst, ']')
+}
+
+// cellWidth is the length of appendCell's text.
+func cellWidth(m metric.Metric, low, high []float64, i int, perQuery bool) int {
+	if high == nil {
+		return valueWidth(m, low[i], perQuery)
+	}
+	return valueWidth(m, low[i], perQuery) + valueWidth(m, high[i], perQuery) + 4
 }

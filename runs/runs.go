@@ -29,13 +29,19 @@ const (
 	ByRank Order = "rank"
 )
 
-// ParseOrder reads an --order value.
+// ParseOrder reads an order by name: score or rank.
 func ParseOrder(s string) (Order, error) {
 	switch o := Order(strings.ToLower(s)); o {
 	case ByScore, ByRank:
 		return o, nil
 	}
 	return "", fmt.Errorf("unknown order %q: use score or rank", s)
+}
+
+// UnmarshalText reads an order's name, as ParseOrder does.
+func (o *Order) UnmarshalText(b []byte) (err error) {
+	*o, err = ParseOrder(string(b))
+	return err
 }
 
 // Ranking is one query's ranked list, in rank order.

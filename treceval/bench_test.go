@@ -49,15 +49,24 @@ func writeBenchFiles(b *testing.B, nq, nd int) (qrelsPath, runPath string) {
 }
 
 // BenchmarkAllTrec measures `trec-eval -m all_trec` on 500 queries of 1,000
-// documents (500,000 run lines).
+// documents (500,000 run lines), with the summary only and with -q's
+// per-query rows, side by side.
 func BenchmarkAllTrec(b *testing.B) {
 	qrels, run := writeBenchFiles(b, 500, 1000)
 	st, _ := os.Stat(run)
-	b.SetBytes(st.Size())
-	for b.Loop() {
-		if code := Main([]string{"-m", "all_trec", qrels, run}, nil, io.Discard, io.Discard); code != 0 {
-			b.Fatalf("exit status %d", code)
-		}
+	for _, bc := range []struct {
+		name string
+		args []string
+	}{{"summary", nil}, {"per-query", []string{"-q"}}} {
+		b.Run(bc.name, func(b *testing.B) {
+			args := append(bc.args, "-m", "all_trec", qrels, run)
+			b.SetBytes(st.Size())
+			for b.Loop() {
+				if code := Main(args, nil, io.Discard, io.Discard); code != 0 {
+					b.Fatalf("exit status %d", code)
+				}
+			}
+		})
 	}
 }
 

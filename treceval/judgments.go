@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/trecfile"
 )
 
@@ -70,7 +71,7 @@ func readQrels(r io.Reader, name, only string) (*qrels, error) {
 			last = l.Query
 		}
 		if l.Grade > maxGradeSize || l.Grade < -maxGradeSize {
-			return &trecfile.Error{File: name, Line: l.Line, Query: l.Query, Item: l.Doc,
+			return &diag.Error{File: name, Line: l.Line, Query: l.Query, Item: l.Doc,
 				Msg: fmt.Sprintf("grade %d is out of range; grades are small integers", l.Grade)}
 		}
 		b.offs = append(b.offs, uint32(len(b.arena)))

@@ -3,6 +3,7 @@ package trecfile
 import (
 	"encoding/binary"
 	"fmt"
+	"github.com/ragstat/ragstat/diag"
 	"math"
 	"math/bits"
 )
@@ -82,8 +83,8 @@ func spaceBytes(w uint64) uint64 {
 
 // run parses one run line, whose n fields are in p.f. It returns a nil qid
 // for a line to skip (a blank line or comment in lenient mode) and a non-nil
-// *Error for a bad line.
-func (p *lineParser) run(n, no int, opt *Options) (qid []byte, d RunDoc, tag []byte, err *Error) {
+// *diag.Error for a bad line.
+func (p *lineParser) run(n, no int, opt *Options) (qid []byte, d RunDoc, tag []byte, err *diag.Error) {
 	if n == 0 || p.f[0][0] == '#' {
 		if opt.Lenient {
 			return nil, d, nil, nil
@@ -110,17 +111,17 @@ func (p *lineParser) run(n, no int, opt *Options) (qid []byte, d RunDoc, tag []b
 }
 
 // rejectLine reports a blank line (no fields) or a comment.
-func rejectLine(n, no int, opt *Options, kind string) *Error {
+func rejectLine(n, no int, opt *Options, kind string) *diag.Error {
 	msg := fmt.Sprintf("blank line; remove it (a %s file has one entry per line)", kind)
 	if n > 0 {
 		msg = fmt.Sprintf("comment line (starts with '#'); %s files have no comments: remove it (trec-eval skips comments)", kind)
 	}
-	return &Error{File: opt.Name, Line: no, Msg: msg}
+	return &diag.Error{File: opt.Name, Line: no, Msg: msg}
 }
 
 // fieldCount reports a line with the wrong number of fields.
-func (p *lineParser) fieldCount(n, no int, opt *Options, want int, format string) *Error {
-	e := &Error{File: opt.Name, Line: no}
+func (p *lineParser) fieldCount(n, no int, opt *Options, want int, format string) *diag.Error {
+	e := &diag.Error{File: opt.Name, Line: no}
 	if n > 0 {
 		e.Query = string(p.f[0])
 	}
@@ -133,8 +134,8 @@ func (p *lineParser) fieldCount(n, no int, opt *Options, want int, format string
 }
 
 // bad reports a problem with a line whose fields are already split.
-func (p *lineParser) bad(no int, opt *Options, msg string) *Error {
-	return &Error{File: opt.Name, Line: no, Query: string(p.f[0]), Item: string(p.f[2]), Msg: msg}
+func (p *lineParser) bad(no int, opt *Options, msg string) *diag.Error {
+	return &diag.Error{File: opt.Name, Line: no, Query: string(p.f[0]), Item: string(p.f[2]), Msg: msg}
 }
 
 // clampInt converts to int, saturating on 32-bit platforms.

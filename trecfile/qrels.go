@@ -3,6 +3,7 @@ package trecfile
 import (
 	"bytes"
 	"fmt"
+	"github.com/ragstat/ragstat/diag"
 	"io"
 	"sync"
 )
@@ -18,7 +19,7 @@ type QrelsLine struct {
 
 // ReadQrels reads a qrels file and calls fn for each line in file order, from
 // one goroutine at a time (blocks are parsed in parallel, lines delivered in
-// order). Problems come back as an ErrorList of up to MaxErrors problems (fn
+// order). Problems come back as a *diag.List of up to MaxErrors problems (fn
 // is no longer called after the first one); an error returned by fn stops
 // reading and is returned as is.
 //
@@ -38,7 +39,7 @@ func ReadQrels(r io.Reader, opt Options, fn func(QrelsLine) error) error {
 		return err
 	}
 	if d.lines == 0 {
-		return ErrorList{{File: opt.Name, Msg: fmt.Sprintf("no judgments: the file is empty; a qrels file has lines %q", qrelsFormat)}}
+		return list(&diag.Error{File: opt.Name, Msg: fmt.Sprintf("no judgments: the file is empty; a qrels file has lines %q", qrelsFormat)})
 	}
 	return nil
 }
@@ -65,7 +66,7 @@ type parsedBlock struct {
 	recs  []qrelsRec
 	names []string // query ids and iter values, each stored once per run of equal values
 	docs  string   // every docno of the block, concatenated
-	errs  []*Error
+	errs  []*diag.Error
 }
 
 // qrelsRec is one parsed qrels line.
@@ -155,7 +156,7 @@ type qrelsReader struct {
 
 // parse reads one qrels line, whose n fields are in q.p.f, and records it
 // unless it is a comment; data is the block the fields point into.
-func (q *qrelsReader) parse(line []byte, n, no int, data []byte) *Error {
+func (q *qrelsReader) parse(line []byte, n, no int, data []byte) *diag.Error {
 	opt := q.opt
 	comment := len(line) > 0 && line[0] == '#' && !q.prevComment
 	q.prevComment = comment && opt.Lenient
@@ -175,7 +176,7 @@ func (q *qrelsReader) parse(line []byte, n, no int, data []byte) *Error {
 		grade, ok = parseInt(f[3])
 	}
 	if !ok {
-		return &Error{File: opt.Name, Line: no, Query: string(f[0]), Item: string(f[2]),
+		return &diag.Error{File: opt.Name, Line: no, Query: string(f[0]), Item: string(f[2]),
 			Msg: fmt.Sprintf("grade %q is not an integer; the fourth column is the relevance grade (0, 1, 2, ...)", f[3])}
 	}
 	if len(q.pb.errs) > 0 {

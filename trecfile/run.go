@@ -3,6 +3,7 @@ package trecfile
 import (
 	"bytes"
 	"fmt"
+	"github.com/ragstat/ragstat/diag"
 	"io"
 	"strings"
 	"sync"
@@ -48,7 +49,7 @@ const runFormat = "qid Q0 docid rank score tag"
 // with all its lines in file order (a first pass checks the grouping; an ungrouped run is then
 // grouped in memory). With Options.Redeliver the first pass is skipped.
 //
-// Problems in the file come back as an ErrorList of up to MaxErrors problems; once a problem is
+// Problems in the file come back as a *diag.List of up to MaxErrors problems; once a problem is
 // found fn is no longer called, and the queries delivered before it should be discarded.
 // An error returned by fn stops reading and is returned as is.
 func ReadRun(open func() (io.ReadCloser, error), opt Options, fn func(*RunQuery) error) error {
@@ -202,7 +203,7 @@ func (s *runStream) parseBlock(b *block) error {
 	defer s.pool.Put(q)
 	q.Docs = q.Docs[:0]
 	var p lineParser
-	var bad []*Error
+	var bad []*diag.Error
 	var keys []string
 	var err error
 	// A plain loop rather than eachLine: this runs once per line of a run.
@@ -272,7 +273,7 @@ func (s *runStream) inMemory(r io.Reader) error {
 	var all []*RunQuery
 	var p lineParser
 	err := pipeline(r, lineCut, 1, s.errs.full, func(b *block) error {
-		var bad []*Error
+		var bad []*diag.Error
 		eachLine(b, &p, func(_ []byte, n, no int) error {
 			qid, d, tag, perr := p.run(n, no, s.opt)
 			if perr != nil {
@@ -340,7 +341,7 @@ func (s *runStream) finish(err error) error {
 		return err
 	}
 	if s.queries.Load() == 0 {
-		return ErrorList{{File: s.opt.Name, Msg: fmt.Sprintf("no run lines: the file is empty or holds only blank lines and comments; a TREC run has lines %q", runFormat)}}
+		return list(&diag.Error{File: s.opt.Name, Msg: fmt.Sprintf("no run lines: the file is empty or holds only blank lines and comments; a TREC run has lines %q", runFormat)})
 	}
 	return nil
 }

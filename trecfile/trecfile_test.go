@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/ragstat/ragstat/diag"
 )
 
 // opener returns an open function over a string.
@@ -87,9 +89,10 @@ func TestReadRunErrors(t *testing.T) {
 			if got := errText(err); got != tt.want {
 				t.Errorf("error\n got %s\nwant %s", got, tt.want)
 			}
-			var list ErrorList
-			if err != nil && !errors.As(err, &list) {
-				t.Errorf("error %T is not an ErrorList", err)
+			var list *diag.List
+			var one *diag.Error
+			if err != nil && (!errors.As(err, &list) || !errors.As(err, &one)) {
+				t.Errorf("error %T is not a diag.List of diag.Errors", err)
 			}
 		})
 	}
@@ -124,16 +127,16 @@ func TestReadRunStopsAfterMaxErrors(t *testing.T) {
 		fmt.Fprintf(&b, "q%d Q0 d 1 bad t\n", i)
 	}
 	_, err := readAll(t, b.String(), Options{Name: "r"})
-	var list ErrorList
-	if !errors.As(err, &list) || len(list) != MaxErrors {
+	var list *diag.List
+	if !errors.As(err, &list) || len(list.Errs()) != MaxErrors {
 		t.Fatalf("got %v, want %d errors", err, MaxErrors)
 	}
-	for i, e := range list {
-		if e.Line != i+1 {
-			t.Errorf("error %d is on line %d, want %d", i, e.Line, i+1)
+	for i, e := range list.Errs() {
+		if e.(*diag.Error).Line != i+1 {
+			t.Errorf("error %d is %v, want line %d", i, e, i+1)
 		}
 	}
-	if !strings.HasSuffix(err.Error(), "(stopped after 20 problems)") {
+	if !strings.Contains(err.Error(), "(ragstat stops after 20") {
 		t.Errorf("message does not say reading stopped: %q", err)
 	}
 }
@@ -331,23 +334,6 @@ func TestAtol(t *testing.T) {
 	for _, tt := range tests {
 		if got := Atol([]byte(tt.in)); got != tt.want {
 			t.Errorf("Atol(%q) = %v, want %v", tt.in, got, tt.want)
-		}
-	}
-}
-
-func TestErrorFormat(t *testing.T) {
-	tests := []struct {
-		e    Error
-		want string
-	}{
-		{Error{File: "f", Line: 3, Query: "q", Item: "d", Msg: "m"}, `f:3: query "q", item "d": m`},
-		{Error{File: "f", Msg: "m"}, `f: m`},
-		{Error{Query: "q", Msg: "m"}, `query "q": m`},
-		{Error{Msg: "m"}, `m`},
-	}
-	for _, tt := range tests {
-		if got := tt.e.Error(); got != tt.want {
-			t.Errorf("got %q, want %q", got, tt.want)
 		}
 	}
 }

@@ -1,12 +1,8 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
-	"sync"
 
 	"github.com/ragstat/ragstat/compare"
 	"github.com/ragstat/ragstat/corpus"
@@ -15,12 +11,10 @@ import (
 	"github.com/ragstat/ragstat/internal/htmlreport"
 	"github.com/ragstat/ragstat/manifest"
 	"github.com/ragstat/ragstat/report"
-	"github.com/ragstat/ragstat/runs"
-	"github.com/ragstat/ragstat/stages"
 	"github.com/ragstat/ragstat/stats"
+	"github.com/ragstat/ragstat/systems"
 	"github.com/ragstat/ragstat/tokenize"
 	"github.com/ragstat/ragstat/topics"
-	"github.com/ragstat/ragstat/trace"
 )
 
 // compareCommands are the compare and report commands, embedded in the command line.
@@ -51,16 +45,14 @@ type compareCmd struct {
 	Systems                     []string `arg:"" placeholder:"BASE CAND" help:"Base then candidates: runs (PATH or NAME=PATH) or saved ragstat eval --format json results (all their runs)."`
 }
 
-// scorer evaluates runs now: the evaluator and the item-to-document map
-// its policy needs.
-type scorer struct {
-	ev    *eval.Evaluator
-	docOf func(string) string
-	given *givens
-}
-
 func (c *compareCmd) Run(e *env) error {
-	rules, err := c.rules()
+	if c.Unjudged == string(eval.UnjudgedBounds) {
+		return fmt.Errorf("--unjudged bounds gives [low, high] per query; compare needs one value: use nonrelevant or skip")
+	}
+	if c.Topics == "" && len(c.SliceBy) > 0 {
+		return fmt.Errorf("--slice-by needs --topics")
+	}
+	cfg, err := c.config()
 	if err != nil {
 		return err
 	}
@@ -69,52 +61,27 @@ func (c *compareCmd) Run(e *env) error {
 		return err
 	}
 	defer jf.Close()
-	g, err := c.readGivens(e)
-	defer g.close()
+	runFormat, _ := input.ParseFormat(c.RunFormat)
+	g := compare.Given{Evaluator: ev, Judgments: jf, TokenizerName: c.Tokenizer, RunFormat: runFormat,
+		Cutoffs: c.K.ByStage, Version: Version}
+	err = c.readGiven(e, &g)
+	defer closeAll([]*input.File{g.TopicsFile, g.CorpusFile})
 	if err != nil {
 		return err
 	}
-	ref, err := c.reference(ev, jf, g)
+	sys, err := systems.Open(c.Systems, e.stdin, systems.Options{})
+	defer systems.Close(sys)
 	if err != nil {
 		return err
 	}
-	docOf, err := c.docOf(ev.Policy(), e)
-	if err != nil {
-		return err
-	}
-	sides, err := c.sides(scorer{ev, docOf, g}, ref, e)
-	if err != nil {
-		return err
-	}
-	notes, err := compare.Check(ref, sides, c.AllowMismatch)
-	if err != nil {
-		return err
-	}
-	ref.Policy = sides[0].Manifest.Policy
-	configs, err := compare.ConfigNotes(sides)
-	if err != nil {
-		return err
-	}
-	notes = append(notes, configs...)
-	table, dropped := compare.Align(sides)
-	opt, err := c.options(table, g)
-	if err != nil {
-		return err
-	}
-	res, err := compare.Compare(table, opt)
-	if err != nil {
-		return err
-	}
-	res.Manifest, res.Notes = ref, append(notes, dropped...)
-	for _, s := range sides {
-		if s.Loss != nil {
-			res.Losses = append(res.Losses, *s.Loss)
+	for _, in := range sys {
+		if in.Kind == systems.Traces && g.Topics == nil {
+			return fmt.Errorf("%s: comparing traces needs --topics: what each query requires", in.Path)
 		}
 	}
-	ref.Kind, ref.Metrics, ref.Queries = manifest.KindCompare, table.Metrics, manifest.Queries(table.Queries)
-	reasons, err := res.Gate(rules, c.FailOnSignificantRegression, c.GateSlice)
+	res, reasons, err := compare.Run(g, sys, cfg)
 	if err != nil {
-		return err
+		return flagged(err)
 	}
 	if err := render(e.stdout, c.Format, res); err != nil {
 		return internal(err)
@@ -122,279 +89,58 @@ func (c *compareCmd) Run(e *env) error {
 	return gate(e, reasons)
 }
 
-func (c *compareCmd) rules() ([]compare.Rule, error) {
+// config is the comparison the flags ask for.
+func (c *compareCmd) config() (compare.Config, error) {
+	switch {
+	case c.Top < 1 || c.MinSlice < 1 || c.Resamples < 1 || c.Randomizations < 1:
+		return compare.Config{}, fmt.Errorf("--top, --min-slice, --resamples and --randomizations must be positive")
+	case !(c.Level > 0 && c.Level < 1):
+		return compare.Config{}, fmt.Errorf("--level %g must lie strictly between 0 and 1", c.Level)
+	}
+	corr, _ := stats.ParseCorrection(c.Correction)
+	cfg := compare.Config{SliceBy: c.SliceBy, AllowMismatch: c.AllowMismatch,
+		FailOnSignificant: c.FailOnSignificantRegression, GateSlices: c.GateSlice,
+		Options: compare.Options{Correction: corr, Top: c.Top, MinSlice: c.MinSlice,
+			Stats: stats.Options{Level: c.Level, Resamples: c.Resamples, Randomizations: c.Randomizations,
+				Interval: stats.IntervalMethod(c.Interval), Seed: c.Seed}}}
 	for _, f := range c.AllowMismatch {
 		if err := manifest.CheckField(f); err != nil {
-			return nil, fmt.Errorf("--allow-mismatch: %w", err)
+			return cfg, fmt.Errorf("--allow-mismatch: %w", err)
 		}
 	}
-	var rules []compare.Rule
 	for _, s := range c.FailOn {
 		r, err := compare.ParseRule(s)
 		if err != nil {
-			return nil, err
+			return cfg, err
 		}
-		rules = append(rules, r)
+		cfg.FailOn = append(cfg.FailOn, r)
 	}
-	return rules, nil
+	return cfg, nil
 }
 
-// reference is the manifest of the comparison: the judgments, topics and
-// corpus given, the policy and metrics of the flags.
-func (c *compareCmd) reference(ev *eval.Evaluator, jf *input.File, g *givens) (*manifest.Manifest, error) {
-	m := &manifest.Manifest{Kind: manifest.KindCompare, Version: Version, Policy: manifest.FromEval(ev.Policy()),
-		Tokenizer: c.Tokenizer, Allowed: c.AllowMismatch}
-	for _, mt := range ev.Metrics() {
-		m.Metrics = append(m.Metrics, mt.Name())
-	}
-	var err error
-	if m.Judgments, err = record("judgments", jf); err != nil {
-		return nil, err
-	}
-	if g.topicsFile != nil {
-		if m.Topics, err = record("topics", g.topicsFile); err != nil {
-			return nil, err
-		}
-	}
-	if g.corpusFile != nil {
-		if m.Corpus, err = record("corpus", g.corpusFile); err != nil {
-			return nil, err
-		}
-	}
-	return m, nil
-}
-
-// givens are the topics, corpus and tokenizer a comparison was given, each
-// read once.
-type givens struct {
-	topicsFile, corpusFile *input.File
-	topics                 *topics.Set
-	corpus                 *corpus.Corpus
-	tokenizer              stages.Tokenizer
-}
-
-func (c *compareCmd) readGivens(e *env) (*givens, error) {
-	g := &givens{}
+// readGiven reads the topics, corpus and tokenizer the flags name.
+func (c *compareCmd) readGiven(e *env, g *compare.Given) error {
 	var err error
 	if c.Topics != "" {
-		if g.topicsFile, err = input.Open(c.Topics, e.stdin); err != nil {
-			return g, err
+		if g.TopicsFile, err = input.Open(c.Topics, e.stdin); err != nil {
+			return err
 		}
-		if g.topics, err = topics.Read(g.topicsFile); err != nil {
-			return g, err
+		if g.Topics, err = topics.Read(g.TopicsFile); err != nil {
+			return err
 		}
 	}
 	if c.Corpus != "" {
-		if g.corpusFile, err = input.Open(c.Corpus, e.stdin); err != nil {
-			return g, err
+		if g.CorpusFile, err = input.Open(c.Corpus, e.stdin); err != nil {
+			return err
 		}
-		if g.corpus, err = corpus.Read(g.corpusFile); err != nil {
-			return g, err
+		if g.Corpus, err = corpus.Read(g.CorpusFile); err != nil {
+			return err
 		}
 	}
 	if c.Tokenizer != "" {
-		if g.tokenizer, err = tokenize.New(c.Tokenizer); err != nil {
-			return g, err
-		}
+		g.Tokenizer, err = tokenize.New(c.Tokenizer)
 	}
-	return g, nil
-}
-
-// close removes the copies of standard input.
-func (g *givens) close() {
-	for _, f := range []*input.File{g.topicsFile, g.corpusFile} {
-		if f != nil {
-			f.Close()
-		}
-	}
-}
-
-func record(role string, f *input.File) (*manifest.File, error) {
-	sum, err := f.SHA256()
-	return &manifest.File{Role: role, Path: f.Name, SHA256: sum}, err
-}
-
-// sides reads every input: a saved result gives all its runs, a run is
-// evaluated now.
-func (c *compareCmd) sides(sc scorer, ref *manifest.Manifest, e *env) ([]*compare.Side, error) {
-	var out []*compare.Side
-	seen := map[string]bool{}
-	for _, arg := range c.Systems {
-		name, path := namedRun(arg)
-		f, err := input.Open(path, e.stdin)
-		if err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		got, err := c.read(sc, ref, f, name)
-		if err != nil {
-			return nil, err
-		}
-		for _, s := range got {
-			if seen[s.Name] {
-				return nil, fmt.Errorf("two systems are named %q: name them with NAME=PATH", s.Name)
-			}
-			seen[s.Name] = true
-		}
-		out = append(out, got...)
-	}
-	if len(out) < 2 {
-		return nil, fmt.Errorf("compare needs a base and at least one candidate; got %d system", len(out))
-	}
-	return out, nil
-}
-
-func (c *compareCmd) read(sc scorer, ref *manifest.Manifest, f *input.File, name string) ([]*compare.Side, error) {
-	if traces, err := trace.Is(f); err != nil || traces {
-		if err != nil {
-			return nil, err
-		}
-		return c.traceSides(sc, ref, f, name)
-	}
-	file, err := record("run", f)
-	if err != nil {
-		return nil, err
-	}
-	if saved, err := isSaved(f); err != nil || saved {
-		if err != nil {
-			return nil, err
-		}
-		file.Role = "result"
-		ref.Inputs = append(ref.Inputs, *file)
-		return savedSides(f, name)
-	}
-	if name == "" {
-		name = f.Base()
-	}
-	file.System = name
-	ref.Inputs = append(ref.Inputs, *file)
-	s, err := c.evaluate(sc, f, name)
-	if err != nil {
-		return nil, err
-	}
-	s.Manifest = &manifest.Manifest{Judgments: ref.Judgments, Policy: ref.Policy, Metrics: ref.Metrics,
-		Queries: manifest.Queries(s.Queries)}
-	return []*compare.Side{s}, nil
-}
-
-// isSaved reports whether f is a ragstat JSON result: an object whose
-// first field is "tool": "ragstat".
-func isSaved(f *input.File) (bool, error) {
-	head, err := f.Head(256)
-	if err != nil {
-		return false, err
-	}
-	d := json.NewDecoder(bytes.NewReader(head))
-	var toks []any
-	for range 3 {
-		t, err := d.Token()
-		if err != nil {
-			return false, nil
-		}
-		toks = append(toks, t)
-	}
-	return toks[0] == json.Delim('{') && toks[1] == "tool" && toks[2] == "ragstat", nil
-}
-
-// savedSides reads a saved eval result; name, when given, picks one run.
-func savedSides(f *input.File, name string) ([]*compare.Side, error) {
-	saved, err := report.Read(f)
-	if err != nil {
-		return nil, err
-	}
-	var out []*compare.Side
-	for _, res := range saved.Results {
-		if name != "" && res.Name != name {
-			continue
-		}
-		s, err := compare.FromResult(res, f.Name)
-		if err != nil {
-			return nil, err
-		}
-		m := *saved.Manifest
-		m.Queries = manifest.Queries(s.Queries)
-		s.Manifest = &m
-		out = append(out, s)
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("%s: no run named %q in this result", f.Name, name)
-	}
-	return out, nil
-}
-
-// evaluate scores a run now, noting where its relevant items sit in the
-// same pass.
-func (c *compareCmd) evaluate(sc scorer, f *input.File, name string) (*compare.Side, error) {
-	if sc.ev.Policy().Unjudged == eval.UnjudgedBounds {
-		return nil, fmt.Errorf("--unjudged bounds gives [low, high] per query; compare needs one value: use nonrelevant or skip")
-	}
-	format, _ := input.ParseFormat(c.RunFormat)
-	order, _ := runs.ParseOrder(c.Order)
-	opt := runs.Options{Format: format, Order: order}
-	var mu sync.Mutex
-	rankings := map[string]compare.Ranking{}
-	res, err := sc.ev.RunVisit(name, f, opt, func(r *runs.Ranking) {
-		if rk, ok := sc.ranking(r); ok {
-			mu.Lock()
-			defer mu.Unlock()
-			rankings[strings.Clone(r.Query)] = rk
-		}
-	})
-	if err != nil {
-		return nil, err
-	}
-	s, err := compare.FromResult(res, f.Name)
-	if err != nil {
-		return nil, err
-	}
-	s.Rankings = rankings
-	return s, nil
-}
-
-// rankingDepth is how much of each list the regressions view shows.
-const rankingDepth = 10
-
-// ranking says where a query's judged items sit, in the list as evaluated
-// (documents under --unit doc, unjudged items removed under --unjudged
-// skip); false for a query without judgments.
-func (sc scorer) ranking(r *runs.Ranking) (compare.Ranking, bool) {
-	q := sc.ev.Judgments().Query(r.Query)
-	if q == nil {
-		return compare.Ranking{}, false
-	}
-	return compare.RankingAsEvaluated(r.Items, q, sc.ev.Policy(), sc.docOf, rankingDepth), true
-}
-
-// options are the statistics, slices and query texts the flags ask for.
-func (c *compareCmd) options(t *compare.Table, g *givens) (compare.Options, error) {
-	corr, _ := stats.ParseCorrection(c.Correction)
-	opt := compare.Options{Correction: corr, Top: c.Top, MinSlice: c.MinSlice,
-		Stats: stats.Options{Level: c.Level, Resamples: c.Resamples, Randomizations: c.Randomizations,
-			Interval: stats.IntervalMethod(c.Interval), Seed: c.Seed}}
-	switch {
-	case c.Top < 1 || c.MinSlice < 1 || c.Resamples < 1 || c.Randomizations < 1:
-		return opt, fmt.Errorf("--top, --min-slice, --resamples and --randomizations must be positive")
-	case !(c.Level > 0 && c.Level < 1):
-		return opt, fmt.Errorf("--level %g must lie strictly between 0 and 1", c.Level)
-	case g.topics == nil:
-		if len(c.SliceBy) > 0 {
-			return opt, fmt.Errorf("--slice-by needs --topics")
-		}
-		return opt, nil
-	}
-	set := g.topics
-	var err error
-	by := c.SliceBy
-	if len(by) == 0 {
-		by = []string{"tag"}
-	}
-	if opt.Slices, err = compare.SlicesFrom(t.Queries, set, by); err != nil {
-		return opt, err
-	}
-	for _, q := range t.Queries {
-		t.Text = append(t.Text, set.Get(q).Text)
-	}
-	return opt, nil
+	return err
 }
 
 // render writes a comparison in format: html, or a text format.

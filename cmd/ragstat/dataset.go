@@ -55,7 +55,7 @@ func (c *remapCmd) Run(e *env) error {
 	if err := remap.WriteCounts(e.stdout, "query", "judgments", res.Counts); err != nil {
 		return internal(err)
 	}
-	if err := writeFile(c.Out, func(w io.Writer) error { return judgments.WriteJSONL(w, res.Judgments) }); err != nil {
+	if err := writeAtomically(c.Out, func(w io.Writer) error { return judgments.WriteJSONL(w, res.Judgments) }); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "wrote %d judgments to %s\n", len(res.Judgments), c.Out)
@@ -108,7 +108,7 @@ func (c *remapCmd) topics(e *env, m *remap.Mapper) ([]remap.Review, error) {
 	if err := remap.WriteCounts(e.stdout, "topic", "pieces", res.Counts); err != nil {
 		return nil, internal(err)
 	}
-	if err := writeFile(c.OutTopics, func(w io.Writer) error { return topics.Write(w, res.Topics) }); err != nil {
+	if err := writeAtomically(c.OutTopics, func(w io.Writer) error { return topics.Write(w, res.Topics) }); err != nil {
 		return nil, err
 	}
 	fmt.Fprintf(e.stdout, "wrote %d topics to %s\n", len(res.Topics), c.OutTopics)
@@ -122,7 +122,7 @@ func (c *remapCmd) finish(e *env, review []remap.Review) error {
 	var err error
 	if c.Review != "" {
 		where = c.Review
-		err = writeFile(c.Review, write)
+		err = writeAtomically(c.Review, write)
 	} else if len(review) > 0 {
 		err = write(e.stderr)
 	}
@@ -184,7 +184,7 @@ func (c *splitCmd) Run(e *env) error {
 	}
 	for _, name := range []string{"dev.topics.jsonl", "held-out.topics.jsonl", "dev.judgments.jsonl", "held-out.judgments.jsonl"} {
 		if write := outputs[name]; write != nil {
-			if err := writeFile(filepath.Join(c.OutDir, name), write); err != nil {
+			if err := writeAtomically(filepath.Join(c.OutDir, name), write); err != nil {
 				return err
 			}
 			fmt.Fprintf(e.stdout, "wrote %s\n", filepath.Join(c.OutDir, name))
@@ -213,17 +213,4 @@ func readJudgments(e *env, path, grades string) (*judgments.Set, error) {
 	}
 	defer f.Close()
 	return judgments.Read(f, judgments.Options{Scale: scale})
-}
-
-// writeFile creates path and fills it with write.
-func writeFile(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := write(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/ragstat/ragstat/metric"
 	"github.com/ragstat/ragstat/report"
 	"github.com/ragstat/ragstat/runs"
+	"github.com/ragstat/ragstat/systems"
 )
 
 // policyFlags are the flags that change numbers; eval, compare and stages
@@ -43,34 +45,33 @@ type evalCmd struct {
 	Runs        []string `arg:"" placeholder:"RUN" help:"Runs to evaluate: PATH or NAME=PATH; - for stdin."`
 }
 
-// policy turns the flags into an eval.Policy.
+// policy turns the flags into an eval.Policy, checked by the library.
 func (f *policyFlags) policy() (eval.Policy, error) {
-	p := eval.DefaultPolicy()
-	var err error
-	if p.Scale, err = judgments.ParseScale(f.Grades); err != nil {
-		return p, err
+	scale, err := judgments.ParseScale(f.Grades)
+	if err != nil {
+		return eval.Policy{}, err
 	}
-	if !p.Scale.Contains(f.MinGrade) || f.MinGrade <= 0 && p.Scale.Max > 0 {
-		return p, fmt.Errorf("--min-grade %d must be a positive grade on the scale %s", f.MinGrade, p.Scale)
+	gain, err := metric.ParseGain(f.Gain)
+	if err != nil {
+		return eval.Policy{}, err
 	}
-	p.MinGrade = f.MinGrade
-	if p.Gain, err = metric.ParseGain(f.Gain); err != nil {
-		return p, err
+	p := eval.Policy{MinGrade: f.MinGrade, Scale: scale, Gain: gain, Unjudged: eval.Unjudged(f.Unjudged),
+		Unanswerable: eval.Unanswerable(f.Unanswerable), Queries: eval.QuerySet(f.Queries), Unit: eval.Unit(f.Unit),
+		Order: runs.Order(f.Order)}
+	return p, flagged(p.Validate())
+}
+
+// flagged names the flag of a policy choice the library refused.
+func flagged(err error) error {
+	var pe *eval.PolicyError
+	if !errors.As(err, &pe) {
+		return err
 	}
-	if p.Unjudged, err = eval.ParseUnjudged(f.Unjudged); err != nil {
-		return p, err
+	flag := "--" + strings.ReplaceAll(pe.Field, "_", "-")
+	if pe.Value == "" {
+		return fmt.Errorf("%s %s", flag, pe.Msg)
 	}
-	if p.Unanswerable, err = eval.ParseUnanswerable(f.Unanswerable); err != nil {
-		return p, err
-	}
-	if p.Queries, err = eval.ParseQuerySet(f.Queries); err != nil {
-		return p, err
-	}
-	if p.Unit, err = eval.ParseUnit(f.Unit); err != nil {
-		return p, err
-	}
-	p.Order = f.Order
-	return p, nil
+	return fmt.Errorf("%s %s %s", flag, pe.Value, pe.Msg)
 }
 
 func (f *policyFlags) metrics() ([]metric.Metric, error) {
@@ -106,7 +107,7 @@ func (f *policyFlags) evaluator(e *env) (*eval.Evaluator, *input.File, error) {
 		return nil, nil, err
 	}
 	ev, err := eval.New(qrels, p, ms, docOf)
-	return ev, jf, err
+	return ev, jf, flagged(err)
 }
 
 func (f *policyFlags) docOf(p eval.Policy, e *env) (func(string) string, error) {
@@ -119,7 +120,11 @@ func (f *policyFlags) docOf(p eval.Policy, e *env) (func(string) string, error) 
 	case f.DocMap != "" && f.DocIDPattern != "":
 		return nil, fmt.Errorf("give --doc-map or --doc-id-pattern, not both")
 	case f.DocIDPattern != "":
-		return eval.DocPattern(f.DocIDPattern)
+		docOf, err := eval.DocPattern(f.DocIDPattern)
+		if err != nil {
+			return nil, fmt.Errorf("--doc-id-pattern: %w", err)
+		}
+		return docOf, nil
 	case f.DocMap != "":
 		mf, err := input.Open(f.DocMap, e.stdin)
 		if err != nil {
@@ -128,14 +133,6 @@ func (f *policyFlags) docOf(p eval.Policy, e *env) (func(string) string, error) 
 		return eval.ReadDocMap(mf)
 	}
 	return nil, fmt.Errorf("--unit doc needs --doc-map FILE or --doc-id-pattern REGEX")
-}
-
-// namedRun splits NAME=PATH; a plain path is named after its file.
-func namedRun(arg string) (name, path string) {
-	if n, p, ok := strings.Cut(arg, "="); ok && n != "" && !strings.ContainsAny(n, "/\\") {
-		return n, p
-	}
-	return "", arg
 }
 
 func (c *evalCmd) Run(e *env) error {
@@ -156,38 +153,24 @@ func (c *evalCmd) Run(e *env) error {
 	rep := &report.Eval{Tool: "ragstat", Version: Version, Policy: ev.Policy()}
 	rep.Inputs = append(rep.Inputs, report.Input{Role: "judgments", Path: jf.Name, Format: string(ev.Judgments().Format)})
 	runFormat, _ := input.ParseFormat(c.RunFormat)
-	order, _ := runs.ParseOrder(c.Order)
-	seen := map[string]bool{}
-	files := []*input.File{jf}
-	var runFiles []*input.File
-	for _, arg := range c.Runs {
-		_, path := namedRun(arg)
-		rf, err := input.Open(path, e.stdin)
-		if err != nil {
-			return err
-		}
-		defer rf.Close()
-		runFiles = append(runFiles, rf)
+	sys, err := systems.Open(c.Runs, e.stdin, systems.Options{Accept: []systems.Kind{systems.Run}})
+	defer systems.Close(sys)
+	if err != nil {
+		return err
 	}
-	bar := e.progress("evaluating", runFiles)
+	files := []*input.File{jf}
+	for _, in := range sys {
+		files = append(files, in.File)
+	}
+	bar := e.progress("evaluating", files[1:])
 	defer bar.Done()
-	for i, arg := range c.Runs {
-		name, _ := namedRun(arg)
-		rf := runFiles[i]
-		files = append(files, rf)
-		if name == "" {
-			name = rf.Base()
-		}
-		if seen[name] {
-			return fmt.Errorf("two runs are named %q: name them with NAME=PATH", name)
-		}
-		seen[name] = true
-		res, err := ev.Run(name, rf, runs.Options{Format: runFormat, Order: order})
+	for _, in := range sys {
+		res, err := ev.Run(in.System(), in.File, runs.Options{Format: runFormat})
 		if err != nil {
 			return err
 		}
 		rep.Results = append(rep.Results, res)
-		rep.Inputs = append(rep.Inputs, report.Input{Role: "run", Path: rf.Name, Format: res.Format})
+		rep.Inputs = append(rep.Inputs, report.Input{Role: "run", Path: in.File.Name, Format: res.Format})
 	}
 	if c.Format == "json" {
 		if err := digests(rep.Inputs, files); err != nil {

@@ -11,9 +11,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
-	"text/tabwriter"
 
 	"github.com/ragstat/ragstat/corpus"
 	"github.com/ragstat/ragstat/diag"
@@ -22,9 +20,8 @@ import (
 	"github.com/ragstat/ragstat/internal/baseline"
 	"github.com/ragstat/ragstat/internal/pool"
 	"github.com/ragstat/ragstat/judgments"
-	"github.com/ragstat/ragstat/runs"
+	"github.com/ragstat/ragstat/systems"
 	"github.com/ragstat/ragstat/topics"
-	"github.com/ragstat/ragstat/trace"
 )
 
 // judgingCommands are the pool, baseline and judge (issue: judging) commands, embedded in the command line.
@@ -68,108 +65,17 @@ func (c *poolCmd) Run(e *env) error {
 	} else if err := writeAtomically(c.Out, func(w io.Writer) error { return pool.WriteQueue(w, res.Queue) }); err != nil {
 		return err
 	}
-	return writePoolStats(report, res, c.Depth, c.Out)
-}
-
-// source names which input a system came from, so two inputs cannot both
-// claim one system name.
-type sources map[string]string
-
-func (s sources) claim(system, file string) error {
-	if prev, ok := s[system]; ok && prev != file {
-		return fmt.Errorf("%s and %s both give system %q: name runs with NAME=PATH", prev, file, system)
-	}
-	s[system] = file
-	return nil
+	return pool.WriteSummary(report, res, c.Depth, c.Out)
 }
 
 func (c *poolCmd) read(e *env) ([]pool.Ranking, error) {
-	var out []pool.Ranking
-	seen := sources{}
-	format, _ := input.ParseFormat(c.RunFormat)
-	for _, arg := range c.Inputs {
-		name, path := namedRun(arg)
-		f, err := input.Open(path, e.stdin)
-		if err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		isTrace, err := trace.Is(f)
-		if err != nil {
-			return nil, err
-		}
-		var rs []pool.Ranking
-		if isTrace {
-			rs, err = c.traceRankings(f, name)
-		} else {
-			rs, err = runRankings(f, name, format)
-		}
-		if err != nil {
-			return nil, err
-		}
-		for _, r := range rs {
-			if err := seen.claim(r.System, f.Name); err != nil {
-				return nil, err
-			}
-		}
-		out = append(out, rs...)
-	}
-	return out, nil
-}
-
-func runRankings(f *input.File, name string, format runs.Format) ([]pool.Ranking, error) {
-	if name == "" {
-		name = f.Base()
-	}
-	var mu sync.Mutex
-	var out []pool.Ranking
-	_, err := runs.Read(f, runs.Options{Format: format}, func(r *runs.Ranking) error {
-		items := make([]string, len(r.Items)) // the reader reuses its memory: copy
-		for i, it := range r.Items {
-			items[i] = strings.Clone(it)
-		}
-		mu.Lock()
-		out = append(out, pool.Ranking{System: name, Query: strings.Clone(r.Query), Items: items})
-		mu.Unlock()
-		return nil
-	})
-	return out, err
-}
-
-func (c *poolCmd) traceRankings(f *input.File, name string) ([]pool.Ranking, error) {
-	ts, err := trace.Read(f)
+	ins, err := systems.Open(c.Inputs, e.stdin, systems.Options{Accept: []systems.Kind{systems.Run, systems.Traces}})
+	defer systems.Close(ins)
 	if err != nil {
 		return nil, err
 	}
-	systems := map[string]bool{}
-	var out []pool.Ranking
-	for _, t := range ts {
-		systems[t.System] = true
-		sys := t.System
-		if name != "" {
-			sys = name
-		}
-		if c.Stage == "" {
-			for _, s := range t.Stages {
-				out = append(out, pool.Ranking{System: sys, Query: t.Query, Items: s.IDs()})
-			}
-			continue
-		}
-		s := t.Stage(c.Stage)
-		if s == nil {
-			var names []string
-			for _, s := range t.Stages {
-				names = append(names, s.Name)
-			}
-			return nil, &diag.Error{File: f.Name, Line: t.Line, Query: t.Query,
-				Msg: fmt.Sprintf("system %q has no stage %q (it has %s)", t.System, c.Stage, strings.Join(names, ", "))}
-		}
-		out = append(out, pool.Ranking{System: sys, Query: t.Query, Items: s.IDs()})
-	}
-	if name != "" && len(systems) > 1 {
-		return nil, fmt.Errorf("%s holds traces of %d systems: NAME= would merge them; leave the name out", f.Name, len(systems))
-	}
-	return out, nil
+	format, _ := input.ParseFormat(c.RunFormat)
+	return pool.Read(ins, c.Stage, format)
 }
 
 func readJudged(path string, e *env) (pool.Judged, error) {
@@ -182,14 +88,7 @@ func readJudged(path string, e *env) (pool.Judged, error) {
 	if err != nil {
 		return nil, err
 	}
-	return func(q, item string) bool {
-		jq := set.Query(q)
-		if jq == nil {
-			return false
-		}
-		g, ok := jq.Grade(item)
-		return ok && g >= 0
-	}, nil
+	return pool.JudgedIn(set), nil
 }
 
 // writeAtomically writes path through a temporary file in its directory,
@@ -213,31 +112,6 @@ func writeAtomically(path string, write func(io.Writer) error) error {
 		return fmt.Errorf("%s: %v", path, err)
 	}
 	return os.Rename(tmp.Name(), path)
-}
-
-func writePoolStats(w io.Writer, res *pool.Result, depth int, out string) error {
-	fmt.Fprintf(w, "Pooled %d systems over %d queries at depth %d: %d pairs to judge (%d already judged) -> %s\n\n",
-		len(res.Systems), res.Queries, depth, len(res.Queue), res.AlreadyJudged, out)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "system\tqueries\ttop %d\tjudged before\tto judge\tunique\tjudged after\tranks %d-%d judged after\n", depth, depth+1, 2*depth)
-	for _, s := range res.Systems {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d (%s)\t%d\t%d\t%s\t%s\n", s.System, s.Queries, s.TopK, s.Judged, pct(s.JudgedBefore()),
-			s.Pooled, s.Unique, pct(s.JudgedAfter()), deeper(s))
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	fmt.Fprintln(w, "\nunique: pairs to judge that no other system put in its top k. judged after: once the queue is judged.")
-	return nil
-}
-
-func pct(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }
-
-func deeper(s pool.SystemStats) string {
-	if s.Deeper == 0 {
-		return "-"
-	}
-	return pct(s.DeeperAfter())
 }
 
 type baselineCmd struct {

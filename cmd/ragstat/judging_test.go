@@ -79,7 +79,7 @@ func TestPoolCommand(t *testing.T) {
 		want string
 	}{
 		{poolArgs("--out", "-", "--stage", "nope"), `system "rag" has no stage "nope" (it has candidates, reranked)`},
-		{[]string{"pool", "--out", "-", "x=" + judgingFile("dense.jsonl"), "x=" + judgingFile("bm25.golden")}, `both give system "x": name runs with NAME=PATH`},
+		{[]string{"pool", "--out", "-", "x=" + judgingFile("dense.jsonl"), "x=" + judgingFile("bm25.golden")}, `two systems are named "x"`},
 		{poolArgs("--out", "-", "--depth", "0"), "depth of at least 1"},
 		{[]string{"pool", "--out", "-", judgingFile("missing.run")}, "no such file"},
 	} {

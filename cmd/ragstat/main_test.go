@@ -100,7 +100,7 @@ func TestExitCodes(t *testing.T) {
 		{"unjudged item", `{"query":"refund","items":["policy","mystery"]}` + "\n" + `{"query":"limits","items":[]}` + "\n" + `{"query":"restore","items":[]}`,
 			[]string{"eval", "-j", q, "-"}, 2, `-:1: query "refund", item "mystery": returned at rank 2 but has no judgment`},
 		{"unknown flag", "", []string{"eval", "--nope"}, 2, "unknown flag"},
-		{"two runs one name", "", []string{"eval", "-j", q, filepath.Join(dir, "A.jsonl"), filepath.Join(dir, "A.jsonl")}, 2, "two runs are named"},
+		{"two runs one name", "", []string{"eval", "-j", q, filepath.Join(dir, "A.jsonl"), filepath.Join(dir, "A.jsonl")}, 2, "two systems are named"},
 		{"min grade off scale", "", []string{"eval", "-j", q, "--min-grade", "5", filepath.Join(dir, "A.jsonl")}, 2, "--min-grade 5"},
 	}
 	for _, tc := range tests {

@@ -11,9 +11,11 @@ import (
 	"github.com/ragstat/ragstat/metric"
 	"github.com/ragstat/ragstat/report"
 	"github.com/ragstat/ragstat/stages"
+	"github.com/ragstat/ragstat/systems"
 	"github.com/ragstat/ragstat/tokenize"
 	"github.com/ragstat/ragstat/topics"
 	"github.com/ragstat/ragstat/trace"
+	"github.com/ragstat/ragstat/traceimport"
 )
 
 // stagesCommands are the stages and tokens commands, embedded in the command line.
@@ -23,7 +25,8 @@ type stagesCommands struct {
 }
 
 type stagesCmd struct {
-	policyFlags     `set:"cutoff_help=A stage's cutoff, NAME=K (repeatable, e.g. --k candidates=50 --k reranked=10); a stage without one is read whole."`
+	policyFlags `set:"cutoff_help=A stage's cutoff, NAME=K (repeatable, e.g. --k candidates=50 --k reranked=10); a stage without one is read whole."`
+	mappingFlags
 	Topics          string   `required:"" placeholder:"FILE" help:"Topics (JSONL): text, tags, answerable, scopes, as_of, facts, answers."`
 	Corpus          string   `placeholder:"FILE" help:"Corpus (JSONL): item metadata (doc, revision, scope, valid_from, valid_to) and text."`
 	Tokenizer       string   `placeholder:"NAME" help:"The generator's tokenizer for token budgets: cl100k_base, o200k_base, p50k_base, r50k_base or hf:tokenizer.json."`
@@ -32,7 +35,7 @@ type stagesCmd struct {
 	FailOnViolation bool     `help:"Exit 3 when an out-of-scope item appears in any stage."`
 	Format          string   `short:"f" default:"table" enum:"table,json" help:"Output format (${enum})."`
 	PerQuery        bool     `help:"Print per-query rows and every lost item."`
-	Traces          []string `arg:"" placeholder:"TRACES" help:"Trace files (JSONL, one trace per query and system)."`
+	Traces          []string `arg:"" placeholder:"TRACES" help:"Trace files: ragstat traces (JSONL, one per query and system), or OTLP, LangSmith or Langfuse files mapped as by import."`
 }
 
 func (c *stagesCmd) Run(e *env) error {
@@ -61,7 +64,7 @@ func (c *stagesCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	traces, traceFiles, err := c.traces(e, &inputs)
+	traces, traceFiles, err := c.traces(e, &inputs, in.Corpus)
 	defer closeAll(traceFiles)
 	if err != nil {
 		return err
@@ -139,24 +142,33 @@ func (c *stagesCmd) read(e *env, scale judgments.Scale) (stages.Input, []report.
 	return in, inputs, files, nil
 }
 
-// traces opens the trace files, to be streamed on all cores.
-func (c *stagesCmd) traces(e *env, inputs *[]report.Input) (stages.Traces, []*input.File, error) {
+// traces opens the trace files, to be streamed on all cores; files in
+// another trace format are mapped as they are read, and what could not be
+// mapped is summarised on standard error.
+func (c *stagesCmd) traces(e *env, inputs *[]report.Input, cp *corpus.Corpus) (stages.Traces, []*input.File, error) {
+	m, err := c.mapping(cp)
+	if err != nil {
+		return nil, nil, err
+	}
+	formats := append([]systems.TraceFormat{systems.JSONL}, traceimport.TraceFormats(m, func(man *traceimport.Manifest) {
+		fmt.Fprint(e.stderr, man.Summary())
+	})...)
+	ins, err := systems.Open(c.Traces, e.stdin, systems.Options{Accept: []systems.Kind{systems.Traces}, Traces: formats})
 	var files []*input.File
-	for _, path := range c.Traces {
-		f, err := input.Open(path, e.stdin)
-		if err != nil {
-			return nil, nil, err
+	for _, in := range ins {
+		if in.Name != "" && err == nil {
+			err = fmt.Errorf("%s: stages reads the systems' names from the traces; give the path alone", in.Path)
 		}
-		files = append(files, f)
-		*inputs = append(*inputs, report.Input{Role: "traces", Path: path, Format: "jsonl"})
+		files = append(files, in.File)
+		*inputs = append(*inputs, report.Input{Role: "traces", Path: in.File.Name, Format: in.Format.Name})
 	}
 	return func(fn func(*trace.Trace) error) error {
 		var errs diag.List
-		for _, f := range files {
-			errs.Add(trace.Scan(f, 0, fn))
+		for _, in := range ins {
+			errs.Add(in.Scan(fn))
 		}
 		return errs.Err()
-	}, files, nil
+	}, files, err
 }
 
 // gate fails the command when an out-of-scope item was seen and asked to.

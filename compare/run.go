@@ -1,0 +1,296 @@
+package compare
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/ragstat/ragstat/corpus"
+	"github.com/ragstat/ragstat/eval"
+	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/manifest"
+	"github.com/ragstat/ragstat/report"
+	"github.com/ragstat/ragstat/runs"
+	"github.com/ragstat/ragstat/stages"
+	"github.com/ragstat/ragstat/systems"
+	"github.com/ragstat/ragstat/topics"
+	"github.com/ragstat/ragstat/trace"
+)
+
+// Given is what the systems of a comparison are scored against and
+// recorded with: the evaluator (judgments, policy, metrics) and the files
+// given beside the systems.
+type Given struct {
+	Evaluator *eval.Evaluator
+	Judgments *input.File // the judgments file the evaluator read, for its digest
+	// Topics give query texts and slices; traces need them. TopicsFile
+	// is their file, for its digest (nil when not given).
+	Topics     *topics.Set
+	TopicsFile *input.File
+	// Corpus is the corpus snapshot (may be nil): traces read item
+	// metadata from it; it is recorded by digest.
+	Corpus     *corpus.Corpus
+	CorpusFile *input.File
+	// Tokenizer counts the packed context's tokens of traces (may be
+	// nil); TokenizerName is recorded in the manifest.
+	Tokenizer     stages.Tokenizer
+	TokenizerName string
+	RunFormat     runs.Format    // the format of runs; "" detects it
+	Cutoffs       map[string]int // traces: each stage's cutoff
+	Version       string         // the ragstat version, for the manifest
+}
+
+// Config is how a comparison is made and gated.
+type Config struct {
+	Options
+	// SliceBy lists the topic fields to slice by (tag, tag:PREFIX,
+	// family, answerable); empty means tag when topics are given.
+	SliceBy []string
+	// AllowMismatch lists the frozen fields allowed to differ between
+	// the inputs (manifest.Frozen).
+	AllowMismatch []string
+	// FailOn are the gate's rules; FailOnSignificant also fails it when a
+	// metric is significantly worse on the whole set or a GateSlices slice.
+	FailOn            []Rule
+	FailOnSignificant bool
+	GateSlices        []string
+}
+
+// rankingDepth is how much of each list the regressions view shows.
+const rankingDepth = 10
+
+// Run compares the systems, the first the base: runs are evaluated now
+// (noting where their judged items sit), a saved eval result gives all its
+// runs (or the one NAME= picks), traces give every system stage by stage.
+// It refuses inputs whose frozen fields differ, notes configuration
+// differences, aligns the systems on their common metrics and queries,
+// computes the statistics and records the manifest. It returns the result
+// and the reasons the gate failed, one a line (none: it passed).
+func Run(g Given, sys []*systems.Input, cfg Config) (*Result, []string, error) {
+	for _, f := range cfg.AllowMismatch {
+		if err := manifest.CheckField(f); err != nil {
+			return nil, nil, err
+		}
+	}
+	if g.Topics == nil && len(cfg.SliceBy) > 0 {
+		return nil, nil, fmt.Errorf("slicing needs topics")
+	}
+	ref, err := g.reference(cfg.AllowMismatch)
+	if err != nil {
+		return nil, nil, err
+	}
+	sides, err := g.sides(ref, sys)
+	if err != nil {
+		return nil, nil, err
+	}
+	notes, err := Check(ref, sides, cfg.AllowMismatch)
+	if err != nil {
+		return nil, nil, err
+	}
+	ref.Policy = sides[0].Manifest.Policy
+	configs, err := ConfigNotes(sides)
+	if err != nil {
+		return nil, nil, err
+	}
+	notes = append(notes, configs...)
+	table, dropped := Align(sides)
+	opt := cfg.Options
+	if g.Topics != nil {
+		by := cfg.SliceBy
+		if len(by) == 0 {
+			by = []string{"tag"}
+		}
+		if opt.Slices, err = SlicesFrom(table.Queries, g.Topics, by); err != nil {
+			return nil, nil, err
+		}
+		for _, q := range table.Queries {
+			table.Text = append(table.Text, g.Topics.Get(q).Text)
+		}
+	}
+	res, err := Compare(table, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	res.Manifest, res.Notes = ref, append(notes, dropped...)
+	for _, s := range sides {
+		if s.Loss != nil {
+			res.Losses = append(res.Losses, *s.Loss)
+		}
+	}
+	ref.Kind, ref.Metrics, ref.Queries = manifest.KindCompare, table.Metrics, manifest.Queries(table.Queries)
+	reasons, err := res.Gate(cfg.FailOn, cfg.FailOnSignificant, cfg.GateSlices)
+	if err != nil {
+		return nil, nil, err
+	}
+	return res, reasons, nil
+}
+
+// reference is the manifest of the comparison: the judgments, topics and
+// corpus given, the evaluator's policy and metrics.
+func (g *Given) reference(allowed []string) (*manifest.Manifest, error) {
+	ev := g.Evaluator
+	m := &manifest.Manifest{Kind: manifest.KindCompare, Version: g.Version, Policy: ev.Policy(),
+		Tokenizer: g.TokenizerName, Allowed: allowed}
+	for _, mt := range ev.Metrics() {
+		m.Metrics = append(m.Metrics, mt.Name())
+	}
+	var err error
+	if m.Judgments, err = record("judgments", g.Judgments); err != nil {
+		return nil, err
+	}
+	if g.TopicsFile != nil {
+		if m.Topics, err = record("topics", g.TopicsFile); err != nil {
+			return nil, err
+		}
+	}
+	if g.CorpusFile != nil {
+		if m.Corpus, err = record("corpus", g.CorpusFile); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+func record(role string, f *input.File) (*manifest.File, error) {
+	sum, err := f.SHA256()
+	return &manifest.File{Role: role, Path: f.Name, SHA256: sum}, err
+}
+
+// sides reads every input in turn.
+func (g *Given) sides(ref *manifest.Manifest, sys []*systems.Input) ([]*Side, error) {
+	var out []*Side
+	var names systems.Names
+	for _, in := range sys {
+		got, err := g.read(ref, in)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range got {
+			if err := names.Claim(s.Name, in.File.Name); err != nil {
+				return nil, err
+			}
+		}
+		out = append(out, got...)
+	}
+	if len(out) < 2 {
+		return nil, fmt.Errorf("compare needs a base and at least one candidate; got %d system", len(out))
+	}
+	return out, nil
+}
+
+func (g *Given) read(ref *manifest.Manifest, in *systems.Input) ([]*Side, error) {
+	if in.Kind == systems.Traces {
+		return g.traceSides(ref, in)
+	}
+	file, err := record(string(in.Kind), in.File)
+	if err != nil {
+		return nil, err
+	}
+	if in.Kind == systems.Result {
+		ref.Inputs = append(ref.Inputs, *file)
+		return savedSides(in.File, in.Name)
+	}
+	file.System = in.System()
+	ref.Inputs = append(ref.Inputs, *file)
+	s, err := g.evaluate(in)
+	if err != nil {
+		return nil, err
+	}
+	s.Manifest = &manifest.Manifest{Judgments: ref.Judgments, Policy: ref.Policy, Metrics: ref.Metrics,
+		Queries: manifest.Queries(s.Queries)}
+	return []*Side{s}, nil
+}
+
+// savedSides reads a saved eval result; name, when given, picks one run.
+func savedSides(f *input.File, name string) ([]*Side, error) {
+	saved, err := report.Read(f)
+	if err != nil {
+		return nil, err
+	}
+	var out []*Side
+	for _, res := range saved.Results {
+		if name != "" && res.Name != name {
+			continue
+		}
+		s, err := FromResult(res, f.Name)
+		if err != nil {
+			return nil, err
+		}
+		m := *saved.Manifest
+		m.Queries = manifest.Queries(s.Queries)
+		s.Manifest = &m
+		out = append(out, s)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no run named %q in this result", f.Name, name)
+	}
+	return out, nil
+}
+
+// evaluate scores a run now, noting where its judged items sit in the
+// list as evaluated, in the same pass.
+func (g *Given) evaluate(in *systems.Input) (*Side, error) {
+	ev := g.Evaluator
+	if ev.Policy().Unjudged == eval.UnjudgedBounds {
+		return nil, &eval.PolicyError{Field: "unjudged", Value: string(eval.UnjudgedBounds),
+			Msg: "gives [low, high] per query; compare needs one value: use nonrelevant or skip"}
+	}
+	var mu sync.Mutex
+	rankings := map[string]Ranking{}
+	res, err := ev.RunVisit(in.System(), in.File, runs.Options{Format: g.RunFormat}, func(r *runs.Ranking) {
+		q := ev.Judgments().Query(r.Query)
+		if q == nil {
+			return
+		}
+		rk := RankingOf(ev.AsEvaluated(r.Query, r.Items), q, ev.Policy().MinGrade, rankingDepth)
+		mu.Lock()
+		defer mu.Unlock()
+		rankings[strings.Clone(r.Query)] = rk
+	})
+	if err != nil {
+		return nil, err
+	}
+	s, err := FromResult(res, in.File.Name)
+	if err != nil {
+		return nil, err
+	}
+	s.Rankings = rankings
+	return s, nil
+}
+
+// traceSides evaluates every system of a trace file stage by stage: each
+// becomes a side whose metrics are "stage/metric" (and "stage/facts", the
+// required-fact coverage, where topics have facts).
+func (g *Given) traceSides(ref *manifest.Manifest, in *systems.Input) ([]*Side, error) {
+	if g.Topics == nil {
+		return nil, fmt.Errorf("comparing traces needs topics: what each query requires")
+	}
+	ev := g.Evaluator
+	opt := stages.Options{Policy: ev.Policy(), Metrics: ev.Metrics(), Cutoffs: g.Cutoffs,
+		Truncated: stages.TruncatedError, Tokenizer: g.Tokenizer}
+	st := stages.Input{Judgments: ev.Judgments(), Topics: g.Topics, Corpus: g.Corpus}
+	res, err := stages.Evaluate(st, func(fn func(*trace.Trace) error) error { return in.Scan(fn) }, opt)
+	if err != nil {
+		return nil, err
+	}
+	var out []*Side
+	for _, sys := range res.Systems {
+		s := FromStages(sys, in.Name)
+		file, err := record("trace", in.File)
+		if err != nil {
+			return nil, err
+		}
+		file.System = s.Name
+		ref.Inputs = append(ref.Inputs, *file)
+		if s.Config != nil {
+			if ref.Configs == nil {
+				ref.Configs = map[string]json.RawMessage{}
+			}
+			ref.Configs[s.Name] = s.Config
+		}
+		s.Manifest = &manifest.Manifest{Judgments: ref.Judgments, Policy: ref.Policy, Metrics: ref.Metrics, Queries: manifest.Queries(s.Queries)}
+		out = append(out, s)
+	}
+	return out, nil
+}

@@ -1,0 +1,62 @@
+package report
+
+import (
+	"io"
+	"math/rand/v2"
+	"strconv"
+	"testing"
+
+	"github.com/ragstat/ragstat/eval"
+	"github.com/ragstat/ragstat/metric"
+)
+
+// benchEval is bench/run.sh's result: 10,000 queries and its 8 metrics.
+func benchEval(b *testing.B) *Eval {
+	ms, err := metric.ParseAll([]string{"R@10", "R@100", "R@1000", "RR@10", "nDCG@10", "nDCG@100", "P@10", "AP"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 1))
+	res := &eval.Result{Name: "run", File: "run.txt", Metrics: ms, Mean: make([]float64, len(ms))}
+	for q := range 10000 {
+		row := eval.Row{Query: strconv.Itoa(1000000 + q)}
+		for range ms {
+			row.Values = append(row.Values, rng.Float64())
+		}
+		res.Rows = append(res.Rows, row)
+	}
+	return &Eval{Tool: "ragstat", Version: "bench", Policy: eval.DefaultPolicy(), PerQuery: true, Results: []*eval.Result{res},
+		Inputs: []Input{{Role: "judgments", Path: "qrels.txt", Format: "trec"}, {Role: "run", Path: "run.txt", Format: "trec"}}}
+}
+
+// countingWriter counts what a renderer writes and keeps none of it.
+type countingWriter struct{ n int64 }
+
+func (c *countingWriter) Write(p []byte) (int, error) { c.n += int64(len(p)); return len(p), nil }
+
+func benchRender(b *testing.B, render func(io.Writer, string, *Eval) error) {
+	r := benchEval(b)
+	for _, format := range Formats {
+		b.Run(format, func(b *testing.B) {
+			var size countingWriter
+			if err := render(&size, format, r); err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(size.n)
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := render(io.Discard, format, r); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkRender writes the 10,000 queries x 8 metrics of bench/run.sh in
+// every format.
+func BenchmarkRender(b *testing.B) { benchRender(b, Render) }
+
+// BenchmarkRenderReference writes the same with the reference renderers
+// (encoding/json, encoding/csv, text/tabwriter, fmt), for comparison.
+func BenchmarkRenderReference(b *testing.B) { benchRender(b, referenceRender) }

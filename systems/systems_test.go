@@ -1,0 +1,114 @@
+package systems
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/trace"
+)
+
+func TestSplit(t *testing.T) {
+	tests := []struct{ arg, name, path string }{
+		{"run.txt", "", "run.txt"},
+		{"bm25=run.txt", "bm25", "run.txt"},
+		{"dir/a=b.txt", "", "dir/a=b.txt"},
+		{"=run.txt", "", "=run.txt"},
+		{"-", "", "-"},
+		{"x=-", "x", "-"},
+	}
+	for _, tt := range tests {
+		if name, path := Split(tt.arg); name != tt.name || path != tt.path {
+			t.Errorf("Split(%q) = %q, %q; want %q, %q", tt.arg, name, path, tt.name, tt.path)
+		}
+	}
+}
+
+func write(t *testing.T, dir, name, data string) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestOpen(t *testing.T) {
+	dir := t.TempDir()
+	run := write(t, dir, "bm25.run", "q Q0 a 1 1.0 t\n")
+	traces := write(t, dir, "t.jsonl", `{"query":"q","system":"s","stages":[{"name":"r","items":[{"id":"a"}]}]}`+"\n")
+	saved := write(t, dir, "r.json", `{"tool": "ragstat", "version": "x"}`)
+	other := write(t, dir, "o.txt", "OTHER FORMAT\n")
+
+	ins, err := Open([]string{run, "dense=" + run, traces, saved}, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer Close(ins)
+	var got []string
+	for _, in := range ins {
+		got = append(got, in.System()+":"+string(in.Kind))
+	}
+	if want := "bm25:run dense:run t:traces r:result"; strings.Join(got, " ") != want {
+		t.Errorf("got %v, want %s", got, want)
+	}
+	n := 0
+	if err := ins[2].Scan(func(*trace.Trace) error { n++; return nil }); err != nil || n != 1 {
+		t.Errorf("Scan: %d traces, %v", n, err)
+	}
+	if err := ins[0].Scan(func(*trace.Trace) error { return nil }); err == nil {
+		t.Error("a run scanned as traces")
+	}
+
+	errs := []struct {
+		args []string
+		opt  Options
+		want string
+	}{
+		{[]string{run, run}, Options{}, `two systems are named "bm25"`},
+		{[]string{"x=" + run, "x=" + saved, "x=" + traces}, Options{}, ""}, // only runs' names are known before reading
+		{[]string{traces}, Options{Accept: []Kind{Run}}, "holds traces (jsonl); runs expected"},
+		{[]string{saved}, Options{Accept: []Kind{Run, Traces}}, "holds a saved ragstat result; runs or traces expected"},
+		{[]string{filepath.Join(dir, "nope")}, Options{}, "nope"},
+	}
+	for _, tt := range errs {
+		ins, err := Open(tt.args, nil, tt.opt)
+		Close(ins)
+		if tt.want == "" && err != nil || tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)) {
+			t.Errorf("Open(%v) = %v, want %q", tt.args, err, tt.want)
+		}
+	}
+
+	// A trace format plugs in beside the built-in one.
+	custom := TraceFormat{Name: "other",
+		Detect: func(f *input.File) (bool, error) {
+			head, err := f.Head(5)
+			return string(head) == "OTHER", err
+		},
+		Scan: func(f *input.File, fn func(*trace.Trace) error) error {
+			return fn(&trace.Trace{Query: "q", System: "o"})
+		}}
+	ins, err = Open([]string{other, traces}, nil, Options{Traces: []TraceFormat{custom, JSONL}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer Close(ins)
+	if ins[0].Kind != Traces || ins[0].Format.Name != "other" || ins[1].Format.Name != "jsonl" {
+		t.Errorf("kinds %s/%v %s/%v", ins[0].Kind, ins[0].Format, ins[1].Kind, ins[1].Format)
+	}
+}
+
+func TestNames(t *testing.T) {
+	var n Names
+	if err := n.Claim("a", "x.run"); err != nil {
+		t.Fatal(err)
+	}
+	if err := n.Claim("b", "x.run"); err != nil {
+		t.Fatal(err)
+	}
+	if err := n.Claim("a", "y.run"); err == nil || !strings.Contains(err.Error(), "x.run and y.run") {
+		t.Errorf("a second a: %v", err)
+	}
+}

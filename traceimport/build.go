@@ -1,0 +1,254 @@
+package traceimport
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+
+	"github.com/ragstat/ragstat/diag"
+	"github.com/ragstat/ragstat/trace"
+)
+
+// generationLatency is the latency key of the generator span.
+const generationLatency = "generation"
+
+// build maps one closed trace; nil when it holds nothing to map.
+func (a *assembler) build(t *openTrace) (*trace.Trace, error) {
+	r, man := a.r, a.man
+	spans := ordered(t.spans)
+	at := spans[0].place
+	var errs diag.List
+	var retrievers, generators []*span
+	for _, s := range spans {
+		switch s.role {
+		case roleRetriever:
+			retrievers = append(retrievers, s)
+		case roleGenerator:
+			generators = append(generators, s)
+		case roleUnknown:
+			errs.Add(man.problem(r, UnknownKind, s.place, s.id, fmt.Sprintf("%s (%s)", s.name, s.kind)))
+		}
+	}
+	if len(retrievers) == 0 && len(generators) == 0 {
+		errs.Add(man.problem(r, Empty, at, "", "trace "+t.id))
+		return nil, errs.Err()
+	}
+	out := &trace.Trace{Latency: map[string]float64{}, File: at.file, Line: at.line}
+	out.Query = a.queryID(t, spans, &errs)
+	out.System = a.system(spans)
+	depth := depths(spans)
+	slices.SortStableFunc(retrievers, func(x, y *span) int {
+		return cmp.Or(cmp.Compare(x.end, y.end), cmp.Compare(depth[y.id], depth[x.id]))
+	})
+	var last *trace.Stage
+	var lastDocs []document
+	known := map[string]bool{}
+	names := map[string]int{}
+	for _, s := range retrievers {
+		name := s.name
+		if to, ok := r.Stages[name]; ok {
+			if to == "-" {
+				continue
+			}
+			name = to
+		}
+		if names[name]++; names[name] > 1 || name == contextStage {
+			man.note(StageRenamed, s.place, name)
+			name = fmt.Sprintf("%s-%d", name, names[name])
+		}
+		if !s.hasDocs {
+			errs.Add(man.problem(r, NoDocuments, s.place, s.id, s.name))
+		}
+		st, docs := a.stage(s, name, &errs)
+		for _, it := range st.Items {
+			known[it.ID] = true
+		}
+		out.Stages = append(out.Stages, *st)
+		last, lastDocs = st, docs
+		latency(out, name, s)
+	}
+	meta := traceMeta{Source: a.format, TraceID: t.id}
+	if len(generators) > 0 {
+		g := generators[0]
+		for _, s := range generators[1:] {
+			if s.end >= g.end {
+				g = s
+			}
+		}
+		if len(generators) > 1 {
+			man.note(SeveralGen, g.place, g.name)
+		}
+		meta.Generator, meta.Tokens = g.name, g.tokens
+		if g.model != "" {
+			out.Config, _ = json.Marshal(map[string]string{"model": g.model})
+		}
+		latency(out, generationLatency, g)
+		if g.hasPrompt {
+			out.Stages = append(out.Stages, a.context(g, last, lastDocs, &errs))
+		} else {
+			errs.Add(man.problem(r, NoPrompt, g.place, g.id, g.name))
+		}
+		if g.hasAnswer {
+			out.Answer = a.answer(g, known, &errs)
+		} else {
+			errs.Add(man.problem(r, NoAnswer, g.place, g.id, g.name))
+		}
+	} else {
+		errs.Add(man.problem(r, NoGenerator, at, "", "trace "+t.id))
+	}
+	if r.abstain == nil && out.Answer != nil {
+		meta.Abstention = "not recorded"
+	}
+	out.Meta, _ = json.Marshal(meta)
+	if len(out.Latency) == 0 {
+		out.Latency = nil
+	}
+	if err := out.Check(); err != nil {
+		errs.Add(&diag.Error{File: at.file, Line: at.line, Query: out.Query, Msg: fmt.Sprintf("trace %s: %v", t.id, err)})
+		return nil, errs.Err()
+	}
+	return out, errs.Err()
+}
+
+// traceMeta is what a written trace's "meta" records of its source.
+type traceMeta struct {
+	Source     Format `json:"source"`
+	TraceID    string `json:"trace_id"`
+	Generator  string `json:"generator,omitempty"`
+	Tokens     tokens `json:"reported_tokens,omitzero"`
+	Abstention string `json:"abstention,omitempty"`
+}
+
+// ordered puts the root spans first, then the others by start time, then
+// as they arrived.
+func ordered(spans []*span) []*span {
+	out := slices.Clone(spans)
+	slices.SortStableFunc(out, func(x, y *span) int {
+		return cmp.Or(cmp.Compare(boolInt(x.parent != ""), boolInt(y.parent != "")), cmp.Compare(x.start, y.start))
+	})
+	return out
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// depths gives every span its depth below the root (0 for a root or a span
+// whose parent was never read).
+func depths(spans []*span) map[string]int {
+	parent := make(map[string]string, len(spans))
+	for _, s := range spans {
+		parent[s.id] = s.parent
+	}
+	out := make(map[string]int, len(spans))
+	for _, s := range spans {
+		d, seen := 0, map[string]bool{s.id: true}
+		for p := parent[s.id]; p != "" && !seen[p]; p = parent[p] {
+			if _, ok := parent[p]; !ok {
+				break
+			}
+			seen[p] = true
+			d++
+		}
+		out[s.id] = d
+	}
+	return out
+}
+
+// queryID is the first key of the rules any span holds, roots first.
+func (a *assembler) queryID(t *openTrace, spans []*span, errs *diag.List) string {
+	for i, key := range a.r.queryKeys {
+		for _, s := range spans {
+			if v := s.keys[i]; v != "" {
+				a.man.QueryID[key]++
+				return v
+			}
+		}
+	}
+	a.man.QueryID["trace id"]++
+	errs.Add(a.man.problem(a.r, NoQueryID, spans[0].place, "", "trace "+t.id))
+	return t.id
+}
+
+// system is the system's name: given, or from a key, or the file's name.
+func (a *assembler) system(spans []*span) string {
+	if a.r.System != "" {
+		a.man.System["--system"]++
+		return a.r.System
+	}
+	off := len(a.r.queryKeys)
+	for i, key := range a.r.systemKeys {
+		for _, s := range spans {
+			if v := s.keys[off+i]; v != "" {
+				a.man.System[key]++
+				return v
+			}
+		}
+	}
+	a.man.System["file name"]++
+	return fileSystem(spans[0].place.file)
+}
+
+// stage makes a retrieval span's stage, and returns the documents kept.
+func (a *assembler) stage(s *span, name string, errs *diag.List) (*trace.Stage, []document) {
+	st := &trace.Stage{Name: name, Items: []trace.Item{}}
+	seen := map[string]bool{}
+	var kept []document
+	for _, d := range s.docs {
+		switch {
+		case d.id == "":
+			errs.Add(a.man.problem(a.r, NoItemID, s.place, s.id, s.name+" (no id and no content)"))
+			continue
+		case d.idFrom == "":
+			errs.Add(a.man.problem(a.r, NoItemID, s.place, s.id, s.name))
+		}
+		if d.badMeta != "" {
+			errs.Add(a.man.problem(a.r, BadItem, s.place, s.id, s.name+": "+d.badMeta))
+		}
+		if seen[d.id] {
+			errs.Add(a.man.problem(a.r, RepeatedItem, s.place, s.id, s.name+": "+d.id))
+			continue
+		}
+		seen[d.id] = true
+		st.Items = append(st.Items, trace.Item{ID: d.id, Score: d.score, Meta: d.meta})
+		kept = append(kept, d)
+	}
+	return st, kept
+}
+
+// answer is the generator's output with its citations and, when a pattern
+// is given, whether it abstained.
+func (a *assembler) answer(g *span, known map[string]bool, errs *diag.List) *trace.Answer {
+	ans := &trace.Answer{Text: g.answer}
+	cited := map[string]bool{}
+	for _, m := range a.r.citation.FindAllStringSubmatch(g.answer, -1) {
+		id := m[0]
+		if len(m) > 1 {
+			id = m[1]
+		}
+		if id == "" || cited[id] {
+			continue
+		}
+		cited[id] = true
+		ans.Citations = append(ans.Citations, id)
+		if !known[id] {
+			errs.Add(a.man.problem(a.r, UnknownCitation, g.place, g.id, strconv.Quote(id)))
+		}
+	}
+	if a.r.abstain != nil {
+		ans.Abstained = a.r.abstain.MatchString(g.answer)
+	}
+	return ans
+}
+
+// latency records a span's duration under a stage name.
+func latency(t *trace.Trace, name string, s *span) {
+	if s.start > 0 && s.end >= s.start {
+		t.Latency[name] = float64(s.end-s.start) / 1e6
+	}
+}

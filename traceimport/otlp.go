@@ -1,0 +1,368 @@
+package traceimport
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"go.opentelemetry.io/collector/pdata/pcommon"
+	"go.opentelemetry.io/collector/pdata/ptrace"
+
+	"github.com/ragstat/ragstat/diag"
+	"github.com/ragstat/ragstat/input"
+)
+
+// readOTLP reads OTLP/JSON lines (one ExportTraceServiceRequest a line, as
+// the Collector's file exporter writes them), one OTLP/JSON document, or
+// one OTLP protobuf body.
+func readOTLP(f *input.File, r *rules, each func(place, []*span) error) error {
+	line, first, err := leading(f)
+	if err != nil {
+		return err
+	}
+	if len(line) > 0 && line[0] == 0x0a || first != '{' {
+		err := r.otlpProto(f, each)
+		if err == nil || first != '{' {
+			return err
+		}
+	}
+	if doc := wholeDocument(f, line); doc != nil {
+		return r.otlpJSON(f.Name, 0, doc, each)
+	}
+	return eachLine(f, func(n int, data []byte) error { return r.otlpJSON(f.Name, n, data, each) })
+}
+
+// otlpProto reads a file as one OTLP protobuf body.
+func (r *rules) otlpProto(f *input.File, each func(place, []*span) error) error {
+	data, err := readAll(f)
+	if err != nil {
+		return err
+	}
+	td, err := (&ptrace.ProtoUnmarshaler{}).UnmarshalTraces(data)
+	if err != nil {
+		return &diag.Error{File: f.Name, Msg: "not OTLP: neither JSON nor an OTLP protobuf body: " + err.Error()}
+	}
+	at := place{file: f.Name}
+	spans, err := r.otlpSpans(td, at)
+	if err != nil {
+		return err
+	}
+	return each(at, spans)
+}
+
+func (r *rules) otlpJSON(file string, line int, data []byte, each func(place, []*span) error) error {
+	at := place{file, line}
+	td, err := (&ptrace.JSONUnmarshaler{}).UnmarshalTraces(data)
+	if err != nil {
+		return &diag.Error{File: file, Line: line, Msg: "not an OTLP/JSON traces request: " + err.Error()}
+	}
+	spans, err := r.otlpSpans(td, at)
+	if err != nil {
+		return err
+	}
+	return each(at, spans)
+}
+
+// otlpSpans reduces every span of a request.
+func (r *rules) otlpSpans(td ptrace.Traces, at place) ([]*span, error) {
+	var out []*span
+	for _, rs := range td.ResourceSpans().All() {
+		res := rs.Resource().Attributes()
+		for _, ss := range rs.ScopeSpans().All() {
+			for _, sp := range ss.Spans().All() {
+				s, err := r.otlpSpan(sp, res, at)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, s)
+			}
+		}
+	}
+	return out, nil
+}
+
+// attr finds an attribute as a plain Go value.
+func attr(m pcommon.Map) finder {
+	return func(name string) (any, bool) {
+		v, ok := m.Get(name)
+		if !ok {
+			return nil, false
+		}
+		return v.AsRaw(), true
+	}
+}
+
+// indexed gathers OpenInference's flattened lists: PREFIX.N.REST.
+type indexed map[int]map[string]pcommon.Value
+
+func (x indexed) put(rest string, v pcommon.Value) {
+	n, field, ok := strings.Cut(rest, ".")
+	i, err := strconv.Atoi(n)
+	if !ok || err != nil || i < 0 {
+		return
+	}
+	if x[i] == nil {
+		x[i] = map[string]pcommon.Value{}
+	}
+	x[i][field] = v
+}
+
+// each visits the entries in index order.
+func (x indexed) each(fn func(map[string]pcommon.Value)) {
+	for _, i := range slices.Sorted(maps.Keys(x)) {
+		fn(x[i])
+	}
+}
+
+// otlpSpan reduces one OTLP span under the convention it carries.
+func (r *rules) otlpSpan(sp ptrace.Span, res pcommon.Map, at place) (*span, error) {
+	s := &span{trace: sp.TraceID().String(), id: sp.SpanID().String(), name: sp.Name(), place: at,
+		start: int64(sp.StartTimestamp()), end: int64(sp.EndTimestamp())}
+	if sp.TraceID().IsEmpty() || sp.SpanID().IsEmpty() {
+		return nil, &diag.Error{File: at.file, Line: at.line, Msg: fmt.Sprintf("span %q has no trace id or span id", s.name)}
+	}
+	if !sp.ParentSpanID().IsEmpty() {
+		s.parent = sp.ParentSpanID().String()
+	}
+	attrs := sp.Attributes()
+	var metadata map[string]any
+	if v, ok := attrs.Get("metadata"); ok {
+		metadata = valueObject(v)
+	}
+	s.keys = r.keyValues(inMap(metadata), attr(attrs), attr(res))
+	oi, hasOI := attrs.Get("openinference.span.kind")
+	op, hasOp := attrs.Get("gen_ai.operation.name")
+	switch {
+	case hasOI:
+		s.kind = strings.ToUpper(oi.AsString())
+		r.openInference(s, attrs)
+	case hasOp:
+		s.kind = op.AsString()
+		r.genAI(s, attrs)
+	default:
+		s.kind = "no openinference.span.kind or gen_ai.operation.name"
+	}
+	return s, nil
+}
+
+// valueObject reads an object attribute: a map, or a JSON string holding one.
+func valueObject(v pcommon.Value) map[string]any {
+	switch v.Type() {
+	case pcommon.ValueTypeMap:
+		return v.Map().AsRaw()
+	case pcommon.ValueTypeStr:
+		return objectJSON(v.Str())
+	}
+	return nil
+}
+
+// valueJSON reads a structured attribute: a map or slice, or a JSON string
+// holding one.
+func valueJSON(v pcommon.Value) (any, bool) {
+	switch v.Type() {
+	case pcommon.ValueTypeMap, pcommon.ValueTypeSlice:
+		return v.AsRaw(), true
+	case pcommon.ValueTypeStr:
+		var out any
+		if err := json.Unmarshal([]byte(v.Str()), &out); err == nil {
+			return out, true
+		}
+	}
+	return nil, false
+}
+
+// openInference reads a span under the OpenInference conventions.
+func (r *rules) openInference(s *span, attrs pcommon.Map) {
+	switch s.kind {
+	case "RETRIEVER", "RERANKER":
+		s.role = roleRetriever
+	case "LLM":
+		s.role = roleGenerator
+	case "CHAIN", "EMBEDDING", "TOOL", "AGENT", "GUARDRAIL", "EVALUATOR", "PROMPT":
+		s.role = roleOther
+		return
+	default:
+		return
+	}
+	docPrefix := "retrieval.documents."
+	if s.kind == "RERANKER" {
+		docPrefix = "reranker.output_documents."
+	}
+	docs, in, out, prompts, choices := indexed{}, indexed{}, indexed{}, indexed{}, indexed{}
+	var prompt []any
+	var outputValue, outputMime string
+	for k, v := range attrs.All() {
+		switch {
+		case strings.HasPrefix(k, docPrefix):
+			docs.put(k[len(docPrefix):], v)
+		case strings.HasPrefix(k, "llm.input_messages."):
+			in.put(k[len("llm.input_messages."):], v)
+		case strings.HasPrefix(k, "llm.output_messages."):
+			out.put(k[len("llm.output_messages."):], v)
+		case strings.HasPrefix(k, "llm.prompts."):
+			prompts.put(k[len("llm.prompts."):], v)
+		case strings.HasPrefix(k, "llm.choices."):
+			choices.put(k[len("llm.choices."):], v)
+		case k == "llm.prompts" && v.Type() == pcommon.ValueTypeSlice:
+			prompt = v.Slice().AsRaw()
+		case k == "llm.model_name":
+			s.model = v.AsString()
+		case k == "llm.token_count.prompt":
+			s.tokens.Prompt = integer(v.AsRaw())
+		case k == "llm.token_count.completion":
+			s.tokens.Completion = integer(v.AsRaw())
+		case k == "output.value":
+			outputValue = v.AsString()
+		case k == "output.mime_type":
+			outputMime = v.AsString()
+		}
+	}
+	if s.role == roleRetriever {
+		s.hasDocs = len(docs) > 0
+		docs.each(func(d map[string]pcommon.Value) {
+			raw := rawDocument{}
+			if v, ok := d["document.id"]; ok {
+				raw.id = v.AsRaw()
+			}
+			if v, ok := d["document.content"]; ok {
+				c := v.AsString()
+				raw.content = &c
+			}
+			if v, ok := d["document.score"]; ok {
+				raw.score = v.AsRaw()
+			}
+			if v, ok := d["document.metadata"]; ok {
+				raw.metadata = valueObject(v)
+			}
+			s.docs = append(s.docs, r.document(raw))
+		})
+		return
+	}
+	s.prompt, s.hasPrompt = messages(in)
+	if !s.hasPrompt {
+		s.prompt, s.hasPrompt = fieldTexts(prompts, "prompt.text")
+	}
+	if !s.hasPrompt && prompt != nil {
+		s.prompt, s.hasPrompt = messageText(prompt)
+	}
+	s.answer, s.hasAnswer = messages(out)
+	if !s.hasAnswer {
+		s.answer, s.hasAnswer = fieldTexts(choices, "completion.text")
+	}
+	if !s.hasAnswer && outputValue != "" && !strings.Contains(outputMime, "json") {
+		s.answer, s.hasAnswer = outputValue, true
+	}
+}
+
+// messages joins the text of OpenInference messages: message.content, or
+// the text parts of message.contents.
+func messages(x indexed) (string, bool) {
+	var texts []string
+	x.each(func(m map[string]pcommon.Value) {
+		if v, ok := m["message.content"]; ok {
+			texts = append(texts, v.AsString())
+			return
+		}
+		parts := indexed{}
+		for k, v := range m {
+			if rest, ok := strings.CutPrefix(k, "message.contents."); ok {
+				parts.put(rest, v)
+			}
+		}
+		var inner []string
+		parts.each(func(p map[string]pcommon.Value) {
+			if t, ok := p["message_content.type"]; ok && t.AsString() != "text" {
+				return
+			}
+			if v, ok := p["message_content.text"]; ok {
+				inner = append(inner, v.AsString())
+			}
+		})
+		if len(inner) > 0 {
+			texts = append(texts, strings.Join(inner, "\n"))
+		}
+	})
+	return strings.Join(texts, "\n"), len(texts) > 0
+}
+
+// fieldTexts joins one field of every entry.
+func fieldTexts(x indexed, field string) (string, bool) {
+	var texts []string
+	x.each(func(m map[string]pcommon.Value) {
+		if v, ok := m[field]; ok {
+			texts = append(texts, v.AsString())
+		}
+	})
+	return strings.Join(texts, "\n"), len(texts) > 0
+}
+
+// genAI reads a span under the OpenTelemetry GenAI conventions.
+func (r *rules) genAI(s *span, attrs pcommon.Map) {
+	switch s.kind {
+	case "retrieval":
+		s.role = roleRetriever
+		v, ok := attrs.Get("gen_ai.retrieval.documents")
+		if !ok {
+			return
+		}
+		list, ok := valueJSON(v)
+		docs, isList := list.([]any)
+		if !ok || !isList {
+			return
+		}
+		s.hasDocs = true
+		for _, d := range docs {
+			s.docs = append(s.docs, r.document(jsonDocument(d)))
+		}
+	case "chat", "text_completion", "generate_content":
+		s.role = roleGenerator
+		var texts []string
+		for _, key := range []string{"gen_ai.system_instructions", "gen_ai.input.messages"} {
+			if v, ok := attrs.Get(key); ok {
+				if parsed, ok := valueJSON(v); ok {
+					if t, ok := messageText(parsed); ok {
+						texts = append(texts, t)
+					}
+				}
+			}
+		}
+		s.prompt, s.hasPrompt = strings.Join(texts, "\n"), len(texts) > 0
+		if v, ok := attrs.Get("gen_ai.output.messages"); ok {
+			if parsed, ok := valueJSON(v); ok {
+				s.answer, s.hasAnswer = messageText(parsed)
+			}
+		}
+		for _, key := range []string{"gen_ai.request.model", "gen_ai.response.model"} {
+			if v, ok := attrs.Get(key); ok {
+				s.model = v.AsString()
+			}
+		}
+		if v, ok := attrs.Get("gen_ai.usage.input_tokens"); ok {
+			s.tokens.Prompt = integer(v.AsRaw())
+		}
+		if v, ok := attrs.Get("gen_ai.usage.output_tokens"); ok {
+			s.tokens.Completion = integer(v.AsRaw())
+		}
+	case "embeddings", "execute_tool", "create_agent", "invoke_agent", "invoke_workflow":
+		s.role = roleOther
+	}
+}
+
+// jsonDocument reads a document written as a JSON object: GenAI's
+// {id, score, content, metadata}, LangChain's {page_content | pageContent,
+// metadata, id}.
+func jsonDocument(v any) rawDocument {
+	m, _ := v.(map[string]any)
+	raw := rawDocument{id: m["id"], score: m["score"]}
+	raw.metadata, _ = m["metadata"].(map[string]any)
+	for _, key := range []string{"content", "page_content", "pageContent", "text"} {
+		if c, ok := m[key].(string); ok {
+			raw.content = &c
+			break
+		}
+	}
+	return raw
+}

@@ -1,0 +1,122 @@
+package traceimport
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/ragstat/ragstat/diag"
+	"github.com/ragstat/ragstat/input"
+)
+
+// MaxRecord is the largest line or document read, in bytes: an OTLP
+// request or a run larger than this is an error, not an unbounded
+// allocation.
+const MaxRecord = 256 << 20
+
+// eachLine calls fn with every line of f and its number. A blank line, or
+// one longer than MaxRecord, is an error; problems are gathered, and
+// reading stops once diag.Max are.
+func eachLine(f *input.File, fn func(line int, data []byte) error) error {
+	rc, err := f.Open()
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	br := bufio.NewReaderSize(rc, 1<<20)
+	var errs diag.List
+	var long []byte
+	for n := 1; ; n++ {
+		data, err := br.ReadSlice('\n')
+		for errors.Is(err, bufio.ErrBufferFull) {
+			if len(long)+len(data) > MaxRecord {
+				errs.Add(&diag.Error{File: f.Name, Line: n, Msg: fmt.Sprintf("line longer than %d MiB", MaxRecord>>20)})
+				return errs.Err()
+			}
+			long = append(long, data...)
+			data, err = br.ReadSlice('\n')
+		}
+		if long != nil {
+			data = append(long, data...)
+			long = nil
+		}
+		if err != nil && err != io.EOF {
+			errs.Add(fmt.Errorf("reading %s: %w", f.Name, err))
+			break
+		}
+		if len(data) == 0 && err == io.EOF {
+			break
+		}
+		data = bytes.TrimRight(data, "\r\n")
+		if len(bytes.TrimSpace(data)) == 0 {
+			errs.Add(&diag.Error{File: f.Name, Line: n, Msg: "blank line", Hint: "JSON Lines holds one object on every line"})
+		} else {
+			errs.Add(fn(n, data))
+		}
+		if errs.Full() || err == io.EOF {
+			break
+		}
+	}
+	return errs.Err()
+}
+
+// readAll reads a whole file of at most MaxRecord bytes.
+func readAll(f *input.File) ([]byte, error) {
+	rc, err := f.Open()
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	data, err := io.ReadAll(io.LimitReader(rc, MaxRecord+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", f.Name, err)
+	}
+	if len(data) > MaxRecord {
+		return nil, &diag.Error{File: f.Name, Msg: fmt.Sprintf("larger than %d MiB as one document", MaxRecord>>20),
+			Hint: "write one record a line (JSON Lines)"}
+	}
+	return data, nil
+}
+
+// leading reads a file's first line as stored after decompression (with
+// any blank lines before it), up to MaxRecord bytes, and its first
+// non-blank byte.
+func leading(f *input.File) (line []byte, first byte, err error) {
+	rc, err := f.Open()
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rc.Close()
+	br := bufio.NewReaderSize(rc, 1<<16)
+	for len(line) <= MaxRecord {
+		chunk, err := br.ReadSlice('\n')
+		line = append(line, chunk...)
+		if t := bytes.TrimLeft(line, " \t\r\n\ufeff"); len(t) > 0 && first == 0 {
+			first = t[0]
+		}
+		if first != 0 && len(chunk) > 0 && chunk[len(chunk)-1] == '\n' {
+			break
+		}
+		if err != nil && !errors.Is(err, bufio.ErrBufferFull) {
+			break
+		}
+	}
+	return line, first, nil
+}
+
+// wholeDocument reads a file as one JSON document when its first line alone
+// is not valid JSON and the whole is; otherwise it returns nil, and the
+// file is read line by line.
+func wholeDocument(f *input.File, firstLine []byte) []byte {
+	if json.Valid(bytes.TrimSpace(firstLine)) {
+		return nil
+	}
+	data, err := readAll(f)
+	if err != nil || !json.Valid(data) {
+		return nil
+	}
+	return data
+}

@@ -1,0 +1,396 @@
+package traceimport
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.opentelemetry.io/collector/pdata/pcommon"
+	"go.opentelemetry.io/collector/pdata/ptrace"
+
+	"github.com/ragstat/ragstat/diag"
+	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/golden"
+	"github.com/ragstat/ragstat/trace"
+)
+
+// run imports files and returns the traces written, one JSON line each.
+func run(t *testing.T, f Format, m Mapping, files ...*input.File) (string, *Manifest, error) {
+	t.Helper()
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false)
+	man, err := Import(f, files, m, func(tr *trace.Trace) error { return enc.Encode(tr) })
+	return out.String(), man, err
+}
+
+func fixture(t *testing.T, name string) *input.File {
+	t.Helper()
+	f, err := input.Open(filepath.Join("testdata", name), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
+}
+
+// TestFixtures maps each convention's fixture (written from its
+// specification) and compares the traces and the summary with golden files.
+func TestFixtures(t *testing.T) {
+	for _, tc := range []struct {
+		file   string
+		format Format
+		m      Mapping
+	}{
+		{"openinference.otlp.jsonl", OTLP, Mapping{ItemID: "metadata.id", Abstain: `cannot find`}},
+		{"genai.otlp.json", OTLP, Mapping{}},
+		{"langsmith.jsonl", LangSmith, Mapping{ItemID: "metadata.chunk_id", ItemScore: "metadata.relevance_score"}},
+		{"langfuse.json", Langfuse, Mapping{System: "rag-v3", ItemScore: "metadata.score"}},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			out, man, err := run(t, tc.format, tc.m, fixture(t, tc.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden.Check(t, filepath.Join("testdata", tc.file+".golden"), out+"\n"+man.Summary())
+			format, err := Detect(fixture(t, tc.file))
+			if err != nil || format != tc.format {
+				t.Errorf("Detect = %q, %v; want %q", format, err, tc.format)
+			}
+			checkReadable(t, out)
+		})
+	}
+}
+
+// checkReadable reads the written traces back with the trace package.
+func checkReadable(t *testing.T, out string) {
+	t.Helper()
+	if _, err := trace.Read(input.FromBytes("out.jsonl", []byte(out))); err != nil {
+		t.Errorf("written traces do not read back: %v", err)
+	}
+}
+
+// TestProtobufAndGzip: the same spans as one protobuf body, plain or
+// gzipped, map to the same traces as the OTLP/JSON lines.
+func TestProtobufAndGzip(t *testing.T) {
+	data, err := os.ReadFile("testdata/openinference.otlp.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := ptrace.NewTraces()
+	for _, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
+		td, err := (&ptrace.JSONUnmarshaler{}).UnmarshalTraces(line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		td.ResourceSpans().MoveAndAppendTo(all.ResourceSpans())
+	}
+	body, err := (&ptrace.ProtoMarshaler{}).MarshalTraces(all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(body)
+	zw.Close()
+	m := Mapping{ItemID: "metadata.id"}
+	want, _, err := run(t, OTLP, m, fixture(t, "openinference.otlp.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, b := range map[string][]byte{"spans.pb": body, "spans.pb.gz": gz.Bytes(), "spans.json.gz": gzipped(data)} {
+		got, _, err := run(t, OTLP, m, input.FromBytes(name, b))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if got != want {
+			t.Errorf("%s maps differently:\n%s\nwant\n%s", name, got, want)
+		}
+		if f, _ := Detect(input.FromBytes(name, b)); f != OTLP {
+			t.Errorf("%s detected as %q", name, f)
+		}
+	}
+}
+
+func gzipped(b []byte) []byte {
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write(b)
+	zw.Close()
+	return buf.Bytes()
+}
+
+// sp describes a span for the tests that build OTLP input.
+type sp struct {
+	trace, id, parent, name string
+	start, end              int64 // milliseconds
+	attrs                   map[string]any
+}
+
+// otlp writes one OTLP/JSON line holding spans.
+func otlp(t *testing.T, spans ...sp) string {
+	t.Helper()
+	td := ptrace.NewTraces()
+	rs := td.ResourceSpans().AppendEmpty()
+	rs.Resource().Attributes().PutStr("service.name", "svc")
+	ss := rs.ScopeSpans().AppendEmpty()
+	for _, s := range spans {
+		out := ss.Spans().AppendEmpty()
+		out.SetTraceID(traceID(s.trace))
+		out.SetSpanID(spanID(s.id))
+		if s.parent != "" {
+			out.SetParentSpanID(spanID(s.parent))
+		}
+		out.SetName(s.name)
+		out.SetStartTimestamp(pcommon.Timestamp(s.start * 1e6))
+		out.SetEndTimestamp(pcommon.Timestamp(s.end * 1e6))
+		if err := out.Attributes().FromRaw(s.attrs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := (&ptrace.JSONMarshaler{}).MarshalTraces(td)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b) + "\n"
+}
+
+func traceID(s string) (id pcommon.TraceID) {
+	copy(id[:], s)
+	return id
+}
+
+func spanID(s string) (id pcommon.SpanID) {
+	copy(id[:], s)
+	return id
+}
+
+func retriever(tr, id, parent, name string, end int64, docs ...string) sp {
+	a := map[string]any{"openinference.span.kind": "RETRIEVER"}
+	for i, d := range docs {
+		a["retrieval.documents."+itoa(i)+".document.id"] = d
+		a["retrieval.documents."+itoa(i)+".document.content"] = "text of " + d + ", long enough to be found"
+	}
+	return sp{tr, id, parent, name, end - 5, end, a}
+}
+
+func llm(tr, id, parent string, end int64, prompt, answer string) sp {
+	return sp{tr, id, parent, "llm", end - 5, end, map[string]any{"openinference.span.kind": "LLM",
+		"llm.input_messages.0.message.content": prompt, "llm.output_messages.0.message.content": answer}}
+}
+
+func root(tr, id string, end int64, query string) sp {
+	return sp{tr, id, "", "chain", 0, end, map[string]any{"openinference.span.kind": "CHAIN", "session.id": query}}
+}
+
+func itoa(i int) string { return string(rune('0' + i)) }
+
+// TestClosing: a trace closes CloseAfter records after it is complete, so
+// it is written before the input ends; a span that comes later is
+// reported, and a trace whose parent never comes is closed at the end.
+func TestClosing(t *testing.T) {
+	lines := otlp(t, retriever("A", "a1", "a0", "r", 10, "d1")) +
+		otlp(t, root("A", "a0", 20, "q1")) +
+		otlp(t, retriever("B", "b1", "b0", "r", 30, "d1")) + // A closes after this record
+		otlp(t, retriever("A", "a2", "a0", "r2", 40, "d2")) + // too late for A
+		otlp(t, root("B", "b0", 50, "q2")) +
+		otlp(t, retriever("C", "c1", "c9", "r", 60, "d1")) // C's parent never comes
+	var queries []string
+	man, err := Import(OTLP, []*input.File{input.FromBytes("s.jsonl", []byte(lines))}, Mapping{CloseAfter: 1},
+		func(tr *trace.Trace) error {
+			queries = append(queries, tr.Query)
+			return nil
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(queries, " "); man.Traces != 3 || got != "q1 q2 "+traceHex("C") {
+		t.Fatalf("traces written %q, want q1 q2 and C's", got)
+	}
+	if !strings.Contains(man.Summary(), "1 span after its trace closed (not written): r2 (first at s.jsonl:4)") {
+		t.Errorf("summary lacks the late span:\n%s", man.Summary())
+	}
+	if !strings.Contains(man.Summary(), "1 trace whose spans name a parent never read") {
+		t.Errorf("summary lacks the missing parent:\n%s", man.Summary())
+	}
+	// The same input kept open to the end of input merges the late span.
+	out, man, err := run(t, OTLP, Mapping{CloseAfter: EndOfInput}, input.FromBytes("s.jsonl", []byte(lines)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, `"name":"r2"`) || strings.Contains(man.Summary(), "closed") {
+		t.Errorf("kept open to the end, the late span should join its trace:\n%s\n%s", out, man.Summary())
+	}
+}
+
+// traceHex is the hex id of a test trace id.
+func traceHex(s string) string { id := traceID(s); return id.String() }
+
+// TestProblems: every kind of problem is counted with the span names, and
+// under Strict is an error naming the file, line and span.
+func TestProblems(t *testing.T) {
+	ctx := "text of d1, long enough to be found"
+	for _, tc := range []struct {
+		name  string
+		lines string
+		kind  Kind
+		names string
+	}{
+		{"unknown kind", otlp(t, root("A", "a0", 20, "q"), sp{"A", "a1", "a0", "GET /x", 1, 2, map[string]any{"http.method": "GET"}}, retriever("A", "a2", "a0", "r", 5, "d1")),
+			UnknownKind, "GET /x (no openinference.span.kind or gen_ai.operation.name)"},
+		{"no documents", otlp(t, root("A", "a0", 20, "q"), retriever("A", "a1", "a0", "empty", 5), llm("A", "a2", "a0", 10, ctx, "x")), NoDocuments, "empty"},
+		{"no id", otlp(t, root("A", "a0", 20, "q"), sp{"A", "a1", "a0", "r", 1, 2, map[string]any{"openinference.span.kind": "RETRIEVER",
+			"retrieval.documents.0.document.content": "some passage"}}), NoItemID, "r"},
+		{"no generator", otlp(t, root("A", "a0", 20, "q"), retriever("A", "a1", "a0", "r", 5, "d1")), NoGenerator, "trace 41000000000000000000000000000000"},
+		{"no query id", otlp(t, sp{"A", "a0", "", "chain", 0, 9, map[string]any{"openinference.span.kind": "CHAIN"}}, retriever("A", "a1", "a0", "r", 5, "d1")), NoQueryID, "trace 41000000000000000000000000000000"},
+		{"repeated span", otlp(t, root("A", "a0", 20, "q"), retriever("A", "a1", "a0", "r", 5, "d1"), retriever("A", "a1", "a0", "r", 5, "d1")), RepeatedSpan, "r"},
+		{"repeated item", otlp(t, root("A", "a0", 20, "q"), retriever("A", "a1", "a0", "r", 5, "d1", "d1")), RepeatedItem, "r: d1"},
+		{"unknown citation", otlp(t, root("A", "a0", 20, "q"), retriever("A", "a1", "a0", "r", 5, "d1"), llm("A", "a2", "a0", 10, ctx, "see [d9]")), UnknownCitation, `"d9"`},
+		{"nothing to map", otlp(t, root("A", "a0", 20, "q")), Empty, "trace 41000000000000000000000000000000"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, man, err := run(t, OTLP, Mapping{}, input.FromBytes("p.jsonl", []byte(tc.lines)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var found *Problem
+			for i := range man.Problems {
+				if man.Problems[i].Kind == tc.kind {
+					found = &man.Problems[i]
+				}
+			}
+			if found == nil || found.Count != 1 || strings.Join(found.Names, "; ") != tc.names || found.First != "p.jsonl:1" {
+				t.Fatalf("want 1 %q naming %q at p.jsonl:1, got %+v", tc.kind, tc.names, man.Problems)
+			}
+			_, _, err = run(t, OTLP, Mapping{Strict: true}, input.FromBytes("p.jsonl", []byte(tc.lines)))
+			var de *diag.Error
+			if !errors.As(err, &de) || de.File != "p.jsonl" || de.Line != 1 || !strings.Contains(err.Error(), string(tc.kind)) {
+				t.Errorf("strict: want an error at p.jsonl:1 naming %q, got %v", tc.kind, err)
+			}
+		})
+	}
+}
+
+// TestStageOrder: a retriever inside another is the earlier stage even
+// when both end together; otherwise stages follow end times. Renames and
+// omissions apply by span name.
+func TestStageOrder(t *testing.T) {
+	outer := retriever("A", "a1", "a0", "outer", 9, "d1")
+	inner := retriever("A", "a2", "a1", "inner", 9, "d1", "d2")
+	late := retriever("A", "a3", "a0", "first-started", 12, "d1")
+	late.start = 0
+	lines := otlp(t, late, outer, inner, root("A", "a0", 20, "q"), llm("A", "a4", "a0", 15, "text of d1, long enough to be found", "ok"))
+	out, _, err := run(t, OTLP, Mapping{Stages: map[string]string{"outer": "reranked", "first-started": "-"}}, input.FromBytes("s.jsonl", []byte(lines)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tr trace.Trace
+	if err := json.Unmarshal([]byte(out), &tr); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, s := range tr.Stages {
+		names = append(names, s.Name)
+	}
+	if got := strings.Join(names, " "); got != "inner reranked context" {
+		t.Errorf("stages %q, want inner reranked context", got)
+	}
+}
+
+// TestDuplicateQuery: two traces for one query and system are an error
+// naming both trace ids.
+func TestDuplicateQuery(t *testing.T) {
+	lines := otlp(t, root("A", "a0", 20, "q"), retriever("A", "a1", "a0", "r", 5, "d1")) +
+		otlp(t, root("B", "b0", 20, "q"), retriever("B", "b1", "b0", "r", 5, "d1"))
+	_, _, err := run(t, OTLP, Mapping{}, input.FromBytes("d.jsonl", []byte(lines)))
+	if err == nil || !strings.Contains(err.Error(), "d.jsonl:2") || !strings.Contains(err.Error(), "41000000000000000000000000000000 and 42000000000000000000000000000000") {
+		t.Errorf("want the second trace of query q named, got %v", err)
+	}
+}
+
+func TestLocate(t *testing.T) {
+	body := "Clearance items are final sale and cannot be returned."
+	for _, tc := range []struct {
+		text, kept string
+		at         int
+	}{
+		{"ctx: " + body + " more", body, 5},
+		{"ctx: Clearance items are final sale and cann", "Clearance items are final sale and cann", 5},
+		{"ctx: Clearance items are final", "Clearance items are final", 5},
+		{"ctx: Clearance items are", "", -1}, // 19 characters: too short to count
+		{"nothing here", "", -1},
+		{"ctx: Clearance items are final s\u00e9", "Clearance items are final s", 5},
+	} {
+		kept, at := locate(tc.text, body)
+		if kept != tc.kept || at != tc.at {
+			t.Errorf("locate(%q) = %q, %d; want %q, %d", tc.text, kept, at, tc.kept, tc.at)
+		}
+	}
+	if kept, at := locate("Größe ist über alles wichtig, immer", "Größe ist über alles wichtig, niemals"); kept != "Größe ist über alles wichtig, " || at != 0 {
+		t.Errorf("multi-byte prefix: %q %d", kept, at)
+	}
+}
+
+func TestMappingErrors(t *testing.T) {
+	for _, tc := range []struct {
+		m    Mapping
+		want string
+	}{
+		{Mapping{System: "a", SystemFrom: "b"}, "not both"},
+		{Mapping{ItemID: "id"}, "metadata.KEY"},
+		{Mapping{ItemScore: "metadata."}, "metadata.KEY"},
+		{Mapping{QueryID: "metadata."}, "name the key"},
+		{Mapping{Stages: map[string]string{"r": "context"}}, "packed context"},
+		{Mapping{Citation: "("}, "citation pattern"},
+		{Mapping{Abstain: "["}, "abstain pattern"},
+		{Mapping{CloseAfter: -2}, "close-after"},
+	} {
+		_, _, err := run(t, OTLP, tc.m, input.FromBytes("x", []byte("{}\n")))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: got %v, want %q", tc.m, err, tc.want)
+		}
+	}
+}
+
+func TestDetect(t *testing.T) {
+	for _, tc := range []struct {
+		data string
+		want Format
+	}{
+		{`{"query":"q","system":"s","stages":[]}`, ""},
+		{"q1 Q0 d1 1 2.5 run\n", ""},
+		{`[{"id":"r1","run_type":"chain"}]`, LangSmith},
+		{`{"id":"o1","traceId":"t","type":"SPAN"}`, Langfuse},
+		{`{"data":[{"id":"o1","traceId":"t","type":"SPAN"}]}`, Langfuse},
+		{`{"resourceSpans":[]}`, OTLP},
+	} {
+		if got, err := Detect(input.FromBytes("x", []byte(tc.data))); err != nil || got != tc.want {
+			t.Errorf("Detect(%s) = %q, %v; want %q", tc.data, got, err, tc.want)
+		}
+	}
+}
+
+func TestMalformed(t *testing.T) {
+	for _, tc := range []struct {
+		format     Format
+		data, want string
+	}{
+		{OTLP, "{\"resourceSpans\":[]}\nnot json\n", "m:2: not an OTLP/JSON traces request"},
+		{OTLP, "{\"resourceSpans\":[]}\n\n{\"resourceSpans\":[]}\n", "m:2: blank line"},
+		{OTLP, "\x0a\x05garbage", "m: not OTLP"},
+		{LangSmith, `{"id":"r","run_type":"llm","start_time":"yesterday"}` + "\n", `m:1: "start_time": yesterday is not a time`},
+		{LangSmith, `{"id":"r","run_type":"llm","parent_run_id":"p"}` + "\n", "m:1: run r has a parent but no trace_id"},
+		{Langfuse, `{"id":"o","type":"SPAN"}` + "\n", `m:1: missing or empty "traceId"`},
+		{Langfuse, `[1]`, "m:1: not a JSON object"},
+	} {
+		_, _, err := run(t, tc.format, Mapping{}, input.FromBytes("m", []byte(tc.data)))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s %q: got %v, want %q", tc.format, tc.data, err, tc.want)
+		}
+	}
+}
