@@ -33,6 +33,9 @@ type Eval struct {
 	PerQuery bool              // print a row per query, not only the means
 	Labels   map[string]string // optional column labels by metric name
 	Notes    []string          // facts the reader must see (folded items, ignored queries)
+	// CSVComments writes CSV and TSV as before: the policy as "#" lines
+	// above the header and each mean as a query named MEAN.
+	CSVComments bool
 }
 
 // Formats lists the names Render accepts.
@@ -57,6 +60,12 @@ func Render(w io.Writer, format string, r *Eval) error {
 		return trec(w, r)
 	}
 	return fmt.Errorf("unknown format %q: use %s", format, strings.Join(Formats, ", "))
+}
+
+// PrintsNotes reports whether format prints Eval.Notes (table, markdown,
+// json); the others have no place for them, so a caller shows them apart.
+func PrintsNotes(format string) bool {
+	return format == "table" || format == "markdown" || format == "json"
 }
 
 // metrics is the metric list shared by every result.

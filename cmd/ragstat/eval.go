@@ -42,6 +42,7 @@ type evalCmd struct {
 	Format      string   `short:"f" default:"table" enum:"table,json,jsonl,csv,tsv,markdown,trec" help:"Output format (${enum})."`
 	PerQuery    bool     `help:"Print a row per query (default: when there are at most 50 queries)."`
 	Summary     bool     `help:"Print the means only."`
+	CSVComments bool     `name:"csv-comments" help:"CSV and TSV as before: the policy as # lines above the header, a mean as a query named MEAN (default: a scope column and a policy column)."`
 	Runs        []string `arg:"" placeholder:"RUN" help:"Runs to evaluate: PATH or NAME=PATH; - for stdin."`
 }
 
@@ -179,8 +180,14 @@ func (c *evalCmd) Run(e *env) error {
 	}
 	rep.PerQuery = c.PerQuery || !c.Summary && len(rep.Results[0].Rows) <= 50
 	rep.Notes = notes(ev, rep.Results)
+	rep.CSVComments = c.CSVComments
 	if err := report.Render(bar.ClearBefore(e.stdout), c.Format, rep); err != nil {
 		return internal(err)
+	}
+	if !report.PrintsNotes(c.Format) {
+		for _, n := range rep.Notes {
+			fmt.Fprintln(e.stderr, "ragstat: note:", n)
+		}
 	}
 	warn(e, rep.Results)
 	return nil
