@@ -23,7 +23,7 @@ func Render(w io.Writer, format string, r *Result) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(r)
 	case "csv":
-		return csvRows(w, r)
+		return CSV(w, r, false)
 	case "markdown":
 		return markdown(w, r)
 	}
@@ -192,15 +192,31 @@ func clip(s string, n int) string {
 	return s
 }
 
-// csvRows writes one row per comparison, whole set then slices, with the
-// head as comment lines.
-func csvRows(w io.Writer, r *Result) error {
-	for _, l := range r.Head() {
-		fmt.Fprintf(w, "# %s\n", l)
+// CSV writes one row per comparison, whole set (scope "all") then slices,
+// that loads as it is: a header, nothing above it, and on every row the
+// base and the settings (level, interval, resamples, randomizations, seed,
+// correction) and the policy on one line, as eval.ParsePolicy reads it. The
+// notes have no column. With comments, the head (settings, policy, notes)
+// goes to "#" lines above the header instead, as before.
+func CSV(w io.Writer, r *Result, comments bool) error {
+	header := []string{"scope", "n", "too_small", "candidate", "metric", "base_mean", "cand_mean", "mean_diff",
+		"ci_low", "ci_high", "wins", "ties", "losses", "p", "p_exact", "p_adjusted", "significant", "t_test_p", "effect_size"}
+	var settings []string
+	if comments {
+		for _, l := range r.Head() {
+			fmt.Fprintf(w, "# %s\n", l)
+		}
+	} else {
+		s := r.Settings
+		header = append(header, "base", "level", "interval", "resamples", "randomizations", "seed", "correction", "policy")
+		settings = []string{r.Base, g(s.Level), s.Interval, strconv.Itoa(s.Resamples), strconv.Itoa(s.Randomizations),
+			strconv.FormatUint(s.Seed, 10), s.Correction, ""}
+		if r.Manifest != nil {
+			settings[len(settings)-1] = r.Manifest.Policy.String()
+		}
 	}
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"scope", "n", "too_small", "candidate", "metric", "base_mean", "cand_mean", "mean_diff",
-		"ci_low", "ci_high", "wins", "ties", "losses", "p", "p_exact", "p_adjusted", "significant", "t_test_p", "effect_size"})
+	cw.Write(header)
 	write := func(scope string, tooSmall bool, c Comparison) {
 		adj, tp := "", ""
 		if c.PAdjusted != nil {
@@ -209,10 +225,10 @@ func csvRows(w io.Writer, r *Result) error {
 		if c.TTest != nil {
 			tp = g(c.TTest.P)
 		}
-		cw.Write([]string{scope, strconv.Itoa(c.N), strconv.FormatBool(tooSmall), c.Candidate, c.Metric,
+		cw.Write(append([]string{scope, strconv.Itoa(c.N), strconv.FormatBool(tooSmall), c.Candidate, c.Metric,
 			g(c.BaseMean), g(c.CandMean), g(c.MeanDiff), g(c.CILow), g(c.CIHigh), strconv.Itoa(c.Wins),
 			strconv.Itoa(c.Ties), strconv.Itoa(c.Losses), g(c.P), strconv.FormatBool(c.PExact), adj,
-			strconv.FormatBool(c.Significant), tp, g(float64(c.EffectSize))})
+			strconv.FormatBool(c.Significant), tp, g(float64(c.EffectSize))}, settings...))
 	}
 	for _, c := range r.Comparisons {
 		write("all", false, c)

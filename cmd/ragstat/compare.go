@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 
 	"github.com/ragstat/ragstat/compare"
 	"github.com/ragstat/ragstat/corpus"
@@ -42,6 +41,7 @@ type compareCmd struct {
 	FailOnSignificantRegression bool     `help:"Gate: exit 3 when any metric is significantly worse after correction on the whole set (or a --gate-slice)."`
 	GateSlice                   []string `placeholder:"SLICE" help:"A slice also checked by --fail-on-significant-regression (repeatable), e.g. tag:legal."`
 	Format                      string   `short:"f" default:"table" enum:"table,json,csv,markdown,html" help:"Output format (${enum})."`
+	CSVComments                 bool     `name:"csv-comments" help:"CSV as before: the settings, policy and notes as # lines above the header (default: columns, notes to stderr)."`
 	Systems                     []string `arg:"" placeholder:"BASE CAND" help:"Base then candidates: runs (PATH or NAME=PATH) or saved ragstat eval --format json results (all their runs)."`
 }
 
@@ -83,7 +83,7 @@ func (c *compareCmd) Run(e *env) error {
 	if err != nil {
 		return flagged(err)
 	}
-	if err := render(e.stdout, c.Format, res); err != nil {
+	if err := c.render(e, res); err != nil {
 		return internal(err)
 	}
 	return gate(e, reasons)
@@ -143,12 +143,21 @@ func (c *compareCmd) readGiven(e *env, g *compare.Given) error {
 	return err
 }
 
-// render writes a comparison in format: html, or a text format.
-func render(w io.Writer, format string, r *compare.Result) error {
-	if format == "html" {
-		return htmlreport.Compare(w, r)
+// render writes a comparison in the format asked for; CSV has no place
+// for the notes (unless --csv-comments), so they go to stderr.
+func (c *compareCmd) render(e *env, r *compare.Result) error {
+	switch c.Format {
+	case "html":
+		return htmlreport.Compare(e.stdout, r)
+	case "csv":
+		if !c.CSVComments {
+			for _, n := range r.Notes {
+				fmt.Fprintln(e.stderr, "ragstat: note:", n)
+			}
+		}
+		return compare.CSV(e.stdout, r, c.CSVComments)
 	}
-	return compare.Render(w, format, r)
+	return compare.Render(e.stdout, c.Format, r)
 }
 
 // gate prints one line per reason and exits 3 when there is any.

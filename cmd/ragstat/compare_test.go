@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/ragstat/ragstat/compare"
+	"github.com/ragstat/ragstat/eval"
 )
 
 // dlHard locates the DL-HARD passage data beside the repository; it skips
@@ -139,8 +141,25 @@ func TestCompareFormats(t *testing.T) {
 			t.Fatalf("%s: exit %d: %s", format, code, errs)
 		}
 		golden(t, "compare."+format+".golden", strings.ReplaceAll(out, Version, "VERSION"))
+		if format == "csv" {
+			rows, err := csv.NewReader(strings.NewReader(out)).ReadAll() // rectangular, nothing above the header
+			if err != nil {
+				t.Fatalf("csv: %v", err)
+			}
+			if h := rows[0]; h[0] != "scope" || h[len(h)-1] != "policy" {
+				t.Errorf("csv header %q", h)
+			}
+			if p, err := eval.ParsePolicy(rows[1][len(rows[1])-1]); err != nil || p != eval.DefaultPolicy() {
+				t.Errorf("csv policy column: %+v, %v", p, err)
+			}
+		}
 	}
-	out, _, code := ragstat(t, "", "compare", "-j", "qrels.jsonl", "-k", "3", "A.jsonl", "B.jsonl", "--format", "html")
+	out, _, code := ragstat(t, "", "compare", "-j", "qrels.jsonl", "-k", "3", "A.jsonl", "B.jsonl", "--format", "csv", "--csv-comments")
+	if code != 0 {
+		t.Fatalf("--csv-comments: exit %d", code)
+	}
+	golden(t, "compare.csv-comments.golden", out)
+	out, _, code = ragstat(t, "", "compare", "-j", "qrels.jsonl", "-k", "3", "A.jsonl", "B.jsonl", "--format", "html")
 	if code != 0 || !strings.Contains(out, "<svg") || strings.Contains(out, "http://") && !strings.Contains(out, "http://www.w3.org/2000/svg") {
 		t.Errorf("html: exit %d, or not a self-contained page", code)
 	}
