@@ -42,7 +42,7 @@ type Ranking struct {
 	// Top is the head of the list with the grade of every judged item.
 	Top []Item `json:"top,omitempty"`
 	// Relevant lists every judged relevant item, with Rank 0 when the list
-	// does not contain it, best grade first.
+	// does not contain it, in rank order, then the unreturned ones best grade first.
 	Relevant []Item `json:"relevant,omitempty"`
 }
 

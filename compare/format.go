@@ -97,8 +97,9 @@ func signed(v float64) string { return fmt.Sprintf("%+.4f", v) }
 
 func effect(f Float) string { return fmt.Sprintf("%+.3g", float64(f)) }
 
-// Ranks writes where the relevant items sit as grade@rank, best grade
-// first, "-" for an item not returned: "3@1 2@7 2@-", at most n of them.
+// Ranks writes where the relevant items sit as grade@rank, in rank order,
+// "-" for an item not returned: "1@2 3@7 2@-", at most n of them. The first
+// is the first relevant item, the one reciprocal rank reads.
 func (rk *Ranking) Ranks(n int) string {
 	if rk == nil {
 		return "?"
@@ -165,7 +166,7 @@ func (r *Result) tableExtremes(w io.Writer) error {
 			if len(part.moved) == 0 {
 				continue
 			}
-			fmt.Fprintf(w, "\nlargest %s: %s, %s (relevant items as grade@rank)\n", part.what, x.Candidate, x.Metric)
+			fmt.Fprintf(w, "\nlargest %s: %s, %s (relevant items as grade@rank, in rank order)\n", part.what, x.Candidate, x.Metric)
 			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "query\tbase\tcand\tdiff\tbase ranks\tcand ranks\ttext")
 			for _, m := range part.moved {
