@@ -158,5 +158,6 @@ func Compare(t *Table, opt Options) (*Result, error) {
 	}
 	r.Extremes = extremes(t, opt.Top)
 	r.Alerts = r.alerts()
+	r.Notes = append(r.Notes, r.disagreements()...)
 	return r, nil
 }

@@ -113,7 +113,7 @@ func Run(g Given, sys []*systems.Input, cfg Config) (*Result, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	res.Manifest, res.Notes = ref, append(notes, dropped...)
+	res.Manifest, res.Notes = ref, append(append(notes, dropped...), res.Notes...)
 	for _, s := range sides {
 		if s.Loss != nil {
 			res.Losses = append(res.Losses, *s.Loss)

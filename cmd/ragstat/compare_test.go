@@ -125,10 +125,17 @@ func TestCompareDLHard(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	golden(t, "compare.dlhard.table.golden", out)
-	for _, want := range []string{"tag:fold:1", "sous vide", "ALERT: bm25_rm3 regresses on RR@10 in slice tag:fold:1"} {
+	// bm25_rm3 loses on RR@10 in fold 1 with an interval below zero, but
+	// after Holm's correction over the slice comparisons p adj is 1: no
+	// alert, and the disagreement is said.
+	for _, want := range []string{"tag:fold:1", "sous vide",
+		"the interval and the corrected test disagree on 26 comparison(s)", "bm25_rm3 RR@10 (slice tag:fold:1) CI [-0.5550, -0.1300], p adj 1.0000 not significant"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q", want)
 		}
+	}
+	if strings.Contains(out, "ALERT") {
+		t.Errorf("an alert without a significant corrected test")
 	}
 }
 

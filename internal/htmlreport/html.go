@@ -127,7 +127,7 @@ func Compare(w io.Writer, r *compare.Result) error {
 
 func row(scope string, n int, tooSmall bool, c compare.Comparison, span float64) statRow {
 	return statRow{Scope: scope, N: n, Candidate: c.Candidate, Metric: c.Metric, TooSmall: tooSmall,
-		Bad: !tooSmall && c.CIHigh < 0, Cells: c.Cells(), CI: interval(&c.Stat, span)}
+		Bad: !tooSmall && c.Regressed(), Cells: c.Cells(), CI: interval(&c.Stat, span)}
 }
 
 // spanOf is the half-width of the shared interval scale: the largest
