@@ -3,9 +3,13 @@
 // with its bootstrap interval, randomization and t-test p-values corrected
 // across the comparisons made, an effect size, win/tie/loss counts, the
 // queries that moved most, the same per slice of the queries, alerts for a
-// slice that regresses while the whole set does not, and a release gate. It
-// is pure: a Table of per-query values and Options (a seed among them) in, a
-// Result out, which the renderers here (text) and in report/html format
+// slice that regresses while the whole set does not, and a release gate.
+//
+// Run does what `ragstat compare` does: it reads the systems (runs
+// evaluated now, saved results, traces stage by stage), refuses inputs
+// whose frozen fields differ, aligns them and compares. Compare is the pure
+// core: a Table of per-query values and Options (a seed among them) in, a
+// Result out, which Render formats as text (and the HTML report as a page)
 // without computing anything. The statistics come from package stats.
 package compare
 

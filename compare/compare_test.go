@@ -3,7 +3,6 @@ package compare
 import (
 	"bytes"
 	"fmt"
-	goldenfile "github.com/ragstat/ragstat/internal/golden"
 	"math/rand/v2"
 	"path/filepath"
 	"strings"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
+	goldenfile "github.com/ragstat/ragstat/internal/golden"
 	"github.com/ragstat/ragstat/manifest"
 	"github.com/ragstat/ragstat/stats"
 	"github.com/ragstat/ragstat/topics"
@@ -180,7 +180,7 @@ func TestRender(t *testing.T) {
 		if format != "json" {
 			continue
 		}
-		back, err := Read(buf.Bytes())
+		back, err := Read(input.FromBytes("compare.json", buf.Bytes()))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -188,6 +188,12 @@ func TestRender(t *testing.T) {
 		Render(&again, "json", back)
 		if again.String() != buf.String() {
 			t.Error("JSON read back renders differently")
+		}
+		for _, bad := range []string{strings.Replace(buf.String(), `"base":`, `"colour": 1, "base":`, 1),
+			strings.Replace(buf.String(), `"kind": "compare"`, `"kind": "eval"`, 1)} {
+			if _, err := Read(input.FromBytes("bad.json", []byte(bad))); err == nil || bad == buf.String() {
+				t.Errorf("a bad result was read: %v", err)
+			}
 		}
 	}
 	if err := Render(&bytes.Buffer{}, "yaml", r); err == nil {

@@ -8,9 +8,15 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/ragstat/ragstat/diag"
+	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/jsonin"
+	"github.com/ragstat/ragstat/manifest"
 )
 
-// Formats lists the text formats Render writes; report/html writes html.
+// Formats lists the text formats Render writes; the HTML report is rendered
+// by the command line's own renderer.
 var Formats = []string{"table", "json", "csv", "markdown"}
 
 // Render writes r in format.
@@ -30,14 +36,21 @@ func Render(w io.Writer, format string, r *Result) error {
 	return fmt.Errorf("unknown format %q: use %s", format, strings.Join(Formats, ", "))
 }
 
-// Read reads back a result Render wrote as JSON.
-func Read(data []byte) (*Result, error) {
-	var r Result
-	if err := json.Unmarshal(data, &r); err != nil {
+// Read reads back a result Render wrote as JSON, strictly: an unknown
+// field, a value of the wrong type or a document without a compare
+// manifest is an error naming the file.
+func Read(f *input.File) (*Result, error) {
+	data, err := f.ReadAll()
+	if err != nil {
 		return nil, err
 	}
-	if r.Manifest == nil || len(r.Candidates) == 0 {
-		return nil, fmt.Errorf("not a ragstat compare result")
+	var r Result
+	if err := jsonin.Decode(data, &r); err != nil {
+		return nil, &diag.Error{File: f.Name, Msg: err.Error(), Hint: "give a file written by ragstat compare --format json"}
+	}
+	if r.Manifest == nil || r.Manifest.Kind != manifest.KindCompare || len(r.Candidates) == 0 {
+		return nil, &diag.Error{File: f.Name, Msg: "not a ragstat compare result: no compare manifest",
+			Hint: "write it with ragstat compare --format json"}
 	}
 	return &r, nil
 }

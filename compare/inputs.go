@@ -29,7 +29,7 @@ type Side struct {
 }
 
 // FromResult takes the per-query values of one evaluated run. A result
-// under --unjudged bounds has two values a query and cannot be compared.
+// under the unjudged policy bounds has two values a query and cannot be compared.
 func FromResult(res *eval.Result, file string) (*Side, error) {
 	s := &Side{Name: res.Name, Values: make([][]float64, len(res.Metrics))}
 	for _, m := range res.Metrics {
@@ -37,7 +37,7 @@ func FromResult(res *eval.Result, file string) (*Side, error) {
 	}
 	for _, row := range res.Rows {
 		if row.High != nil {
-			return nil, fmt.Errorf("%s: %s holds [low, high] bounds (--unjudged bounds); compare needs one value a query: use --unjudged nonrelevant or skip", file, res.Name)
+			return nil, fmt.Errorf("%s: %s holds [low, high] bounds (the unjudged policy bounds); compare needs one value a query: use the unjudged policy nonrelevant or skip", file, res.Name)
 		}
 		s.Queries = append(s.Queries, row.Query)
 		for m, v := range row.Values {

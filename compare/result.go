@@ -2,11 +2,11 @@ package compare
 
 import (
 	"encoding/json"
-	"github.com/ragstat/ragstat/stages"
 	"math"
 	"strconv"
 
 	"github.com/ragstat/ragstat/manifest"
+	"github.com/ragstat/ragstat/stages"
 	"github.com/ragstat/ragstat/stats"
 )
 
@@ -107,7 +107,7 @@ type TTest struct {
 // Regressed reports whether the candidate is significantly worse.
 func (s *Stat) Regressed() bool { return s.Significant && s.MeanDiff < 0 }
 
-func fromStats(c stats.Comparison) Stat {
+func fromStats(c stats.Difference) Stat {
 	s := Stat{N: c.N, BaseMean: c.BaseMean, CandMean: c.CandMean, MeanDiff: c.MeanDiff, SD: c.SD,
 		Wins: c.Wins, Ties: c.Ties, Losses: c.Losses, CILow: c.Bootstrap.Lo, CIHigh: c.Bootstrap.Hi,
 		P: c.SignFlip.P, PExact: c.SignFlip.Exact, EffectSize: Float(c.EffectSize)}
@@ -182,7 +182,7 @@ func (r *Result) family(pairs []stats.Pair, opt Options) ([]Comparison, error) {
 }
 
 // comparisons labels the results of CompareAll on Table.pairs.
-func (r *Result) comparisons(cs []stats.Comparison) []Comparison {
+func (r *Result) comparisons(cs []stats.Difference) []Comparison {
 	out := make([]Comparison, len(cs))
 	for i, c := range cs {
 		out[i] = Comparison{Candidate: r.Candidates[i/len(r.Metrics)], Metric: r.Metrics[i%len(r.Metrics)], Stat: fromStats(c)}

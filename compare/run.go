@@ -24,7 +24,7 @@ import (
 // given beside the systems.
 type Given struct {
 	Evaluator *eval.Evaluator
-	Judgments *input.File // the judgments file the evaluator read, for its digest
+	Judgments *input.File // the judgments file the evaluator read, for its digest; nil when none
 	// Topics give query texts and slices; traces need them. TopicsFile
 	// is their file, for its digest (nil when not given).
 	Topics     *topics.Set
@@ -137,8 +137,10 @@ func (g *Given) reference(allowed []string) (*manifest.Manifest, error) {
 		m.Metrics = append(m.Metrics, mt.Name())
 	}
 	var err error
-	if m.Judgments, err = record("judgments", g.Judgments); err != nil {
-		return nil, err
+	if g.Judgments != nil {
+		if m.Judgments, err = record("judgments", g.Judgments); err != nil {
+			return nil, err
+		}
 	}
 	if g.TopicsFile != nil {
 		if m.Topics, err = record("topics", g.TopicsFile); err != nil {

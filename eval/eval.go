@@ -20,7 +20,7 @@ type Row struct {
 	Values []float64 // under the bounds policy, the low end
 	High   []float64 // under the bounds policy, the high end; nil otherwise
 	// Missing marks a judged query the run did not contain, scored as an
-	// empty list under --queries judged.
+	// empty list under the queries policy judged.
 	Missing  bool
 	Returned int // items in the list as evaluated
 	Unjudged int // returned items with no judgment
@@ -38,13 +38,44 @@ type Result struct {
 	Mean     []float64 // macro mean over Rows
 	MeanHigh []float64 // under the bounds policy
 	// Excluded lists queries without a relevant judgment left out of every
-	// mean under --unanswerable exclude: the abstention slice.
+	// mean under the unanswerable policy exclude: the abstention slice.
 	Excluded []string
 	// Ignored lists queries present on one side only and not evaluated
-	// under --queries judged or run.
+	// under the queries policies judged and run.
 	Ignored  []string
 	Unjudged int // unjudged items returned, over all evaluated queries
-	Folded   int // items folded into their document under --unit doc
+	Folded   int // items folded into their document under the doc unit
+}
+
+// Metric returns the position in Metrics (and in every row's Values) of
+// the metric named name, in any of the spellings metric.Parse reads.
+func (r *Result) Metric(name string) (int, error) {
+	ms, err := metric.Parse(name)
+	if err != nil {
+		return -1, err
+	}
+	if len(ms) != 1 {
+		return -1, fmt.Errorf("metric %q names %d metrics: name one", name, len(ms))
+	}
+	m := ms[0]
+	names := make([]string, len(r.Metrics))
+	for i, have := range r.Metrics {
+		if have.Name() == m.Name() {
+			return i, nil
+		}
+		names[i] = have.Name()
+	}
+	return -1, fmt.Errorf("%s: no %s among the metrics computed (%s)", r.Name, m.Name(), strings.Join(names, " "))
+}
+
+// MeanOf returns the mean of the metric named name (the low end under the
+// bounds policy).
+func (r *Result) MeanOf(name string) (float64, error) {
+	i, err := r.Metric(name)
+	if err != nil {
+		return 0, err
+	}
+	return r.Mean[i], nil
 }
 
 // Evaluator scores ranked lists against one set of judgments.
@@ -55,7 +86,7 @@ type Evaluator struct {
 	docOf   func(string) string
 	ideal   map[string][]int32
 	// FoldedJudgments counts judgments merged into their document's under
-	// --unit doc.
+	// the doc unit.
 	FoldedJudgments int
 }
 
@@ -96,13 +127,13 @@ func (e *Evaluator) Policy() Policy { return e.policy }
 func (e *Evaluator) Metrics() []metric.Metric { return e.metrics }
 
 // Judgments returns the judgments scored against (document level under
-// --unit doc).
+// the doc unit).
 func (e *Evaluator) Judgments() *judgments.Set { return e.qrels }
 
 // scratch is per-goroutine working memory.
 type scratch struct {
 	grades, ideal []int32
-	hi            []int32 // grades read optimistically, under --unjudged bounds
+	hi            []int32 // grades read optimistically, under the unjudged policy bounds
 	seen          map[string]bool
 	items         []string
 	lines         []int
@@ -112,7 +143,7 @@ var scratchPool = sync.Pool{New: func() any { return &scratch{seen: map[string]b
 
 // Score scores one ranked list of query q (items in rank order; lines, when
 // known, say where each came from for error messages). It returns the row
-// and the problems found: an unjudged item under --unjudged error, a query
+// and the problems found: an unjudged item under the unjudged policy error, a query
 // that is not judged.
 func (e *Evaluator) Score(file string, list *runs.Ranking) (Row, error) {
 	q := e.qrels.Query(list.Query)
@@ -160,7 +191,7 @@ func (e *Evaluator) ScoreGrades(query string, grades []int32) Row {
 	return row
 }
 
-// scoreGrades counts holes, applies --unjudged skip, and fills the metrics.
+// scoreGrades counts holes, applies the unjudged policy skip, and fills the metrics.
 func (e *Evaluator) scoreGrades(row *Row, s *scratch) {
 	kept := s.grades[:0]
 	for _, g := range s.grades {

@@ -1,5 +1,6 @@
 // Package input opens the files ragstat reads: plain or gzip-compressed
-// (recognised by content, not by name), or standard input as "-". A File can
+// (recognised by content, not by name), standard input as "-", or any
+// io.Reader (FromReader) or bytes (FromBytes) of a Go program. A File can
 // be opened more than once, which lets a streaming reader start over, and it
 // can say what its first bytes look like so formats are detected by content.
 package input
@@ -88,6 +89,27 @@ func Open(path string, stdin io.Reader) (*File, error) {
 	if strings.TrimSpace(path) == "" {
 		return nil, &diag.Error{Msg: "empty file name"}
 	}
+	return f.checked()
+}
+
+// FromReader makes a File of everything r yields, copied to a temporary
+// file that vanishes with the process (Close removes it at once): a reader
+// from a Go program, read like a file named name, which labels messages.
+func FromReader(name string, r io.Reader) (*File, error) {
+	f := &File{Name: name, path: name}
+	if err := f.copyOf(r); err != nil {
+		f.Close()
+		return nil, err
+	}
+	out, err := f.checked()
+	if err != nil {
+		f.Close()
+	}
+	return out, err
+}
+
+// checked refuses an empty file and recognises gzip.
+func (f *File) checked() (*File, error) {
 	head, err := f.rawHead(2)
 	if err != nil {
 		return nil, err

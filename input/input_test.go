@@ -134,3 +134,19 @@ func TestCopyLeavesNoFile(t *testing.T) {
 		t.Fatalf("size %d, sha256 %q, %v", f.Size(), sum, err)
 	}
 }
+
+func TestFromReader(t *testing.T) {
+	f, err := FromReader("qrels", bytes.NewReader(gz(t, "q 0 d 1\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for range 2 { // read twice: the reader is copied once
+		if data, err := f.ReadAll(); err != nil || string(data) != "q 0 d 1\n" || !f.Gzip() || f.Name != "qrels" {
+			t.Fatalf("read %q, %v, gzip %v, name %q", data, err, f.Gzip(), f.Name)
+		}
+	}
+	if _, err := FromReader("empty", strings.NewReader("")); err == nil || !strings.Contains(err.Error(), "empty: file is empty") {
+		t.Errorf("an empty reader: %v", err)
+	}
+}

@@ -141,10 +141,10 @@ func (q *Query) buildIndex(file string, errs *diag.List) {
 	}
 }
 
-// Set is every judgment of one file.
+// Set is every judgment of one file, or of a list New was given.
 type Set struct {
-	File    string
-	Format  Format
+	File    string // the file read, or the name given to New
+	Format  Format // the format read; Auto for a set built by New
 	queries map[string]*Query
 	order   []string
 	count   int

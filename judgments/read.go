@@ -78,11 +78,33 @@ func Read(f *input.File, opt Options) (*Set, error) {
 		err = rd.json(r)
 	}
 	rd.errs.Add(err)
+	return rd.done()
+}
+
+// New builds a Set of judgments held in memory, checked as Read checks a
+// file: ids present, grades on the scale (DefaultScale when zero), spans
+// not blank, no (query, item) pair twice. name labels the problems.
+func New(name string, js []Judgment, scale Scale) (*Set, error) {
+	if scale == (Scale{}) {
+		scale = DefaultScale
+	}
+	rd := reader{set: newSet(name, Auto), scale: scale}
+	for _, j := range js {
+		if rd.errs.Add(rd.accept(j)) {
+			break
+		}
+	}
+	return rd.done()
+}
+
+// done indexes the set read and returns it, or every problem found.
+func (rd *reader) done() (*Set, error) {
+	s := rd.set
 	if !rd.errs.Full() {
 		s.finish(&rd.errs)
 	}
 	if rd.errs.Len() == 0 && s.count == 0 {
-		rd.errs.Add(&diag.Error{File: f.Name, Msg: "no judgments found"})
+		rd.errs.Add(&diag.Error{File: s.File, Msg: "no judgments found"})
 	}
 	rd.errs.Sort()
 	if err := rd.errs.Err(); err != nil {

@@ -165,3 +165,26 @@ func FuzzRead(f *testing.F) {
 }
 
 func TestSchema(t *testing.T) { schematest.Check(t, "judgment.schema.json", jsonlJudgment{}) }
+
+func TestNew(t *testing.T) {
+	set, err := New("memory", []Judgment{{Query: "q", Item: "a", Grade: 3, Spans: []string{"the answer"}}, {Query: "q", Item: "b"}}, Scale{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, ok := set.Query("q").Grade("a"); !ok || g != 3 || set.Len() != 2 || set.Query("q").Spans("a")[0] != "the answer" {
+		t.Errorf("set %+v", set)
+	}
+	for _, tt := range []struct {
+		js   []Judgment
+		want string
+	}{
+		{nil, "memory: no judgments found"},
+		{[]Judgment{{Query: "q", Item: "a", Grade: 4}}, `memory: query "q", item "a": grade 4 is outside the scale 0..3`},
+		{[]Judgment{{Query: "q", Item: " "}}, `memory: query "q": empty item id`},
+		{[]Judgment{{Query: "q", Item: "a"}, {Query: "q", Item: "a", Grade: 1}}, `item "a"`},
+	} {
+		if _, err := New("memory", tt.js, Scale{}); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("New(%v) = %v, want %q", tt.js, err, tt.want)
+		}
+	}
+}

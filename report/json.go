@@ -55,29 +55,6 @@ func (r *Eval) jsonPolicy() jsonPolicy {
 	return jsonPolicy{Policy: r.Policy, GainFormula: r.Policy.Gain.Formula(), Metrics: names}
 }
 
-// values maps metric names to numbers, or to [low, high] under bounds.
-func (r *Eval) values(low, high []float64) map[string]any {
-	out := make(map[string]any, len(low))
-	for i, m := range r.metrics() {
-		if high != nil {
-			out[m.Name()] = [2]float64{low[i], high[i]}
-		} else {
-			out[m.Name()] = low[i]
-		}
-	}
-	return out
-}
-
-func (r *Eval) jsonRun(res *eval.Result) jsonRun {
-	jr := jsonRun{Name: res.Name, File: res.File, NumQueries: len(res.Rows), Mean: r.values(res.Mean, res.MeanHigh),
-		Excluded: res.Excluded, Ignored: res.Ignored, Unjudged: res.Unjudged, Folded: res.Folded}
-	for _, q := range res.Rows {
-		jr.Queries = append(jr.Queries, jsonQuery{Query: q.Query, Metrics: r.values(q.Values, q.High),
-			Missing: q.Missing, Unjudged: q.Unjudged, Folded: q.Folded})
-	}
-	return jr
-}
-
 // jsonMetrics lists the metrics as a values object writes them: in the
 // order of their names, as encoding/json orders a map's keys.
 type jsonMetrics struct {
@@ -178,30 +155,23 @@ func (j *jsonWriter) run(jm jsonMetrics, res *eval.Result) {
 	j.close('}')
 }
 
-// runs writes the runs' array (null when there is none).
-func (j *jsonWriter) runs(jm jsonMetrics, results []*eval.Result) {
-	if len(results) == 0 {
-		j.WriteString("null")
-		return
-	}
-	j.open('[')
-	for _, res := range results {
-		j.elem()
-		j.run(jm, res)
-	}
-	j.close(']')
-}
-
 // finite refuses a result JSON cannot hold before any of it is written.
 func (r *Eval) finite() error {
 	for _, res := range r.Results {
-		if err := finite(res.Mean, res.MeanHigh); err != nil {
+		if err := finiteResult(res); err != nil {
 			return err
 		}
-		for _, q := range res.Rows {
-			if err := finite(q.Values, q.High); err != nil {
-				return err
-			}
+	}
+	return nil
+}
+
+func finiteResult(res *eval.Result) error {
+	if err := finite(res.Mean, res.MeanHigh); err != nil {
+		return err
+	}
+	for _, q := range res.Rows {
+		if err := finite(q.Values, q.High); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -229,7 +199,8 @@ func jsonDoc(w io.Writer, r *Eval) error {
 	j.key(`"inputs":`)
 	j.Write(head[1])
 	j.key(`"runs":`)
-	j.runs(r.jsonMetrics(), r.Results)
+	jm := r.jsonMetrics()
+	j.list(len(r.Results), func(i int) error { j.run(jm, r.Results[i]); return nil })
 	if len(r.Notes) > 0 {
 		j.key(`"notes":`)
 		j.strings(r.Notes)

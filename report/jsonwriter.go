@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -98,6 +99,47 @@ func (j *jsonWriter) marshal(v any, depth int) ([]byte, error) {
 		return json.MarshalIndent(v, strings.Repeat("  ", depth), "  ")
 	}
 	return json.Marshal(v)
+}
+
+// list writes n elements of an array, each by elem(i); none is null, as
+// encoding/json writes a nil slice.
+func (j *jsonWriter) list(n int, elem func(i int) error) error {
+	if n == 0 {
+		j.WriteString("null")
+		return nil
+	}
+	j.open('[')
+	for i := range n {
+		j.elem()
+		if err := elem(i); err != nil {
+			return err
+		}
+	}
+	j.close(']')
+	return nil
+}
+
+// openMarshaled writes v, an object whose last member is last with the
+// value null, with encoding/json, but stops before that member: the
+// object stays open for the caller to write last's value and close it.
+func (j *jsonWriter) openMarshaled(v any, last string) error {
+	b, err := j.marshal(v, j.depth)
+	if err != nil {
+		return err
+	}
+	tail := jsonKey(last) + "null}"
+	if j.indent {
+		tail = jsonKey(last) + " null\n" + strings.Repeat("  ", j.depth) + "}"
+	}
+	b, ok := bytes.CutSuffix(b, []byte(tail))
+	if !ok {
+		return fmt.Errorf("json: %T does not end with %s", v, last)
+	}
+	b = bytes.TrimRight(b, " \n")
+	j.first = b[len(b)-1] == '{'
+	j.Write(bytes.TrimSuffix(b, []byte{','}))
+	j.depth++
+	return nil
 }
 
 // marshalAll marshals each of vs at depth, all before a document is

@@ -54,6 +54,8 @@ func cutoff(k int) string {
 }
 
 func stagesTable(w io.Writer, r *Stages) error {
+	out := newWriter(w)
+	w = out
 	for _, l := range r.header().policyLines() {
 		fmt.Fprintf(w, "# %s\n", l)
 	}
@@ -68,7 +70,9 @@ func stagesTable(w io.Writer, r *Stages) error {
 	for _, sys := range r.Result.Systems {
 		fmt.Fprintf(w, "\n== system %s\n", sys.Name)
 		loudest(w, sys)
-		stageTable(w, sys, r.PerQuery)
+		if err := stageTable(out, sys, r.PerQuery); err != nil {
+			return err
+		}
 		waterfall(w, "Where relevant evidence stopped (relevant judgments of answerable queries)", sys.Loss, r.PerQuery)
 		if sys.FactLoss.Total > 0 {
 			waterfall(w, "Where required facts stopped", sys.FactLoss, r.PerQuery)
@@ -79,7 +83,7 @@ func stagesTable(w io.Writer, r *Stages) error {
 		answerLines(w, sys.Answers)
 		latencyLines(w, sys)
 	}
-	return nil
+	return out.Flush()
 }
 
 // loudest puts permission violations that reached the generator first.
@@ -94,45 +98,60 @@ func loudest(w io.Writer, sys *stages.System) {
 	}
 }
 
-func stageTable(w io.Writer, sys *stages.System, perQuery bool) {
-	tw := tabwriter.NewWriter(w, 0, 0, 1, ' ', 0)
+// stageTable writes a row per stage (and per query and stage when asked),
+// aligned, row by row.
+func stageTable(w *writer, sys *stages.System, perQuery bool) error {
 	ms := sys.Stages[0].Eval.Metrics
-	head := []string{"stage", "k", "query"}
-	for _, m := range ms {
-		head = append(head, m.Name())
-	}
-	head = append(head, "facts", "mean_len")
-	fmt.Fprintln(tw, strings.Join(head, "\t"))
 	facts := map[string]stages.QueryFacts{}
 	for _, qf := range sys.Facts {
 		facts[qf.Query] = qf
 	}
-	for si, s := range sys.Stages {
-		if perQuery {
-			for _, row := range s.Eval.Rows {
-				cells := []string{s.Name, cutoff(s.K), row.Query}
-				for i, m := range ms {
-					cells = append(cells, string(appendValue(nil, m, row.Values[i], true)))
+	g := newGrid(w, 5+len(ms), 1)
+	cells := func() {
+		g.text("stage")
+		g.text("k")
+		g.text("query")
+		for _, m := range ms {
+			g.text(m.Name())
+		}
+		g.text("facts")
+		g.text("mean_len")
+		for si, s := range sys.Stages {
+			k := cutoff(s.K)
+			if perQuery {
+				for _, row := range s.Eval.Rows {
+					g.text(s.Name)
+					g.text(k)
+					g.text(row.Query)
+					for i, m := range ms {
+						g.value(m, row.Values[i], true)
+					}
+					covered := ""
+					if qf, ok := facts[row.Query]; ok {
+						covered = strconv.Itoa(qf.Supported[si]) + "/" + strconv.Itoa(qf.Facts)
+					}
+					g.text(covered)
+					g.int(row.Returned)
 				}
-				covered := ""
-				if qf, ok := facts[row.Query]; ok {
-					covered = fmt.Sprintf("%d/%d", qf.Supported[si], qf.Facts)
-				}
-				fmt.Fprintln(tw, strings.Join(append(cells, covered, strconv.Itoa(row.Returned)), "\t"))
 			}
+			g.text(s.Name)
+			g.text(k)
+			g.text("MEAN")
+			for i, m := range ms {
+				g.value(m, s.Eval.Mean[i], false)
+			}
+			if s.FactQueries > 0 {
+				g.fixed(s.FactCoverage, 4)
+			} else {
+				g.text("-")
+			}
+			g.fixed(s.MeanLength, 1)
 		}
-		cells := []string{s.Name, cutoff(s.K), "MEAN"}
-		for i, m := range ms {
-			cells = append(cells, string(appendValue(nil, m, s.Eval.Mean[i], false)))
-		}
-		facts := "-"
-		if s.FactQueries > 0 {
-			facts = strconv.FormatFloat(s.FactCoverage, 'f', 4, 64)
-		}
-		cells = append(cells, facts, strconv.FormatFloat(s.MeanLength, 'f', 1, 64))
-		fmt.Fprintln(tw, strings.Join(cells, "\t"))
 	}
-	tw.Flush()
+	cells()
+	g.start()
+	cells()
+	return g.flush()
 }
 
 func waterfall(w io.Writer, title string, wf stages.Waterfall, perQuery bool) {
@@ -217,9 +236,35 @@ func contextLines(w io.Writer, c stages.ContextReport) {
 		} else {
 			fmt.Fprintln(w, "  every context fits its budget")
 		}
+		reportedLines(w, c.Budgets)
 	}
 	for _, l := range c.TruncatedAway {
 		fmt.Fprintf(w, "  truncated away: query %s, item %s lost its answer-bearing span and counts as grade 0 in the context\n", l.Query, l.What)
+	}
+}
+
+// reportedLines sets ragstat's prompt counts beside those the generator
+// reported, and lists every query where they disagree.
+func reportedLines(w io.Writer, budgets []stages.Budget) {
+	n, agree := 0, 0
+	var differ []string
+	for _, b := range budgets {
+		if b.Reported == nil {
+			continue
+		}
+		n++
+		if *b.Reported == b.Prompt() {
+			agree++
+		} else {
+			differ = append(differ, fmt.Sprintf("%s (counted %d, reported %d, %+d)", b.Query, b.Prompt(), *b.Reported, *b.Reported-b.Prompt()))
+		}
+	}
+	if n == 0 {
+		return
+	}
+	fmt.Fprintf(w, "  prompt tokens reported by the generator: %d of %d agree with ragstat's count (chat templates add tokens ragstat cannot see)\n", agree, n)
+	for _, d := range differ {
+		fmt.Fprintf(w, "  reported differs: query %s\n", d)
 	}
 }
 
@@ -252,6 +297,9 @@ func answerLines(w io.Writer, a stages.AnswerReport) {
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "  abstention on unanswerable: %d (rate %.4f); false abstention on answerable: %d (rate %.4f)\n",
 		a.Abstained, a.AbstentionRate, a.FalseAbstentions, a.FalseAbstentionRate)
+	if len(a.NoAbstention) > 0 {
+		fmt.Fprintf(w, "  abstention not recorded for %d (left out of both rates): %s\n", len(a.NoAbstention), strings.Join(a.NoAbstention, ", "))
+	}
 	fmt.Fprintf(w, "  citations: %d, supported %d (%.4f), facts cited %.4f\n", a.Cited, a.Supported, a.CitationSupport, a.FactsCited)
 	for _, c := range a.NotShown {
 		fmt.Fprintf(w, "  cited but not in the context: query %s, item %s\n", c.Query, c.Item)
@@ -300,20 +348,81 @@ type stageJSON struct {
 	Run jsonRun `json:"eval"`
 }
 
+// stageHead is a stage's object before its evaluation, which is streamed.
+type stageHead struct {
+	*stages.StageResult
+	Eval *jsonRun `json:"eval"`
+}
+
+// stagesJSON writes the document: each system's reports with
+// encoding/json, and each stage's evaluation with its per-query rows
+// streamed as they are formatted.
 func stagesJSON(w io.Writer, r *Stages) error {
-	h := r.header()
-	doc := stagesDoc{Tool: r.Tool, Version: r.Version, Kind: manifest.KindStages, Policy: h.jsonPolicy(), Inputs: r.Inputs,
-		Result: &stagesResult{Tokenizer: r.Result.Tokenizer}, Notes: r.Notes, Manifest: r.manifest()}
 	for _, sys := range r.Result.Systems {
-		js := stagesSys{System: sys}
 		for _, s := range sys.Stages {
-			js.Stages = append(js.Stages, stageJSON{StageResult: s, Run: h.jsonRun(s.Eval)})
+			if err := finiteResult(s.Eval); err != nil {
+				return err
+			}
 		}
-		doc.Result.Systems = append(doc.Result.Systems, js)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(doc)
+	h := r.header()
+	jm := h.jsonMetrics()
+	out := newWriter(w)
+	j := &jsonWriter{writer: out, indent: true}
+	head, err := j.marshalAll(1, h.jsonPolicy(), r.Inputs, r.manifest())
+	if err != nil {
+		return err
+	}
+	j.open('{')
+	j.key(`"tool":`)
+	j.string(r.Tool)
+	j.key(`"version":`)
+	j.string(r.Version)
+	j.key(`"kind":`)
+	j.string(manifest.KindStages)
+	j.key(`"policy":`)
+	j.Write(head[0])
+	j.key(`"inputs":`)
+	j.Write(head[1])
+	j.key(`"result":`)
+	j.open('{')
+	if r.Result.Tokenizer != "" {
+		j.key(`"tokenizer":`)
+		j.string(r.Result.Tokenizer)
+	}
+	j.key(`"systems":`)
+	if err := j.list(len(r.Result.Systems), func(i int) error { return j.system(jm, r.Result.Systems[i]) }); err != nil {
+		return err
+	}
+	j.close('}')
+	if len(r.Notes) > 0 {
+		j.key(`"notes":`)
+		j.strings(r.Notes)
+	}
+	j.key(`"manifest":`)
+	j.Write(head[2])
+	j.close('}')
+	out.WriteByte('\n')
+	return out.Flush()
+}
+
+// system writes one system's object: its reports, then its stages.
+func (j *jsonWriter) system(jm jsonMetrics, sys *stages.System) error {
+	if err := j.openMarshaled(stagesSys{System: sys}, "stages"); err != nil {
+		return err
+	}
+	j.key(`"stages":`)
+	err := j.list(len(sys.Stages), func(i int) error {
+		if err := j.openMarshaled(stageHead{StageResult: sys.Stages[i]}, "eval"); err != nil {
+			return err
+		}
+		j.key(`"eval":`)
+		j.run(jm, sys.Stages[i].Eval)
+		j.close('}')
+		return nil
+	})
+	j.close('}')
+	return err
 }
 
 // manifest records the inputs by digest, the policy, metrics and cutoffs,

@@ -20,32 +20,23 @@ func table(w io.Writer, r *Eval) error {
 	}
 	ms := r.metrics()
 	g := newGrid(out, 2+len(ms), 1)
-	g.measureText(0, "run")
-	g.measureText(1, "query")
-	for i, m := range ms {
-		g.measureText(2+i, r.label(m))
-	}
-	for x := range r.rows() {
-		g.measureText(0, x.run)
-		g.measureText(1, x.query)
-		for i, m := range ms {
-			g.measure(2+i, cellWidth(m, x.low, x.high, i, x.perQuery))
+	cells := func() {
+		g.text("run")
+		g.text("query")
+		for _, m := range ms {
+			g.text(r.label(m))
+		}
+		for x := range r.rows() {
+			g.text(x.run)
+			g.text(x.query)
+			for i, m := range ms {
+				g.cell(m, x.low, x.high, i, x.perQuery)
+			}
 		}
 	}
+	cells()
 	g.start()
-	g.text("run")
-	g.text("query")
-	for _, m := range ms {
-		g.text(r.label(m))
-	}
-	for x := range r.rows() {
-		g.text(x.run)
-		g.text(x.query)
-		for i, m := range ms {
-			out.num = appendCell(out.num[:0], m, x.low, x.high, i, x.perQuery)
-			g.num()
-		}
-	}
+	cells()
 	if err := g.flush(); err != nil {
 		return err
 	}

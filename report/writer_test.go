@@ -14,7 +14,9 @@ import (
 	"text/tabwriter"
 
 	"github.com/ragstat/ragstat/eval"
+	"github.com/ragstat/ragstat/manifest"
 	"github.com/ragstat/ragstat/metric"
+	"github.com/ragstat/ragstat/stages"
 )
 
 // The streaming writers must print exactly what the standard library's
@@ -402,4 +404,122 @@ func referenceJSONLines(w io.Writer, r *Eval) error {
 		}
 	}
 	return nil
+}
+
+// randomStages builds systems whose stages carry random evaluations.
+func randomStages(t testing.TB, rng *rand.Rand, weird bool) *Stages {
+	ev := randomEval(t, rng, 1+rng.IntN(20), false, weird)
+	r := &Stages{Tool: "ragstat", Version: "v1", Policy: ev.Policy, Inputs: ev.Inputs, PerQuery: rng.IntN(2) == 0,
+		Notes: ev.Notes, Result: &stages.Result{}}
+	if rng.IntN(2) == 0 {
+		r.Result.Tokenizer = "o200k_base"
+	}
+	for s := range 1 + rng.IntN(2) {
+		sys := &stages.System{Name: randomString(rng, weird) + strconv.Itoa(s), Configs: []string{`{"model": "<x>"}`}}
+		res := ev.Results[0]
+		for k, name := range []string{"candidates", "reranked", "context"}[:1+rng.IntN(3)] {
+			st := &stages.StageResult{Name: name, K: k * 5, FactQueries: rng.IntN(2), FactCoverage: rng.Float64(),
+				MeanLength: rng.Float64() * 50, MaxLength: rng.IntN(50)}
+			st.Eval = &eval.Result{Name: res.Name, File: res.File, Metrics: res.Metrics, Mean: res.Mean, Unjudged: k}
+			for _, row := range res.Rows {
+				row.Returned = rng.IntN(1000)
+				st.Eval.Rows = append(st.Eval.Rows, row)
+			}
+			sys.Stages = append(sys.Stages, st)
+		}
+		for i, row := range res.Rows {
+			if i%2 == 0 {
+				sys.Facts = append(sys.Facts, stages.QueryFacts{Query: row.Query, Facts: 3, Supported: []int{3, 2, 1}})
+			}
+		}
+		r.Result.Systems = append(r.Result.Systems, sys)
+	}
+	return r
+}
+
+func TestStagesMatchReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for i := range 200 {
+		r := randomStages(t, rng, i%2 == 0)
+		var got, want bytes.Buffer
+		if err := stagesJSON(&got, r); err != nil {
+			t.Fatal(err)
+		}
+		if err := referenceStagesJSON(&want, r); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want.String() {
+			t.Fatalf("case %d, json differs from the reference:\n%s", i, diffAt(got.String(), want.String()))
+		}
+		for _, sys := range r.Result.Systems {
+			got.Reset()
+			want.Reset()
+			out := newWriter(&got)
+			if err := stageTable(out, sys, r.PerQuery); err != nil {
+				t.Fatal(err)
+			}
+			out.Flush()
+			referenceStageTable(&want, sys, r.PerQuery)
+			if got.String() != want.String() {
+				t.Fatalf("case %d, stage table differs from the reference:\n%s", i, diffAt(got.String(), want.String()))
+			}
+		}
+	}
+}
+
+func referenceStageTable(w io.Writer, sys *stages.System, perQuery bool) {
+	tw := tabwriter.NewWriter(w, 0, 0, 1, ' ', 0)
+	ms := sys.Stages[0].Eval.Metrics
+	head := []string{"stage", "k", "query"}
+	for _, m := range ms {
+		head = append(head, m.Name())
+	}
+	head = append(head, "facts", "mean_len")
+	fmt.Fprintln(tw, strings.Join(head, "\t"))
+	facts := map[string]stages.QueryFacts{}
+	for _, qf := range sys.Facts {
+		facts[qf.Query] = qf
+	}
+	for si, s := range sys.Stages {
+		if perQuery {
+			for _, row := range s.Eval.Rows {
+				cells := []string{s.Name, cutoff(s.K), row.Query}
+				for i, m := range ms {
+					cells = append(cells, refValue(m, row.Values[i], true))
+				}
+				covered := ""
+				if qf, ok := facts[row.Query]; ok {
+					covered = fmt.Sprintf("%d/%d", qf.Supported[si], qf.Facts)
+				}
+				fmt.Fprintln(tw, strings.Join(append(cells, covered, strconv.Itoa(row.Returned)), "\t"))
+			}
+		}
+		cells := []string{s.Name, cutoff(s.K), "MEAN"}
+		for i, m := range ms {
+			cells = append(cells, refValue(m, s.Eval.Mean[i], false))
+		}
+		facts := "-"
+		if s.FactQueries > 0 {
+			facts = strconv.FormatFloat(s.FactCoverage, 'f', 4, 64)
+		}
+		cells = append(cells, facts, strconv.FormatFloat(s.MeanLength, 'f', 1, 64))
+		fmt.Fprintln(tw, strings.Join(cells, "\t"))
+	}
+	tw.Flush()
+}
+
+func referenceStagesJSON(w io.Writer, r *Stages) error {
+	h := r.header()
+	doc := stagesDoc{Tool: r.Tool, Version: r.Version, Kind: manifest.KindStages, Policy: h.jsonPolicy(), Inputs: r.Inputs,
+		Result: &stagesResult{Tokenizer: r.Result.Tokenizer}, Notes: r.Notes, Manifest: r.manifest()}
+	for _, sys := range r.Result.Systems {
+		js := stagesSys{System: sys}
+		for _, s := range sys.Stages {
+			js.Stages = append(js.Stages, stageJSON{StageResult: s, Run: refRun(h, s.Eval)})
+		}
+		doc.Result.Systems = append(doc.Result.Systems, js)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(doc)
 }

@@ -17,6 +17,9 @@ type AnswerReport struct {
 	// NoAnswer lists traces with no answer recorded (neither an answer nor
 	// an abstention): they count in no rate.
 	NoAnswer []string `json:"no_answer_recorded,omitempty"`
+	// NoAbstention lists traces with an answer but no record of whether it
+	// abstained: they count in neither abstention rate.
+	NoAbstention []string `json:"abstention_not_recorded,omitempty"`
 	// Abstentions on unanswerable queries, and their rate among those with
 	// an answer recorded. An empty retrieval is not an abstention.
 	Abstained      int     `json:"abstained_unanswerable"`
@@ -61,6 +64,7 @@ func (a *answerTally) merge(o answerTally) {
 	a.r.Answerable += o.r.Answerable
 	a.r.Unanswerable += o.r.Unanswerable
 	a.r.NoAnswer = append(a.r.NoAnswer, o.r.NoAnswer...)
+	a.r.NoAbstention = append(a.r.NoAbstention, o.r.NoAbstention...)
 	a.r.Abstained += o.r.Abstained
 	a.r.FalseAbstentions += o.r.FalseAbstentions
 	a.r.Cited += o.r.Cited
@@ -79,6 +83,7 @@ func (a *answerTally) merge(o answerTally) {
 func (a *answerTally) report() AnswerReport {
 	r := a.r
 	slices.Sort(r.NoAnswer)
+	slices.Sort(r.NoAbstention)
 	r.NotShown = byQuery(r.NotShown, func(c Citation) string { return c.Query })
 	r.AbstentionRate = ratio(r.Abstained, a.unanswered)
 	r.FalseAbstentionRate = ratio(r.FalseAbstentions, a.answered)
@@ -111,15 +116,23 @@ func (a *answerTally) one(v *view, ci int, minGrade int32) {
 		a.r.NoAnswer = append(a.r.NoAnswer, v.t.Query)
 		return
 	}
+	abstained := ans.Abstained != nil && *ans.Abstained
+	if ans.Abstained == nil {
+		a.r.NoAbstention = append(a.r.NoAbstention, v.t.Query)
+	}
 	if !v.topic.Answerable {
-		a.unanswered++
-		if ans.Abstained {
+		if ans.Abstained != nil {
+			a.unanswered++
+		}
+		if abstained {
 			a.r.Abstained++
 		}
 		return
 	}
-	a.answered++
-	if ans.Abstained {
+	if ans.Abstained != nil {
+		a.answered++
+	}
+	if abstained {
 		a.r.FalseAbstentions++
 		return
 	}

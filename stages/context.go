@@ -23,16 +23,23 @@ type ContextReport struct {
 // Budget is one query's token accounting: instructions + request + context
 // text + answer reserve, against the budget.
 type Budget struct {
-	Query        string       `json:"query"`
-	Instructions int          `json:"instructions"`
-	Request      int          `json:"request"`
-	Context      int          `json:"context"`
-	Reserve      int          `json:"answer_reserve"`
-	Total        int          `json:"total"`
-	Limit        int          `json:"budget"` // 0: no budget recorded
-	NoText       bool         `json:"no_context_text,omitempty"`
-	Items        []ItemTokens `json:"items,omitempty"`
+	Query        string `json:"query"`
+	Instructions int    `json:"instructions"`
+	Request      int    `json:"request"`
+	Context      int    `json:"context"`
+	Reserve      int    `json:"answer_reserve"`
+	Total        int    `json:"total"`
+	Limit        int    `json:"budget"` // 0: no budget recorded
+	NoText       bool   `json:"no_context_text,omitempty"`
+	// Reported is the prompt size the generator reported, when the trace
+	// carries it; it includes what ragstat cannot see (chat templates).
+	Reported *int         `json:"reported_tokens,omitempty"`
+	Items    []ItemTokens `json:"items,omitempty"`
 }
+
+// Prompt is the prompt as ragstat counts it: the budget without the
+// answer reserve.
+func (b Budget) Prompt() int { return b.Total - b.Reserve }
 
 // Over reports whether the query exceeds its budget.
 func (b Budget) Over() bool { return b.Limit > 0 && b.Total > b.Limit }
@@ -130,6 +137,7 @@ func (j *joiner) budget(query string, s *trace.Stage) Budget {
 		b.Context = tok.Count(strings.Join(texts, "\n"))
 	}
 	b.Total = b.Instructions + b.Request + b.Context + b.Reserve
+	b.Reported = s.ReportedTokens
 	return b
 }
 

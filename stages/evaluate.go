@@ -52,7 +52,7 @@ type digest struct {
 }
 
 // Evaluate evaluates every system in traces. Problems in the data (a trace
-// whose query has no topic, an unjudged item under --unjudged error, a
+// whose query has no topic, an unjudged item under the unjudged policy error, a
 // truncation whose grade cannot be inherited, missing metadata, stages that
 // differ between traces of one system) are returned together, up to
 // diag.Max. Each trace is reduced to its contribution as soon as it is read

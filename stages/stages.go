@@ -37,13 +37,13 @@ const (
 	TruncatedDrop    Truncated = "drop"    // count it as grade 0
 )
 
-// ParseTruncated reads a --truncated value.
+// ParseTruncated reads a truncation policy by name.
 func ParseTruncated(s string) (Truncated, error) {
 	switch t := Truncated(strings.ToLower(s)); t {
 	case TruncatedError, TruncatedInherit, TruncatedDrop:
 		return t, nil
 	}
-	return "", fmt.Errorf("unknown --truncated policy %q: use error, inherit or drop", s)
+	return "", fmt.Errorf("unknown truncated policy %q: use error, inherit or drop", s)
 }
 
 // Options are the policies of one evaluation.

@@ -130,7 +130,7 @@ func (m matrix) addTail(rows []int32, c int, out []float64) {
 }
 
 // comparison assembles the result for column c.
-func (m matrix) comparison(c int, pr Pair, rs resampled, o Options, exact bool) Comparison {
+func (m matrix) comparison(c int, pr Pair, rs resampled, o Options, exact bool) Difference {
 	d := m.column(c)
 	r := summary(pr, d)
 	means := make([]float64, o.Resamples)

@@ -9,7 +9,7 @@ import (
 )
 
 // diffsOnly compares a zero base with candidate d, so the differences are d.
-func diffsOnly(d []float64, o Options) (Comparison, error) {
+func diffsOnly(d []float64, o Options) (Difference, error) {
 	return Compare(make([]float64, len(d)), d, o)
 }
 

@@ -30,10 +30,10 @@ type Pair struct {
 	Base, Cand []float64
 }
 
-// Comparison is the paired comparison of one Pair. Differences are
+// Difference is what a paired comparison finds about one Pair. Differences are
 // Cand[i] - Base[i], so a positive MeanDiff means the candidate scores
 // higher on average.
-type Comparison struct {
+type Difference struct {
 	// N is the number of queries.
 	N int
 	// BaseMean and CandMean are the means of Base and Cand.
@@ -73,23 +73,23 @@ var ErrNoQueries = errors.New("stats: no queries to compare")
 
 // Compare compares one base and candidate over the same queries. It is
 // CompareAll with a single pair.
-func Compare(base, cand []float64, opts Options) (Comparison, error) {
+func Compare(base, cand []float64, opts Options) (Difference, error) {
 	res, err := CompareAll([]Pair{{Base: base, Cand: cand}}, opts)
 	if err != nil {
-		return Comparison{}, err
+		return Difference{}, err
 	}
 	return res[0], nil
 }
 
 // CompareAll compares every pair, all over the same N queries, and returns
-// one Comparison per pair in order. The bootstrap resamples and the sign
+// one Difference per pair in order. The bootstrap resamples and the sign
 // vectors are drawn once and shared by all pairs; they depend only on the
 // seed and N, so a pair gets the same result alone or in any batch. It
 // holds N·len(pairs) differences and Resamples·len(pairs) resampled sums in
 // memory. No pairs give no comparisons. It returns ErrNoQueries when N is 0,
 // and an error when the options are invalid or the pairs differ in length
 // or hold a NaN or infinite value.
-func CompareAll(pairs []Pair, opts Options) ([]Comparison, error) {
+func CompareAll(pairs []Pair, opts Options) ([]Difference, error) {
 	if len(pairs) == 0 {
 		return nil, nil
 	}
@@ -103,7 +103,7 @@ func CompareAll(pairs []Pair, opts Options) ([]Comparison, error) {
 	}
 	exact := m.n <= o.ExactMax
 	rs := resample(m, o, exact)
-	res := make([]Comparison, m.width)
+	res := make([]Difference, m.width)
 	for c := range res {
 		res[c] = m.comparison(c, pairs[c], rs, o, exact)
 	}
@@ -129,10 +129,10 @@ func pick(v []float64, idx []int) []float64 {
 	return out
 }
 
-// summary fills the fields of a Comparison that need no resampling.
-func summary(pr Pair, d []float64) Comparison {
+// summary fills the fields of a Difference that need no resampling.
+func summary(pr Pair, d []float64) Difference {
 	n := len(d)
-	r := Comparison{N: n}
+	r := Difference{N: n}
 	for i, b := range pr.Base {
 		c := pr.Cand[i]
 		r.BaseMean += b

@@ -11,8 +11,8 @@ import (
 	"pgregory.net/rapid"
 )
 
-// floats lists every float64 a Comparison reports.
-func floats(r Comparison) []float64 {
+// floats lists every float64 a Difference reports.
+func floats(r Difference) []float64 {
 	f := []float64{r.BaseMean, r.CandMean, r.MeanDiff, r.SD, r.EffectSize,
 		r.Bootstrap.Lo, r.Bootstrap.Hi, r.SignFlip.P}
 	if r.TTest != nil {
@@ -21,7 +21,7 @@ func floats(r Comparison) []float64 {
 	return f
 }
 
-func noNaN(t *testing.T, name string, r Comparison) {
+func noNaN(t *testing.T, name string, r Difference) {
 	t.Helper()
 	for _, x := range floats(r) {
 		if math.IsNaN(x) {
@@ -38,22 +38,22 @@ func TestDegenerate(t *testing.T) {
 	tests := []struct {
 		name       string
 		base, cand []float64
-		want       Comparison // fields compared: see below
+		want       Difference // fields compared: see below
 		tTest      *TTest
 	}{{
 		name: "one query",
 		base: []float64{0.2}, cand: []float64{0.5},
-		want: Comparison{N: 1, MeanDiff: 0.3, Wins: 1, EffectSize: inf,
+		want: Difference{N: 1, MeanDiff: 0.3, Wins: 1, EffectSize: inf,
 			Bootstrap: Interval{Lo: 0.3, Hi: 0.3}, SignFlip: SignFlip{P: 1, Exact: true, Extreme: 2, Total: 2}},
 	}, {
 		name: "all ties",
 		base: []float64{0.1, 0.7, 0.3}, cand: []float64{0.1, 0.7, 0.3},
-		want:  Comparison{N: 3, Ties: 3, SignFlip: SignFlip{P: 1, Exact: true, Extreme: 8, Total: 8}},
+		want:  Difference{N: 3, Ties: 3, SignFlip: SignFlip{P: 1, Exact: true, Extreme: 8, Total: 8}},
 		tTest: &TTest{T: 0, DF: 2, P: 1, Lo: 0, Hi: 0},
 	}, {
 		name: "every query moves by the same amount",
 		base: []float64{1, 2, 3, 4}, cand: []float64{0.5, 1.5, 2.5, 3.5},
-		want: Comparison{N: 4, MeanDiff: -0.5, Losses: 4, EffectSize: -inf,
+		want: Difference{N: 4, MeanDiff: -0.5, Losses: 4, EffectSize: -inf,
 			Bootstrap: Interval{Lo: -0.5, Hi: -0.5}, SignFlip: SignFlip{P: 2.0 / 16, Exact: true, Extreme: 2, Total: 16}},
 		tTest: &TTest{T: -inf, DF: 3, P: 0, Lo: -0.5, Hi: -0.5},
 	}}

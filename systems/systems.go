@@ -1,7 +1,7 @@
 // Package systems reads the systems named on a command line: arguments
 // PATH or NAME=PATH, each file opened once and recognised by its content as
 // a run, a file of traces, or a saved ragstat result. Trace formats plug in
-// as TraceFormat values (ragstat's own JSON Lines is built in), so a reader
+// as TraceReader values (ragstat's own JSON Lines is built in), so a reader
 // of another format serves every command that takes systems.
 package systems
 
@@ -28,21 +28,26 @@ const (
 	Result Kind = "result" // a saved ragstat JSON result (its systems' scores)
 )
 
-// A TraceFormat recognises one trace format by content and reads it.
-type TraceFormat struct {
-	Name string
-	// Detect reports whether f holds traces in this format.
-	Detect func(f *input.File) (bool, error)
-	// Scan calls fn with every trace of f, possibly concurrently.
-	Scan func(f *input.File, fn func(*trace.Trace) error) error
+// A TraceReader recognises trace formats by content and reads them.
+type TraceReader struct {
+	// Detect names the format f holds; "" when it is none of this
+	// reader's.
+	Detect func(f *input.File) (string, error)
+	// Scan calls fn with every trace of f, which holds format, possibly
+	// concurrently.
+	Scan func(f *input.File, format string, fn func(*trace.Trace) error) error
 }
 
-// JSONL is ragstat's own trace format (docs/formats.md): JSON Lines, one
-// trace per query and system.
-var JSONL = TraceFormat{
-	Name:   "jsonl",
-	Detect: trace.Is,
-	Scan:   func(f *input.File, fn func(*trace.Trace) error) error { return trace.Scan(f, 0, fn) },
+// JSONL reads ragstat's own trace format (docs/formats.md), named "jsonl":
+// JSON Lines, one trace per query and system.
+var JSONL = TraceReader{
+	Detect: func(f *input.File) (string, error) {
+		if ok, err := trace.Is(f); !ok || err != nil {
+			return "", err
+		}
+		return "jsonl", nil
+	},
+	Scan: func(f *input.File, _ string, fn func(*trace.Trace) error) error { return trace.Scan(f, 0, fn) },
 }
 
 // Options say which kinds are accepted and which trace formats are known.
@@ -52,7 +57,7 @@ type Options struct {
 	Accept []Kind
 	// Traces are tried in order before a file is taken for a run. Nil
 	// means JSONL only.
-	Traces []TraceFormat
+	Traces []TraceReader
 }
 
 // Input is one file named on the command line.
@@ -61,7 +66,8 @@ type Input struct {
 	Path   string
 	File   *input.File
 	Kind   Kind
-	Format *TraceFormat // the trace format, when Kind is Traces
+	Format string // the trace format, when Kind is Traces
+	reader *TraceReader
 }
 
 // System is the name of a run: NAME when given, else the file's base name.
@@ -77,7 +83,7 @@ func (in *Input) Scan(fn func(*trace.Trace) error) error {
 	if in.Kind != Traces {
 		return fmt.Errorf("%s holds %s, not traces", in.Path, in.Kind)
 	}
-	return in.Format.Scan(in.File, fn)
+	return in.reader.Scan(in.File, in.Format, fn)
 }
 
 // Split splits NAME=PATH; a plain path, or one whose part before "=" holds
@@ -101,7 +107,7 @@ func Open(args []string, stdin io.Reader, opt Options) (ins []*Input, err error)
 	}()
 	formats := opt.Traces
 	if formats == nil {
-		formats = []TraceFormat{JSONL}
+		formats = []TraceReader{JSONL}
 	}
 	var names Names
 	for _, arg := range args {
@@ -128,7 +134,7 @@ func Open(args []string, stdin io.Reader, opt Options) (ins []*Input, err error)
 
 func (in *Input) describe() string {
 	if in.Kind == Traces {
-		return "traces (" + in.Format.Name + ")"
+		return "traces (" + in.Format + ")"
 	}
 	if in.Kind == Result {
 		return "a saved ragstat result"
@@ -146,7 +152,7 @@ func kinds(ks []Kind) string {
 
 // recognise sets the kind: a saved result, then each trace format, then a
 // run.
-func (in *Input) recognise(formats []TraceFormat) error {
+func (in *Input) recognise(formats []TraceReader) error {
 	saved, err := isSaved(in.File)
 	if err != nil {
 		return err
@@ -156,12 +162,12 @@ func (in *Input) recognise(formats []TraceFormat) error {
 		return nil
 	}
 	for i := range formats {
-		ok, err := formats[i].Detect(in.File)
+		name, err := formats[i].Detect(in.File)
 		if err != nil {
 			return err
 		}
-		if ok {
-			in.Kind, in.Format = Traces, &formats[i]
+		if name != "" {
+			in.Kind, in.Format, in.reader = Traces, name, &formats[i]
 			return nil
 		}
 	}

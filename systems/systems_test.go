@@ -82,21 +82,31 @@ func TestOpen(t *testing.T) {
 	}
 
 	// A trace format plugs in beside the built-in one.
-	custom := TraceFormat{Name: "other",
-		Detect: func(f *input.File) (bool, error) {
-			head, err := f.Head(5)
-			return string(head) == "OTHER", err
+	custom := TraceReader{
+		Detect: func(f *input.File) (string, error) {
+			if head, err := f.Head(5); err != nil || string(head) != "OTHER" {
+				return "", err
+			}
+			return "other", nil
 		},
-		Scan: func(f *input.File, fn func(*trace.Trace) error) error {
-			return fn(&trace.Trace{Query: "q", System: "o"})
+		Scan: func(f *input.File, format string, fn func(*trace.Trace) error) error {
+			return fn(&trace.Trace{Query: "q", System: format})
 		}}
-	ins, err = Open([]string{other, traces}, nil, Options{Traces: []TraceFormat{custom, JSONL}})
+	ins, err = Open([]string{other, traces}, nil, Options{Traces: []TraceReader{custom, JSONL}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer Close(ins)
-	if ins[0].Kind != Traces || ins[0].Format.Name != "other" || ins[1].Format.Name != "jsonl" {
+	if ins[0].Kind != Traces || ins[0].Format != "other" || ins[1].Format != "jsonl" {
 		t.Errorf("kinds %s/%v %s/%v", ins[0].Kind, ins[0].Format, ins[1].Kind, ins[1].Format)
+	}
+	if err := ins[0].Scan(func(tr *trace.Trace) error {
+		if tr.System != "other" {
+			t.Errorf("scanned %+v", tr)
+		}
+		return nil
+	}); err != nil {
+		t.Error(err)
 	}
 }
 

@@ -68,7 +68,7 @@ func (b *Builder) Context(budget, reserve int, instructions, request, text strin
 
 // Answer records the generator's answer.
 func (b *Builder) Answer(text string, citations []string, abstained bool) *Builder {
-	b.t.Answer = &Answer{Text: text, Citations: citations, Abstained: abstained}
+	b.t.Answer = &Answer{Text: text, Citations: citations, Abstained: &abstained}
 	return b
 }
 

@@ -46,6 +46,9 @@ type Stage struct {
 	Instructions        *string `json:"instructions,omitempty"`
 	Request             *string `json:"request,omitempty"`
 	Text                *string `json:"text,omitempty"`
+	// ReportedTokens is the prompt's size as the generator reported it
+	// (an imported span's token count), kept beside ragstat's own count.
+	ReportedTokens *int `json:"reported_tokens,omitempty"`
 }
 
 // IDs lists the stage's item ids in rank order.
@@ -61,7 +64,10 @@ func (s *Stage) IDs() []string {
 type Answer struct {
 	Text      string   `json:"text"`
 	Citations []string `json:"citations,omitempty"`
-	Abstained bool     `json:"abstained"`
+	// Abstained says whether the generator declined to answer; nil: not
+	// recorded (an imported trace without an abstention pattern), which
+	// counts in no abstention rate.
+	Abstained *bool `json:"abstained,omitempty"`
 }
 
 // Trace is one query run through one system.
@@ -136,7 +142,7 @@ func (s *Stage) check() error {
 			return fmt.Errorf("item %q: score is not a finite number", it.ID)
 		}
 	}
-	for _, n := range []*int{s.BudgetTokens, s.AnswerReserveTokens} {
+	for _, n := range []*int{s.BudgetTokens, s.AnswerReserveTokens, s.ReportedTokens} {
 		if n != nil && *n < 0 {
 			return fmt.Errorf("a token budget is negative")
 		}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 
@@ -38,10 +39,7 @@ func (a *assembler) build(t *openTrace) (*trace.Trace, error) {
 	out := &trace.Trace{Latency: map[string]float64{}, File: at.file, Line: at.line}
 	out.Query = a.queryID(t, spans, &errs)
 	out.System = a.system(spans)
-	depth := depths(spans)
-	slices.SortStableFunc(retrievers, func(x, y *span) int {
-		return cmp.Or(cmp.Compare(x.end, y.end), cmp.Compare(depth[y.id], depth[x.id]))
-	})
+	stageOrder(spans, retrievers)
 	var last *trace.Stage
 	var lastDocs []document
 	known := map[string]bool{}
@@ -86,7 +84,12 @@ func (a *assembler) build(t *openTrace) (*trace.Trace, error) {
 		}
 		latency(out, generationLatency, g)
 		if g.hasPrompt {
-			out.Stages = append(out.Stages, a.context(g, last, lastDocs, &errs))
+			st := a.context(g, last, lastDocs, &errs)
+			if g.tokens.Prompt != nil && *g.tokens.Prompt <= math.MaxInt32 {
+				n := int(*g.tokens.Prompt)
+				st.ReportedTokens = &n
+			}
+			out.Stages = append(out.Stages, st)
 		} else {
 			errs.Add(man.problem(r, NoPrompt, g.place, g.id, g.name))
 		}
@@ -136,6 +139,38 @@ func boolInt(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// stageOrder sorts retrieval spans into pipeline order: by end time, but a
+// retriever that runs inside another always comes first, whatever the
+// clocks say (OpenTelemetry JS stamps a span's start in milliseconds and
+// its end in finer time, so an inner span can seem to end after the span
+// that holds it). Each span is ranked by the earliest end among itself and
+// its retrieval ancestors, the deeper first on a tie.
+func stageOrder(spans, retrievers []*span) {
+	depth := depths(spans)
+	parent := make(map[string]string, len(spans))
+	for _, s := range spans {
+		parent[s.id] = s.parent
+	}
+	end := make(map[string]int64, len(retrievers))
+	for _, s := range retrievers {
+		end[s.id] = s.end
+	}
+	key := make(map[string]int64, len(retrievers))
+	for _, s := range retrievers {
+		k, seen := s.end, map[string]bool{s.id: true}
+		for p := parent[s.id]; p != "" && !seen[p]; p = parent[p] {
+			seen[p] = true
+			if e, ok := end[p]; ok && e < k {
+				k = e
+			}
+		}
+		key[s.id] = k
+	}
+	slices.SortStableFunc(retrievers, func(x, y *span) int {
+		return cmp.Or(cmp.Compare(key[x.id], key[y.id]), cmp.Compare(depth[y.id], depth[x.id]))
+	})
 }
 
 // depths gives every span its depth below the root (0 for a root or a span
@@ -241,7 +276,8 @@ func (a *assembler) answer(g *span, known map[string]bool, errs *diag.List) *tra
 		}
 	}
 	if a.r.abstain != nil {
-		ans.Abstained = a.r.abstain.MatchString(g.answer)
+		abstained := a.r.abstain.MatchString(g.answer)
+		ans.Abstained = &abstained
 	}
 	return ans
 }

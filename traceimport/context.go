@@ -78,8 +78,11 @@ func locate(text, body string) (string, int) {
 	if utf8.RuneCountInString(body) <= MinTruncated {
 		return "", -1
 	}
-	lo, hi := MinTruncated, len(bounds)-1 // character counts: lo to try, hi the largest candidate
-	best := -1
+	if !strings.Contains(text, body[:bounds[MinTruncated]]) {
+		return "", -1
+	}
+	lo, hi := MinTruncated+1, len(bounds)-1 // character counts: lo to try, hi the largest candidate
+	best := MinTruncated
 	for lo <= hi {
 		mid := (lo + hi) / 2
 		if strings.Contains(text, body[:bounds[mid]]) {
@@ -87,9 +90,6 @@ func locate(text, body string) (string, int) {
 		} else {
 			hi = mid - 1
 		}
-	}
-	if best < 0 {
-		return "", -1
 	}
 	kept := body[:bounds[best]]
 	return kept, strings.Index(text, kept)

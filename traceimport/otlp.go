@@ -32,7 +32,9 @@ func readOTLP(f *input.File, r *rules, each func(place, []*span) error) error {
 	if doc := wholeDocument(f, line); doc != nil {
 		return r.otlpJSON(f.Name, 0, doc, each)
 	}
-	return eachLine(f, func(n int, data []byte) error { return r.otlpJSON(f.Name, n, data, each) })
+	return parallelLines(f, 0, func(n int, data []byte) ([]*span, error) {
+		return r.otlpLine(place{f.Name, n}, data)
+	}, func(n int, spans []*span) error { return each(place{f.Name, n}, spans) })
 }
 
 // otlpProto reads a file as one OTLP protobuf body.
@@ -55,15 +57,20 @@ func (r *rules) otlpProto(f *input.File, each func(place, []*span) error) error 
 
 func (r *rules) otlpJSON(file string, line int, data []byte, each func(place, []*span) error) error {
 	at := place{file, line}
-	td, err := (&ptrace.JSONUnmarshaler{}).UnmarshalTraces(data)
-	if err != nil {
-		return &diag.Error{File: file, Line: line, Msg: "not an OTLP/JSON traces request: " + err.Error()}
-	}
-	spans, err := r.otlpSpans(td, at)
+	spans, err := r.otlpLine(at, data)
 	if err != nil {
 		return err
 	}
 	return each(at, spans)
+}
+
+// otlpLine reduces the spans of one OTLP/JSON request.
+func (r *rules) otlpLine(at place, data []byte) ([]*span, error) {
+	td, err := (&ptrace.JSONUnmarshaler{}).UnmarshalTraces(data)
+	if err != nil {
+		return nil, &diag.Error{File: at.file, Line: at.line, Msg: "not an OTLP/JSON traces request: " + err.Error()}
+	}
+	return r.otlpSpans(td, at)
 }
 
 // otlpSpans reduces every span of a request.

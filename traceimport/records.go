@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
+	"sync"
 
 	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/input"
@@ -120,3 +122,102 @@ func wholeDocument(f *input.File, firstLine []byte) []byte {
 	}
 	return data
 }
+
+// decoded is what a worker made of one line.
+type decoded[T any] struct {
+	line int
+	v    T
+	err  error
+}
+
+// batch is a run of lines decoded together, and where its results go.
+type batch[T any] struct {
+	lines []int
+	data  [][]byte
+	out   chan []decoded[T]
+}
+
+// batchBytes is how much input a worker takes at once.
+const batchBytes = 1 << 20
+
+// parallelLines reads the lines of f as eachLine does, decodes them on
+// workers goroutines (0: all cores), and hands the results to each in the
+// order of the lines, so the outcome never depends on scheduling. At most
+// a few batches per worker are in memory at once.
+func parallelLines[T any](f *input.File, workers int, decode func(line int, data []byte) (T, error), each func(line int, v T) error) error {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	jobs := make(chan *batch[T], workers)
+	order := make(chan *batch[T], 2*workers)
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for b := range jobs {
+				out := make([]decoded[T], len(b.lines))
+				for i, n := range b.lines {
+					v, err := decode(n, b.data[i])
+					out[i] = decoded[T]{n, v, err}
+				}
+				b.out <- out
+			}
+		})
+	}
+	var readErr error
+	go func() {
+		defer close(order)
+		defer close(jobs)
+		cur, size := &batch[T]{}, 0
+		send := func() bool {
+			if len(cur.lines) == 0 {
+				return true
+			}
+			cur.out = make(chan []decoded[T], 1)
+			select {
+			case order <- cur:
+			case <-stop:
+				return false
+			}
+			jobs <- cur
+			cur, size = &batch[T]{}, 0
+			return true
+		}
+		readErr = eachLine(f, func(n int, data []byte) error {
+			cur.lines = append(cur.lines, n)
+			cur.data = append(cur.data, bytes.Clone(data))
+			if size += len(data); size >= batchBytes && !send() {
+				return errStopped
+			}
+			return nil
+		})
+		send()
+	}()
+	var errs diag.List
+	for b := range order {
+		for _, d := range <-b.out {
+			if errs.Full() {
+				break
+			}
+			if d.err != nil {
+				errs.Add(d.err)
+			} else {
+				errs.Add(each(d.line, d.v))
+			}
+		}
+		if errs.Full() {
+			select {
+			case <-stop:
+			default:
+				close(stop)
+			}
+		}
+	}
+	wg.Wait()
+	if readErr != errStopped {
+		errs.Add(readErr)
+	}
+	return errs.Err()
+}
+
+var errStopped = errors.New("stopped")

@@ -302,6 +302,33 @@ func TestStageOrder(t *testing.T) {
 	}
 }
 
+// TestStageOrderSkew: a retriever inside another is the earlier stage even
+// when its recorded end is later than the outer one's, as OpenTelemetry
+// JS's mixed clocks make it; a third retriever nested in the inner one
+// comes first, and one beside them keeps its place by end time.
+func TestStageOrderSkew(t *testing.T) {
+	outer := retriever("A", "a1", "a0", "outer", 9, "d1")
+	inner := retriever("A", "a2", "a1", "inner", 10, "d1", "d2")
+	innermost := retriever("A", "a5", "a2", "innermost", 11, "d1", "d2", "d3")
+	before := retriever("A", "a3", "a0", "before", 8, "d1")
+	lines := otlp(t, outer, inner, innermost, before, root("A", "a0", 20, "q"), llm("A", "a4", "a0", 15, "text of d1, long enough to be found", "ok"))
+	out, _, err := run(t, OTLP, Mapping{}, input.FromBytes("s.jsonl", []byte(lines)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tr trace.Trace
+	if err := json.Unmarshal([]byte(out), &tr); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, s := range tr.Stages {
+		names = append(names, s.Name)
+	}
+	if got := strings.Join(names, " "); got != "before innermost inner outer context" {
+		t.Errorf("stages %q, want before innermost inner outer context", got)
+	}
+}
+
 // TestDuplicateQuery: two traces for one query and system are an error
 // naming both trace ids.
 func TestDuplicateQuery(t *testing.T) {

@@ -16,7 +16,7 @@ import (
 
 // writeBenchFiles writes a qrels and a run shaped like the benchmark data:
 // nq queries of nd retrieved documents, about a tenth of them judged.
-func writeBenchFiles(b *testing.B, nq, nd int) (qrelsPath, runPath string) {
+func writeBenchFiles(b testing.TB, nq, nd int) (qrelsPath, runPath string) {
 	dir := b.TempDir()
 	qrelsPath, runPath = filepath.Join(dir, "qrels.txt"), filepath.Join(dir, "run.txt")
 	qf, _ := os.Create(qrelsPath)

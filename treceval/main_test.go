@@ -1,6 +1,7 @@
 package treceval
 
 import (
+	"bufio"
 	"bytes"
 	"math"
 	"os"
@@ -135,6 +136,41 @@ func TestAppendFloat(t *testing.T) {
 	for _, tt := range tests {
 		if got := string(appendFloat([]byte("x"), tt.v)); got != "x"+tt.want {
 			t.Errorf("appendFloat(%v) = %q, want %q", tt.v, got, "x"+tt.want)
+		}
+	}
+}
+
+// TestWriteQueries checks that -q's rows, formatted in chunks on every
+// core, come out in the order one loop writes them, across many chunks.
+func TestWriteQueries(t *testing.T) {
+	qrelsPath, runPath := writeBenchFiles(t, 1000, 20)
+	c, err := parseArgs([]string{"-q", "-m", "all_trec", qrelsPath, runPath})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ins, nvals, err := c.req.instances()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &evaluation{cfg: c, ins: ins, nvals: nvals}
+	if err := e.read(qrelsPath, runPath, nil); err != nil {
+		t.Fatal(err)
+	}
+	var qids []string
+	for _, j := range e.qrels.queries {
+		qids = append(qids, j.qid)
+	}
+	for _, n := range []int{0, 1, 127, 128, 129, 1000} {
+		var got bytes.Buffer
+		out := bufio.NewWriter(&got)
+		e.writeQueries(out, qids[:n], e.results[:n])
+		out.Flush()
+		var wantN rowWriter
+		for i := range n {
+			e.writeQuery(&wantN, qids[i], e.results[i])
+		}
+		if !bytes.Equal(got.Bytes(), wantN.buf) || n > 0 && len(got.Bytes()) < n*100 {
+			t.Errorf("%d queries: %d bytes of rows, %d from one loop, or too few", n, got.Len(), len(wantN.buf))
 		}
 	}
 }

@@ -1,46 +1,47 @@
 package treceval
 
 import (
-	"bufio"
 	"math"
 	"strconv"
 )
 
-// rowWriter prints rows as trec_eval does: the measure name padded to 22
-// characters, a tab, the query id, a tab, the value.
+// rowWriter formats rows as trec_eval prints them, into buf: the measure
+// name padded to 22 characters, a tab, the query id, a tab, the value.
 type rowWriter struct {
-	w   *bufio.Writer
-	num []byte // scratch space for formatting numbers
+	buf []byte
 }
 
-func (r *rowWriter) row(name, qid string, value []byte) {
-	r.w.WriteString(name)
-	for i := len(name); i < 22; i++ {
-		r.w.WriteByte(' ')
+const padding = "                      " // 22 spaces
+
+func (r *rowWriter) start(name, qid string) {
+	r.buf = append(r.buf, name...)
+	if len(name) < len(padding) {
+		r.buf = append(r.buf, padding[len(name):]...)
 	}
-	r.w.WriteByte('\t')
-	r.w.WriteString(qid)
-	r.w.WriteByte('\t')
-	r.w.Write(value)
-	r.w.WriteByte('\n')
+	r.buf = append(r.buf, '\t')
+	r.buf = append(r.buf, qid...)
+	r.buf = append(r.buf, '\t')
 }
 
 // float prints a value as C's printf("%6.4f") does.
 func (r *rowWriter) float(name, qid string, v float64) {
-	r.num = appendFloat(r.num[:0], v)
-	r.row(name, qid, r.num)
+	r.start(name, qid)
+	r.buf = append(appendFloat(r.buf, v), '\n')
 }
 
 // long prints a value as C's printf("%ld", (long) v) does.
 func (r *rowWriter) long(name, qid string, v float64) {
-	r.num = strconv.AppendInt(r.num[:0], int64(v), 10)
-	r.row(name, qid, r.num)
+	r.start(name, qid)
+	r.buf = append(strconv.AppendInt(r.buf, int64(v), 10), '\n')
 }
 
-// text prints a value as it is.
-func (r *rowWriter) text(name, qid, s string) {
-	r.num = append(r.num[:0], s...)
-	r.row(name, qid, r.num)
+// text prints a value as it is, between prefix and suffix.
+func (r *rowWriter) text(name, qid, prefix, s, suffix string) {
+	r.start(name, qid)
+	r.buf = append(r.buf, prefix...)
+	r.buf = append(r.buf, s...)
+	r.buf = append(r.buf, suffix...)
+	r.buf = append(r.buf, '\n')
 }
 
 // appendFloat formats v as C's printf("%6.4f") does, including "-nan" for

@@ -17,6 +17,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -105,7 +106,7 @@ func run(args []string, stdin io.Reader, out *bufio.Writer, stderr io.Writer) er
 	if err := e.read(c.files[0], c.files[1], stdin); err != nil {
 		return err
 	}
-	return e.report(&rowWriter{w: out})
+	return e.report(out)
 }
 
 // checkFormats rejects the input formats this implementation does not read.
@@ -260,8 +261,10 @@ func (e *evaluation) scoreMissing(j *judgments) *queryResult {
 
 // report prints the per-query rows (with -q) and the summary, stopping at
 // the first judged query that cannot be evaluated, as trec_eval does.
-func (e *evaluation) report(out *rowWriter) error {
+func (e *evaluation) report(out *bufio.Writer) error {
 	var done []*queryResult
+	var qids []string
+	var stop error
 	for i, j := range e.qrels.queries {
 		if e.cfg.debugQuery != "" && j.qid != e.cfg.debugQuery {
 			continue
@@ -269,25 +272,82 @@ func (e *evaluation) report(out *rowWriter) error {
 		res := e.results[i]
 		switch {
 		case res == nil && !e.cfg.complete:
-			return fail(4, "query '%s' is judged in %s but has no lines in %s; add -c to score it 0 (trec_eval 9 skipped it silently)", j.qid, e.cfg.files[0], e.cfg.files[1])
+			stop = fail(4, "query '%s' is judged in %s but has no lines in %s; add -c to score it 0 (trec_eval 9 skipped it silently)", j.qid, e.cfg.files[0], e.cfg.files[1])
 		case res == nil:
 			res = e.scoreMissing(j)
 		}
-		if res.err != nil {
-			return fail(4, "cannot calculate measures: %v", res.err)
+		if stop == nil && res.err != nil {
+			stop = fail(4, "cannot calculate measures: %v", res.err)
 		}
-		if e.cfg.perQuery {
-			e.writeQuery(out, j.qid, res)
+		if stop != nil {
+			break
 		}
 		done = append(done, res)
+		qids = append(qids, j.qid)
+	}
+	if e.cfg.perQuery {
+		e.writeQueries(out, qids, done)
+	}
+	if stop != nil {
+		return stop
 	}
 	if len(done) == 0 {
 		return fail(7, "no queries with both results and relevance info")
 	}
 	if e.cfg.summary {
-		e.writeSummary(out, done)
+		var rows rowWriter
+		e.writeSummary(&rows, done)
+		out.Write(rows.buf)
 	}
 	return nil
+}
+
+// writeQueries prints the per-query rows in order. They are formatted on
+// every core, a chunk of queries at a time, and written as each chunk is
+// ready; at most two chunks a core wait to be written.
+func (e *evaluation) writeQueries(out *bufio.Writer, qids []string, done []*queryResult) {
+	const size = 128 // queries a chunk
+	chunks := (len(done) + size - 1) / size
+	workers := runtime.GOMAXPROCS(0)
+	window := 2 * workers
+	jobs := make(chan int, chunks)
+	ready := make([]chan []byte, chunks)
+	for c := range ready {
+		ready[c] = make(chan []byte, 1)
+	}
+	free := make(chan []byte, window) // written buffers, for reuse
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for c := range jobs {
+				var rows rowWriter
+				select {
+				case rows.buf = <-free:
+				default:
+				}
+				for k := c * size; k < min(len(done), (c+1)*size); k++ {
+					e.writeQuery(&rows, qids[k], done[k])
+				}
+				ready[c] <- rows.buf
+			}
+		})
+	}
+	for c := range min(window, chunks) {
+		jobs <- c
+	}
+	for c := range chunks {
+		buf := <-ready[c]
+		if c+window < chunks {
+			jobs <- c + window
+		}
+		out.Write(buf)
+		select {
+		case free <- buf[:0]:
+		default:
+		}
+	}
+	close(jobs)
+	wg.Wait()
 }
 
 // writeQuery prints one query's rows.
@@ -301,7 +361,7 @@ func (e *evaluation) writeQuery(out *rowWriter, qid string, res *queryResult) {
 		case countValue, relCountValue:
 			out.long(in.names[0], qid, res.vals[in.off])
 		case stringValue:
-			out.text(in.names[0], qid, "'"+res.relstr+"'")
+			out.text(in.names[0], qid, "'", res.relstr, "'")
 		}
 	}
 }
@@ -320,7 +380,7 @@ func (e *evaluation) writeSummary(out *rowWriter, done []*queryResult) {
 			}
 			switch in.value {
 			case runIDValue:
-				out.text("runid", "all", e.runID)
+				out.text("runid", "all", "", e.runID, "")
 			case numQValue:
 				out.long(name, "all", float64(n))
 			case countValue:

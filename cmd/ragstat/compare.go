@@ -9,7 +9,6 @@ import (
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/htmlreport"
 	"github.com/ragstat/ragstat/manifest"
-	"github.com/ragstat/ragstat/report"
 	"github.com/ragstat/ragstat/stats"
 	"github.com/ragstat/ragstat/systems"
 	"github.com/ragstat/ragstat/tokenize"
@@ -23,7 +22,9 @@ type compareCommands struct {
 }
 
 type compareCmd struct {
-	policyFlags                 `set:"cutoff_help=Cutoff of the default metrics R@K RR@K nDCG@K (default 10); over traces also NAME=K, one stage's cutoff (repeatable)."`
+	policyFlags `set:"cutoff_help=Cutoff of the default metrics R@K RR@K nDCG@K (default 10); over traces also NAME=K, one stage's cutoff (repeatable)."`
+	mappingFlags
+	stageFlags
 	Topics                      string   `placeholder:"FILE" help:"Topics (JSONL): query text for the regressions, tags and fields for slices."`
 	Corpus                      string   `placeholder:"FILE" help:"The corpus snapshot, recorded by digest in the manifest."`
 	Tokenizer                   string   `placeholder:"NAME" help:"The generator's tokenizer, recorded in the manifest."`
@@ -42,7 +43,7 @@ type compareCmd struct {
 	GateSlice                   []string `placeholder:"SLICE" help:"A slice also checked by --fail-on-significant-regression (repeatable), e.g. tag:legal."`
 	Format                      string   `short:"f" default:"table" enum:"table,json,csv,markdown,html" help:"Output format (${enum})."`
 	CSVComments                 bool     `name:"csv-comments" help:"CSV as before: the settings, policy and notes as # lines above the header (default: columns, notes to stderr)."`
-	Systems                     []string `arg:"" placeholder:"BASE CAND" help:"Base then candidates: runs (PATH or NAME=PATH) or saved ragstat eval --format json results (all their runs)."`
+	Systems                     []string `arg:"" placeholder:"BASE CAND" help:"Base then candidates: runs (PATH or NAME=PATH), saved ragstat eval --format json results (all their runs), or traces (ragstat's, OTLP, LangSmith, Langfuse)."`
 }
 
 func (c *compareCmd) Run(e *env) error {
@@ -69,7 +70,11 @@ func (c *compareCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	sys, err := systems.Open(c.Systems, e.stdin, systems.Options{})
+	m, err := c.mapping(g.Corpus, c.stageFlags)
+	if err != nil {
+		return err
+	}
+	sys, err := systems.Open(c.Systems, e.stdin, systems.Options{Traces: traceFormats(m, e.stderr)})
 	defer systems.Close(sys)
 	if err != nil {
 		return err
@@ -181,33 +186,5 @@ func (c *reportCmd) Run(e *env) error {
 		return err
 	}
 	defer f.Close()
-	data, err := f.ReadAll()
-	if err != nil {
-		return err
-	}
-	kind, err := manifest.KindOf(data)
-	if err != nil {
-		return fmt.Errorf("%s: %w", f.Name, err)
-	}
-	switch kind {
-	case manifest.KindEval:
-		saved, err := report.Read(f)
-		if err != nil {
-			return err
-		}
-		return htmlreport.Eval(e.stdout, saved)
-	case manifest.KindCompare:
-		r, err := compare.Read(data)
-		if err != nil {
-			return fmt.Errorf("%s: %w", f.Name, err)
-		}
-		return htmlreport.Compare(e.stdout, r)
-	case manifest.KindStages:
-		saved, err := report.ReadStages(f)
-		if err != nil {
-			return err
-		}
-		return htmlreport.Stages(e.stdout, saved)
-	}
-	return fmt.Errorf("%s: cannot render a %q result", f.Name, kind)
+	return htmlreport.Saved(e.stdout, f)
 }

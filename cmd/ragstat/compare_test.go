@@ -12,6 +12,7 @@ import (
 
 	"github.com/ragstat/ragstat/compare"
 	"github.com/ragstat/ragstat/eval"
+	"github.com/ragstat/ragstat/input"
 )
 
 // dlHard locates the DL-HARD passage data beside the repository; it skips
@@ -86,7 +87,7 @@ func compareJSON(t *testing.T, args ...string) *compare.Result {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	r, err := compare.Read([]byte(out))
+	r, err := compare.Read(input.FromBytes("compare.json", []byte(out)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,30 +10,36 @@ import (
 
 	"github.com/ragstat/ragstat/corpus"
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/systems"
 	"github.com/ragstat/ragstat/trace"
 	"github.com/ragstat/ragstat/traceimport"
 )
 
 // mappingFlags say how foreign traces (OTLP, LangSmith, Langfuse) become
-// ragstat traces; import, stages and compare take them.
+// ragstat traces; import, stages, compare and pool take them.
 type mappingFlags struct {
-	QueryID         string   `placeholder:"KEY" help:"Where a trace's query id is: an attribute (session.id), metadata.NAME, resource.NAME or reference_example_id. Default: metadata.query_id, session.id, gen_ai.conversation.id, else the trace id."`
-	System          string   `placeholder:"NAME" help:"The system the traces belong to."`
-	SystemFrom      string   `placeholder:"KEY" help:"Where the system's name is, as --query-id (default: metadata.system, resource.service.name, else the file's name)."`
-	Stage           []string `placeholder:"SPAN=NAME" sep:"none" help:"Rename the stage of retrieval spans called SPAN; SPAN=- leaves them out (repeatable)."`
-	ItemID          string   `placeholder:"metadata.KEY" help:"For documents without an id: the metadata key holding it (else a content hash, with a warning)."`
-	ItemScore       string   `placeholder:"metadata.KEY" help:"For documents without a score: the metadata key holding it."`
-	CitationPattern string   `placeholder:"REGEX" help:"Finds cited ids in the answer (first group). Default: \\[([^\\]\\s]+)\\]."`
-	AbstainPattern  string   `placeholder:"REGEX" help:"The answer abstains when it matches (without it abstention is not recorded)."`
-	Strict          bool     `help:"Make every span or trace that cannot be mapped an error."`
-	CloseAfter      string   `placeholder:"N|end" help:"Records a complete trace stays open for late spans (default: 1000 for OTLP, end of input for exports)."`
+	QueryID         string `placeholder:"KEY" help:"Where a trace's query id is: an attribute (session.id), metadata.NAME, resource.NAME or reference_example_id. Default: metadata.query_id, session.id, gen_ai.conversation.id, else the trace id."`
+	System          string `placeholder:"NAME" help:"The system the traces belong to."`
+	SystemFrom      string `placeholder:"KEY" help:"Where the system's name is, as --query-id (default: metadata.system, resource.service.name, else the file's name)."`
+	ItemID          string `placeholder:"metadata.KEY" help:"For documents without an id: the metadata key holding it (else a content hash, with a warning)."`
+	ItemScore       string `placeholder:"metadata.KEY" help:"For documents without a score: the metadata key holding it."`
+	CitationPattern string `placeholder:"REGEX" help:"Finds cited ids in the answer (first group). Default: \\[([^\\]\\s]+)\\]."`
+	AbstainPattern  string `placeholder:"REGEX" help:"The answer abstains when it matches (without it abstention is not recorded)."`
+	Strict          bool   `help:"Make every span or trace that cannot be mapped an error."`
+	CloseAfter      string `placeholder:"N|end" help:"Records a complete trace stays open for late spans (default: 1000 for OTLP, end of input for exports)."`
+}
+
+// stageFlags rename or leave out the stages of foreign traces (pool's
+// --stage picks a stage instead, so it has none).
+type stageFlags struct {
+	Stage []string `placeholder:"SPAN=NAME" sep:"none" help:"Rename the stage of retrieval spans called SPAN; SPAN=- leaves them out (repeatable)."`
 }
 
 // mapping turns the flags into a traceimport.Mapping.
-func (f *mappingFlags) mapping(c *corpus.Corpus) (traceimport.Mapping, error) {
+func (f *mappingFlags) mapping(c *corpus.Corpus, renames stageFlags) (traceimport.Mapping, error) {
 	m := traceimport.Mapping{QueryID: f.QueryID, System: f.System, SystemFrom: f.SystemFrom, ItemID: f.ItemID,
 		ItemScore: f.ItemScore, Citation: f.CitationPattern, Abstain: f.AbstainPattern, Strict: f.Strict, Corpus: c}
-	for _, s := range f.Stage {
+	for _, s := range renames.Stage {
 		span, name, ok := strings.Cut(s, "=")
 		if !ok {
 			return m, fmt.Errorf("--stage %q: give SPAN=NAME or SPAN=-", s)
@@ -60,8 +66,17 @@ func (f *mappingFlags) mapping(c *corpus.Corpus) (traceimport.Mapping, error) {
 	return m, nil
 }
 
+// traceFormats are the trace formats commands read: ragstat's own, then
+// those traceimport maps with m, each file's summary written to stderr.
+func traceFormats(m traceimport.Mapping, stderr io.Writer) []systems.TraceReader {
+	return []systems.TraceReader{systems.JSONL, traceimport.Reader(m, func(man *traceimport.Manifest) {
+		fmt.Fprint(stderr, man.Summary())
+	})}
+}
+
 type importCmd struct {
 	mappingFlags
+	stageFlags
 	Corpus   string   `placeholder:"FILE" help:"Corpus (JSONL): the text of items whose spans carry none, to find them in the context."`
 	Out      string   `short:"o" default:"-" placeholder:"FILE" help:"Where to write the ragstat traces (JSONL) (default: standard output)."`
 	Force    bool     `help:"Overwrite --out or --manifest if it exists."`
@@ -93,7 +108,7 @@ func (c *importCmd) Run(e *env) error {
 			return err
 		}
 	}
-	m, err := c.mapping(cp)
+	m, err := c.mapping(cp, c.stageFlags)
 	if err != nil {
 		return err
 	}

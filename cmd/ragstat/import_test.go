@@ -60,4 +60,45 @@ func TestImportCommand(t *testing.T) {
 		t.Errorf("refund's first stage is not as computed by hand:\n%s", fromRaw)
 	}
 	golden(t, "import.stages.golden", fromRaw)
+	// With a tokenizer, the prompt sizes the spans reported stand beside
+	// ragstat's counts of the same text.
+	counted, errs, code := ragstat(t, "", append(append(stages, mapping...), "--tokenizer", "o200k_base", otlpFixture)...)
+	if code != 0 || !strings.Contains(counted, "prompt tokens reported by the generator: 0 of 1 agree") ||
+		!strings.Contains(counted, "reported differs: query limits (counted 26, reported 42, +16)") {
+		t.Errorf("reported tokens: exit %d, %s\n%s", code, errs, counted)
+	}
+}
+
+// TestRawTracesInCompareAndPool: compare and pool take the raw spans too;
+// compared with its own import, a system differs by nothing.
+func TestRawTracesInCompareAndPool(t *testing.T) {
+	base := filepath.Join(t.TempDir(), "base.jsonl")
+	mapping := []string{"--item-id", "metadata.id", "--stage", "retrieve=candidates", "--stage", "rerank=reranked",
+		"--stage", "VectorStoreRetriever=candidates", "--stage", "ContextualCompressionRetriever=reranked"}
+	if _, errs, code := ragstat(t, "", append([]string{"import", "otlp", otlpFixture, "--system", "base", "-o", base}, mapping...)...); code != 0 {
+		t.Fatalf("import: exit %d: %s", code, errs)
+	}
+	out, errs, code := ragstat(t, "", append([]string{"compare", "-j", "testdata/import/judgments.jsonl", "--topics", "testdata/import/topics.jsonl",
+		"--unanswerable", "exclude", "-f", "csv", base, otlpFixture, "--system", "cand"}, mapping...)...)
+	if code != 0 {
+		t.Fatalf("compare: exit %d: %s", code, errs)
+	}
+	compared := 0
+	for _, row := range strings.Split(out, "\n") {
+		cols := strings.Split(row, ",")
+		if len(cols) < 8 || cols[0] != "all" {
+			continue
+		}
+		compared++
+		if cols[3] != "cand" || cols[5] != cols[6] || cols[7] != "0" { // base_mean, cand_mean, mean_diff
+			t.Errorf("a raw-spans system differs from its own import: %s", row)
+		}
+	}
+	if compared != 9 {
+		t.Errorf("%d whole-set comparisons, want 9 (3 stages x 3 metrics):\n%s", compared, out)
+	}
+	queue, errs, code := ragstat(t, "", "pool", "--depth", "2", "--item-id", "metadata.id", otlpFixture, "-o", "-")
+	if code != 0 || !strings.Contains(queue, `{"query":"limits","item":"policy#2","systems":["rag-v2"]`) {
+		t.Errorf("pool of raw spans: exit %d: %s\n%s", code, errs, queue)
+	}
 }

@@ -32,13 +32,14 @@ type judgingCommands struct {
 }
 
 type poolCmd struct {
+	mappingFlags
 	Depth     int      `default:"20" help:"Pool depth k: the top k of every list is judged."`
 	Judgments string   `short:"j" placeholder:"FILE" help:"Existing judgments: pairs judged there are left out (a negative grade counts as unjudged)."`
 	Stage     string   `placeholder:"NAME" help:"From traces, pool this stage only (default: the top k of every stage)."`
 	Seed      uint64   `default:"1" help:"Seed of the queue's shuffle."`
 	RunFormat string   `default:"auto" enum:"auto,trec,jsonl,json" help:"Force the run format (${enum}); traces are recognised by their \"stages\"."`
 	Out       string   `short:"o" required:"" placeholder:"FILE" help:"Where to write the queue (JSONL); - for standard output."`
-	Inputs    []string `arg:"" placeholder:"RUN_OR_TRACE" help:"Runs (PATH or NAME=PATH) and trace files."`
+	Inputs    []string `arg:"" placeholder:"RUN_OR_TRACE" help:"Runs (PATH or NAME=PATH) and trace files (ragstat's, OTLP, LangSmith, Langfuse)."`
 }
 
 func (c *poolCmd) Run(e *env) error {
@@ -69,7 +70,11 @@ func (c *poolCmd) Run(e *env) error {
 }
 
 func (c *poolCmd) read(e *env) ([]pool.Ranking, error) {
-	ins, err := systems.Open(c.Inputs, e.stdin, systems.Options{Accept: []systems.Kind{systems.Run, systems.Traces}})
+	m, err := c.mapping(nil, stageFlags{})
+	if err != nil {
+		return nil, err
+	}
+	ins, err := systems.Open(c.Inputs, e.stdin, systems.Options{Accept: []systems.Kind{systems.Run, systems.Traces}, Traces: traceFormats(m, e.stderr)})
 	defer systems.Close(ins)
 	if err != nil {
 		return nil, err

@@ -147,7 +147,8 @@ func TestHelpStatesDefaults(t *testing.T) {
 	var walk func(n *kong.Node)
 	walk = func(n *kong.Node) {
 		for _, f := range n.Flags {
-			stated := strings.Contains(f.Help, "default "+f.Default) || f.Default == "-" && strings.Contains(f.Help, "default: standard output")
+			stated := strings.Contains(f.Help, "default "+f.Default) || strings.Contains(f.Help, "default: "+f.Default) ||
+				f.Default == "-" && strings.Contains(f.Help, "default: standard output")
 			if f.HasDefault && f.Default != "" && f.PlaceHolder != "" && !stated {
 				t.Errorf("%s --%s: the help %q does not state the default %q", n.Path(), f.Name, f.Help, f.Default)
 			}

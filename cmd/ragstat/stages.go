@@ -15,7 +15,6 @@ import (
 	"github.com/ragstat/ragstat/tokenize"
 	"github.com/ragstat/ragstat/topics"
 	"github.com/ragstat/ragstat/trace"
-	"github.com/ragstat/ragstat/traceimport"
 )
 
 // stagesCommands are the stages and tokens commands, embedded in the command line.
@@ -27,6 +26,7 @@ type stagesCommands struct {
 type stagesCmd struct {
 	policyFlags `set:"cutoff_help=A stage's cutoff, NAME=K (repeatable, e.g. --k candidates=50 --k reranked=10); a stage without one is read whole."`
 	mappingFlags
+	stageFlags
 	Topics          string   `required:"" placeholder:"FILE" help:"Topics (JSONL): text, tags, answerable, scopes, as_of, facts, answers."`
 	Corpus          string   `placeholder:"FILE" help:"Corpus (JSONL): item metadata (doc, revision, scope, valid_from, valid_to) and text."`
 	Tokenizer       string   `placeholder:"NAME" help:"The generator's tokenizer for token budgets: cl100k_base, o200k_base, p50k_base, r50k_base or hf:tokenizer.json."`
@@ -146,21 +146,18 @@ func (c *stagesCmd) read(e *env, scale judgments.Scale) (stages.Input, []report.
 // another trace format are mapped as they are read, and what could not be
 // mapped is summarised on standard error.
 func (c *stagesCmd) traces(e *env, inputs *[]report.Input, cp *corpus.Corpus) (stages.Traces, []*input.File, error) {
-	m, err := c.mapping(cp)
+	m, err := c.mapping(cp, c.stageFlags)
 	if err != nil {
 		return nil, nil, err
 	}
-	formats := append([]systems.TraceFormat{systems.JSONL}, traceimport.TraceFormats(m, func(man *traceimport.Manifest) {
-		fmt.Fprint(e.stderr, man.Summary())
-	})...)
-	ins, err := systems.Open(c.Traces, e.stdin, systems.Options{Accept: []systems.Kind{systems.Traces}, Traces: formats})
+	ins, err := systems.Open(c.Traces, e.stdin, systems.Options{Accept: []systems.Kind{systems.Traces}, Traces: traceFormats(m, e.stderr)})
 	var files []*input.File
 	for _, in := range ins {
 		if in.Name != "" && err == nil {
 			err = fmt.Errorf("%s: stages reads the systems' names from the traces; give the path alone", in.Path)
 		}
 		files = append(files, in.File)
-		*inputs = append(*inputs, report.Input{Role: "traces", Path: in.File.Name, Format: in.Format.Name})
+		*inputs = append(*inputs, report.Input{Role: "traces", Path: in.File.Name, Format: in.Format})
 	}
 	return func(fn func(*trace.Trace) error) error {
 		var errs diag.List

@@ -31,21 +31,21 @@ type ExportOptions struct {
 	Merge    string // or all assessors' grades merged: majority, max, min
 }
 
-// Judgment is one exported judgment, as the JSONL export writes it and the
+// ExportLine is one exported judgment, as the JSONL export writes it and the
 // judgments reader reads it.
-type Judgment struct {
+type ExportLine struct {
 	Query string         `json:"query"`
 	Item  string         `json:"item"`
 	Grade int            `json:"grade"`
 	Spans []string       `json:"spans,omitempty"`
 	Facts []string       `json:"facts,omitempty"`
-	Meta  *JudgmentMeta  `json:"meta,omitempty"`
+	Meta  *ExportMeta    `json:"meta,omitempty"`
 	by    map[string]int // assessor -> grade
 }
 
-// JudgmentMeta keeps who graded what, their notes, and which span supports
+// ExportMeta keeps who graded what, their notes, and which span supports
 // which fact; the judgments reader accepts it under "meta" and leaves it be.
-type JudgmentMeta struct {
+type ExportMeta struct {
 	Assessors map[string]int      `json:"assessors"`
 	Notes     map[string]string   `json:"notes,omitempty"`
 	FactSpans map[string][]string `json:"fact_spans,omitempty"`
@@ -54,7 +54,7 @@ type JudgmentMeta struct {
 // Judgments selects and merges the stored grades as opt says. Without an
 // assessor or a merge rule, a database graded by several assessors is an
 // error: ragstat does not pick one for you.
-func Judgments(ctx context.Context, db Records, opt ExportOptions) ([]Judgment, error) {
+func Judgments(ctx context.Context, db Records, opt ExportOptions) ([]ExportLine, error) {
 	grades, err := db.Grades(ctx)
 	if err != nil {
 		return nil, err
@@ -88,8 +88,8 @@ func Judgments(ctx context.Context, db Records, opt ExportOptions) ([]Judgment, 
 
 // collect groups the selected grades (they come sorted by query, item,
 // assessor) into judgments with their spans.
-func collect(grades []Grade, spans []Span, opt ExportOptions) []Judgment {
-	var out []Judgment
+func collect(grades []Grade, spans []Span, opt ExportOptions) []ExportLine {
+	var out []ExportLine
 	index := map[Key]int{}
 	for _, g := range grades {
 		if opt.Assessor != "" && g.Assessor != opt.Assessor {
@@ -99,7 +99,7 @@ func collect(grades []Grade, spans []Span, opt ExportOptions) []Judgment {
 		if !ok {
 			i = len(out)
 			index[g.Key] = i
-			out = append(out, Judgment{Query: g.Query, Item: g.Item, Meta: &JudgmentMeta{Assessors: map[string]int{}}, by: map[string]int{}})
+			out = append(out, ExportLine{Query: g.Query, Item: g.Item, Meta: &ExportMeta{Assessors: map[string]int{}}, by: map[string]int{}})
 		}
 		j := &out[i]
 		j.by[g.Assessor] = g.Grade

@@ -7,6 +7,8 @@ import (
 	"log"
 	"net"
 	"time"
+
+	"github.com/ragstat/ragstat/internal/localhttp"
 )
 
 // RunOptions say where and how `ragstat judge` serves.
@@ -30,8 +32,8 @@ func Run(ctx context.Context, store Store, task *Task, opt RunOptions) error {
 		return fmt.Errorf("listening on %s: %w", addr, err)
 	}
 	generated := false
-	if !IsLoopback(ln.Addr()) && opt.Token == "" {
-		if opt.Token, err = RandomToken(); err != nil {
+	if !localhttp.IsLoopback(ln.Addr()) && opt.Token == "" {
+		if opt.Token, err = localhttp.RandomToken(); err != nil {
 			ln.Close()
 			return err
 		}
@@ -42,7 +44,7 @@ func Run(ctx context.Context, store Store, task *Task, opt RunOptions) error {
 		ln.Close()
 		return err
 	}
-	if !IsLoopback(ln.Addr()) {
+	if !localhttp.IsLoopback(ln.Addr()) {
 		fmt.Fprintf(opt.Out, "Listening on %s, off the loopback interface: every request needs the access token.\n", ln.Addr())
 		if generated {
 			fmt.Fprintf(opt.Out, "Generated access token: %s (give --token to choose one)\n", opt.Token)

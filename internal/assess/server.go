@@ -2,10 +2,7 @@ package assess
 
 import (
 	"context"
-	"crypto/rand"
-	"crypto/subtle"
 	"embed"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"html/template"
@@ -19,6 +16,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/ragstat/ragstat/internal/localhttp"
 )
 
 //go:embed web/page.html web/app.js web/app.css
@@ -67,12 +66,12 @@ func New(ln net.Listener, cfg Config) (*Server, error) {
 	if cfg.Log == nil {
 		cfg.Log = log.New(io.Discard, "", 0)
 	}
-	s := &Server{cfg: cfg, ln: ln, loopback: IsLoopback(ln.Addr())}
+	s := &Server{cfg: cfg, ln: ln, loopback: localhttp.IsLoopback(ln.Addr())}
 	if !s.loopback && cfg.Token == "" {
 		return nil, fmt.Errorf("listening on %s, off the loopback interface, needs an access token", ln.Addr())
 	}
 	var err error
-	if s.csrf, err = RandomToken(); err != nil {
+	if s.csrf, err = localhttp.RandomToken(); err != nil {
 		return nil, err
 	}
 	if s.pages, err = template.New("page.html").Funcs(funcs).ParseFS(web, "web/page.html"); err != nil {
@@ -81,21 +80,6 @@ func New(ln net.Listener, cfg Config) (*Server, error) {
 	s.js, _ = web.ReadFile("web/app.js")
 	s.css, _ = web.ReadFile("web/app.css")
 	return s, nil
-}
-
-// RandomToken returns 32 random bytes in hex.
-func RandomToken() (string, error) {
-	b := make([]byte, 32)
-	if _, err := rand.Read(b); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(b), nil
-}
-
-// IsLoopback reports whether addr is on a loopback interface.
-func IsLoopback(addr net.Addr) bool {
-	tcp, ok := addr.(*net.TCPAddr)
-	return ok && tcp.IP.IsLoopback()
 }
 
 // URL is the address to open in a browser, with the token when one is set.
@@ -165,7 +149,7 @@ func (s *Server) guard(next http.Handler) http.Handler {
 		h.Set("X-Frame-Options", "DENY")
 		h.Set("Referrer-Policy", "no-referrer")
 		h.Set("Cache-Control", "no-store")
-		if s.loopback && !loopbackHost(r.Host) {
+		if s.loopback && !localhttp.LoopbackHost(r.Host) {
 			http.Error(w, "this server answers only to localhost, 127.0.0.1 or [::1] (Host "+r.Host+" refused)", http.StatusMisdirectedRequest)
 			return
 		}
@@ -175,18 +159,6 @@ func (s *Server) guard(next http.Handler) http.Handler {
 		r.Body = http.MaxBytesReader(w, r.Body, maxBody)
 		next.ServeHTTP(w, r)
 	})
-}
-
-func loopbackHost(host string) bool {
-	if h, _, err := net.SplitHostPort(host); err == nil {
-		host = h
-	}
-	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
-	if strings.EqualFold(host, "localhost") || strings.HasSuffix(strings.ToLower(host), ".localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 const tokenCookie = "ragstat_judge_token"
@@ -215,7 +187,7 @@ func (s *Server) authorized(w http.ResponseWriter, r *http.Request) bool {
 }
 
 func (s *Server) tokenOK(t string) bool {
-	return subtle.ConstantTimeCompare([]byte(t), []byte(s.cfg.Token)) == 1
+	return localhttp.TokenEqual(t, s.cfg.Token)
 }
 
 func (s *Server) asset(ctype string, body []byte) http.HandlerFunc {
@@ -281,7 +253,7 @@ func (s *Server) form(w http.ResponseWriter, r *http.Request, e *Entry) bool {
 		}
 		return false
 	}
-	if subtle.ConstantTimeCompare([]byte(r.PostForm.Get("csrf")), []byte(s.csrf)) != 1 {
+	if !localhttp.TokenEqual(r.PostForm.Get("csrf"), s.csrf) {
 		http.Error(w, "missing or stale form token: reload the page (the server may have restarted)", http.StatusForbidden)
 		return false
 	}

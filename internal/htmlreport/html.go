@@ -17,6 +17,7 @@ import (
 	"strconv"
 
 	"github.com/ragstat/ragstat/compare"
+	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/manifest"
 	"github.com/ragstat/ragstat/report"
 )
@@ -92,6 +93,40 @@ type compareView struct {
 type lossView struct {
 	System          string
 	Evidence, Facts template.HTML
+}
+
+// Saved renders a saved eval, stages or compare JSON result, recognised
+// by the kind its manifest declares, each read back strictly.
+func Saved(w io.Writer, f *input.File) error {
+	data, err := f.ReadAll()
+	if err != nil {
+		return err
+	}
+	kind, err := manifest.KindOf(data)
+	if err != nil {
+		return fmt.Errorf("%s: %w", f.Name, err)
+	}
+	switch kind {
+	case manifest.KindEval:
+		saved, err := report.Read(f)
+		if err != nil {
+			return err
+		}
+		return Eval(w, saved)
+	case manifest.KindCompare:
+		r, err := compare.Read(f)
+		if err != nil {
+			return err
+		}
+		return Compare(w, r)
+	case manifest.KindStages:
+		saved, err := report.ReadStages(f)
+		if err != nil {
+			return err
+		}
+		return Stages(w, saved)
+	}
+	return fmt.Errorf("%s: cannot render a %q result", f.Name, kind)
 }
 
 // Compare writes the HTML report of a comparison.

@@ -73,7 +73,7 @@ func traceRankings(in *systems.Input, stage string) ([]Ranking, error) {
 	}); err != nil {
 		return nil, err
 	}
-	slices.SortFunc(ts, func(a, b *trace.Trace) int { return a.Line - b.Line })
+	slices.SortStableFunc(ts, func(a, b *trace.Trace) int { return a.Line - b.Line }) // stable: foreign traces of one protobuf body share line 0, and come in a fixed order
 	seen := map[string]bool{}
 	var out []Ranking
 	for _, t := range ts {

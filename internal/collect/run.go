@@ -1,0 +1,83 @@
+package collect
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net"
+
+	"github.com/ragstat/ragstat/internal/localhttp"
+)
+
+// DefaultAddr is the standard OTLP/HTTP port on the loopback interface.
+const DefaultAddr = "127.0.0.1:4318"
+
+// RunOptions say where `ragstat collect` listens and writes.
+type RunOptions struct {
+	Addr    string // HOST:PORT; DefaultAddr when empty
+	Token   string // access token; generated when listening off loopback without one
+	MaxBody int64  // see Options
+	// Path is the file to write, opened as Mode says once the address is
+	// taken; "-" writes to Stdout instead.
+	Path   string
+	Mode   Mode
+	Stdout io.Writer
+	Out    io.Writer // messages: where to point the application, the token
+	Log    *log.Logger
+}
+
+// Run listens, opens the output, tells on opt.Out how to point an
+// application at the receiver, and writes what it receives until ctx ends.
+func Run(ctx context.Context, opt RunOptions) (Stats, error) {
+	addr := opt.Addr
+	if addr == "" {
+		addr = DefaultAddr
+	}
+	if opt.Path == "-" && opt.Mode != New {
+		return Stats{}, errors.New("--append and --force apply to a file, not to standard output")
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return Stats{}, fmt.Errorf("listening on %s: %w", addr, err)
+	}
+	defer ln.Close()
+	generated := false
+	if !localhttp.IsLoopback(ln.Addr()) && opt.Token == "" {
+		if opt.Token, err = localhttp.RandomToken(); err != nil {
+			return Stats{}, err
+		}
+		generated = true
+	}
+	sink := Stream(opt.Stdout, "standard output")
+	if opt.Path != "-" {
+		if sink, err = Create(opt.Path, opt.Mode); err != nil {
+			return Stats{}, err
+		}
+		defer sink.Close()
+		if sink.Dropped > 0 {
+			fmt.Fprintf(opt.Out, "Removed an unfinished last line of %d bytes from %s (it was never acknowledged).\n", sink.Dropped, opt.Path)
+		}
+	}
+	s, err := NewServer(ln, sink, Options{Token: opt.Token, MaxBody: opt.MaxBody, Log: opt.Log})
+	if err != nil {
+		return Stats{}, err
+	}
+	if !localhttp.IsLoopback(ln.Addr()) {
+		fmt.Fprintf(opt.Out, "Listening on %s, off the loopback interface: every request needs the access token.\n", ln.Addr())
+		if generated {
+			fmt.Fprintf(opt.Out, "Generated access token: %s (give --token to choose one)\n", opt.Token)
+		}
+		fmt.Fprintln(opt.Out, "Plain HTTP: use it on a network you trust, or through an SSH tunnel.")
+	}
+	fmt.Fprintf(opt.Out, "Receiving OTLP traces at %s%s, writing to %s\n", s.Endpoint(), TracesPath, sink.Name())
+	fmt.Fprintf(opt.Out, "Point the application at it: OTEL_EXPORTER_OTLP_ENDPOINT=%s\n", s.Endpoint())
+	if opt.Token != "" {
+		fmt.Fprintln(opt.Out, "and give it the token: OTEL_EXPORTER_OTLP_HEADERS=Authorization=Bearer%20TOKEN")
+	}
+	if err := s.Serve(ctx); err != nil {
+		return s.Stats(), err
+	}
+	return s.Stats(), sink.Close()
+}

@@ -1,0 +1,26 @@
+package traceimport
+
+import (
+	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/systems"
+	"github.com/ragstat/ragstat/trace"
+)
+
+// Reader reads the formats Detect recognises, mapped by m, wherever the
+// command line names systems (package systems); report, when not nil,
+// receives each file's import manifest once it is read, even a failed one.
+func Reader(m Mapping, report func(*Manifest)) systems.TraceReader {
+	return systems.TraceReader{
+		Detect: func(f *input.File) (string, error) {
+			format, err := Detect(f)
+			return string(format), err
+		},
+		Scan: func(f *input.File, format string, fn func(*trace.Trace) error) error {
+			man, err := Import(Format(format), []*input.File{f}, m, fn)
+			if man != nil && report != nil {
+				report(man)
+			}
+			return err
+		},
+	}
+}
