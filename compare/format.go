@@ -55,8 +55,18 @@ func Read(f *input.File) (*Result, error) {
 	return &r, nil
 }
 
-// Head states what was compared and how, one line each.
+// Head states what was compared and how, one line each, then the notes.
 func (r *Result) Head() []string {
+	out := r.Setup()
+	for _, n := range r.Notes {
+		out = append(out, "note: "+n)
+	}
+	return out
+}
+
+// Setup states what was compared and how, one line each: Head without the
+// notes, for a renderer that shows them apart.
+func (r *Result) Setup() []string {
 	s := r.Settings
 	out := []string{
 		fmt.Sprintf("base %s vs %s over %d queries", r.Base, strings.Join(r.Candidates, ", "), len(r.Queries)),
@@ -69,11 +79,7 @@ func (r *Result) Head() []string {
 	if m := r.Manifest; m != nil {
 		out = append(out, "policy: "+m.Policy.String())
 	}
-	out = append(out, "metrics: "+strings.Join(r.Metrics, " "))
-	for _, n := range r.Notes {
-		out = append(out, "note: "+n)
-	}
-	return out
+	return append(out, "metrics: "+strings.Join(r.Metrics, " "))
 }
 
 // Level is the confidence level as a percentage, such as "95%".

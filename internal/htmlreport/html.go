@@ -131,7 +131,7 @@ func Saved(w io.Writer, f *input.File) error {
 
 // Compare writes the HTML report of a comparison.
 func Compare(w io.Writer, r *compare.Result) error {
-	p, err := newPage(fmt.Sprintf("ragstat compare: %s vs %d candidate(s)", r.Base, len(r.Candidates)), r.Head(), r.Manifest)
+	p, err := newPage(fmt.Sprintf("ragstat compare: %s vs %d candidate(s)", r.Base, len(r.Candidates)), r.Setup(), r.Manifest)
 	if err != nil {
 		return err
 	}
