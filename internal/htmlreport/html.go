@@ -166,12 +166,13 @@ func row(scope string, n int, tooSmall bool, c compare.Comparison, span float64)
 }
 
 // spanOf is the half-width of the shared interval scale: the largest
-// interval end, whole set and slices.
+// interval end or mean difference (a BCa interval need not contain the
+// mean), whole set and slices.
 func spanOf(r *compare.Result) float64 {
 	span := 1e-9
 	grow := func(cs []compare.Comparison) {
 		for _, c := range cs {
-			span = math.Max(span, math.Max(math.Abs(c.CILow), math.Abs(c.CIHigh)))
+			span = max(span, math.Abs(c.CILow), math.Abs(c.CIHigh), math.Abs(c.MeanDiff))
 		}
 	}
 	grow(r.Comparisons)
