@@ -7,7 +7,9 @@ package corpus
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/input"
@@ -46,6 +48,18 @@ func (m Meta) Merge(other Meta) Meta {
 		m.ValidTo = other.ValidTo
 	}
 	return m
+}
+
+// Validity reports whether an item with this metadata is out of a query's
+// permission scopes (an item with no scope is visible to every query), or
+// not in effect at the query's date: in effect when valid_from <= asOf <
+// valid_to. A query with no scopes or no date checks neither.
+func (m Meta) Validity(scopes []string, asOf time.Time) (outOfScope, stale bool) {
+	outOfScope = len(scopes) > 0 && m.Scope != "" && !slices.Contains(scopes, m.Scope)
+	if !asOf.IsZero() {
+		stale = !m.ValidFrom.IsZero() && m.ValidFrom.After(asOf) || !m.ValidTo.IsZero() && !m.ValidTo.After(asOf)
+	}
+	return outOfScope, stale
 }
 
 // Item is one retrievable unit.

@@ -15,7 +15,7 @@ import (
 
 	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/internal/hashindex"
-	"github.com/ragstat/ragstat/trecfile"
+	"github.com/ragstat/ragstat/internal/trecfile"
 )
 
 // Order says how a list is put in rank order.

@@ -168,13 +168,7 @@ func (a *answerTally) citations(v *view, ci int, cited []string, minGrade int32)
 		return
 	}
 	a.factQueries++
-	n := 0
-	for _, f := range v.topic.Facts {
-		if citesFact(f.Support, cited) {
-			n++
-		}
-	}
-	a.factsCited += float64(n) / float64(len(v.topic.Facts))
+	a.factsCited += FactsCited(v.topic.Facts, cited)
 }
 
 func citesFact(alts []topics.Support, cited []string) bool {

@@ -114,7 +114,7 @@ func (j *joiner) place(v *view, s *trace.Stage) []placed {
 	for _, it := range items {
 		p := placed{id: it.ID, grade: metric.Unjudged, state: evidence}
 		p.meta = j.meta(v, it)
-		p.out, p.stale = j.validity(v.topic, p.meta)
+		p.out, p.stale = p.meta.Validity(v.topic.Scopes, v.topic.AsOf.Time)
 		switch {
 		case p.out:
 			p.state = outOfScope
@@ -161,16 +161,6 @@ func (j *joiner) meta(v *view, it trace.Item) corpus.Meta {
 			"add it to --corpus, record it in the trace, or accept it with --unknown-metadata allow")
 	}
 	return m
-}
-
-// validity reports whether an item is out of the topic's scopes, or not in
-// effect at its as_of date. An item with no scope is visible to everyone.
-func (j *joiner) validity(topic *topics.Topic, m corpus.Meta) (out, stale bool) {
-	out = len(topic.Scopes) > 0 && m.Scope != "" && !slices.Contains(topic.Scopes, m.Scope)
-	if asOf := topic.AsOf.Time; !asOf.IsZero() {
-		stale = !m.ValidFrom.IsZero() && m.ValidFrom.After(asOf) || !m.ValidTo.IsZero() && !m.ValidTo.After(asOf)
-	}
-	return out, stale
 }
 
 // reassess decides whether a relevant context item kept its evidence: its

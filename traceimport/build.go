@@ -52,7 +52,7 @@ func (a *assembler) build(t *openTrace) (*trace.Trace, error) {
 			}
 			name = to
 		}
-		if names[name]++; names[name] > 1 || name == contextStage {
+		if names[name]++; names[name] > 1 || name == trace.ContextStage {
 			man.note(StageRenamed, s.place, name)
 			name = fmt.Sprintf("%s-%d", name, names[name])
 		}

@@ -22,7 +22,7 @@ const MinTruncated = 20
 // ranked by where they occur.
 func (a *assembler) context(g *span, last *trace.Stage, docs []document, errs *diag.List) trace.Stage {
 	text := g.prompt
-	st := trace.Stage{Name: contextStage, Items: []trace.Item{}, Text: &text}
+	st := trace.Stage{Name: trace.ContextStage, Items: []trace.Item{}, Text: &text}
 	if last == nil {
 		return st
 	}

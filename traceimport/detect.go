@@ -1,14 +1,12 @@
 package traceimport
 
 import (
-	"bytes"
+	"bufio"
 	"encoding/json"
 
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
-	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/input"
-	"github.com/ragstat/ragstat/trace"
 )
 
 // Detect tells the format of a file from its content: OTLP/JSON (an object
@@ -31,33 +29,65 @@ func Detect(f *input.File) (Format, error) {
 	if first != '{' && first != '[' {
 		return "", nil
 	}
-	head, err := f.Head(1 << 20)
+	rc, err := f.Open()
 	if err != nil {
 		return "", err
 	}
-	return detectJSON(bytes.TrimLeft(head, " \t\r\n\ufeff")), nil
+	defer rc.Close()
+	return detectJSON(json.NewDecoder(bufio.NewReader(rc))), nil
 }
 
-// detectJSON looks at the first record: the first line's object, the
-// first element of an array, or the first element of "data" or "runs".
-func detectJSON(head []byte) Format {
-	d := json.NewDecoder(bytes.NewReader(head))
-	var rec map[string]json.RawMessage
-	if head[0] == '[' {
-		if _, err := d.Token(); err != nil || !d.More() || d.Decode(&rec) != nil {
-			return ""
-		}
-	} else if json.Unmarshal(input.FirstLine(head), &rec) != nil && d.Decode(&rec) != nil {
+// detectJSON reads the first record, key by key, only as far as needed:
+// the first line's object, the first element of an array, or the first
+// element of "data" or "runs".
+func detectJSON(d *json.Decoder) Format {
+	tok, err := d.Token()
+	if err != nil {
 		return ""
 	}
-	if rec["id"] == nil {
-		for _, key := range []string{"data", "runs"} {
-			var list []map[string]json.RawMessage
-			if inner, ok := rec[key]; ok && json.Unmarshal(inner, &list) == nil && len(list) > 0 {
-				rec = list[0]
+	if tok == json.Delim('[') {
+		var rec map[string]json.RawMessage
+		if !d.More() || d.Decode(&rec) != nil {
+			return ""
+		}
+		return classify(rec)
+	}
+	if tok != json.Delim('{') {
+		return ""
+	}
+	rec := map[string]json.RawMessage{}
+	for d.More() {
+		tok, err := d.Token()
+		key, ok := tok.(string)
+		if err != nil || !ok {
+			return ""
+		}
+		if key == "data" || key == "runs" {
+			if _, isID := rec["id"]; !isID {
+				if tok, err := d.Token(); err != nil || tok != json.Delim('[') || !d.More() {
+					return ""
+				}
+				var first map[string]json.RawMessage
+				if d.Decode(&first) != nil {
+					return ""
+				}
+				return classify(first)
 			}
 		}
+		var value json.RawMessage
+		if d.Decode(&value) != nil {
+			return ""
+		}
+		rec[key] = value
+		if f := classify(rec); f != "" {
+			return f
+		}
 	}
+	return ""
+}
+
+// classify tells a record's format by its keys.
+func classify(rec map[string]json.RawMessage) Format {
 	switch {
 	case rec["resourceSpans"] != nil || rec["resource_spans"] != nil:
 		return OTLP
@@ -67,18 +97,4 @@ func detectJSON(head []byte) Format {
 		return Langfuse
 	}
 	return ""
-}
-
-// ScanFile imports one file in the format Detect finds, calling fn with
-// each trace: for commands that take trace files of any format. A file in
-// no format known here is an error.
-func ScanFile(f *input.File, m Mapping, fn func(*trace.Trace) error) (*Manifest, error) {
-	format, err := Detect(f)
-	if err != nil {
-		return nil, err
-	}
-	if format == "" {
-		return nil, &diag.Error{File: f.Name, Msg: "not OTLP, LangSmith or Langfuse traces"}
-	}
-	return Import(format, []*input.File{f}, m, fn)
 }

@@ -28,7 +28,7 @@ func eachLine(f *input.File, fn func(line int, data []byte) error) error {
 		return err
 	}
 	defer rc.Close()
-	br := bufio.NewReaderSize(rc, 1<<20)
+	br := bufio.NewReaderSize(rc, 1<<16)
 	var errs diag.List
 	var long []byte
 	for n := 1; ; n++ {

@@ -28,6 +28,7 @@ import (
 	"strings"
 
 	"github.com/ragstat/ragstat/corpus"
+	"github.com/ragstat/ragstat/trace"
 )
 
 // Format is a trace format ragstat imports.
@@ -157,8 +158,8 @@ func (m Mapping) compile(f Format) (*rules, error) {
 		if strings.TrimSpace(span) == "" || strings.TrimSpace(name) == "" {
 			return nil, fmt.Errorf("stage rename %q=%q: give SPAN=NAME or SPAN=-", span, name)
 		}
-		if name == contextStage {
-			return nil, fmt.Errorf("stage rename %s=%s: %q is the packed context, made from the generator span", span, name, contextStage)
+		if name == trace.ContextStage {
+			return nil, fmt.Errorf("stage rename %s=%s: %q is the packed context, made from the generator span", span, name, trace.ContextStage)
 		}
 	}
 	cite := m.Citation
@@ -208,7 +209,3 @@ func metadataKey(what, key string) (string, error) {
 	}
 	return name, nil
 }
-
-// contextStage is trace.ContextStage, repeated to keep the rules free of
-// the trace package.
-const contextStage = "context"

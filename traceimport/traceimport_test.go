@@ -421,3 +421,46 @@ func TestMalformed(t *testing.T) {
 		}
 	}
 }
+
+// TestParallelLines: over many batches, results come back in line order
+// and errors are gathered in line order up to diag.Max, whatever the
+// workers' timing.
+func TestParallelLines(t *testing.T) {
+	var b strings.Builder
+	for i := 1; i <= 5000; i++ {
+		b.WriteString(strings.Repeat("x", 300+i%7))
+		if i%97 == 0 {
+			b.WriteString(" bad")
+		}
+		b.WriteByte('\n')
+	}
+	f := input.FromBytes("p", []byte(b.String()))
+	for _, workers := range []int{1, 2, 7} {
+		var seen []int
+		err := parallelLines(f, workers, func(line int, data []byte) (int, error) {
+			if bytes.HasSuffix(data, []byte(" bad")) {
+				return 0, &diag.Error{File: "p", Line: line, Msg: "bad"}
+			}
+			return line, nil
+		}, func(line, v int) error {
+			if line != v {
+				t.Fatalf("line %d carried %d", line, v)
+			}
+			seen = append(seen, line)
+			return nil
+		})
+		var list *diag.List
+		if !errors.As(err, &list) || len(list.Errs()) != diag.Max || !strings.HasPrefix(list.Errs()[0].Error(), "p:97: bad") ||
+			!strings.HasPrefix(list.Errs()[1].Error(), "p:194: bad") {
+			t.Fatalf("workers %d: errors %v", workers, err)
+		}
+		for i, line := range seen {
+			if i > 0 && line <= seen[i-1] {
+				t.Fatalf("workers %d: line %d after %d", workers, line, seen[i-1])
+			}
+		}
+		if last := seen[len(seen)-1]; last < 97*diag.Max-96 {
+			t.Errorf("workers %d: stopped at line %d, before the %dth error", workers, last, diag.Max)
+		}
+	}
+}

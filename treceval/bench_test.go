@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ragstat/ragstat/trecfile"
+	"github.com/ragstat/ragstat/internal/trecfile"
 )
 
 // writeBenchFiles writes a qrels and a run shaped like the benchmark data:

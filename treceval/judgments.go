@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/ragstat/ragstat/diag"
-	"github.com/ragstat/ragstat/trecfile"
+	"github.com/ragstat/ragstat/internal/trecfile"
 )
 
 // Relevance values of retrieved documents that are not plain grades.

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ragstat/ragstat/trecfile"
+	"github.com/ragstat/ragstat/internal/trecfile"
 )
 
 // config is a parsed command line.

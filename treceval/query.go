@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ragstat/ragstat/trecfile"
+	"github.com/ragstat/ragstat/internal/trecfile"
 )
 
 // settings are the command-line options that change how a query is scored.

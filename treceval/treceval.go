@@ -22,7 +22,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/ragstat/ragstat/trecfile"
+	"github.com/ragstat/ragstat/internal/trecfile"
 )
 
 func init() { sortRegistry() }

@@ -23,6 +23,8 @@ import (
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/ptrace"
+
+	"github.com/ragstat/ragstat/bench/synth"
 )
 
 type config struct {
@@ -45,21 +47,6 @@ func main() {
 	if err := c.write(*out); err != nil {
 		log.Fatal(err)
 	}
-}
-
-var words = strings.Fields(`the refund policy allows returns within thirty days of delivery for most
-items clearance products are final sale gift cards cannot be refunded shipping takes three to five
-business days tenant limits apply per key and burst traffic is throttled the api returns errors when
-quotas are exceeded contact support for exceptions invoices are issued monthly payments by card`)
-
-// passage is deterministic text of n bytes; numbered words keep a
-// passage's opening from recurring by chance in another passage.
-func passage(r *rand.Rand, n int) string {
-	var b strings.Builder
-	for b.Len() < n {
-		fmt.Fprintf(&b, "%s%d ", words[r.IntN(len(words))], r.IntN(1000))
-	}
-	return b.String()[:n]
 }
 
 type writer struct {
@@ -126,7 +113,7 @@ func (c config) query(r *rand.Rand, q int, files map[string]*writer) ([]ptrace.T
 	texts := make([]string, c.candidates)
 	for i := range ids {
 		ids[i] = fmt.Sprintf("%s-p%02d", qid, i)
-		texts[i] = passage(r, c.passage)
+		texts[i] = synth.NumberedPassage(r, c.passage)
 	}
 	var tid pcommon.TraceID
 	copy(tid[:], fmt.Sprintf("%016x", q*2654435761+1))

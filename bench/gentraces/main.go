@@ -15,6 +15,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/ragstat/ragstat/bench/synth"
 )
 
 type config struct {
@@ -36,21 +38,6 @@ func main() {
 	if err := c.write(*out); err != nil {
 		log.Fatal(err)
 	}
-}
-
-var words = strings.Fields(`the refund policy allows returns within thirty days of delivery for most
-items clearance products are final sale gift cards cannot be refunded shipping takes three to five
-business days tenant limits apply per key and burst traffic is throttled the api returns errors when
-quotas are exceeded contact support for exceptions invoices are issued monthly payments by card`)
-
-// passage is deterministic text of about n bytes.
-func passage(r *rand.Rand, n int) string {
-	var b strings.Builder
-	for b.Len() < n {
-		b.WriteString(words[r.IntN(len(words))])
-		b.WriteByte(' ')
-	}
-	return b.String()[:n]
 }
 
 func (c config) write(dir string) error {
@@ -101,7 +88,7 @@ func (c config) query(r *rand.Rand, q int, files map[string]*json.Encoder) error
 			s := float64(n - i)
 			out[i] = item{ID: ids[i], Score: &s}
 			if text {
-				out[i].Text = passage(r, c.passage)
+				out[i].Text = synth.Passage(r, c.passage)
 			}
 		}
 		return out

@@ -6,8 +6,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/ragstat/ragstat/chunks"
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/chunks"
 	"github.com/ragstat/ragstat/internal/remap"
 	"github.com/ragstat/ragstat/internal/split"
 	"github.com/ragstat/ragstat/judgments"

@@ -1,7 +1,15 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
 
 	"github.com/ragstat/ragstat/internal/demo"
 	"github.com/ragstat/ragstat/report"
@@ -9,7 +17,8 @@ import (
 )
 
 type demoCmd struct {
-	Write string `placeholder:"DIR" help:"Write the example's files into DIR instead."`
+	Write     string `placeholder:"DIR" help:"Write the example's files into DIR instead."`
+	Generator string `placeholder:"ADDR" help:"Serve the demo's stand-in generator as an OpenAI-compatible endpoint on ADDR (loopback, e.g. 127.0.0.1:8089) until interrupted, to try ragstat intervene."`
 }
 
 func (c *demoCmd) Run(e *env) error {
@@ -19,6 +28,9 @@ func (c *demoCmd) Run(e *env) error {
 		}
 		fmt.Fprintf(e.stdout, "wrote the example files to %s\n", c.Write)
 		return nil
+	}
+	if c.Generator != "" {
+		return c.serve(e)
 	}
 	rep, err := demo.Evaluate()
 	if err != nil {
@@ -60,5 +72,42 @@ func (c *demoCmd) pipeline(e *env) error {
 	}
 	fmt.Fprintln(e.stdout, "\nThe full report: ragstat demo --write ex/ && ragstat stages -j ex/pipeline/judgments.jsonl \\")
 	fmt.Fprintln(e.stdout, "  --topics ex/pipeline/topics.jsonl --corpus ex/pipeline/corpus.jsonl --tokenizer o200k_base ex/pipeline/traces-*.jsonl")
+	res, err := demo.Intervention(tok)
+	if err != nil {
+		return internal(err)
+	}
+	fmt.Fprintln(e.stdout, "\nPart 3: is it the retrieval or the generator? Each failing query rerun by the same generator")
+	fmt.Fprintln(e.stdout, "(a deterministic stand-in) with the same prompt, the retrieved context replaced by the verified")
+	fmt.Fprintln(e.stdout, "evidence of every required fact (ragstat intervene).")
+	for _, s := range demo.InterventionStory(res) {
+		fmt.Fprintln(e.stdout, "- "+s)
+	}
+	return nil
+}
+
+// serve runs the demo's generator until interrupted.
+func (c *demoCmd) serve(e *env) error {
+	host, _, err := net.SplitHostPort(c.Generator)
+	if err != nil {
+		return fmt.Errorf("--generator %s: give HOST:PORT", c.Generator)
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return fmt.Errorf("--generator %s: the demo's generator listens on loopback only", c.Generator)
+	}
+	ln, err := net.Listen("tcp", c.Generator)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stderr, "ragstat: the demo's generator answers at http://%s/v1 (Ctrl-C stops it)\n", ln.Addr())
+	srv := &http.Server{Handler: demo.ReaderHandler(), ReadHeaderTimeout: 10 * time.Second}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		srv.Close()
+	}()
+	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
 	return nil
 }

@@ -179,7 +179,7 @@ func (c *evalCmd) Run(e *env) error {
 		}
 	}
 	rep.PerQuery = c.PerQuery || !c.Summary && len(rep.Results[0].Rows) <= 50
-	rep.Notes = notes(ev, rep.Results)
+	rep.Notes = report.Notes(ev, rep.Results)
 	rep.CSVComments = c.CSVComments
 	if err := report.Render(bar.ClearBefore(e.stdout), c.Format, rep); err != nil {
 		return internal(err)
@@ -189,7 +189,9 @@ func (c *evalCmd) Run(e *env) error {
 			fmt.Fprintln(e.stderr, "ragstat: note:", n)
 		}
 	}
-	warn(e, rep.Results)
+	for _, w := range report.Warnings(rep.Results) {
+		fmt.Fprintln(e.stderr, "ragstat:", w)
+	}
 	return nil
 }
 

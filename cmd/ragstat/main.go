@@ -47,10 +47,11 @@ type cli struct {
 	judgingCommands `embed:""`
 	datasetCommands `embed:""`
 	stagesCommands  `embed:""`
-	Collect         collectCmd `cmd:"" help:"Receive OpenTelemetry spans over OTLP/HTTP and append them to a file for ragstat import."`
-	Import          importCmd  `cmd:"" help:"Map OpenTelemetry (OpenInference, GenAI), LangSmith or Langfuse traces into ragstat traces."`
-	Metrics         metricsCmd `cmd:"" help:"List every metric with its formula and the policies it reads."`
-	Version         versionCmd `cmd:"" help:"Print the version."`
+	Collect         collectCmd   `cmd:"" help:"Receive OpenTelemetry spans over OTLP/HTTP and append them to a file for ragstat import."`
+	Import          importCmd    `cmd:"" help:"Map OpenTelemetry (OpenInference, GenAI), LangSmith or Langfuse traces into ragstat traces."`
+	Intervene       interveneCmd `cmd:"" help:"Rerun failing queries with a verified context through the same generator: is it the retrieval or the generator?"`
+	Metrics         metricsCmd   `cmd:"" help:"List every metric with its formula and the policies it reads."`
+	Version         versionCmd   `cmd:"" help:"Print the version."`
 }
 
 func main() {

@@ -23,24 +23,9 @@ var PipelineFiles = []string{"pipeline/corpus.jsonl", "pipeline/topics.jsonl", "
 // Pipeline evaluates the two embedded pipelines stage by stage, with the
 // default strict policy and tok counting the context.
 func Pipeline(tok stages.Tokenizer) (*report.Stages, error) {
-	var in stages.Input
-	var err error
-	if in.Judgments, err = judgments.Read(file(PipelineFiles[2]), judgments.Options{}); err != nil {
+	in, traces, err := pipelineInput()
+	if err != nil {
 		return nil, err
-	}
-	if in.Topics, err = topics.Read(file(PipelineFiles[1])); err != nil {
-		return nil, err
-	}
-	if in.Corpus, err = corpus.Read(file(PipelineFiles[0])); err != nil {
-		return nil, err
-	}
-	var traces []*trace.Trace
-	for _, name := range PipelineFiles[3:] {
-		ts, err := trace.Read(file(name))
-		if err != nil {
-			return nil, err
-		}
-		traces = append(traces, ts...)
 	}
 	ms, err := metric.ParseAll([]string{"R", "RR", "nDCG"})
 	if err != nil {
@@ -52,6 +37,30 @@ func Pipeline(tok stages.Tokenizer) (*report.Stages, error) {
 		return nil, err
 	}
 	return &report.Stages{Tool: "ragstat", Policy: policy, Result: res}, nil
+}
+
+// pipelineInput reads the second part's embedded files.
+func pipelineInput() (stages.Input, []*trace.Trace, error) {
+	var in stages.Input
+	var err error
+	if in.Judgments, err = judgments.Read(file(PipelineFiles[2]), judgments.Options{}); err != nil {
+		return in, nil, err
+	}
+	if in.Topics, err = topics.Read(file(PipelineFiles[1])); err != nil {
+		return in, nil, err
+	}
+	if in.Corpus, err = corpus.Read(file(PipelineFiles[0])); err != nil {
+		return in, nil, err
+	}
+	var traces []*trace.Trace
+	for _, name := range PipelineFiles[3:] {
+		ts, err := trace.Read(file(name))
+		if err != nil {
+			return in, nil, err
+		}
+		traces = append(traces, ts...)
+	}
+	return in, traces, nil
 }
 
 // PipelineStory tells, from the numbers, the source document's opening

@@ -42,4 +42,5 @@ var Next = []string{
 	"ragstat eval -j ex/qrels.jsonl -m nDCG@3 --gain linear --format json ex/B.jsonl",
 	"ragstat metrics                                             # every metric, its formula and policies",
 	"ragstat trec-eval -q -m ndcg_cut.3 QRELS RUN                # a drop-in for trec_eval",
+	"ragstat demo --generator 127.0.0.1:8089                     # a stand-in generator, for ragstat intervene (docs/diagnose.md)",
 }

@@ -17,6 +17,7 @@ import (
 	"strconv"
 
 	"github.com/ragstat/ragstat/compare"
+	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/manifest"
 	"github.com/ragstat/ragstat/report"
@@ -25,24 +26,43 @@ import (
 //go:embed assets
 var assets embed.FS
 
-var pages = template.Must(template.New("").Funcs(template.FuncMap{
-	"f4":     func(v float64) string { return strconv.FormatFloat(v, 'f', 4, 64) },
-	"signed": func(v float64) string { return fmt.Sprintf("%+.4f", v) },
-	"short":  func(s string) string { return s[:min(len(s), 16)] },
-	"dict": func(kv ...any) map[string]any {
-		m := map[string]any{}
-		for i := 0; i+1 < len(kv); i += 2 {
-			m[kv[i].(string)] = kv[i+1]
-		}
-		return m
-	},
-	"gradeClass": func(it compare.Item) string {
-		if !it.Judged {
+// pages are the templates, grades shaded on the default policy's scale.
+var pages = template.Must(pagesFor(eval.DefaultPolicy()))
+
+// pagesFor parses the templates with grades shaded on p's scale.
+func pagesFor(p eval.Policy) (*template.Template, error) {
+	return template.New("").Funcs(template.FuncMap{
+		"f4":     func(v float64) string { return strconv.FormatFloat(v, 'f', 4, 64) },
+		"signed": func(v float64) string { return fmt.Sprintf("%+.4f", v) },
+		"short":  func(s string) string { return s[:min(len(s), 16)] },
+		"dict": func(kv ...any) map[string]any {
+			m := map[string]any{}
+			for i := 0; i+1 < len(kv); i += 2 {
+				m[kv[i].(string)] = kv[i+1]
+			}
+			return m
+		},
+		"gradeClass": gradeClass(p),
+	}).ParseFS(assets, "assets/*.tmpl")
+}
+
+// gradeClass shades an item by its grade on the policy's scale: g0 below
+// the relevance threshold, then g1 to g3 spread over the relevant grades,
+// the top grade always g3.
+func gradeClass(p eval.Policy) func(compare.Item) string {
+	return func(it compare.Item) string {
+		switch {
+		case !it.Judged:
 			return "g-unjudged"
+		case it.Grade < p.MinGrade:
+			return "g0"
+		case p.Scale.Max <= p.MinGrade:
+			return "g3"
 		}
-		return "g" + strconv.Itoa(min(max(it.Grade, 0), 3))
-	},
-}).ParseFS(assets, "assets/*.tmpl"))
+		step := float64(min(it.Grade, p.Scale.Max)-p.MinGrade) * 2 / float64(p.Scale.Max-p.MinGrade)
+		return "g" + strconv.Itoa(1+int(math.Round(step)))
+	}
+}
 
 // page is what every page shows around its content.
 type page struct {
@@ -157,7 +177,13 @@ func Compare(w io.Writer, r *compare.Result) error {
 			Evidence: waterfall(steps(l.Evidence), "where relevant evidence stopped, "+l.System),
 			Facts:    waterfall(steps(l.Facts), "where required facts stopped, "+l.System)})
 	}
-	return pages.ExecuteTemplate(w, "compare.tmpl", v)
+	t := pages
+	if r.Manifest != nil && r.Manifest.Policy.Validate() == nil {
+		if t, err = pagesFor(r.Manifest.Policy); err != nil {
+			return err
+		}
+	}
+	return t.ExecuteTemplate(w, "compare.tmpl", v)
 }
 
 func row(scope string, n int, tooSmall bool, c compare.Comparison, span float64) statRow {

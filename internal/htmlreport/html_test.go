@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ragstat/ragstat/compare"
+	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/demo"
 	"github.com/ragstat/ragstat/manifest"
@@ -65,5 +66,37 @@ func TestEval(t *testing.T) {
 		if !strings.Contains(page.String(), want) {
 			t.Errorf("page lacks %q", want)
 		}
+	}
+}
+
+// TestGradeClass: the shading follows the policy's scale and threshold,
+// not a fixed 0..3.
+func TestGradeClass(t *testing.T) {
+	policy := func(min, max, threshold int) eval.Policy {
+		p := eval.DefaultPolicy()
+		p.Scale.Min, p.Scale.Max, p.MinGrade = min, max, threshold
+		return p
+	}
+	tests := []struct {
+		p    eval.Policy
+		want []string // for grades Scale.Min..Scale.Max
+	}{
+		{eval.DefaultPolicy(), []string{"g0", "g1", "g2", "g3"}},
+		{policy(0, 1, 1), []string{"g0", "g3"}},
+		{policy(0, 4, 2), []string{"g0", "g0", "g1", "g2", "g3"}},
+		{policy(-2, 6, 1), []string{"g0", "g0", "g0", "g1", "g1", "g2", "g2", "g3", "g3"}},
+	}
+	for _, tt := range tests {
+		class := gradeClass(tt.p)
+		var got []string
+		for g := tt.p.Scale.Min; g <= tt.p.Scale.Max; g++ {
+			got = append(got, class(compare.Item{Grade: g, Judged: true}))
+		}
+		if strings.Join(got, " ") != strings.Join(tt.want, " ") {
+			t.Errorf("%s: %v, want %v", tt.p, got, tt.want)
+		}
+	}
+	if c := gradeClass(eval.DefaultPolicy())(compare.Item{}); c != "g-unjudged" {
+		t.Errorf("an unjudged item is %s", c)
 	}
 }

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/ragstat/ragstat/chunks"
 	"github.com/ragstat/ragstat/diag"
+	"github.com/ragstat/ragstat/internal/chunks"
 	"github.com/ragstat/ragstat/judgments"
 )
 

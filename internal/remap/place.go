@@ -12,8 +12,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/ragstat/ragstat/chunks"
 	"github.com/ragstat/ragstat/diag"
+	"github.com/ragstat/ragstat/internal/chunks"
 )
 
 // Status is what happened to one piece of evidence.

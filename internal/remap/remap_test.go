@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ragstat/ragstat/chunks"
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/chunks"
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/topics"
 )

@@ -8,8 +8,8 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/ragstat/ragstat/chunks"
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/chunks"
 	"github.com/ragstat/ragstat/judgments"
 )
 

@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"fmt"
@@ -7,8 +7,9 @@ import (
 	"github.com/ragstat/ragstat/eval"
 )
 
-// notes are facts printed with the results: what was left out or folded.
-func notes(ev *eval.Evaluator, results []*eval.Result) []string {
+// Notes are the facts printed with an evaluation's results: what was left
+// out or folded.
+func Notes(ev *eval.Evaluator, results []*eval.Result) []string {
 	var out []string
 	if n := ev.FoldedJudgments; n > 0 {
 		out = append(out, fmt.Sprintf("%d judgments folded into their document (grade = the highest)", n))
@@ -27,11 +28,14 @@ func notes(ev *eval.Evaluator, results []*eval.Result) []string {
 	return out
 }
 
-// warn tells stderr which queries were ignored under --queries judged/run.
-func warn(e *env, results []*eval.Result) {
+// Warnings say, one a line, which queries were not evaluated or scored as
+// empty lists under the queries policies judged and run: the command
+// line prints them on standard error.
+func Warnings(results []*eval.Result) []string {
+	var out []string
 	for _, r := range results {
 		if len(r.Ignored) > 0 {
-			fmt.Fprintf(e.stderr, "ragstat: %s: %d queries not evaluated (present on one side only): %s\n", r.Name, len(r.Ignored), list(r.Ignored))
+			out = append(out, fmt.Sprintf("%s: %d queries not evaluated (present on one side only): %s", r.Name, len(r.Ignored), list(r.Ignored)))
 		}
 		missing := 0
 		for _, row := range r.Rows {
@@ -40,9 +44,10 @@ func warn(e *env, results []*eval.Result) {
 			}
 		}
 		if missing > 0 {
-			fmt.Fprintf(e.stderr, "ragstat: %s: %d judged queries absent from the run scored as empty lists\n", r.Name, missing)
+			out = append(out, fmt.Sprintf("%s: %d judged queries absent from the run scored as empty lists", r.Name, missing))
 		}
 	}
+	return out
 }
 
 func list(ids []string) string {

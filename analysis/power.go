@@ -1,0 +1,95 @@
+package analysis
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// Resolution is the smallest paired difference a query set can resolve.
+type Resolution struct {
+	Queries int
+	SD      float64 // standard deviation of the paired per-query differences
+	// MDE is the minimum detectable effect: the smallest true mean
+	// difference a two-sided paired t-test at level Alpha detects with
+	// probability Power, (t_{1-α/2} + t_{power}) · sd / √n on n-1 degrees
+	// of freedom. NaN with fewer than two queries.
+	MDE          float64
+	Alpha, Power float64
+}
+
+// Resolve computes the resolution of paired differences (candidate minus
+// base, one per query).
+func Resolve(diffs []float64, alpha, power float64) (Resolution, error) {
+	if alpha <= 0 || alpha >= 1 || power <= 0 || power >= 1 {
+		return Resolution{}, fmt.Errorf("analysis: alpha %g and power %g must lie in (0, 1)", alpha, power)
+	}
+	r := Resolution{Queries: len(diffs), Alpha: alpha, Power: power, SD: math.NaN(), MDE: math.NaN()}
+	if len(diffs) < 2 {
+		return r, nil
+	}
+	r.SD = stat.StdDev(diffs, nil)
+	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(diffs) - 1)}
+	r.MDE = (t.Quantile(1-alpha/2) + t.Quantile(power)) * r.SD / math.Sqrt(float64(len(diffs)))
+	return r, nil
+}
+
+// Protects reports whether a gate that fails on a regression larger than
+// threshold (a positive size, such as 0.01 for "nDCG@10 < -0.01") can
+// tell such a regression from noise on this query set.
+func (r Resolution) Protects(threshold float64) bool {
+	return !math.IsNaN(r.MDE) && math.Abs(threshold) >= r.MDE
+}
+
+// Point is one system's quality, cost and latency.
+type Point struct {
+	System  string
+	Quality float64 // higher is better
+	Cost    float64 // per query; lower is better
+	Latency float64 // p90, milliseconds; lower is better
+}
+
+// Frontier marks the systems no other system beats on quality and on
+// cost and latency together: a system is dominated when another is at
+// least as good on all three and better on one.
+func Frontier(ps []Point) []string {
+	var out []string
+	for i, p := range ps {
+		dominated := false
+		for j, q := range ps {
+			if i == j {
+				continue
+			}
+			if q.Quality >= p.Quality && q.Cost <= p.Cost && q.Latency <= p.Latency &&
+				(q.Quality > p.Quality || q.Cost < p.Cost || q.Latency < p.Latency) {
+				dominated = true
+				break
+			}
+		}
+		if !dominated {
+			out = append(out, p.System)
+		}
+	}
+	return out
+}
+
+// Reach is how far one stale or superseded item travelled.
+type Reach struct {
+	Item     string
+	Contexts int // queries whose packed context held it
+	Answers  int // queries whose answer cited it
+}
+
+// Stalest ranks stale items by the answers, then the contexts, they
+// reached; ties by item id.
+func Stalest(rs []Reach) []Reach {
+	out := slices.Clone(rs)
+	slices.SortFunc(out, func(a, b Reach) int {
+		return cmp.Or(cmp.Compare(b.Answers, a.Answers), cmp.Compare(b.Contexts, a.Contexts), cmp.Compare(a.Item, b.Item))
+	})
+	return out
+}

@@ -1,0 +1,135 @@
+package analysis
+
+import (
+	"fmt"
+	"hash/fnv"
+	"strings"
+	"unicode"
+)
+
+// Passage is one item of a stage or a context, with its text and the
+// document it comes from (empty when unknown).
+type Passage struct {
+	ID       string
+	Doc      string
+	Text     string
+	Tokens   int  // its share of the context, by the generator's tokenizer
+	Relevant bool // judged at or above the threshold
+}
+
+// Duplicate is a pair of passages whose texts are (nearly) the same.
+type Duplicate struct {
+	First, Second string  // item ids, First earlier in the list
+	Jaccard       float64 // of their word shingles; 1 for exact duplicates
+	Exact         bool
+}
+
+// Redundancy is how much of a list repeats itself.
+type Redundancy struct {
+	Shingle    int     // words per shingle
+	Threshold  float64 // Jaccard at or above which two passages are near duplicates
+	Duplicates []Duplicate
+	// RepeatTokens is the tokens spent on passages that repeat an earlier
+	// one; RepeatShare their share of all passage tokens.
+	RepeatTokens int
+	RepeatShare  float64
+	// UniqueRelevant counts the relevant passages that repeat no earlier
+	// relevant passage: ten copies of one passage are one piece of evidence.
+	UniqueRelevant int
+	// DocShare is each document's share of the passage tokens, in the
+	// order documents first appear.
+	DocShare []Share
+}
+
+// Share is one document's share of a window.
+type Share struct {
+	Doc   string
+	Share float64
+}
+
+// Redundant finds exact and near-duplicate passages in one list by the
+// Jaccard similarity of their word shingles (shingle words each, case and
+// punctuation ignored); pairs at or above threshold are near duplicates.
+func Redundant(ps []Passage, shingle int, threshold float64) (Redundancy, error) {
+	if shingle < 1 || threshold <= 0 || threshold > 1 {
+		return Redundancy{}, fmt.Errorf("analysis: shingles of %d words at Jaccard %g: give 1 or more words and a threshold in (0, 1]", shingle, threshold)
+	}
+	r := Redundancy{Shingle: shingle, Threshold: threshold}
+	sets := make([]map[uint64]struct{}, len(ps))
+	norm := make([]string, len(ps))
+	for i, p := range ps {
+		words := strings.FieldsFunc(strings.ToLower(p.Text), func(c rune) bool { return !unicode.IsLetter(c) && !unicode.IsNumber(c) })
+		norm[i] = strings.Join(words, " ")
+		sets[i] = shingles(words, shingle)
+	}
+	total := 0
+	repeats := make([]bool, len(ps))
+	relevantRepeat := make([]bool, len(ps))
+	for j := range ps {
+		total += ps[j].Tokens
+		for i := 0; i < j; i++ {
+			exact := norm[i] == norm[j]
+			jac := jaccard(sets[i], sets[j])
+			if exact {
+				jac = 1
+			}
+			if !exact && jac < threshold {
+				continue
+			}
+			r.Duplicates = append(r.Duplicates, Duplicate{First: ps[i].ID, Second: ps[j].ID, Jaccard: jac, Exact: exact})
+			repeats[j] = true
+			relevantRepeat[j] = relevantRepeat[j] || ps[i].Relevant
+		}
+	}
+	docTokens := map[string]int{}
+	var docs []string
+	for j, p := range ps {
+		if repeats[j] {
+			r.RepeatTokens += p.Tokens
+		}
+		if p.Relevant && !relevantRepeat[j] {
+			r.UniqueRelevant++
+		}
+		doc := p.Doc
+		if doc == "" {
+			doc = p.ID
+		}
+		if _, ok := docTokens[doc]; !ok {
+			docs = append(docs, doc)
+		}
+		docTokens[doc] += p.Tokens
+	}
+	if total > 0 {
+		r.RepeatShare = float64(r.RepeatTokens) / float64(total)
+		for _, d := range docs {
+			r.DocShare = append(r.DocShare, Share{Doc: d, Share: float64(docTokens[d]) / float64(total)})
+		}
+	}
+	return r, nil
+}
+
+func shingles(words []string, n int) map[uint64]struct{} {
+	out := map[uint64]struct{}{}
+	if len(words) < n {
+		n = len(words)
+	}
+	for i := 0; i+n <= len(words) && n > 0; i++ {
+		h := fnv.New64a()
+		h.Write([]byte(strings.Join(words[i:i+n], " ")))
+		out[h.Sum64()] = struct{}{}
+	}
+	return out
+}
+
+func jaccard(a, b map[uint64]struct{}) float64 {
+	if len(a) == 0 && len(b) == 0 {
+		return 0
+	}
+	inter := 0
+	for k := range a {
+		if _, ok := b[k]; ok {
+			inter++
+		}
+	}
+	return float64(inter) / float64(len(a)+len(b)-inter)
+}

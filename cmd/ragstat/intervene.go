@@ -1,0 +1,216 @@
+package main
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/intervene"
+	"github.com/ragstat/ragstat/judgments"
+	"github.com/ragstat/ragstat/report"
+	"github.com/ragstat/ragstat/tokenize"
+	"github.com/ragstat/ragstat/trace"
+	"github.com/ragstat/ragstat/traceimport"
+)
+
+type interveneCmd struct {
+	mappingFlags
+	Judgments       string        `short:"j" required:"" placeholder:"FILE" help:"Judgments (qrels): TREC, JSONL or JSON object; spans are kept in the verified context."`
+	JudgmentsFormat string        `default:"auto" enum:"auto,trec,jsonl,json" help:"Force the judgments format (${enum})."`
+	Grades          string        `default:"0..3" placeholder:"MIN..MAX" help:"Allowed grades (default ${default})."`
+	MinGrade        int           `default:"1" help:"Relevance threshold: a query without required facts gets every valid judged item at this grade or above as its verified set."`
+	Topics          string        `required:"" placeholder:"FILE" help:"Topics (JSONL): facts, reference answers, scopes, as_of."`
+	Corpus          string        `placeholder:"FILE" help:"Corpus (JSONL): the full text and metadata of the verified items."`
+	Tokenizer       string        `default:"o200k_base" placeholder:"NAME" help:"The generator's tokenizer, to count both prompts against the trace's budget (default ${default})."`
+	Queries         []string      `placeholder:"ID" help:"Queries to intervene on (comma-separated or repeated). Default: every failing query (--failing)."`
+	Failing         bool          `help:"Intervene on every answerable query whose recorded answer misses a reference or a required fact (the default without --queries)."`
+	PassF1          float64       `name:"pass-f1" placeholder:"X" help:"An answer matches a reference at token F1 >= X (default: exact match only)."`
+	Endpoint        string        `placeholder:"URL" help:"OpenAI-compatible API base URL, up to /v1 (e.g. http://127.0.0.1:8000/v1)."`
+	APIKeyEnv       string        `default:"OPENAI_API_KEY" placeholder:"NAME" help:"Environment variable holding the API key (default ${default})."`
+	Model           string        `placeholder:"NAME" help:"Generator model (default: the trace's config.model)."`
+	Temperature     *float64      `placeholder:"T" help:"Sampling temperature (default: the trace's config.temperature, else the endpoint's)."`
+	Seed            *int64        `placeholder:"N" help:"Sampling seed (default: the trace's config.seed)."`
+	MaxTokens       *int          `placeholder:"N" help:"Answer length limit (default: the trace's config.max_tokens)."`
+	Retries         int           `default:"4" help:"Retries of a request that met a rate limit, a server or a network error (default ${default})."`
+	RateLimit       float64       `default:"2" placeholder:"N" help:"At most N requests a second; 0 for no limit (default ${default})."`
+	Timeout         time.Duration `default:"120s" help:"Time limit of one request (default ${default})."`
+	Cache           string        `placeholder:"FILE" help:"Answers already received, by request: a rerun sends only what is new (default: ragstat/intervene.jsonl in the user cache folder)."`
+	NoCache         bool          `help:"Send every request, keep no answer."`
+	WriteBatch      string        `placeholder:"FILE" help:"Send nothing: write both arms' requests as an OpenAI Batch API input file (JSONL)."`
+	ReadBatch       string        `placeholder:"FILE" help:"Send nothing: read the answers from a Batch API output file."`
+	Force           bool          `help:"Overwrite --write-batch if it exists."`
+	Format          string        `short:"f" default:"table" enum:"table,json,markdown" help:"Output format (${enum})."`
+	Traces          []string      `arg:"" placeholder:"TRACES" help:"Trace files: ragstat traces, or OTLP, LangSmith or Langfuse files mapped as by import."`
+}
+
+func (c *interveneCmd) Run(e *env) error {
+	if c.WriteBatch != "" && c.ReadBatch != "" {
+		return fmt.Errorf("--write-batch and --read-batch: give one")
+	}
+	if c.Failing && len(c.Queries) > 0 {
+		return fmt.Errorf("--failing and --queries: give one")
+	}
+	scale, err := judgments.ParseScale(c.Grades)
+	if err != nil {
+		return fmt.Errorf("--grades: %w", err)
+	}
+	s := &stagesCmd{policyFlags: policyFlags{Judgments: c.Judgments, JudgmentsFormat: c.JudgmentsFormat},
+		mappingFlags: c.mappingFlags, Topics: c.Topics, Corpus: c.Corpus, Traces: c.Traces}
+	in, inputs, files, err := s.read(e, scale)
+	defer closeAll(files)
+	if err != nil {
+		return err
+	}
+	scan, traceFiles, err := s.traces(e, &inputs, in.Corpus)
+	defer closeAll(traceFiles)
+	if err != nil {
+		return err
+	}
+	var mu sync.Mutex
+	var traces []*trace.Trace
+	if err := scan(func(t *trace.Trace) error {
+		mu.Lock()
+		defer mu.Unlock()
+		traces = append(traces, t)
+		return nil
+	}); err != nil {
+		return err
+	}
+	// Traces are scanned on all cores: put them back in a stable order.
+	slices.SortStableFunc(traces, func(a, b *trace.Trace) int {
+		return cmp.Or(strings.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line),
+			strings.Compare(a.System, b.System), strings.Compare(a.Query, b.Query))
+	})
+	opt := intervene.Options{Judgments: in.Judgments, Topics: in.Topics, Corpus: in.Corpus, MinGrade: c.MinGrade,
+		PassF1: c.PassF1, Settings: intervene.Settings{Model: c.Model, Temperature: c.Temperature, Seed: c.Seed, MaxTokens: c.MaxTokens}}
+	for _, q := range c.Queries {
+		opt.Queries = append(opt.Queries, strings.Split(q, ",")...)
+	}
+	if opt.Tokenizer, err = tokenize.New(c.Tokenizer); err != nil {
+		return err
+	}
+	pattern := c.CitationPattern
+	if pattern == "" {
+		pattern = traceimport.DefaultCitation
+	}
+	if opt.Citation, err = regexp.Compile(pattern); err != nil {
+		return fmt.Errorf("--citation-pattern: %v", err)
+	}
+	if c.AbstainPattern != "" {
+		if opt.Abstain, err = regexp.Compile(c.AbstainPattern); err != nil {
+			return fmt.Errorf("--abstain-pattern: %v", err)
+		}
+	}
+	var batch *intervene.Batch
+	var notes []string
+	switch {
+	case c.WriteBatch != "":
+		if err := c.checkBatchOut(); err != nil {
+			return err
+		}
+		batch = &intervene.Batch{}
+		opt.Generator = batch
+	case c.ReadBatch != "":
+		f, err := input.Open(c.ReadBatch, e.stdin)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if opt.Generator, err = intervene.ReadBatch(f); err != nil {
+			return err
+		}
+		notes = append(notes, "answers: read from the batch output "+c.ReadBatch)
+	default:
+		if opt.Generator, notes, err = c.generator(); err != nil {
+			return err
+		}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	res, err := intervene.Run(ctx, traces, opt)
+	if err != nil {
+		return err
+	}
+	if batch != nil {
+		if err := writeAtomically(c.WriteBatch, func(w io.Writer) error { _, err := batch.WriteTo(w); return err }); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stderr, "ragstat: %d requests written to %s; send it as a Batch API job, then rerun with --read-batch OUTPUT\n", batch.Len(), c.WriteBatch)
+		return nil
+	}
+	if cache, ok := opt.Generator.(*intervene.Cache); ok {
+		notes = append(notes, fmt.Sprintf("cache: %s (%d of the answers came from it)", c.cachePath(), cache.Hits))
+	}
+	rep := &report.Intervention{Tool: "ragstat", Version: Version, Inputs: inputs, Result: res, Notes: notes}
+	if err := report.RenderIntervention(e.stdout, c.Format, rep); err != nil {
+		return internal(err)
+	}
+	return nil
+}
+
+// generator is the endpoint client, behind the cache unless --no-cache.
+func (c *interveneCmd) generator() (intervene.Generator, []string, error) {
+	if c.Endpoint == "" {
+		return nil, nil, fmt.Errorf("give --endpoint URL (an OpenAI-compatible API up to /v1), or --write-batch FILE to send nothing")
+	}
+	interval := time.Duration(0)
+	if c.RateLimit > 0 {
+		interval = time.Duration(float64(time.Second) / c.RateLimit)
+	}
+	client := &intervene.Client{Endpoint: c.Endpoint, APIKey: os.Getenv(c.APIKeyEnv), HTTP: &http.Client{Timeout: c.Timeout},
+		Retries: c.Retries, Backoff: time.Second, Interval: interval}
+	notes := []string{fmt.Sprintf("generator: %s (retries %d, at most %g requests a second)", c.Endpoint, c.Retries, c.RateLimit)}
+	if client.APIKey == "" {
+		notes = append(notes, "no API key: $"+c.APIKeyEnv+" is empty")
+	}
+	if c.NoCache {
+		return client, notes, nil
+	}
+	path := c.cachePath()
+	if path == "" {
+		return nil, nil, fmt.Errorf("no user cache folder: give --cache FILE or --no-cache")
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, nil, err
+	}
+	cache, err := intervene.OpenCache(path, client)
+	return cache, notes, err
+}
+
+// cachePath is --cache, else ragstat/intervene.jsonl in the user's cache
+// folder ("" when there is none).
+func (c *interveneCmd) cachePath() string {
+	if c.Cache != "" {
+		return c.Cache
+	}
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "ragstat", "intervene.jsonl")
+}
+
+// checkBatchOut refuses to write the batch over an input, or over an
+// existing file without --force.
+func (c *interveneCmd) checkBatchOut() error {
+	for _, in := range append([]string{c.Judgments, c.Topics, c.Corpus, c.ReadBatch}, c.Traces...) {
+		if in != "" && in == c.WriteBatch {
+			return fmt.Errorf("--write-batch %s is an input: write it elsewhere", in)
+		}
+	}
+	if _, err := os.Stat(c.WriteBatch); err == nil && !c.Force {
+		return fmt.Errorf("--write-batch %s exists: give --force to overwrite it", c.WriteBatch)
+	}
+	return nil
+}

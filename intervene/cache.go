@@ -1,0 +1,89 @@
+package intervene
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"sync"
+)
+
+// Cache answers a request seen before from a file and sends the others to
+// Gen, appending each new answer to the file, so a rerun costs nothing.
+// Requests are told apart by Request.Key: the model, the settings and every
+// message.
+type Cache struct {
+	Gen  Generator
+	path string
+	mu   sync.Mutex
+	seen map[string]Response
+	Hits int // requests answered from the file
+}
+
+type cacheLine struct {
+	Key      string   `json:"key"`
+	Response Response `json:"response"`
+}
+
+// OpenCache reads the cache file at path (it need not exist yet).
+func OpenCache(path string, gen Generator) (*Cache, error) {
+	c := &Cache{Gen: gen, path: path, seen: map[string]Response{}}
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return c, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, maxResponse+1<<10)
+	for n := 1; sc.Scan(); n++ {
+		var l cacheLine
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil || l.Key == "" {
+			return nil, fmt.Errorf("%s:%d: not a cached answer (delete the file to start afresh)", path, n)
+		}
+		c.seen[l.Key] = l.Response
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return c, nil
+}
+
+// Generate answers from the file, else from Gen, and records the answer.
+func (c *Cache) Generate(ctx context.Context, id string, req Request) (Response, error) {
+	key := req.Key()
+	c.mu.Lock()
+	r, ok := c.seen[key]
+	if ok {
+		c.Hits++
+	}
+	c.mu.Unlock()
+	if ok {
+		return r, nil
+	}
+	r, err := c.Gen.Generate(ctx, id, req)
+	if err != nil {
+		return r, err
+	}
+	line, err := json.Marshal(cacheLine{Key: key, Response: r})
+	if err != nil {
+		return r, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.seen[key] = r
+	f, err := os.OpenFile(c.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return r, fmt.Errorf("cache: %w", err)
+	}
+	if _, err := f.Write(append(line, '\n')); err != nil {
+		f.Close()
+		return r, fmt.Errorf("cache: %w", err)
+	}
+	return r, f.Close()
+}

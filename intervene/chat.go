@@ -1,0 +1,73 @@
+package intervene
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+)
+
+// Message is one chat message.
+type Message struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+// Request is an OpenAI Chat Completions request body: the settings that
+// stay fixed between the original and the verified arm, and the messages.
+type Request struct {
+	Model       string    `json:"model"`
+	Messages    []Message `json:"messages"`
+	Temperature *float64  `json:"temperature,omitempty"`
+	Seed        *int64    `json:"seed,omitempty"`
+	MaxTokens   *int      `json:"max_tokens,omitempty"`
+}
+
+// Key identifies a request by its content: the SHA-256 of its JSON body.
+// Two requests with the same key get the same answer from the cache.
+func (r Request) Key() string {
+	b, _ := json.Marshal(r) // a Request always marshals
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// Response is the part of a Chat Completions response the intervention
+// reads: the first choice's text and the token usage.
+type Response struct {
+	Text         string `json:"text"`
+	FinishReason string `json:"finish_reason,omitempty"`
+	PromptTokens int    `json:"prompt_tokens,omitempty"`
+	OutputTokens int    `json:"completion_tokens,omitempty"`
+}
+
+// Generator answers chat requests: an OpenAI-compatible endpoint (Client),
+// answers read back from a batch (BatchAnswers), or a test's stand-in. id
+// names the request within one intervention (see CallID); a live endpoint
+// ignores it.
+type Generator interface {
+	Generate(ctx context.Context, id string, req Request) (Response, error)
+}
+
+// CallID names one request of an intervention: the arm ("original" or
+// "verified"), the system and the query. It is the custom_id of a batch.
+func CallID(arm, system, query string) string { return arm + "/" + system + "/" + query }
+
+// wireResponse is the Chat Completions response body.
+type wireResponse struct {
+	Choices []struct {
+		Message      Message `json:"message"`
+		FinishReason string  `json:"finish_reason"`
+	} `json:"choices"`
+	Usage struct {
+		PromptTokens     int `json:"prompt_tokens"`
+		CompletionTokens int `json:"completion_tokens"`
+	} `json:"usage"`
+}
+
+func (w wireResponse) response() (Response, bool) {
+	if len(w.Choices) == 0 {
+		return Response{}, false
+	}
+	return Response{Text: w.Choices[0].Message.Content, FinishReason: w.Choices[0].FinishReason,
+		PromptTokens: w.Usage.PromptTokens, OutputTokens: w.Usage.CompletionTokens}, true
+}

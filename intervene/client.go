@@ -1,0 +1,166 @@
+package intervene
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Client sends requests to an OpenAI-compatible Chat Completions endpoint,
+// with retries on rate limits and server errors, and at most one request
+// per Interval.
+type Client struct {
+	// Endpoint is the API's base URL up to /v1 ("https://host/v1");
+	// requests go to Endpoint + "/chat/completions".
+	Endpoint string
+	APIKey   string // sent as a Bearer token when not empty
+	HTTP     *http.Client
+	// Retries is how many times a request that met a rate limit (429), a
+	// server error (5xx) or a network error is tried again.
+	Retries int
+	// Backoff is the wait before the first retry, doubled each time (a
+	// Retry-After header in seconds overrides it).
+	Backoff time.Duration
+	// Interval is the least time between two requests (a rate limit); 0
+	// sends at once.
+	Interval time.Duration
+	// Sleep waits; nil means time.Sleep honouring ctx. Tests replace it.
+	Sleep func(ctx context.Context, d time.Duration) error
+
+	mu   sync.Mutex
+	next time.Time
+}
+
+// maxResponse bounds the body read from the endpoint.
+const maxResponse = 16 << 20
+
+func (c *Client) sleep(ctx context.Context, d time.Duration) error {
+	if c.Sleep != nil {
+		return c.Sleep(ctx, d)
+	}
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// pace waits until the rate limit lets the next request go.
+func (c *Client) pace(ctx context.Context) error {
+	if c.Interval <= 0 {
+		return nil
+	}
+	c.mu.Lock()
+	now := time.Now()
+	wait := c.next.Sub(now)
+	c.next = now.Add(max(wait, 0) + c.Interval)
+	c.mu.Unlock()
+	return c.sleep(ctx, wait)
+}
+
+// Generate sends req and returns the first choice.
+func (c *Client) Generate(ctx context.Context, _ string, req Request) (Response, error) {
+	body, err := json.Marshal(req)
+	if err != nil {
+		return Response{}, err
+	}
+	url := strings.TrimSuffix(c.Endpoint, "/") + "/chat/completions"
+	wait := c.Backoff
+	for attempt := 0; ; attempt++ {
+		if err := c.pace(ctx); err != nil {
+			return Response{}, err
+		}
+		resp, retryAfter, err := c.post(ctx, url, body)
+		var retry *retryable
+		if err == nil || !errors.As(err, &retry) || attempt >= c.Retries {
+			if retry != nil && attempt >= c.Retries {
+				err = fmt.Errorf("%w (after %d tries)", err, attempt+1)
+			}
+			return resp, err
+		}
+		d := wait
+		if retryAfter > 0 {
+			d = retryAfter
+		}
+		if err := c.sleep(ctx, d); err != nil {
+			return Response{}, err
+		}
+		wait *= 2
+	}
+}
+
+// retryable is a failure worth trying again.
+type retryable struct{ err error }
+
+func (r *retryable) Error() string { return r.err.Error() }
+func (r *retryable) Unwrap() error { return r.err }
+
+func (c *Client) post(ctx context.Context, url string, body []byte) (Response, time.Duration, error) {
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return Response{}, 0, err
+	}
+	hreq.Header.Set("Content-Type", "application/json")
+	if c.APIKey != "" {
+		hreq.Header.Set("Authorization", "Bearer "+c.APIKey)
+	}
+	hc := c.HTTP
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	resp, err := hc.Do(hreq)
+	if err != nil {
+		if ctx.Err() != nil {
+			return Response{}, 0, err
+		}
+		return Response{}, 0, &retryable{fmt.Errorf("generator: %w", err)}
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponse+1))
+	if err != nil {
+		return Response{}, 0, &retryable{fmt.Errorf("generator: reading the response: %w", err)}
+	}
+	if len(data) > maxResponse {
+		return Response{}, 0, fmt.Errorf("generator: response over %d bytes", maxResponse)
+	}
+	if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500 {
+		after, _ := strconv.Atoi(resp.Header.Get("Retry-After"))
+		return Response{}, time.Duration(after) * time.Second,
+			&retryable{fmt.Errorf("generator: %s: %s", resp.Status, snippet(data))}
+	}
+	if resp.StatusCode != http.StatusOK {
+		return Response{}, 0, fmt.Errorf("generator: %s: %s", resp.Status, snippet(data))
+	}
+	var w wireResponse
+	if err := json.Unmarshal(data, &w); err != nil {
+		return Response{}, 0, fmt.Errorf("generator: the response is not a chat completion: %v", err)
+	}
+	r, ok := w.response()
+	if !ok {
+		return Response{}, 0, errors.New("generator: the response has no choices")
+	}
+	return r, 0, nil
+}
+
+// snippet cuts a response body for a message.
+func snippet(b []byte) string {
+	s := strings.TrimSpace(string(b))
+	if len(s) > 200 {
+		return s[:200] + "…"
+	}
+	return s
+}
