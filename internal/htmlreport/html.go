@@ -15,6 +15,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/ragstat/ragstat/compare"
 	"github.com/ragstat/ragstat/eval"
@@ -43,6 +44,7 @@ func pagesFor(p eval.Policy) (*template.Template, error) {
 			return m
 		},
 		"gradeClass": gradeClass(p),
+		"isFact":     func(what string) bool { return strings.HasPrefix(what, "fact ") },
 	}).ParseFS(assets, "assets/*.tmpl")
 }
 

@@ -48,6 +48,7 @@ func TestStages(t *testing.T) {
 		`aria-label="where relevant evidence stopped, v1"`,
 		"cut between candidates and reranked",
 		"truncated (span lost)",
+		"fact clearance: Clearance items are final sale</td>",
 		"OVER BUDGET</span></p><ul><li>api-limits: 275 tokens, budget 120, 155 over</li>",
 	} {
 		if !strings.Contains(page, w) {
