@@ -25,16 +25,25 @@ type Resolution struct {
 // Resolve computes the resolution of paired differences (candidate minus
 // base, one per query).
 func Resolve(diffs []float64, alpha, power float64) (Resolution, error) {
+	sd := math.NaN()
+	if len(diffs) >= 2 {
+		sd = stat.StdDev(diffs, nil)
+	}
+	return ResolveSD(len(diffs), sd, alpha, power)
+}
+
+// ResolveSD is Resolve from the number of queries and the standard
+// deviation of their paired differences.
+func ResolveSD(n int, sd, alpha, power float64) (Resolution, error) {
 	if alpha <= 0 || alpha >= 1 || power <= 0 || power >= 1 {
 		return Resolution{}, fmt.Errorf("analysis: alpha %g and power %g must lie in (0, 1)", alpha, power)
 	}
-	r := Resolution{Queries: len(diffs), Alpha: alpha, Power: power, SD: math.NaN(), MDE: math.NaN()}
-	if len(diffs) < 2 {
+	r := Resolution{Queries: n, Alpha: alpha, Power: power, SD: sd, MDE: math.NaN()}
+	if n < 2 || math.IsNaN(sd) {
 		return r, nil
 	}
-	r.SD = stat.StdDev(diffs, nil)
-	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(diffs) - 1)}
-	r.MDE = (t.Quantile(1-alpha/2) + t.Quantile(power)) * r.SD / math.Sqrt(float64(len(diffs)))
+	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}
+	r.MDE = (t.Quantile(1-alpha/2) + t.Quantile(power)) * sd / math.Sqrt(float64(n))
 	return r, nil
 }
 

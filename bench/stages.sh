@@ -27,11 +27,11 @@ if [ ! -s "$dir/traces.jsonl" ]; then
 fi
 mb=$(du -m "$dir/traces.jsonl" | cut -f1)
 echo "== ragstat stages: $traces traces, $mb MB of traces"
-/usr/bin/time -f "%e %M" -o "$data/time.txt" "$bin" stages -j "$dir/judgments.jsonl" --topics "$dir/topics.jsonl" \
+/usr/bin/time -f "%e %U %S %M" -o "$data/time.txt" "$bin" stages -j "$dir/judgments.jsonl" --topics "$dir/topics.jsonl" \
   --unjudged nonrelevant --tokenizer o200k_base --k candidates=50 --k reranked=10 "$dir/traces.jsonl" >"$data/out.txt"
-read -r secs rss <"$data/time.txt"
-awk -v s="$secs" -v n="$traces" -v mb="$mb" -v rss="$rss" 'BEGIN {
-  printf "wall %.2f s, %.0f traces/s, %.1f MB/s of traces, peak RSS %.0f MiB\n", s, n / s, mb / s, rss / 1024 }'
+read -r secs user sys rss <"$data/time.txt"
+awk -v s="$secs" -v u="$user" -v y="$sys" -v n="$traces" -v mb="$mb" -v rss="$rss" 'BEGIN {
+  printf "wall %.2f s, %.0f traces/s, %.1f MB/s of traces; CPU %.2f s (user + system), peak RSS %.0f MiB\n", s, n / s, mb / s, u + y, rss / 1024 }'
 echo "== tokenizer: o200k_base, Go beside npm tiktoken on the same ~1 KB passages"
 if command -v npm >/dev/null; then
   sh "$root/tokenize/testdata/oracle/compare.sh"

@@ -3,6 +3,8 @@ package compare
 import (
 	"bytes"
 	"fmt"
+	"io"
+	"math"
 	"math/rand/v2"
 	"path/filepath"
 	"strings"
@@ -248,7 +250,8 @@ func TestSlicesFrom(t *testing.T) {
 // BenchmarkCompare times a compare run at the size it must handle in under
 // 2 s: 10,000 queries × 8 metrics × 4 candidates, 10,000 bootstrap resamples
 // and 10,000 sign vectors, with the largest moves listed.
-func BenchmarkCompare(b *testing.B) {
+// benchTable is 10,000 queries x 8 metrics for a base and 4 candidates.
+func benchTable() *Table {
 	const queries, metrics, candidates = 10000, 8, 4
 	rng := rand.New(rand.NewPCG(1, 2))
 	t := &Table{}
@@ -269,6 +272,11 @@ func BenchmarkCompare(b *testing.B) {
 		}
 		t.Systems = append(t.Systems, sys)
 	}
+	return t
+}
+
+func BenchmarkCompare(b *testing.B) {
+	t := benchTable()
 	for b.Loop() {
 		if _, err := Compare(t, Options{Stats: stats.Options{Seed: 1}}); err != nil {
 			b.Fatal(err)
@@ -299,5 +307,42 @@ func TestSignalsAgree(t *testing.T) {
 		"(an interval is not corrected for the number of comparisons): B RR@10 (slice tag:x) CI [-0.5000, -0.1000], p adj 0.2500 not significant"
 	if len(notes) != 1 || notes[0] != want {
 		t.Errorf("notes %q\nwant %q", notes, want)
+	}
+}
+
+// BenchmarkRender writes BenchmarkCompare's result in every format, the
+// per-query values of every system included in JSON.
+func BenchmarkRender(b *testing.B) {
+	r, err := Compare(benchTable(), Options{Stats: stats.Options{Seed: 1}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, format := range Formats {
+		b.Run(format, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := Render(io.Discard, format, r); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// An undefined d_z is null in JSON and "-" in tables, never an infinity;
+// earlier results that wrote "+Inf" still read.
+func TestUndefinedEffectSize(t *testing.T) {
+	for _, f := range []Float{Float(math.Inf(1)), Float(math.NaN())} {
+		b, err := f.MarshalJSON()
+		if err != nil || string(b) != "null" || effect(f) != "-" || finiteOrEmpty(f) != "" {
+			t.Errorf("%v: JSON %s (%v), table %q", float64(f), b, err, effect(f))
+		}
+	}
+	var f Float
+	if err := f.UnmarshalJSON([]byte(`"+Inf"`)); err != nil || !math.IsInf(float64(f), 1) {
+		t.Errorf("reading \"+Inf\": %v, %v", f, err)
+	}
+	if err := f.UnmarshalJSON([]byte(`null`)); err != nil || !math.IsNaN(float64(f)) {
+		t.Errorf("reading null: %v, %v", f, err)
 	}
 }

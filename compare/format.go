@@ -2,17 +2,15 @@ package compare
 
 import (
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 
-	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/input"
-	"github.com/ragstat/ragstat/internal/jsonin"
 	"github.com/ragstat/ragstat/manifest"
+	"github.com/ragstat/ragstat/metric"
 )
 
 // Formats lists the text formats Render writes; the HTML report is rendered
@@ -25,9 +23,7 @@ func Render(w io.Writer, format string, r *Result) error {
 	case "table":
 		return table(w, r)
 	case "json":
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(r)
+		return writeJSON(w, r)
 	case "csv":
 		return CSV(w, r, false)
 	case "markdown":
@@ -40,33 +36,38 @@ func Render(w io.Writer, format string, r *Result) error {
 // field, a value of the wrong type or a document without a compare
 // manifest is an error naming the file.
 func Read(f *input.File) (*Result, error) {
-	data, err := f.ReadAll()
-	if err != nil {
-		return nil, err
-	}
 	var r Result
-	if err := jsonin.Decode(data, &r); err != nil {
-		return nil, &diag.Error{File: f.Name, Msg: err.Error(), Hint: "give a file written by ragstat compare --format json"}
-	}
-	if r.Manifest == nil || r.Manifest.Kind != manifest.KindCompare || len(r.Candidates) == 0 {
-		return nil, &diag.Error{File: f.Name, Msg: "not a ragstat compare result: no compare manifest",
-			Hint: "write it with ragstat compare --format json"}
+	if err := manifest.Decode(f, manifest.KindCompare, &r, func() *manifest.Manifest {
+		if len(r.Candidates) == 0 {
+			return nil
+		}
+		return r.Manifest
+	}); err != nil {
+		return nil, err
 	}
 	return &r, nil
 }
 
 // Head states what was compared and how, one line each, then the notes.
-func (r *Result) Head() []string {
-	out := r.Setup()
-	for _, n := range r.Notes {
-		out = append(out, "note: "+n)
-	}
-	return out
-}
+func (r *Result) Head() []string { return r.head(true) }
 
 // Setup states what was compared and how, one line each: Head without the
 // notes, for a renderer that shows them apart.
-func (r *Result) Setup() []string {
+func (r *Result) Setup() []string { return r.head(false) }
+
+// Beyond is what Head says that CSV's columns do not: the definitions,
+// the notes and the gate's power, for a caller to show apart.
+func (r *Result) Beyond() []string {
+	h := r.Head()
+	for i, l := range h {
+		if strings.HasPrefix(l, "metrics: ") {
+			return h[i+1:]
+		}
+	}
+	return nil
+}
+
+func (r *Result) head(withNotes bool) []string {
 	s := r.Settings
 	out := []string{
 		fmt.Sprintf("base %s vs %s over %d queries", r.Base, strings.Join(r.Candidates, ", "), len(r.Queries)),
@@ -79,7 +80,58 @@ func (r *Result) Setup() []string {
 	if m := r.Manifest; m != nil {
 		out = append(out, "policy: "+m.Policy.String())
 	}
-	return append(out, "metrics: "+strings.Join(r.Metrics, " "))
+	out = append(out, "metrics: "+strings.Join(r.Metrics, " "))
+	out = append(out, r.definitions()...)
+	if r.undefinedEffect() {
+		out = append(out, "note: d_z is - (null in JSON) where it is undefined: every query of the set moved by the same amount, or the set has one query; t-test p is - with a single query")
+	}
+	if withNotes {
+		for _, n := range r.Notes {
+			out = append(out, "note: "+n)
+		}
+	}
+	for _, g := range r.GatePower {
+		out = append(out, g.Line(r.Settings.Level))
+	}
+	return out
+}
+
+// definitions names the definition each metric used, once per metric
+// (a traced stage's "stage/nDCG@10" reads as nDCG@10).
+func (r *Result) definitions() []string {
+	if r.Manifest == nil {
+		return nil
+	}
+	p := r.Manifest.Policy
+	var out []string
+	seen := map[string]bool{}
+	for _, name := range r.Metrics {
+		name = name[strings.LastIndex(name, "/")+1:]
+		ms, err := metric.ParseLike(name, p.Like)
+		if err != nil || len(ms) != 1 || seen[ms[0].Name()] {
+			continue // a stage's fact coverage, say
+		}
+		seen[ms[0].Name()] = true
+		out = append(out, "definition "+ms[0].Definition(p.MetricPolicy()))
+	}
+	return out
+}
+
+// undefinedEffect reports whether any comparison has no d_z.
+func (r *Result) undefinedEffect() bool {
+	for _, c := range r.Comparisons {
+		if !c.EffectSize.finite() {
+			return true
+		}
+	}
+	for _, s := range r.Slices {
+		for _, c := range s.Comparisons {
+			if !c.EffectSize.finite() {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Level is the confidence level as a percentage, such as "95%".
@@ -114,7 +166,14 @@ func (s *Stat) Interval() string { return "[" + signed(s.CILow) + ", " + signed(
 func f4(v float64) string     { return strconv.FormatFloat(v, 'f', 4, 64) }
 func signed(v float64) string { return fmt.Sprintf("%+.4f", v) }
 
-func effect(f Float) string { return fmt.Sprintf("%+.3g", float64(f)) }
+// effect writes d_z, or "-" where it is undefined (every query moved by
+// the same amount, or a single query): no output prints an infinity.
+func effect(f Float) string {
+	if !f.finite() {
+		return "-"
+	}
+	return fmt.Sprintf("%+.3g", float64(f))
+}
 
 // Ranks writes where the relevant items sit as grade@rank, in rank order,
 // "-" for an item not returned: "1@2 3@7 2@-", at most n of them. The first
@@ -248,7 +307,7 @@ func CSV(w io.Writer, r *Result, comments bool) error {
 		cw.Write(append([]string{scope, strconv.Itoa(c.N), strconv.FormatBool(tooSmall), c.Candidate, c.Metric,
 			g(c.BaseMean), g(c.CandMean), g(c.MeanDiff), g(c.CILow), g(c.CIHigh), strconv.Itoa(c.Wins),
 			strconv.Itoa(c.Ties), strconv.Itoa(c.Losses), g(c.P), strconv.FormatBool(c.PExact), adj,
-			strconv.FormatBool(c.Significant), tp, g(float64(c.EffectSize))}, settings...))
+			strconv.FormatBool(c.Significant), tp, finiteOrEmpty(c.EffectSize)}, settings...))
 	}
 	for _, c := range r.Comparisons {
 		write("all", false, c)
@@ -263,3 +322,11 @@ func CSV(w io.Writer, r *Result, comments bool) error {
 }
 
 func g(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// finiteOrEmpty writes f, or an empty cell where it is undefined.
+func finiteOrEmpty(f Float) string {
+	if !f.finite() {
+		return ""
+	}
+	return g(float64(f))
+}

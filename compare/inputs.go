@@ -8,6 +8,7 @@ import (
 
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/manifest"
+	"github.com/ragstat/ragstat/metric"
 	"github.com/ragstat/ragstat/stages"
 )
 
@@ -33,6 +34,9 @@ type Side struct {
 func FromResult(res *eval.Result, file string) (*Side, error) {
 	s := &Side{Name: res.Name, Values: make([][]float64, len(res.Metrics))}
 	for _, m := range res.Metrics {
+		if err := averaged(m); err != nil {
+			return nil, fmt.Errorf("%s: %w", file, err)
+		}
 		s.Metrics = append(s.Metrics, m.Name())
 	}
 	for _, row := range res.Rows {
@@ -45,6 +49,20 @@ func FromResult(res *eval.Result, file string) (*Side, error) {
 		}
 	}
 	return s, nil
+}
+
+// averaged refuses a metric whose summary is not the mean of its
+// per-query values: compare's differences, intervals and tests are about
+// that mean, and would be mislabelled.
+func averaged(m metric.Metric) error {
+	switch m.Agg {
+	case metric.Sum:
+		return fmt.Errorf("%s is summed over queries, not averaged: compare its per-query mean with %s instead", m.Name(), map[string]string{
+			"num_ret": "NumRet", "num_rel": "NumRel", "num_rel_ret": "NumRelRet"}[m.Family.Name])
+	case metric.GeoMean:
+		return fmt.Errorf("%s's summary is a geometric mean: compare AP (map) instead", m.Name())
+	}
+	return nil
 }
 
 // FromStages lays a traced system's per-stage rows out as one side whose

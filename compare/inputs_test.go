@@ -40,3 +40,18 @@ func TestCheck(t *testing.T) {
 		t.Fatalf("allowed: %v %v", notes, err)
 	}
 }
+
+// A metric whose summary is a sum or a geometric mean is refused: compare
+// reports differences of means.
+func TestFromResultRefusesOtherSummaries(t *testing.T) {
+	for _, name := range []string{"num_ret", "gm_map"} {
+		ms, err := metric.Parse(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = FromResult(&eval.Result{Name: "r", Metrics: ms}, "r.json")
+		if err == nil || !strings.Contains(err.Error(), name) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}

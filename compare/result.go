@@ -37,6 +37,9 @@ type Result struct {
 	// Losses holds, when systems were compared from traces, where each
 	// system's relevant evidence and required facts stopped, stage by stage.
 	Losses []Loss `json:"losses,omitempty"`
+	// GatePower says, for every --fail-on rule, the smallest difference
+	// its queries can resolve.
+	GatePower []GatePower `json:"gate_power,omitempty"`
 }
 
 // Loss is one traced system's evidence waterfall (stages.Waterfall without
@@ -91,7 +94,8 @@ type Stat struct {
 	// Significant is PAdjusted below 1 - level.
 	Significant bool   `json:"significant"`
 	TTest       *TTest `json:"t_test,omitempty"`
-	// EffectSize is Cohen's d_z; infinite when every query moved alike.
+	// EffectSize is Cohen's d_z; undefined (infinite in memory, null in
+	// JSON, "-" in tables) when every query moved alike or there is one.
 	EffectSize Float `json:"effect_size"`
 }
 
@@ -117,20 +121,27 @@ func fromStats(c stats.Difference) Stat {
 	return s
 }
 
-// Float is a float64 whose JSON form writes infinities as "+Inf" and
-// "-Inf", which JSON numbers cannot hold.
+// Float is a float64 that may be undefined: an infinity or NaN, which its
+// JSON form writes as null.
 type Float float64
 
-// MarshalJSON writes f as a number, or as "+Inf" or "-Inf".
+func (f Float) finite() bool { return !math.IsInf(float64(f), 0) && !math.IsNaN(float64(f)) }
+
+// MarshalJSON writes f as a number, or null where it is undefined.
 func (f Float) MarshalJSON() ([]byte, error) {
-	if math.IsInf(float64(f), 0) {
-		return json.Marshal(strconv.FormatFloat(float64(f), 'g', -1, 64))
+	if !f.finite() {
+		return []byte("null"), nil
 	}
 	return json.Marshal(float64(f))
 }
 
-// UnmarshalJSON reads what MarshalJSON writes.
+// UnmarshalJSON reads what MarshalJSON writes (null as NaN), and the
+// "+Inf" and "-Inf" strings of earlier versions.
 func (f *Float) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*f = Float(math.NaN())
+		return nil
+	}
 	var s string
 	if json.Unmarshal(b, &s) == nil {
 		v, err := strconv.ParseFloat(s, 64)

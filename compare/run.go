@@ -39,7 +39,10 @@ type Given struct {
 	TokenizerName string
 	RunFormat     runs.Format    // the format of runs; "" detects it
 	Cutoffs       map[string]int // traces: each stage's cutoff
-	Version       string         // the ragstat version, for the manifest
+	// Mapping returns how a trace file in another format was mapped (its
+	// import manifest), to be recorded; nil, or a nil result, for none.
+	Mapping func(path string) any
+	Version string // the ragstat version, for the manifest
 }
 
 // Config is how a comparison is made and gated.
@@ -122,6 +125,9 @@ func Run(g Given, sys []*systems.Input, cfg Config) (*Result, []string, error) {
 	ref.Kind, ref.Metrics, ref.Queries = manifest.KindCompare, table.Metrics, manifest.Queries(table.Queries)
 	reasons, err := res.Gate(cfg.FailOn, cfg.FailOnSignificant, cfg.GateSlices)
 	if err != nil {
+		return nil, nil, err
+	}
+	if res.GatePower, err = res.Power(cfg.FailOn); err != nil {
 		return nil, nil, err
 	}
 	return res, reasons, nil
@@ -302,6 +308,9 @@ func (g *Given) traceSides(ref *manifest.Manifest, in *systems.Input) ([]*Side, 
 			return nil, err
 		}
 		file.System = s.Name
+		if g.Mapping != nil {
+			file.Mapping = g.Mapping(in.File.Name)
+		}
 		ref.Inputs = append(ref.Inputs, *file)
 		if s.Config != nil {
 			if ref.Configs == nil {

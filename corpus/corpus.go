@@ -101,6 +101,15 @@ func Read(f *input.File) (*Corpus, error) {
 		return nil, err
 	}
 	defer r.Close()
+	if head, err := f.Head(4096); err == nil {
+		keys := jsonin.FirstKeys(head)
+		for _, k := range []string{"facts", "answerable", "family", "tags"} {
+			if _, ok := keys[k]; ok {
+				return nil, &diag.Error{File: f.Name, Line: 1, Msg: fmt.Sprintf("looks like a topics file (it has %q), not a corpus", k),
+					Hint: "did you give the topics as --corpus?"}
+			}
+		}
+	}
 	c := &Corpus{File: f.Name, byID: map[string]*Item{}}
 	err = jsonin.Lines(r, f.Name, func(line int, data []byte) error {
 		var v raw

@@ -9,7 +9,9 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Max is how many problems a List keeps before it asks the reader to stop.
@@ -38,10 +40,10 @@ func (e *Error) Error() string {
 	}
 	var who []string
 	if e.Query != "" {
-		who = append(who, fmt.Sprintf("query %q", e.Query))
+		who = append(who, "query "+Quote(e.Query))
 	}
 	if e.Item != "" {
-		who = append(who, fmt.Sprintf("item %q", e.Item))
+		who = append(who, "item "+Quote(e.Item))
 	}
 	if len(who) > 0 {
 		b.WriteString(strings.Join(who, ", "))
@@ -54,6 +56,23 @@ func (e *Error) Error() string {
 		b.WriteString(")")
 	}
 	return b.String()
+}
+
+// MaxEcho is how many bytes of a field from the input a message repeats.
+const MaxEcho = 80
+
+// Quote quotes a field from the input for a message, as %q does, cut to
+// MaxEcho bytes (on a character boundary) with "…" and its length when
+// longer: a message never repeats a whole huge line.
+func Quote(s string) string {
+	if len(s) <= MaxEcho {
+		return strconv.Quote(s)
+	}
+	cut := MaxEcho
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s… (%d bytes)", strconv.Quote(s[:cut]), len(s))
 }
 
 // List collects problems. The zero value is ready to use; it is not safe for

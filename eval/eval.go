@@ -3,6 +3,7 @@ package eval
 import (
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -41,15 +42,23 @@ type Result struct {
 	// mean under the unanswerable policy exclude: the abstention slice.
 	Excluded []string
 	// Ignored lists queries present on one side only and not evaluated
-	// under the queries policies judged and run.
-	Ignored  []string
-	Unjudged int // unjudged items returned, over all evaluated queries
-	Folded   int // items folded into their document under the doc unit
+	// under the queries policies judged, run and both.
+	Ignored []string
+	// ScoredUnanswerable lists the queries without a relevant judgment
+	// that the unanswerable policy zero scored and kept in the means.
+	ScoredUnanswerable []string
+	Unjudged           int // unjudged items returned, over all evaluated queries
+	Folded             int // items folded into their document under the doc unit
 }
 
 // Metric returns the position in Metrics (and in every row's Values) of
 // the metric named name, in any of the spellings metric.Parse reads.
 func (r *Result) Metric(name string) (int, error) {
+	for i, have := range r.Metrics { // a printed name, such as ranx's ndcg@10 under --like ranx
+		if have.Name() == name {
+			return i, nil
+		}
+	}
 	ms, err := metric.Parse(name)
 	if err != nil {
 		return -1, err
@@ -88,6 +97,9 @@ type Evaluator struct {
 	// FoldedJudgments counts judgments merged into their document's under
 	// the doc unit.
 	FoldedJudgments int
+	subtopics       *judgments.Subtopics
+	aspects         map[string]*metric.Aspects // by query: subtopics and the judged items' grades
+	keep            func(query string) bool    // nil: every query
 }
 
 // New prepares an Evaluator. The zero Policy means DefaultPolicy; any
@@ -126,6 +138,12 @@ func (e *Evaluator) Policy() Policy { return e.policy }
 // Metrics returns the metrics computed, in output order.
 func (e *Evaluator) Metrics() []metric.Metric { return e.metrics }
 
+// Restrict makes Run, RunVisit and Lists pass over every ranked list whose
+// query keep rejects, as if the run did not hold it: one shard of an
+// evaluation split by query. Restrict the judgments likewise
+// (judgments.Set.Subset) before New.
+func (e *Evaluator) Restrict(keep func(query string) bool) { e.keep = keep }
+
 // Judgments returns the judgments scored against (document level under
 // the doc unit).
 func (e *Evaluator) Judgments() *judgments.Set { return e.qrels }
@@ -133,7 +151,8 @@ func (e *Evaluator) Judgments() *judgments.Set { return e.qrels }
 // scratch is per-goroutine working memory.
 type scratch struct {
 	grades, ideal []int32
-	hi            []int32 // grades read optimistically, under the unjudged policy bounds
+	hi            []int32           // grades read optimistically, under the unjudged policy bounds
+	aspects       [][]metric.Aspect // each ranked item's subtopic grades, with subtopic judgments
 	seen          map[string]bool
 	items         []string
 	lines         []int
@@ -174,8 +193,68 @@ func (e *Evaluator) Score(file string, list *runs.Ranking) (Row, error) {
 	if err := errs.Err(); err != nil {
 		return row, err
 	}
-	e.scoreGrades(&row, s)
+	s.aspects = s.aspects[:0]
+	if e.aspects != nil {
+		sq := e.subtopics.Query(list.Query)
+		for _, it := range items {
+			s.aspects = append(s.aspects, aspectsOf(sq.Of(it)))
+		}
+	}
+	e.scoreGrades(&row, s, e.ideal[list.Query])
 	return row, nil
+}
+
+// UseSubtopics gives the diversity metrics (alpha-nDCG, ERR-IA) their
+// subtopic judgments. Every judged query needs some.
+func (e *Evaluator) UseSubtopics(st *judgments.Subtopics) error {
+	var missing []string
+	aspects := map[string]*metric.Aspects{}
+	for _, q := range e.qrels.IDs() {
+		sq := st.Query(q)
+		if sq == nil {
+			missing = append(missing, q)
+			continue
+		}
+		a := &metric.Aspects{N: sq.Len()}
+		for _, it := range sq.Items() {
+			a.Judged = append(a.Judged, aspectsOf(sq.Of(it)))
+		}
+		aspects[q] = a
+	}
+	if len(missing) > 0 {
+		return &diag.Error{File: st.File, Msg: fmt.Sprintf("%s judged in %s but without subtopic judgments: %s",
+			plural(len(missing), "query", "queries"), e.qrels.File, sample(missing)),
+			Hint: "judge every query's subtopics, or leave the diversity metrics out"}
+	}
+	e.subtopics, e.aspects = st, aspects
+	return nil
+}
+
+func aspectsOf(gs []judgments.SubtopicGrade) []metric.Aspect {
+	out := make([]metric.Aspect, len(gs))
+	for i, g := range gs {
+		out[i] = metric.Aspect{Subtopic: g.Subtopic, Grade: int32(g.Grade)}
+	}
+	return out
+}
+
+// CheckScoreGrades reports whether every metric can be scored from grades
+// alone (ScoreGrades); the diversity metrics cannot.
+func (e *Evaluator) CheckScoreGrades() error { return e.needsSubtopics(true) }
+
+// needsSubtopics refuses to score diversity metrics without subtopic
+// judgments, or from grades alone (ScoreGrades: no item ids to look up).
+func (e *Evaluator) needsSubtopics(fromGrades bool) error {
+	for _, m := range e.metrics {
+		switch {
+		case !m.Diversity:
+		case e.aspects == nil:
+			return fmt.Errorf("%s needs subtopic judgments (--subtopics FILE, TREC diversity qrels: topic subtopic item grade)", m.Name())
+		case fromGrades:
+			return fmt.Errorf("%s is not available here: it needs each item's subtopic judgments", m.Name())
+		}
+	}
+	return nil
 }
 
 // ScoreGrades scores one ranked list whose grades the caller looked up
@@ -183,29 +262,68 @@ func (e *Evaluator) Score(file string, list *runs.Ranking) (Row, error) {
 // unjudged policy; callers that use UnjudgedError must have rejected holes
 // already. The row's Folded count is left to the caller.
 func (e *Evaluator) ScoreGrades(query string, grades []int32) Row {
+	return e.ScoreGradesWithout(query, grades, nil)
+}
+
+// ScoreGradesWithout is ScoreGrades for a query some of whose judgments
+// are not acceptable evidence for this request (out of its scope, not in
+// effect at its date): invalid holds their grades, one per judgment, and
+// they leave the ideal ranking and every denominator. The caller gives
+// such items grade 0 where they appear in grades.
+func (e *Evaluator) ScoreGradesWithout(query string, grades, invalid []int32) Row {
 	s := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(s)
 	s.grades = append(s.grades[:0], grades...)
+	s.aspects = s.aspects[:0]
+	ideal := e.ideal[query]
+	if len(invalid) > 0 {
+		ideal = withoutGrades(ideal, invalid)
+	}
 	row := Row{Query: query}
-	e.scoreGrades(&row, s)
+	e.scoreGrades(&row, s, ideal)
 	return row
 }
 
-// scoreGrades counts holes, applies the unjudged policy skip, and fills the metrics.
-func (e *Evaluator) scoreGrades(row *Row, s *scratch) {
+// withoutGrades removes one occurrence of each grade in drop from ideal
+// (sorted in descending order), keeping the order, in a new slice.
+func withoutGrades(ideal, drop []int32) []int32 {
+	left := map[int32]int{}
+	for _, g := range drop {
+		left[g]++
+	}
+	out := make([]int32, 0, len(ideal))
+	for _, g := range ideal {
+		if left[g] > 0 {
+			left[g]--
+			continue
+		}
+		out = append(out, g)
+	}
+	return out
+}
+
+// scoreGrades counts holes, applies the unjudged policy skip (judged-only
+// evaluation, which also drops items with a negative grade, pooled but not
+// judged, as trec_eval -J does), and fills the metrics.
+func (e *Evaluator) scoreGrades(row *Row, s *scratch, ideal []int32) {
 	kept := s.grades[:0]
-	for _, g := range s.grades {
+	keptAspects := s.aspects[:0]
+	skip := e.policy.Unjudged == UnjudgedSkip
+	for i, g := range s.grades {
 		if g == metric.Unjudged {
 			row.Unjudged++
-			if e.policy.Unjudged == UnjudgedSkip {
-				continue
-			}
+		}
+		if skip && g < 0 {
+			continue
 		}
 		kept = append(kept, g)
+		if len(s.aspects) > 0 {
+			keptAspects = append(keptAspects, s.aspects[i])
+		}
 	}
-	s.grades = kept
+	s.grades, s.aspects = kept, keptAspects
 	row.Returned = len(kept)
-	e.fill(row, s, row.Query)
+	e.fill(row, s, ideal)
 }
 
 var errNotJudged = fmt.Errorf("query not judged")
@@ -290,12 +408,17 @@ func (e *Evaluator) AsEvaluated(query string, items []string) []string {
 }
 
 // fill computes the metrics of row from the grades in s.
-func (e *Evaluator) fill(row *Row, s *scratch, query string) {
-	p := e.policy.metricPolicy()
-	list := metric.List{Grades: s.grades, Ideal: e.ideal[query]}
+func (e *Evaluator) fill(row *Row, s *scratch, ideal []int32) {
+	p := e.policy.MetricPolicy()
+	list := metric.List{Grades: s.grades, Ideal: ideal}
+	if a := e.aspects[row.Query]; a != nil {
+		list.Aspects = &metric.Aspects{N: a.N, Ranked: s.aspects, Judged: a.Judged}
+	}
 	if list.NumRel(p) == 0 {
 		row.noRel = true
-		return
+		if e.policy.Unanswerable != UnanswerableZero {
+			return
+		}
 	}
 	row.Values = e.compute(&list, p)
 	if e.policy.Unjudged == UnjudgedBounds {
@@ -324,7 +447,9 @@ func (e *Evaluator) bounds(low []float64, s *scratch, list *metric.List, p metri
 				s.ideal = append(s.ideal, p.MinGrade)
 			}
 		}
-		high[i] = m.Compute(metric.NewList(s.hi, s.ideal), p)
+		hl := metric.NewList(s.hi, s.ideal)
+		hl.Aspects = list.Aspects
+		high[i] = m.Compute(hl, p)
 		low[i], high[i] = min(low[i], high[i]), max(low[i], high[i])
 	}
 	return high
@@ -348,18 +473,64 @@ func (e *Evaluator) Run(name string, f *input.File, opt runs.Options) (*Result, 
 // nil), from several goroutines at once, so a caller can keep what it needs
 // of the lists in the same pass.
 func (e *Evaluator) RunVisit(name string, f *input.File, opt runs.Options, visit func(*runs.Ranking)) (*Result, error) {
+	opt, err := e.readOrder(opt)
+	if err != nil {
+		return nil, err
+	}
+	var format runs.Format
+	res, err := e.collect(name, f.Name, visit, func(fn func(*runs.Ranking) error) (err error) {
+		format, err = runs.Read(f, opt, fn)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	res.Format = string(format)
+	return res, nil
+}
+
+// RunLists evaluates a run another reader gathered by query (see
+// runs.Lists), as Run evaluates a file; file names it in messages.
+func (e *Evaluator) RunLists(name, file, format string, lists map[string][]runs.Entry, opt runs.Options) (*Result, error) {
+	opt, err := e.readOrder(opt)
+	if err != nil {
+		return nil, err
+	}
+	res, err := e.collect(name, file, nil, func(fn func(*runs.Ranking) error) error {
+		return runs.Lists(file, opt, lists, fn)
+	})
+	if err != nil {
+		return nil, err
+	}
+	res.Format = format
+	return res, nil
+}
+
+// readOrder sets the reader's order to the policy's, refusing another.
+func (e *Evaluator) readOrder(opt runs.Options) (runs.Options, error) {
 	if opt.Order != "" && opt.Order != e.policy.Order {
-		return nil, &PolicyError{Field: "order", Value: string(e.policy.Order), Msg: fmt.Sprintf("disagrees with the reader's order %q", opt.Order)}
+		return opt, &PolicyError{Field: "order", Value: string(e.policy.Order), Msg: fmt.Sprintf("disagrees with the reader's order %q", opt.Order)}
 	}
 	opt.Order = e.policy.Order
+	return opt, nil
+}
+
+// collect scores every list read delivers and assembles the result.
+func (e *Evaluator) collect(name, file string, visit func(*runs.Ranking), read func(fn func(*runs.Ranking) error) error) (*Result, error) {
+	if err := e.needsSubtopics(false); err != nil {
+		return nil, err
+	}
 	var mu sync.Mutex
 	rows := map[string]Row{}
 	notJudged := map[string]bool{} // a set: runs.Read may deliver a query twice
-	format, err := runs.Read(f, opt, func(list *runs.Ranking) error {
+	err := read(func(list *runs.Ranking) error {
+		if e.keep != nil && !e.keep(list.Query) {
+			return nil
+		}
 		if visit != nil {
 			visit(list)
 		}
-		row, err := e.Score(f.Name, list)
+		row, err := e.Score(file, list)
 		mu.Lock()
 		defer mu.Unlock()
 		if err == errNotJudged {
@@ -373,20 +544,21 @@ func (e *Evaluator) RunVisit(name string, f *input.File, opt runs.Options, visit
 	if err != nil {
 		return nil, err
 	}
-	res, err := e.Collect(name, f.Name, rows, slices.Collect(maps.Keys(notJudged)))
-	if err != nil {
-		return nil, err
-	}
-	res.Format = string(format)
-	return res, nil
+	return e.Collect(name, file, rows, slices.Collect(maps.Keys(notJudged)))
 }
 
 // Lists evaluates rankings held in memory, keyed by query, as a run named name.
 func (e *Evaluator) Lists(name string, lists map[string][]string) (*Result, error) {
+	if err := e.needsSubtopics(false); err != nil {
+		return nil, err
+	}
 	rows := map[string]Row{}
 	var notJudged []string
 	var errs diag.List
 	for q, items := range lists {
+		if e.keep != nil && !e.keep(q) {
+			continue
+		}
 		row, err := e.Score(name, &runs.Ranking{Query: q, Items: items})
 		if err == errNotJudged {
 			notJudged = append(notJudged, q)
@@ -433,29 +605,34 @@ func (e *Evaluator) assemble(res *Result, rows map[string]Row, notJudged []strin
 		}
 		if row.noRel {
 			noRel = append(noRel, q)
-			continue
+			if e.policy.Unanswerable != UnanswerableZero {
+				continue
+			}
 		}
 		res.Rows = append(res.Rows, row)
 		res.Unjudged += row.Unjudged
 		res.Folded += row.Folded
 	}
 	res.Ignored = append(res.Ignored, notJudged...)
+	if e.policy.Unanswerable == UnanswerableZero {
+		res.ScoredUnanswerable, noRel = noRel, nil
+	}
 	if len(noRel) > 0 && e.policy.Unanswerable == UnanswerableError {
 		return &diag.Error{File: e.qrels.File, Msg: fmt.Sprintf("%s with no judgment at or above grade %d: %s",
 			plural(len(noRel), "query", "queries"), e.policy.MinGrade, sample(noRel)),
 			Hint: "recall has no denominator there; evaluate abstention separately under the unanswerable policy exclude"}
 	}
 	res.Excluded = noRel
-	res.Mean = mean(res.Rows, func(r Row) []float64 { return r.Values }, len(e.metrics))
+	res.Mean = summarize(e.metrics, res.Rows, func(r Row) []float64 { return r.Values })
 	if e.policy.Unjudged == UnjudgedBounds {
-		res.MeanHigh = mean(res.Rows, func(r Row) []float64 { return r.High }, len(e.metrics))
+		res.MeanHigh = summarize(e.metrics, res.Rows, func(r Row) []float64 { return r.High })
 	}
 	return nil
 }
 
 func (e *Evaluator) empty(q string) Row {
 	row := Row{Query: q, Missing: true}
-	e.fill(&row, &scratch{}, q)
+	e.fill(&row, &scratch{}, e.ideal[q])
 	return row
 }
 
@@ -466,7 +643,7 @@ func (e *Evaluator) checkQuerySets(file string, missing, notJudged []string) err
 			plural(len(missing), "query", "queries"), e.qrels.File, sample(missing)),
 			Hint: "a missing query is a data error; if the system returned nothing, write the query with an empty list, or choose the queries policy judged or run"})
 	}
-	if len(notJudged) > 0 && e.policy.Queries != QueriesJudged {
+	if len(notJudged) > 0 && e.policy.Queries != QueriesJudged && e.policy.Queries != QueriesBoth {
 		errs.Add(&diag.Error{File: file, Msg: fmt.Sprintf("%s in the run but not judged in %s: %s",
 			plural(len(notJudged), "query", "queries"), e.qrels.File, sample(notJudged)),
 			Hint: "judge them, or evaluate the judged queries only under the queries policy judged"})
@@ -495,18 +672,36 @@ func plural(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
-func mean(rows []Row, values func(Row) []float64, n int) []float64 {
-	out := make([]float64, n)
+// summarize aggregates each metric's per-query values as the metric asks
+// (the mean, a sum, a geometric mean). Over zero queries every summary is
+// undefined: NaN, which every renderer prints as null or "-", never 0.
+func summarize(metrics []metric.Metric, rows []Row, values func(Row) []float64) []float64 {
+	out := make([]float64, len(metrics))
 	if len(rows) == 0 {
+		for i := range out {
+			out[i] = math.NaN()
+		}
 		return out
 	}
 	for _, r := range rows {
 		for i, v := range values(r) {
+			if metrics[i].Agg == metric.GeoMean {
+				v = math.Log(max(v, minGeoMean))
+			}
 			out[i] += v
 		}
 	}
-	for i := range out {
-		out[i] /= float64(len(rows))
+	for i, m := range metrics {
+		switch m.Agg {
+		case metric.Mean:
+			out[i] /= float64(len(rows))
+		case metric.GeoMean:
+			out[i] = math.Exp(out[i] / float64(len(rows)))
+		}
 	}
 	return out
 }
+
+// minGeoMean floors a value before its logarithm is taken, as trec_eval's
+// gm_map does.
+const minGeoMean = 0.00001

@@ -79,7 +79,7 @@ func ExampleEvaluator_Run() {
 	if err != nil {
 		panic(err)
 	}
-	ndcg, _ := res.MeanOf("ndcg_cut_10")
+	ndcg, _ := res.MeanOf("ndcg@10")
 	judged, _ := res.MeanOf("Judged@10")
 	fmt.Printf("nDCG@10 %.4f, Judged@10 %.1f, %d unjudged returned\n", ndcg, judged, res.Unjudged)
 	if _, err := res.MeanOf("AP"); err != nil {

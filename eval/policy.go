@@ -9,6 +9,7 @@
 package eval
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 	"strings"
@@ -36,6 +37,7 @@ type Unanswerable string
 const (
 	UnanswerableError   Unanswerable = "error"   // it is an error
 	UnanswerableExclude Unanswerable = "exclude" // left out of every mean, listed apart
+	UnanswerableZero    Unanswerable = "zero"    // scored (0 where a measure divides by nothing) and kept in every mean, as trec_eval, ranx and ir_measures do
 )
 
 // QuerySet says which queries are evaluated.
@@ -46,6 +48,16 @@ const (
 	QueriesExact  QuerySet = "exact"  // judged and run queries must be the same set
 	QueriesJudged QuerySet = "judged" // the judged ones; a judged query the run lacks scores as an empty list
 	QueriesRun    QuerySet = "run"    // the run's; judged queries the run lacks are left out and listed
+	QueriesBoth   QuerySet = "both"   // only those on both sides (trec_eval without -c); the others are listed
+)
+
+// JudgedDivisor is what Judged@k divides by.
+type JudgedDivisor string
+
+// The Judged@k divisors.
+const (
+	JudgedByK    JudgedDivisor = "k"    // k itself: a short list counts its missing ranks as holes
+	JudgedByList JudgedDivisor = "list" // min(k, |list|), as ir_measures does
 )
 
 // Unit is the evaluation unit.
@@ -70,6 +82,13 @@ type Policy struct {
 	Queries      QuerySet        `json:"queries"`
 	Unit         Unit            `json:"unit"`
 	Order        runs.Order      `json:"order"` // how a scored run is ranked
+	// JudgedDivisor is what Judged@k divides by; "" means k, so results
+	// written before it existed read the same.
+	JudgedDivisor JudgedDivisor `json:"judged_divisor,omitempty"`
+	// Like names the tool whose behaviour a preset set (see SetLike), ""
+	// for none; ranx's meaning of the names it shares with ragstat follows
+	// it.
+	Like string `json:"like,omitempty"`
 }
 
 // DefaultPolicy is strict: threshold 1, exponential gain, every hole an error.
@@ -77,6 +96,11 @@ func DefaultPolicy() Policy {
 	return Policy{MinGrade: 1, Gain: metric.Exp, Unjudged: UnjudgedError, Unanswerable: UnanswerableError,
 		Queries: QueriesExact, Unit: UnitItem, Scale: judgments.DefaultScale, Order: runs.ByScore}
 }
+
+// MaxExpGrade is the largest grade exponential gain accepts: 2^g-1 must
+// stay finite, and so must a sum of such gains over a ranking of up to
+// 2^23 items (2^1000 * 2^23 < the largest float64).
+const MaxExpGrade = 1000
 
 // PolicyError is a policy choice that is missing or not allowed. Field is
 // the choice's name as in JSON ("min_grade", "unjudged"), so a command line
@@ -118,12 +142,25 @@ func ParseUnjudged(s string) (Unjudged, error) {
 
 // ParseUnanswerable reads an unanswerable-query policy by name.
 func ParseUnanswerable(s string) (Unanswerable, error) {
-	return oneOf("unanswerable", s, UnanswerableError, UnanswerableExclude)
+	return oneOf("unanswerable", s, UnanswerableError, UnanswerableExclude, UnanswerableZero)
 }
 
 // ParseQuerySet reads a query-set policy by name.
 func ParseQuerySet(s string) (QuerySet, error) {
-	return oneOf("queries", s, QueriesExact, QueriesJudged, QueriesRun)
+	return oneOf("queries", s, QueriesExact, QueriesJudged, QueriesRun, QueriesBoth)
+}
+
+// ParseJudgedDivisor reads a Judged@k divisor by name.
+func ParseJudgedDivisor(s string) (JudgedDivisor, error) {
+	return oneOf("judged_divisor", s, JudgedByK, JudgedByList)
+}
+
+// ParseLike reads a preset's tool by name; "" is none.
+func ParseLike(s string) (string, error) {
+	if s == "" {
+		return "", nil
+	}
+	return oneOf("like", s, Likes...)
 }
 
 // ParseUnit reads an evaluation unit by name.
@@ -149,6 +186,12 @@ func (q *QuerySet) UnmarshalText(b []byte) (err error) {
 	return err
 }
 
+// UnmarshalText reads a divisor by name, as ParseJudgedDivisor does.
+func (d *JudgedDivisor) UnmarshalText(b []byte) (err error) {
+	*d, err = ParseJudgedDivisor(string(b))
+	return err
+}
+
 // UnmarshalText reads a unit by name, as ParseUnit does.
 func (u *Unit) UnmarshalText(b []byte) (err error) {
 	*u, err = ParseUnit(string(b))
@@ -169,6 +212,18 @@ func (p Policy) Validate() error {
 	if p.Gain != metric.Exp && p.Gain != metric.Linear {
 		return &PolicyError{Field: "gain", Value: strconv.Itoa(int(p.Gain)), Msg: "is unknown: use exp or linear"}
 	}
+	if p.Gain == metric.Exp && p.Scale.Max > MaxExpGrade {
+		return &PolicyError{Field: "gain", Value: "exp", Msg: fmt.Sprintf("over grades up to %d: 2^g-1 is not a finite number beyond grade %d "+
+			"(largest usable grade %d); use --gain linear, or a smaller scale", p.Scale.Max, MaxExpGrade, MaxExpGrade)}
+	}
+	if p.JudgedDivisor != "" {
+		if _, err := ParseJudgedDivisor(string(p.JudgedDivisor)); err != nil {
+			return err
+		}
+	}
+	if _, err := ParseLike(p.Like); err != nil {
+		return err
+	}
 	if _, err := runs.ParseOrder(string(p.Order)); err != nil {
 		return &PolicyError{Field: "order", Value: string(p.Order), Msg: "is not score or rank"}
 	}
@@ -185,19 +240,32 @@ func (p Policy) Validate() error {
 	return nil
 }
 
-// textFields names the choices in the order String writes them.
-var textFields = []string{"min-grade", "grades", "gain", "unjudged", "unanswerable", "queries", "unit", "order"}
+// textFields names the choices in the order String writes them; the last
+// two (judged-divisor, like) are written only when they are not at their
+// defaults (k, none), and may be left out of what ParsePolicy reads.
+var textFields = []string{"min-grade", "grades", "gain", "unjudged", "unanswerable", "queries", "unit", "order",
+	"judged-divisor", "like"}
+
+// requiredFields is how many of textFields every policy text names.
+const requiredFields = 8
 
 func (p Policy) values() []string {
-	return []string{strconv.Itoa(p.MinGrade), p.Scale.String(), p.Gain.String(), string(p.Unjudged),
+	out := []string{strconv.Itoa(p.MinGrade), p.Scale.String(), p.Gain.String(), string(p.Unjudged),
 		string(p.Unanswerable), string(p.Queries), string(p.Unit), string(p.Order)}
+	if p.JudgedDivisor != "" && p.JudgedDivisor != JudgedByK || p.Like != "" {
+		out = append(out, string(cmp.Or(p.JudgedDivisor, JudgedByK)))
+	}
+	if p.Like != "" {
+		out = append(out, p.Like)
+	}
+	return out
 }
 
 // String writes the policy on one line: "min-grade 1, grades 0..3, gain
 // exp, unjudged error, unanswerable error, queries exact, unit item, order
 // score".
 func (p Policy) String() string {
-	parts := make([]string, len(textFields))
+	parts := make([]string, len(p.values()))
 	for i, v := range p.values() {
 		parts[i] = textFields[i] + " " + v
 	}
@@ -235,6 +303,10 @@ func ParsePolicy(b string) (Policy, error) {
 			err = out.Unit.UnmarshalText([]byte(value))
 		case "order":
 			err = out.Order.UnmarshalText([]byte(value))
+		case "judged-divisor":
+			err = out.JudgedDivisor.UnmarshalText([]byte(value))
+		case "like":
+			out.Like, err = ParseLike(value)
 		default:
 			return out, fmt.Errorf("policy %q: unknown choice %q: the choices are %s", b, name, strings.Join(textFields, ", "))
 		}
@@ -242,7 +314,7 @@ func ParsePolicy(b string) (Policy, error) {
 			return out, fmt.Errorf("policy %q: %s: %w", b, name, err)
 		}
 	}
-	if len(seen) != len(textFields) {
+	if len(seen)-btoi(seen["judged-divisor"])-btoi(seen["like"]) != requiredFields {
 		return out, fmt.Errorf("policy %q: name every choice: %s", b, strings.Join(textFields, ", "))
 	}
 	return out, out.Validate()
@@ -250,7 +322,7 @@ func ParsePolicy(b string) (Policy, error) {
 
 // Fields lists the policy as name/value pairs in a fixed order, for headers.
 func (p Policy) Fields() [][2]string {
-	out := make([][2]string, len(textFields))
+	out := make([][2]string, len(p.values()))
 	for i, v := range p.values() {
 		out[i] = [2]string{textFields[i], v}
 	}
@@ -258,7 +330,54 @@ func (p Policy) Fields() [][2]string {
 	return out
 }
 
-// metricPolicy is the part of p the arithmetic reads.
-func (p Policy) metricPolicy() metric.Policy {
-	return metric.Policy{MinGrade: int32(p.MinGrade), Gain: p.Gain}
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// MetricPolicy is the part of p the arithmetic reads.
+func (p Policy) MetricPolicy() metric.Policy {
+	return metric.Policy{MinGrade: int32(p.MinGrade), Gain: p.Gain, MaxGrade: int32(p.Scale.Max),
+		JudgedOfList: p.JudgedDivisor == JudgedByList}
+}
+
+// Likes lists the tools a preset can imitate.
+var Likes = []string{"trec_eval", "pytrec_eval", "ir_measures", "ranx"}
+
+// SetLike sets every policy in which the tool named differs from ragstat's
+// strict default to that tool's behaviour, and returns what it set, one
+// "name value (why)" each, for the output's notes. The caller applies
+// explicit choices afterwards, so they override the preset.
+func (p *Policy) SetLike(tool string) ([]string, error) {
+	t, err := oneOf("like", tool, Likes...)
+	if err != nil {
+		return nil, err
+	}
+	p.Like = t
+	p.Unjudged = UnjudgedNonrelevant
+	p.Unanswerable = UnanswerableZero
+	set := []string{
+		"unjudged nonrelevant (an item without a judgment counts as grade 0)",
+		"unanswerable zero (a query without a relevant judgment scores 0 and stays in the means)",
+	}
+	switch t {
+	case "trec_eval", "pytrec_eval":
+		p.Gain, p.Queries, p.Order = metric.Linear, QueriesBoth, runs.ByScore
+		set = append(set, "gain linear (ndcg gain = grade)",
+			"queries both (only queries in the judgments and the run; "+t+" skips the others)",
+			"order score (score descending, ties by item id descending)")
+	case "ir_measures":
+		p.Gain, p.Queries, p.JudgedDivisor = metric.Linear, QueriesBoth, JudgedByList
+		set = append(set, "gain linear (its nDCG is trec_eval's)",
+			"queries both (only queries in the judgments and the run)",
+			"judged-divisor list (Judged@k divides by min(k, |list|))")
+	case "ranx":
+		p.Gain, p.Queries = metric.Linear, QueriesExact
+		set = append(set, "gain linear (ranx's ndcg is Jarvelin's; ndcg_burges is 2^g-1)",
+			"queries exact (ranx refuses judgments and a run with different queries)",
+			"names ndcg@k, dcg@k, recall@k, mrr@k, map@k, precision@k take ranx's meaning")
+	}
+	return set, nil
 }

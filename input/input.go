@@ -13,10 +13,14 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/ragstat/ragstat/diag"
 )
@@ -30,6 +34,10 @@ type File struct {
 	size  int64    // the copy's size
 	gzip  bool
 	seen  func(n int)
+	// keepSum has every whole read of the raw bytes hash them on the way.
+	keepSum bool
+	mu      sync.Mutex
+	sum     string // the SHA-256 of the last whole read, once there was one
 }
 
 // Watch has seen called with the number of raw bytes of every read, for
@@ -67,8 +75,9 @@ const Stdin = "-"
 
 // Open checks that path can be read and is not empty, and recognises gzip.
 // For "-", standard input is copied to a temporary file first, so it can be
-// read again, and so is a named pipe (such as a shell's <(command)); Close
-// removes the copy.
+// read again, and so is a named pipe (such as a shell's <(command)), up to
+// CopyLimit bytes; Close removes the copy. A device (/dev/zero, a terminal)
+// is refused.
 func Open(path string, stdin io.Reader) (*File, error) {
 	f := &File{Name: path, path: path}
 	if path == Stdin {
@@ -76,6 +85,9 @@ func Open(path string, stdin io.Reader) (*File, error) {
 			return nil, err
 		}
 	} else if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() && !st.IsDir() {
+		if st.Mode()&os.ModeCharDevice != 0 {
+			return nil, &diag.Error{File: path, Msg: "a device, not a file", Hint: "give a file, or - for standard input"}
+		}
 		pipe, err := os.Open(path)
 		if err != nil {
 			return nil, cleanOpenError(path, err)
@@ -126,6 +138,12 @@ func (f *File) checked() (*File, error) {
 	return f, nil
 }
 
+// CopyLimit is the most bytes Open copies from standard input or a pipe
+// (or any file that is not a regular one, such as /dev/zero) into its
+// temporary file; past it Open fails, saying so. A command line may change
+// it (ragstat's --copy-limit).
+var CopyLimit int64 = 32 << 30
+
 // copyOf copies what can be read only once into a temporary file that is
 // unlinked at once: it can be read again, and it vanishes with the process
 // even if Close is never called.
@@ -136,10 +154,44 @@ func (f *File) copyOf(r io.Reader) error {
 	}
 	os.Remove(tmp.Name())
 	f.spool = tmp
-	if f.size, err = io.Copy(tmp, r); err != nil {
-		return fmt.Errorf("reading %s: %w", f.Name, err)
+	limit := CopyLimit
+	if f.size, err = io.Copy(tmp, io.LimitReader(r, limit+1)); err != nil {
+		return &diag.Error{File: f.Name, Msg: "copying to a temporary file: " + err.Error()}
+	}
+	if f.size > limit {
+		tmp.Close()
+		f.spool = nil
+		return &diag.Error{File: f.Name, Msg: fmt.Sprintf("more than %s: standard input and pipes are copied to a temporary file, and this one has reached the limit", FormatSize(limit)),
+			Hint: "give a regular file, or raise --copy-limit"}
 	}
 	return nil
+}
+
+// ParseSize reads a size such as 512MiB, 32GiB, 10G or 1000000 (bytes); K,
+// M, G and T are powers of 1024 with or without "iB".
+func ParseSize(s string) (int64, error) {
+	t := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSpace(s), "B"), "i")
+	shift := 0
+	if t != "" {
+		if i := strings.Index("KMGT", strings.ToUpper(t[len(t)-1:])); i >= 0 {
+			shift, t = 10*(i+1), t[:len(t)-1]
+		}
+	}
+	n, err := strconv.ParseInt(t, 10, 64)
+	if err != nil || n < 1 || n > math.MaxInt64>>shift {
+		return 0, fmt.Errorf("size %q: write a positive number of bytes, optionally with K, M, G or T (powers of 1024), e.g. 32GiB", s)
+	}
+	return n << shift, nil
+}
+
+// FormatSize writes a size in the largest unit that divides it.
+func FormatSize(n int64) string {
+	for i := 4; i > 0; i-- {
+		if unit := int64(1) << (10 * i); n%unit == 0 {
+			return fmt.Sprintf("%d %ciB", n/unit, "KMGT"[i-1])
+		}
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // Close releases the copy of standard input or a pipe; it is a no-op
@@ -169,7 +221,29 @@ func (f *File) raw() (io.ReadCloser, error) {
 	if f.seen != nil {
 		r = counted{r, f.seen}
 	}
+	if f.keepSum {
+		r = &hashing{ReadCloser: r, h: sha256.New(), f: f}
+	}
 	return r, nil
+}
+
+// hashing hashes what it reads and, at the end of the bytes, leaves the
+// digest with the file.
+type hashing struct {
+	io.ReadCloser
+	h hash.Hash
+	f *File
+}
+
+func (r *hashing) Read(p []byte) (int, error) {
+	n, err := r.ReadCloser.Read(p)
+	r.h.Write(p[:n])
+	if err == io.EOF {
+		r.f.mu.Lock()
+		r.f.sum = hex.EncodeToString(r.h.Sum(nil))
+		r.f.mu.Unlock()
+	}
+	return n, err
 }
 
 func (f *File) rawHead(n int) ([]byte, error) { return prefix(f.Name, f.raw, n) }
@@ -220,21 +294,41 @@ func (f *File) Base() string {
 	return b
 }
 
-// Open returns the decompressed content from the start.
+// Open returns the decompressed content from the start, less a UTF-8
+// byte-order mark at its very start (editors on Windows write one).
 func (f *File) Open() (io.ReadCloser, error) {
 	r, err := f.raw()
 	if err != nil {
 		return nil, err
 	}
-	if !f.gzip {
+	if f.gzip {
+		z, err := gzip.NewReader(bufio.NewReaderSize(r, 1<<20))
+		if err != nil {
+			r.Close()
+			return nil, &diag.Error{File: f.Name, Msg: "invalid gzip data: " + err.Error()}
+		}
+		r = &gzipFile{Reader: z, name: f.Name, file: r}
+	}
+	return skipBOM(r)
+}
+
+var bom = []byte{0xef, 0xbb, 0xbf}
+
+// skipBOM drops a byte-order mark at the start of r.
+func skipBOM(r io.ReadCloser) (io.ReadCloser, error) {
+	head := make([]byte, len(bom))
+	n, err := io.ReadFull(r, head)
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		r.Close()
+		return nil, err
+	}
+	if bytes.Equal(head[:n], bom) {
 		return r, nil
 	}
-	z, err := gzip.NewReader(bufio.NewReaderSize(r, 1<<20))
-	if err != nil {
-		r.Close()
-		return nil, &diag.Error{File: f.Name, Msg: "invalid gzip data: " + err.Error()}
-	}
-	return &gzipFile{Reader: z, name: f.Name, file: r}, nil
+	return struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(head[:n]), r), r}, nil
 }
 
 type gzipFile struct {
@@ -266,18 +360,31 @@ func (f *File) Head(n int) ([]byte, error) {
 	return head, err
 }
 
+// KeepSHA256 has a read of the whole file, to its end, compute the
+// file's SHA-256 on the way, so that SHA256 after such a read costs no
+// second pass over the bytes. Call it before reading.
+func (f *File) KeepSHA256() { f.keepSum = true }
+
 // SHA256 is the hex digest of the bytes on disk (compressed, as given).
 func (f *File) SHA256() (string, error) {
+	f.mu.Lock()
+	sum := f.sum
+	f.mu.Unlock()
+	if sum != "" {
+		return sum, nil
+	}
+	f.keepSum = true
 	r, err := f.raw()
 	if err != nil {
 		return "", err
 	}
 	defer r.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, r); err != nil {
+	if _, err := io.Copy(io.Discard, r); err != nil {
 		return "", &diag.Error{File: f.Name, Msg: err.Error()}
 	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.sum, nil
 }
 
 // FirstLine returns the first non-blank line of head, trimmed.

@@ -3,6 +3,8 @@ package input
 import (
 	"bytes"
 	"compress/gzip"
+	"crypto/sha256"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -132,6 +134,93 @@ func TestCopyLeavesNoFile(t *testing.T) {
 	}
 	if sum, err := f.SHA256(); err != nil || f.Size() != 8 || len(sum) != 64 {
 		t.Fatalf("size %d, sha256 %q, %v", f.Size(), sum, err)
+	}
+}
+
+// TestKeepSHA256 checks that a whole read leaves the digest of the bytes
+// as stored, so SHA256 reads nothing more, while a partial read does not.
+func TestKeepSHA256(t *testing.T) {
+	for _, data := range [][]byte{[]byte("0123456789\n"), gz(t, strings.Repeat("line\n", 1000))} {
+		want := fmt.Sprintf("%x", sha256.Sum256(data))
+		f := FromBytes("x", data)
+		f.KeepSHA256()
+		read := 0
+		f.Watch(func(n int) { read += n })
+		if _, err := f.Head(4); err != nil {
+			t.Fatal(err)
+		}
+		r, _ := f.Open()
+		io.Copy(io.Discard, r)
+		r.Close()
+		before := read
+		if sum, err := f.SHA256(); err != nil || sum != want || read != before {
+			t.Errorf("after a whole read: %s, %v, %d more bytes read; want %s and none", sum, err, read-before, want)
+		}
+		g := FromBytes("y", data)
+		if _, err := g.Head(2); err != nil {
+			t.Fatal(err)
+		}
+		if sum, err := g.SHA256(); err != nil || sum != want {
+			t.Errorf("after a partial read: %s, %v; want %s", sum, err, want)
+		}
+	}
+}
+
+// TestCopyLimit: standard input is copied up to CopyLimit bytes, then
+// refused with a message that names the limit; a device is refused at once.
+func TestCopyLimit(t *testing.T) {
+	defer func(old int64) { CopyLimit = old }(CopyLimit)
+	CopyLimit = 1 << 10
+	if _, err := Open(Stdin, strings.NewReader(strings.Repeat("q Q0 d 1 1 t\n", 100))); err == nil || !strings.Contains(err.Error(), "more than 1 KiB") {
+		t.Errorf("over the limit: %v", err)
+	}
+	f, err := Open(Stdin, strings.NewReader(strings.Repeat("x", 1<<10)))
+	if err != nil {
+		t.Fatalf("at the limit: %v", err)
+	}
+	f.Close()
+	if _, err := Open("/dev/zero", nil); err == nil || !strings.Contains(err.Error(), "a device, not a file") {
+		t.Errorf("/dev/zero: %v", err)
+	}
+}
+
+func TestParseSize(t *testing.T) {
+	for in, want := range map[string]int64{"1": 1, "512MiB": 512 << 20, "32GiB": 32 << 30, "10g": 10 << 30, "4K": 4096, "2TB": 2 << 40} {
+		if got, err := ParseSize(in); err != nil || got != want {
+			t.Errorf("ParseSize(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "0", "-1", "1.5G", "9999999999T", "G"} {
+		if _, err := ParseSize(in); err == nil {
+			t.Errorf("ParseSize(%q) accepted", in)
+		}
+	}
+	if got := FormatSize(32 << 30); got != "32 GiB" {
+		t.Errorf("FormatSize = %q", got)
+	}
+}
+
+// TestByteOrderMark: a UTF-8 byte-order mark at the start of a file, plain
+// or compressed, is not part of its content.
+func TestByteOrderMark(t *testing.T) {
+	dir := t.TempDir()
+	plain, packed := filepath.Join(dir, "bom.txt"), filepath.Join(dir, "bom.gz")
+	os.WriteFile(plain, []byte("\ufeffq 0 d 1\n"), 0o644)
+	os.WriteFile(packed, gz(t, "\ufeffq 0 d 1\n"), 0o644)
+	for _, p := range []string{plain, packed} {
+		f, err := Open(p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		head, _ := f.Head(2)
+		data, err := f.ReadAll()
+		if err != nil || string(data) != "q 0 d 1\n" || string(head) != "q " {
+			t.Errorf("%s: %q, head %q, %v", p, data, head, err)
+		}
+	}
+	f := FromBytes("short", []byte("\xef\xbb"))
+	if data, err := f.ReadAll(); err != nil || string(data) != "\xef\xbb" {
+		t.Errorf("two bytes of a mark: %q %v", data, err)
 	}
 }
 

@@ -55,7 +55,7 @@ func (opt *Options) grade(topic *topics.Topic, text string, cited []string, abst
 	}
 	pass := !abstained
 	if len(topic.Answers) > 0 {
-		em, f1 := stages.MatchAnswer(text, topic.Answers)
+		em, f1 := stages.MatchAnswer(text, cited, topic.Answers)
 		g.ExactMatch, g.F1 = &em, &f1
 		pass = pass && (em == 1 || opt.PassF1 > 0 && f1 >= opt.PassF1)
 	}
@@ -173,7 +173,7 @@ func (opt *Options) intervene(ctx context.Context, t *trace.Trace, topic *topics
 		a.arm.Answer = resp.Text
 		a.arm.Citations = opt.cited(resp.Text)
 		abstained := opt.Abstain != nil && opt.Abstain.MatchString(resp.Text)
-		a.arm.Grade = opt.grade(topic, opt.Citation.ReplaceAllString(resp.Text, " "), a.arm.Citations, abstained, a.items)
+		a.arm.Grade = opt.grade(topic, resp.Text, a.arm.Citations, abstained, a.items)
 	}
 	switch {
 	case notRun:

@@ -33,7 +33,7 @@ func Detect(head []byte) Format {
 	}
 	var probe map[string]json.RawMessage
 	if json.NewDecoder(bytes.NewReader(first)).Decode(&probe) == nil {
-		if q, ok := probe["query"]; ok && len(q) > 0 && q[0] == '"' {
+		if q, ok := probe["query"]; ok && len(q) > 0 && q[0] != '{' { // JSON object files hold objects
 			if _, ok := probe["item"]; ok {
 				return JSONL
 			}
@@ -54,13 +54,17 @@ func Read(f *input.File, opt Options) (*Set, error) {
 	if opt.Scale == (Scale{}) {
 		opt.Scale = DefaultScale
 	}
+	head, err := f.Head(4096)
+	if err != nil {
+		return nil, err
+	}
 	format := opt.Format
 	if format == Auto {
-		head, err := f.Head(4096)
-		if err != nil {
-			return nil, err
-		}
 		format = Detect(head)
+	}
+	if looksLikeRun(head) {
+		return nil, &diag.Error{File: f.Name, Msg: "looks like a run (query Q0 item rank score tag, or {\"query\",\"items\"}), not judgments",
+			Hint: "did you swap --judgments and the run?"}
 	}
 	r, err := f.Open()
 	if err != nil {
@@ -207,4 +211,14 @@ func (rd *reader) json(r io.Reader) error {
 		}
 		return rd.accept(Judgment{Query: q, Item: item, Grade: g, Line: line})
 	})
+}
+
+// looksLikeRun reports a file whose first line is a run's: six columns
+// with Q0, or a JSON object with "items".
+func looksLikeRun(head []byte) bool {
+	if f := bytes.Fields(input.FirstLine(head)); len(f) == 6 && bytes.EqualFold(f[1], []byte("Q0")) {
+		return true
+	}
+	items := jsonin.FirstKeys(head)["items"]
+	return len(items) > 0 && items[0] == '[' // not a query named "items"
 }

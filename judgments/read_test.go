@@ -65,6 +65,15 @@ func TestErrors(t *testing.T) {
 		{"duplicate", "q 0 d 1\nq 0 e 2\nq 0 d 1\n", Options{}, []string{"q.txt:3:", "duplicate judgment on line 1"}},
 		{"conflict", "q 0 d 1\nq 0 d 2\n", Options{}, []string{"q.txt:2:", "conflicting judgment: grade 2 here, 1 on line 1"}},
 		{"empty", "", Options{}, []string{"empty"}},
+		{"a TREC run", "q Q0 d 1 2.5 bm25\nq Q0 e 2 1.5 bm25\n", Options{}, []string{"q.txt: looks like a run", "did you swap --judgments and the run?"}},
+		{"a JSONL run", `{"query":"q","items":["d"]}`, Options{}, []string{"looks like a run"}},
+		{"a query named items", `{"items": {"d": 1}}`, Options{}, nil},
+		{"numeric id", `{"query":7,"item":"d","grade":1}`, Options{}, []string{`field "query": ids must be strings: quote them`}},
+		{"trec grade with a plus sign", "q 0 d +1\n", Options{}, []string{`grade "+1" is not an integer`}},
+		{"jsonl key given twice", `{"query":"q","item":"d","grade":0,"grade":3}`, Options{}, []string{"q.txt:1:", `key "grade" given twice`}},
+		{"jsonl key twice in meta", `{"query":"q","item":"d","grade":0,"meta":{"a":1,"a":2}}`, Options{}, []string{`key "a" given twice`}},
+		{"jsonl invalid UTF-8 id", "{\"query\":\"q\",\"item\":\"caf\xe9\",\"grade\":1}", Options{}, []string{"q.txt:1:", "invalid UTF-8 at byte 25"}},
+		{"json invalid UTF-8 id", "{\"q\":\n {\"caf\xe9\": 1}}", Options{}, []string{"q.txt:2:", "invalid UTF-8"}},
 		{"jsonl fractional grade", `{"query":"q","item":"d","grade":1.5}`, Options{}, []string{"q.txt:1:", "grade 1.5 is not an integer"}},
 		{"jsonl string grade", `{"query":"q","item":"d","grade":"2"}`, Options{}, []string{`grade "2" is not an integer`}},
 		{"jsonl unknown field", `{"query":"q","item":"d","grade":2,"relevance":3}`, Options{}, []string{`unknown field "relevance"`}},
@@ -165,6 +174,39 @@ func FuzzRead(f *testing.F) {
 }
 
 func TestSchema(t *testing.T) { schematest.Check(t, "judgment.schema.json", jsonlJudgment{}) }
+
+func TestReadSubtopics(t *testing.T) {
+	s, err := ReadSubtopics(input.FromBytes("div.qrels", []byte("q 1 a 1\nq 2 a 1\nq 2 b 1\nq 3 c 0\nr 1 x 1\n")), Scale{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := s.Query("q")
+	if q.Len() != 3 || len(q.Of("a")) != 2 || q.Of("b")[0].Subtopic != 1 || strings.Join(q.Items(), ",") != "a,b,c" {
+		t.Fatalf("query q: %d subtopics, a %v, b %v, items %v", q.Len(), q.Of("a"), q.Of("b"), q.Items())
+	}
+	for _, tc := range []struct{ in, want string }{
+		{"q 1 a 1\nq 1 a 0\n", `div.qrels:2: query "q", item "a": judged twice for subtopic "1" (first on line 1)`},
+		{"q 1 a 7\n", "grade 7 is outside the scale 0..3"},
+		{"", "the file is empty"},
+		{"q 1 a\n", "div.qrels:1"},
+	} {
+		_, err := ReadSubtopics(input.FromBytes("div.qrels", []byte(tc.in)), Scale{})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want %q", tc.in, err, tc.want)
+		}
+	}
+}
+
+func FuzzReadSubtopics(f *testing.F) {
+	f.Add([]byte("q 1 a 1\nq 2 b 0\n"))
+	f.Add([]byte("q 1 a 1\nq 1 a 1\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := ReadSubtopics(input.FromBytes("f", data), Scale{})
+		if err == nil && len(s.queries) == 0 {
+			t.Fatal("no error and no judgments")
+		}
+	})
+}
 
 func TestNew(t *testing.T) {
 	set, err := New("memory", []Judgment{{Query: "q", Item: "a", Grade: 3, Spans: []string{"the answer"}}, {Query: "q", Item: "b"}}, Scale{})

@@ -41,6 +41,23 @@ type Manifest struct {
 	// Allowed lists the frozen fields allowed to differ (compare's
 	// --allow-mismatch), so the override stays on the record.
 	Allowed []string `json:"allowed_mismatches,omitempty"`
+	// Shard marks a partial result: one shard of an evaluation split by
+	// query (--shard), to be merged with the others.
+	Shard *Shard `json:"shard,omitempty"`
+}
+
+// Shard is what a partial result records of its place in the split.
+type Shard struct {
+	Index int    `json:"index"` // 0 <= Index < Count
+	Count int    `json:"count"`
+	Hash  string `json:"hash"` // how query ids are assigned to shards
+	// Positions gives each of the shard's judged queries its place among
+	// all judged queries, in the judgments' order, so that a merge restores
+	// the order one run prints.
+	Positions map[string]int `json:"judged_positions"`
+	// FoldedJudgments counts the shard's judgments folded into their
+	// document under --unit doc.
+	FoldedJudgments int `json:"folded_judgments,omitempty"`
 }
 
 // File is one file read, identified by the digest of its bytes on disk.
@@ -49,6 +66,10 @@ type File struct {
 	System string `json:"system,omitempty"` // the system it holds, for runs and traces
 	Path   string `json:"path"`
 	SHA256 string `json:"sha256"`
+	// Mapping is how a trace file in another format (OpenTelemetry,
+	// LangSmith, Langfuse) became ragstat traces: every choice and count
+	// of its import manifest.
+	Mapping any `json:"mapping,omitempty"`
 }
 
 // QuerySet identifies the evaluated queries: how many, and the sha256 of

@@ -78,7 +78,11 @@ func (g Gain) Of(grade int32) float64 {
 // Policy is what the arithmetic needs to know about relevance.
 type Policy struct {
 	MinGrade int32 // an item is relevant when its grade is at least this
-	Gain     Gain  // gain used by nDCG
+	Gain     Gain  // gain used by nDCG and DCG under ragstat's own names
+	MaxGrade int32 // the top of the grade scale: ERR's normaliser 2^max
+	// JudgedOfList makes Judged@k divide by min(k, |list|), as ir_measures
+	// does, rather than by k.
+	JudgedOfList bool
 }
 
 // List is one query's ranked list, prepared for scoring.
@@ -89,6 +93,9 @@ type List struct {
 	// Ideal holds every judged grade of the query, sorted in descending
 	// order: the ideal ranking comes from all judgments, never from the run.
 	Ideal []int32
+	// Aspects holds the subtopic judgments the diversity metrics read;
+	// nil when there are none.
+	Aspects *Aspects
 }
 
 // NewList sorts ideal (in place) and returns the List.
@@ -109,10 +116,19 @@ func (l *List) NumRel(p Policy) int {
 	return n
 }
 
-// numJudgedNonRel counts judged items below the threshold; negative grades
-// count too, since they are judgments (unlike trec_eval's "pooled but
-// unjudged" reading, which only its drop-in mode applies).
-func (l *List) numJudgedNonRel(p Policy) int { return len(l.Ideal) - l.NumRel(p) }
+// numJudgedNonRel counts judged items with a grade from 0 up to the
+// threshold; a negative grade marks an item pooled but not judged, as in
+// trec_eval, and is no judgment of non-relevance.
+func (l *List) numJudgedNonRel(p Policy) int {
+	n := 0
+	for _, g := range l.Ideal[l.NumRel(p):] {
+		if g < 0 {
+			break
+		}
+		n++
+	}
+	return n
+}
 
 // prefix is the first k grades, or all of them when k is 0 or beyond the list.
 func (l *List) prefix(k int) []int32 {
@@ -132,14 +148,24 @@ func relCount(grades []int32, p Policy) int {
 	return n
 }
 
-func dcg(grades []int32, gain Gain) float64 {
+// dcg sums gain(g) / log2(rank+1) over grades in rank order.
+func dcg(grades []int32, gain func(int32) float64) float64 {
 	s := 0.0
 	for i, g := range grades {
-		if g > 0 {
-			s += gain.Of(g) / math.Log2(float64(i)+2)
+		if v := gain(g); v != 0 {
+			s += v / math.Log2(float64(i)+2)
 		}
 	}
 	return s
+}
+
+// ratio is a/b, or 0 when b is 0: a measure over nothing scores 0 for
+// one query; whether such a query counts is the caller's policy.
+func ratio(a, b float64) float64 {
+	if b == 0 {
+		return 0
+	}
+	return a / b
 }
 
 // Cutoff describes whether a metric family takes a cutoff k.
@@ -154,33 +180,146 @@ const (
 	NeedsCutoff
 )
 
+// Origin is the tool whose definition a metric name carries.
+type Origin string
+
+// The origins of metric names.
+const (
+	Ragstat  Origin = "ragstat"   // the source document's definitions
+	TrecEval Origin = "trec_eval" // NIST trec_eval v10 (and pytrec_eval)
+	Ranx     Origin = "ranx"      // the ranx Python library
+)
+
+// Aggregate says how per-query values become the summary value.
+type Aggregate int
+
+const (
+	// Mean is the macro mean: every query weighs the same.
+	Mean Aggregate = iota
+	// Sum adds the per-query values, as trec_eval sums its num_* counts.
+	Sum
+	// GeoMean is exp(mean(log(max(v, 0.00001)))), trec_eval's gm_map.
+	GeoMean
+)
+
+// Param says what a family reads between parentheses (ragstat and
+// ir_measures style) or after the dot (trec_eval style).
+type Param int
+
+const (
+	NoParam  Param = iota
+	GainsMap       // gains per grade: 1=1,2=3 or {0:0,1:1,2:3}
+	Persist        // RBP's persistence p
+	Beta           // set_F's weight of recall
+	Level          // a recall level in [0,1]
+	Alpha          // alpha-nDCG's novelty discount alpha
+)
+
 // Family is one kind of measurement, such as nDCG, at any cutoff.
 type Family struct {
-	Name    string   // canonical, ir_measures style: "nDCG"
-	Aliases []string // other names, trec_eval's included: "ndcg_cut"
+	Name    string   // canonical: "nDCG" (ragstat), "ndcg_cut" (trec_eval), "ndcg_burges" (ranx)
+	Aliases []string // other names of the same definition: "mrr"
+	Origin  Origin
+	// Differs says, for a name that comes from another tool, how its
+	// definition differs from ragstat's own metric; "" when it is the same.
+	Differs string
 	Cutoff  Cutoff
-	Count   bool     // an integer count rather than a fraction in [0,1]
+	Count   bool // an integer count rather than a fraction in [0,1]
+	Agg     Aggregate
+	Param   Param
+	Default float64 // the parameter's value when none is given
+	// Expand is what a trec_eval name written bare stands for, in
+	// trec_eval's parameter syntax ("5,10,15,20,30,100,200,500,1000" for P).
+	Expand string
+	// Diversity marks a metric that reads subtopic judgments (List.Aspects).
+	Diversity bool
+	// Shared marks a ranx name that is also one of ragstat's
+	// case-insensitive names: it takes ranx's meaning under --like ranx only.
+	Shared  bool
 	Formula string   // the definition, printed by `ragstat metrics`
 	Reads   []string // the policies that change its value
-	compute func(l *List, p Policy, k int) float64
+	compute func(l *List, p Policy, m Metric) float64
 }
 
 // Metric is a Family at a cutoff: nDCG@10. K is 0 for the whole list.
 type Metric struct {
 	*Family
-	K int
+	K     int
+	Value float64  // the parameter (p, beta, recall level); Default when not given
+	Gains *GainMap // nDCG with a gain map; nil for the policy's gain
+	given bool     // the parameter was written in the name
 }
 
-// Name is the canonical printed name, e.g. "nDCG@10" or "AP".
+// Name is the printed name, in the style of the tool the name comes from:
+// "nDCG@10", "RBP(p=0.9)", "ndcg_cut_10", "set_F_0.5", "ndcg_burges@10".
 func (m Metric) Name() string {
-	if m.K == 0 {
+	params := m.params()
+	if m.Origin == TrecEval {
+		switch {
+		case m.K > 0:
+			return m.Family.Name + "_" + strconv.Itoa(m.K)
+		case params != "":
+			return m.Family.Name + "_" + params
+		}
 		return m.Family.Name
 	}
-	return m.Family.Name + "@" + strconv.Itoa(m.K)
+	s := m.Family.Name
+	if params != "" {
+		s += "(" + params + ")"
+	}
+	if m.K > 0 {
+		s += "@" + strconv.Itoa(m.K)
+	}
+	return s
+}
+
+// params writes the parameter as the name's style needs it, "" when it
+// was not given.
+func (m Metric) params() string {
+	if !m.given {
+		return ""
+	}
+	trec := m.Origin == TrecEval
+	switch m.Param {
+	case GainsMap:
+		return m.Gains.format(trec)
+	case Persist:
+		return "p=" + strconv.FormatFloat(m.Value, 'g', -1, 64)
+	case Beta:
+		if trec {
+			return strconv.FormatFloat(m.Value, 'g', -1, 64)
+		}
+		return "beta=" + strconv.FormatFloat(m.Value, 'g', -1, 64)
+	case Level:
+		return strconv.FormatFloat(m.Value, 'f', 2, 64)
+	case Alpha:
+		return "alpha=" + strconv.FormatFloat(m.Value, 'g', -1, 64)
+	}
+	return ""
 }
 
 // String is Name.
 func (m Metric) String() string { return m.Name() }
 
 // Compute scores l under p.
-func (m Metric) Compute(l *List, p Policy) float64 { return m.compute(l, p, m.K) }
+func (m Metric) Compute(l *List, p Policy) float64 { return m.compute(l, p, m) }
+
+// Definition names the definition a column used, for output headers:
+// "nDCG@10 = ragstat nDCG (gain 2^g-1)".
+func (m Metric) Definition(p Policy) string {
+	s := m.Name() + " = " + string(m.Origin) + " " + m.Family.Name
+	switch {
+	case m.Gains != nil:
+		s += " (" + m.Gains.format(false) + ")"
+	case m.Origin == Ragstat && slices.Contains(m.Reads, "gain"):
+		s += " (gain " + p.Gain.Formula() + ")"
+	case slices.Contains(m.Reads, "judged-divisor") && p.JudgedOfList:
+		s += " (divided by min(k, |list|), as ir_measures)"
+	case slices.Contains(m.Reads, "judged-divisor"):
+		s += " (divided by k, even for a shorter list)"
+	}
+	if m.Differs != "" {
+		s += ": " + m.Differs
+	}
+	return s
+}

@@ -215,27 +215,61 @@ func TestParse(t *testing.T) {
 	}{
 		{"nDCG@10", []string{"nDCG@10"}, ""},
 		{"ndcg@10", []string{"nDCG@10"}, ""},
-		{"ndcg_cut.10", []string{"nDCG@10"}, ""},
-		{"ndcg_cut_10", []string{"nDCG@10"}, ""},
-		{"ndcg_cut.5,10", []string{"nDCG@5", "nDCG@10"}, ""},
-		{"recall.100", []string{"R@100"}, ""},
-		{"recip_rank", []string{"RR"}, ""},
-		{"P.10", []string{"P@10"}, ""},
-		{"P_10", []string{"P@10"}, ""},
-		{"map", []string{"AP"}, ""},
-		{"map_cut.10", []string{"AP@10"}, ""},
-		{"Rprec", []string{"R-prec"}, ""},
-		{"num_rel_ret", []string{"NumRelRet"}, ""},
-		{"success.5", []string{"Success@5"}, ""},
+		{"ndcg_cut.10", []string{"ndcg_cut_10"}, ""},
+		{"ndcg_cut_10", []string{"ndcg_cut_10"}, ""},
+		{"ndcg_cut.5,10", []string{"ndcg_cut_5", "ndcg_cut_10"}, ""},
+		{"recall.100", []string{"recall_100"}, ""},
+		{"recall.5,10", []string{"recall_5", "recall_10"}, ""},
+		{"recall@100", []string{"R@100"}, ""},
+		{"recip_rank", []string{"recip_rank"}, ""},
+		{"P.10", []string{"P_10"}, ""},
+		{"P.5,10", []string{"P_5", "P_10"}, ""},
+		{"P_10", []string{"P_10"}, ""},
+		{"P", []string{"P_5", "P_10", "P_15", "P_20", "P_30", "P_100", "P_200", "P_500", "P_1000"}, ""},
+		{"success", []string{"success_1", "success_5", "success_10"}, ""},
+		{"map", []string{"map"}, ""},
+		{"map_cut.10", []string{"map_cut_10"}, ""},
+		{"Rprec", []string{"Rprec"}, ""},
+		{"rprec", []string{"R-prec"}, ""},
+		{"num_rel_ret", []string{"num_rel_ret"}, ""},
+		{"success.5", []string{"success_5"}, ""},
 		{"MRR@10", []string{"RR@10"}, ""},
+		{"ndcg", []string{"ndcg"}, ""},
+		{"ndcg.1=1,2=3", []string{"ndcg_1=1,2=3"}, ""},
+		{"ndcg_1=1,2=3", []string{"ndcg_1=1,2=3"}, ""},
+		{"nDCG(gains={0:0,1:1,2:3})@10", []string{"nDCG(gains={0:0,1:1,2:3})@10"}, ""},
+		{"ndcg(gains=2:3,1:1)@5", []string{"nDCG(gains={1:1,2:3})@5"}, ""},
+		{"iprec_at_recall.0.1,0.5", []string{"iprec_at_recall_0.10", "iprec_at_recall_0.50"}, ""},
+		{"iprec_at_recall_0.10", []string{"iprec_at_recall_0.10"}, ""},
+		{"11pt_avg", []string{"11pt_avg"}, ""},
+		{"gm_map", []string{"gm_map"}, ""},
+		{"infAP", []string{"infAP"}, ""},
+		{"set_F", []string{"set_F"}, ""},
+		{"set_F.0.5", []string{"set_F_0.5"}, ""},
+		{"SetF(beta=0.5)", []string{"SetF(beta=0.5)"}, ""},
+		{"F1@10", []string{"F1@10"}, ""},
+		{"RBP", []string{"RBP"}, ""},
+		{"RBP(p=0.9)", []string{"RBP(p=0.9)"}, ""},
+		{"rbp.p=0.8", []string{"rbp_p=0.8"}, ""},
+		{"ERR@10", []string{"ERR@10"}, ""},
+		{"DCG@10", []string{"DCG@10"}, ""},
+		{"ndcg_burges@10", []string{"ndcg_burges@10"}, ""},
+		{"hit_rate@5", []string{"hit_rate@5"}, ""},
+		{"hits@5", []string{"hits@5"}, ""},
+		{"r-precision", []string{"r-precision"}, ""},
+		{"RBP(p=1)", nil, "0 < x < 1"},
+		{"SetF(beta=-1)", nil, "at least 0"},
+		{"iprec_at_recall.1.5", nil, "from 0 to 1"},
+		{"ndcg.1=x", nil, "not a finite number"},
+		{"nDCG(gains={1:1,1:2})@10", nil, "given twice"},
+		{"ndcg_cut", []string{"ndcg_cut_5", "ndcg_cut_10", "ndcg_cut_15", "ndcg_cut_20", "ndcg_cut_30", "ndcg_cut_100", "ndcg_cut_200", "ndcg_cut_500", "ndcg_cut_1000"}, ""},
 		{"nDCG@0", nil, "not a positive integer"},
 		{"nDCG@-3", nil, "not a positive integer"},
 		{"nDCG@2.5", nil, "not a positive integer"},
 		{"nDCG@x", nil, "not a positive integer"},
-		{"P", nil, "needs a cutoff"},
 		{"Judged", nil, "needs a cutoff"},
 		{"bpref@10", nil, "takes no cutoff"},
-		{"ERR@10", nil, "unknown metric"},
+		{"XYZ@10", nil, "unknown metric"},
 		{"", nil, "unknown metric"},
 	}
 	for _, tc := range tests {
@@ -261,7 +295,7 @@ func TestParse(t *testing.T) {
 }
 
 func TestParseAllDropsRepeats(t *testing.T) {
-	ms, err := ParseAll([]string{"nDCG@10", "ndcg_cut.10", "R@5"})
+	ms, err := ParseAll([]string{"nDCG@10", "ndcg@10", "R@5"})
 	if err != nil || len(ms) != 2 {
 		t.Fatalf("got %v, %v", ms, err)
 	}
@@ -277,8 +311,11 @@ func TestEmptyListScoresZero(t *testing.T) {
 		}
 		got := m.Compute(l, p)
 		want := 0.0
-		if f.Name == "NumRel" {
+		switch f.Name {
+		case "NumRel", "num_rel":
 			want = 2
+		case "RBP-resid":
+			want = 1 // nothing seen: all of RBP's mass is still open
 		}
 		if got != want {
 			t.Errorf("%s of an empty list = %v, want %v", m.Name(), got, want)

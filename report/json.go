@@ -12,8 +12,9 @@ import (
 // jsonPolicy is the policy with the gain written out and the metrics.
 type jsonPolicy struct {
 	eval.Policy
-	GainFormula string   `json:"gain_formula"`
-	Metrics     []string `json:"metrics"`
+	GainFormula string            `json:"gain_formula"`
+	Metrics     []string          `json:"metrics"`
+	Definitions map[string]string `json:"definitions,omitempty"`
 }
 
 type jsonQuery struct {
@@ -49,10 +50,12 @@ type jsonDocument struct {
 
 func (r *Eval) jsonPolicy() jsonPolicy {
 	var names []string
+	defs := map[string]string{}
 	for _, m := range r.metrics() {
 		names = append(names, m.Name())
+		defs[m.Name()] = m.Definition(r.Policy.MetricPolicy())
 	}
-	return jsonPolicy{Policy: r.Policy, GainFormula: r.Policy.Gain.Formula(), Metrics: names}
+	return jsonPolicy{Policy: r.Policy, GainFormula: r.Policy.Gain.Formula(), Metrics: names, Definitions: defs}
 }
 
 // jsonMetrics lists the metrics as a values object writes them: in the
@@ -155,61 +158,56 @@ func (j *jsonWriter) run(jm jsonMetrics, res *eval.Result) {
 	j.close('}')
 }
 
-// finite refuses a result JSON cannot hold before any of it is written.
-func (r *Eval) finite() error {
-	for _, res := range r.Results {
-		if err := finiteResult(res); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func finiteResult(res *eval.Result) error {
-	if err := finite(res.Mean, res.MeanHigh); err != nil {
-		return err
-	}
-	for _, q := range res.Rows {
-		if err := finite(q.Values, q.High); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // jsonDoc writes the document: the policy, the inputs, every run with its
 // means and then its queries as they are formatted, and the manifest.
 func jsonDoc(w io.Writer, r *Eval) error {
-	if err := r.finite(); err != nil {
-		return err
-	}
-	out := newWriter(w)
-	j := &jsonWriter{writer: out, indent: true}
-	head, err := j.marshalAll(1, r.jsonPolicy(), r.Inputs, r.manifest())
+	j, head, err := startDoc(w, r.Tool, r.Version, "", r.jsonPolicy(), r.Inputs, r.manifest())
 	if err != nil {
 		return err
 	}
+	j.key(`"runs":`)
+	jm := r.jsonMetrics()
+	j.list(len(r.Results), func(i int) error { j.run(jm, r.Results[i]); return nil })
+	return j.endDoc(r.Notes, head)
+}
+
+// startDoc starts a result document on w: tool, version, kind (when not
+// empty), policy and inputs. The manifest is marshaled too, with the
+// policy and inputs, before anything is written, so that an error leaves
+// nothing half written; endDoc writes it.
+func startDoc(w io.Writer, tool, version, kind string, policy jsonPolicy, inputs []Input, m *manifest.Manifest) (*jsonWriter, [][]byte, error) {
+	j := &jsonWriter{writer: newWriter(w), indent: true}
+	head, err := j.marshalAll(1, policy, inputs, m)
+	if err != nil {
+		return nil, nil, err
+	}
 	j.open('{')
 	j.key(`"tool":`)
-	j.string(r.Tool)
+	j.string(tool)
 	j.key(`"version":`)
-	j.string(r.Version)
+	j.string(version)
+	if kind != "" {
+		j.key(`"kind":`)
+		j.string(kind)
+	}
 	j.key(`"policy":`)
 	j.Write(head[0])
 	j.key(`"inputs":`)
 	j.Write(head[1])
-	j.key(`"runs":`)
-	jm := r.jsonMetrics()
-	j.list(len(r.Results), func(i int) error { j.run(jm, r.Results[i]); return nil })
-	if len(r.Notes) > 0 {
+	return j, head, nil
+}
+
+// endDoc ends what startDoc started: the notes, the manifest.
+func (j *jsonWriter) endDoc(notes []string, head [][]byte) error {
+	if len(notes) > 0 {
 		j.key(`"notes":`)
-		j.strings(r.Notes)
+		j.strings(notes)
 	}
 	j.key(`"manifest":`)
 	j.Write(head[2])
 	j.close('}')
-	out.WriteByte('\n')
-	return out.Flush()
+	j.WriteByte('\n')
+	return j.Flush()
 }
 
 // manifest records the inputs by digest, the policy, the metrics and the
@@ -235,6 +233,7 @@ func (r *Eval) manifest() *manifest.Manifest {
 	if len(r.Results) > 0 {
 		m.Queries = manifest.Queries(queryIDs(r.Results[0]))
 	}
+	m.Shard = r.Shard
 	return m
 }
 
@@ -248,9 +247,6 @@ func queryIDs(res *eval.Result) []string {
 
 // jsonLines writes one object per query row, then one summary per run.
 func jsonLines(w io.Writer, r *Eval) error {
-	if err := r.finite(); err != nil {
-		return err
-	}
 	out := newWriter(w)
 	j := &jsonWriter{writer: out}
 	policy, err := j.marshal(r.jsonPolicy(), 0)

@@ -7,33 +7,49 @@ import (
 	"github.com/ragstat/ragstat/eval"
 )
 
-// Notes are the facts printed with an evaluation's results: what was left
-// out or folded.
-func Notes(ev *eval.Evaluator, results []*eval.Result) []string {
+// Notes are the facts printed with an evaluation's results: what a --like
+// preset set (preset, as eval.Policy.SetLike returned it), what was left
+// out, scored as zero or folded, and a summary that has no value. folded
+// counts the judgments folded into their document under the doc unit; p is
+// the policy the results were computed under.
+func Notes(folded int, p eval.Policy, preset []string, results []*eval.Result) []string {
 	var out []string
-	if n := ev.FoldedJudgments; n > 0 {
+	if len(preset) > 0 {
+		out = append(out, fmt.Sprintf("--like %s set: %s", p.Like, strings.Join(preset, "; ")))
+	}
+	if n := folded; n > 0 {
 		out = append(out, fmt.Sprintf("%d judgments folded into their document (grade = the highest)", n))
 	}
 	for _, r := range results {
 		if len(r.Excluded) > 0 {
 			out = append(out, fmt.Sprintf("%s: %d unanswerable queries excluded from the means (the abstention slice): %s", r.Name, len(r.Excluded), list(r.Excluded)))
 		}
+		if len(r.ScoredUnanswerable) > 0 {
+			out = append(out, fmt.Sprintf("%s: %d queries without a relevant judgment scored and kept in the means (unanswerable zero): %s", r.Name, len(r.ScoredUnanswerable), list(r.ScoredUnanswerable)))
+		}
+		if len(r.Rows) == 0 {
+			out = append(out, fmt.Sprintf("%s: no query was evaluated, so every summary is undefined (printed as - or null)", r.Name))
+		}
 		if r.Folded > 0 {
 			out = append(out, fmt.Sprintf("%s: %d items folded into an earlier item of the same document", r.Name, r.Folded))
 		}
 		if r.Unjudged > 0 {
-			out = append(out, fmt.Sprintf("%s: %d returned items have no judgment (--unjudged %s)", r.Name, r.Unjudged, ev.Policy().Unjudged))
+			out = append(out, fmt.Sprintf("%s: %d returned items have no judgment (--unjudged %s)", r.Name, r.Unjudged, p.Unjudged))
 		}
 	}
 	return out
 }
 
 // Warnings say, one a line, which queries were not evaluated or scored as
-// empty lists under the queries policies judged and run: the command
-// line prints them on standard error.
+// empty lists under the queries policies judged, run and both, and which
+// runs had no query to average over: the command line prints them on
+// standard error.
 func Warnings(results []*eval.Result) []string {
 	var out []string
 	for _, r := range results {
+		if len(r.Rows) == 0 {
+			out = append(out, fmt.Sprintf("%s: no query was evaluated: every mean is undefined", r.Name))
+		}
 		if len(r.Ignored) > 0 {
 			out = append(out, fmt.Sprintf("%s: %d queries not evaluated (present on one side only): %s", r.Name, len(r.Ignored), list(r.Ignored)))
 		}

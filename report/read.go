@@ -3,11 +3,11 @@ package report
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 
 	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
-	"github.com/ragstat/ragstat/internal/jsonin"
 	"github.com/ragstat/ragstat/manifest"
 	"github.com/ragstat/ragstat/metric"
 	"github.com/ragstat/ragstat/stages"
@@ -25,17 +25,9 @@ type Saved struct {
 // the bounds policy) or a document without a manifest is an error naming
 // the file.
 func Read(f *input.File) (*Saved, error) {
-	data, err := f.ReadAll()
-	if err != nil {
-		return nil, err
-	}
 	var doc jsonDocument
-	if err := jsonin.Decode(data, &doc); err != nil {
-		return nil, &diag.Error{File: f.Name, Msg: err.Error(), Hint: "give a file written by ragstat eval --format json"}
-	}
-	if doc.Manifest == nil || doc.Manifest.Kind != manifest.KindEval {
-		return nil, &diag.Error{File: f.Name, Msg: "not a ragstat eval result: no eval manifest",
-			Hint: "write it with ragstat eval --format json"}
+	if err := manifest.Decode(f, manifest.KindEval, &doc, func() *manifest.Manifest { return doc.Manifest }); err != nil {
+		return nil, err
 	}
 	r, err := doc.eval()
 	if err != nil {
@@ -53,17 +45,14 @@ type SavedStages struct {
 // ReadStages reads back what `ragstat stages --format json` wrote, as
 // strictly as Read.
 func ReadStages(f *input.File) (*SavedStages, error) {
-	data, err := f.ReadAll()
-	if err != nil {
-		return nil, err
-	}
 	var doc stagesDoc
-	if err := jsonin.Decode(data, &doc); err != nil {
-		return nil, &diag.Error{File: f.Name, Msg: err.Error(), Hint: "give a file written by ragstat stages --format json"}
-	}
-	if doc.Manifest == nil || doc.Manifest.Kind != manifest.KindStages || doc.Result == nil {
-		return nil, &diag.Error{File: f.Name, Msg: "not a ragstat stages result: no stages manifest",
-			Hint: "write it with ragstat stages --format json"}
+	if err := manifest.Decode(f, manifest.KindStages, &doc, func() *manifest.Manifest {
+		if doc.Result == nil {
+			return nil
+		}
+		return doc.Manifest
+	}); err != nil {
+		return nil, err
 	}
 	r, err := doc.stages()
 	if err != nil {
@@ -78,7 +67,7 @@ func (doc *stagesDoc) stages() (*Stages, error) {
 	if err != nil {
 		return nil, err
 	}
-	ms, err := metric.ParseAll(doc.Policy.Metrics)
+	ms, err := metric.ParseAllLike(doc.Policy.Metrics, doc.Policy.Like)
 	if err != nil {
 		return nil, err
 	}
@@ -113,7 +102,7 @@ func (doc *jsonDocument) eval() (*Eval, error) {
 	if p.GainFormula != policy.Gain.Formula() {
 		return nil, fmt.Errorf("policy: gain_formula %q is not the formula of gain %s", p.GainFormula, policy.Gain)
 	}
-	ms, err := metric.ParseAll(p.Metrics)
+	ms, err := metric.ParseAllLike(p.Metrics, policy.Like)
 	if err != nil {
 		return nil, err
 	}
@@ -173,6 +162,8 @@ func numbers(values map[string]any, ms []metric.Metric) (low, high []float64, er
 
 func number(v any) (lo, hi float64, pair bool, err error) {
 	switch v := v.(type) {
+	case nil: // an undefined value
+		return math.NaN(), 0, false, nil
 	case json.Number:
 		lo, err = v.Float64()
 		return lo, 0, false, err

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/ragstat/ragstat/eval"
+	"github.com/ragstat/ragstat/manifest"
 	"github.com/ragstat/ragstat/metric"
 )
 
@@ -21,6 +22,9 @@ type Input struct {
 	Path   string `json:"path"`
 	Format string `json:"format"`
 	SHA256 string `json:"sha256,omitempty"`
+	// Mapping is how a trace file in another format (OpenTelemetry,
+	// LangSmith, Langfuse) became ragstat traces: its import manifest.
+	Mapping any `json:"mapping,omitempty"`
 }
 
 // Eval is everything one `ragstat eval` prints.
@@ -36,6 +40,9 @@ type Eval struct {
 	// CSVComments writes CSV and TSV as before: the policy as "#" lines
 	// above the header and each mean as a query named MEAN.
 	CSVComments bool
+	// Shard marks a partial result (eval --shard): recorded in the JSON
+	// manifest for the merge.
+	Shard *manifest.Shard
 }
 
 // Formats lists the names Render accepts.
@@ -95,7 +102,19 @@ func (r *Eval) policyLines() []string {
 	for _, m := range r.metrics() {
 		names = append(names, m.Name())
 	}
-	return append(out, "metrics: "+strings.Join(names, " "))
+	out = append(out, "metrics: "+strings.Join(names, " "))
+	return append(out, r.Definitions()...)
+}
+
+// Definitions names the definition each column used, one line each
+// ("definition ndcg@10 = ranx ndcg ..."): CSV and TSV have no place for
+// them (unless CSVComments), so a caller shows them apart.
+func (r *Eval) Definitions() []string {
+	var out []string
+	for _, m := range r.metrics() {
+		out = append(out, "definition "+m.Definition(r.Policy.MetricPolicy()))
+	}
+	return out
 }
 
 // row is one printed line of values: a query or a mean.

@@ -358,32 +358,12 @@ type stageHead struct {
 // encoding/json, and each stage's evaluation with its per-query rows
 // streamed as they are formatted.
 func stagesJSON(w io.Writer, r *Stages) error {
-	for _, sys := range r.Result.Systems {
-		for _, s := range sys.Stages {
-			if err := finiteResult(s.Eval); err != nil {
-				return err
-			}
-		}
-	}
 	h := r.header()
 	jm := h.jsonMetrics()
-	out := newWriter(w)
-	j := &jsonWriter{writer: out, indent: true}
-	head, err := j.marshalAll(1, h.jsonPolicy(), r.Inputs, r.manifest())
+	j, head, err := startDoc(w, r.Tool, r.Version, manifest.KindStages, h.jsonPolicy(), r.Inputs, r.manifest())
 	if err != nil {
 		return err
 	}
-	j.open('{')
-	j.key(`"tool":`)
-	j.string(r.Tool)
-	j.key(`"version":`)
-	j.string(r.Version)
-	j.key(`"kind":`)
-	j.string(manifest.KindStages)
-	j.key(`"policy":`)
-	j.Write(head[0])
-	j.key(`"inputs":`)
-	j.Write(head[1])
 	j.key(`"result":`)
 	j.open('{')
 	if r.Result.Tokenizer != "" {
@@ -395,15 +375,7 @@ func stagesJSON(w io.Writer, r *Stages) error {
 		return err
 	}
 	j.close('}')
-	if len(r.Notes) > 0 {
-		j.key(`"notes":`)
-		j.strings(r.Notes)
-	}
-	j.key(`"manifest":`)
-	j.Write(head[2])
-	j.close('}')
-	out.WriteByte('\n')
-	return out.Flush()
+	return j.endDoc(r.Notes, head)
 }
 
 // system writes one system's object: its reports, then its stages.

@@ -86,14 +86,21 @@ func csvNeedsQuotes(s string, comma byte) bool {
 	return unicode.IsSpace(r)
 }
 
-// appendValue formats one number: counts of one query as integers,
-// everything else with four decimals, as trec_eval does.
+// appendValue formats one number: counts of one query, and trec_eval's
+// summed counts, as integers, everything else with four decimals, as
+// trec_eval does; an undefined value (a summary over no query) as "-": no
+// output prints NaN or an infinity.
 func appendValue(dst []byte, m metric.Metric, v float64, perQuery bool) []byte {
+	if !isFinite(v) {
+		return append(dst, '-')
+	}
 	return strconv.AppendFloat(dst, v, 'f', valuePrec(m, v, perQuery), 64)
 }
 
+func isFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
 func valuePrec(m metric.Metric, v float64, perQuery bool) int {
-	if m.Count && perQuery && v == math.Trunc(v) {
+	if m.Count && (perQuery || m.Agg == metric.Sum) && v == math.Trunc(v) {
 		return 0
 	}
 	return 4
@@ -101,7 +108,19 @@ func valuePrec(m metric.Metric, v float64, perQuery bool) int {
 
 // valueWidth is the length of appendValue's text.
 func valueWidth(m metric.Metric, v float64, perQuery bool) int {
+	if !isFinite(v) {
+		return 1
+	}
 	return fixedWidth(v, valuePrec(m, v, perQuery))
+}
+
+// Number formats a fraction with four decimals, or "-" when it is not a
+// finite number, for renderers outside this package.
+func Number(v float64) string {
+	if !isFinite(v) {
+		return "-"
+	}
+	return strconv.FormatFloat(v, 'f', 4, 64)
 }
 
 // fixedWidth is len(strconv.AppendFloat(nil, v, 'f', prec, 64)), found by

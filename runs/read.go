@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -34,7 +36,7 @@ func Detect(head []byte) Format {
 	}
 	var probe map[string]json.RawMessage
 	if json.NewDecoder(bytes.NewReader(first)).Decode(&probe) == nil {
-		if q, ok := probe["query"]; ok && len(q) > 0 && q[0] == '"' {
+		if q, ok := probe["query"]; ok && len(q) > 0 && q[0] != '{' { // JSON object files hold objects
 			return JSONL
 		}
 		if _, ok := probe["items"]; ok {
@@ -62,16 +64,19 @@ func Read(f *input.File, opt Options, fn func(*Ranking) error) (Format, error) {
 	if opt.Order == "" {
 		opt.Order = ByScore
 	}
+	head, err := f.Head(4096)
+	if err != nil {
+		return opt.Format, err
+	}
 	format := opt.Format
 	if format == Auto {
-		head, err := f.Head(4096)
-		if err != nil {
-			return format, err
-		}
 		format = Detect(head)
 	}
+	if looksLikeJudgments(head) {
+		return format, &diag.Error{File: f.Name, Msg: "looks like judgments (query iteration item grade, or {\"query\",\"item\",\"grade\"}), not a run",
+			Hint: "did you swap --judgments and the run?"}
+	}
 	rd := &reader{file: f.Name, order: opt.Order, fn: fn, checked: format == TREC, byQuery: map[string]*diag.List{}}
-	var err error
 	switch format {
 	case TREC:
 		err = rd.trec(f, opt.Workers)
@@ -178,8 +183,8 @@ type jsonlList struct {
 }
 
 type scoredItem struct {
-	ID    *string      `json:"id"`
-	Score *json.Number `json:"score"`
+	ID    *string         `json:"id"`
+	Score json.RawMessage `json:"score"`
 }
 
 func (rd *reader) jsonLine(line int, data []byte, once func(string, int) error) error {
@@ -212,14 +217,14 @@ func (rd *reader) jsonLine(line int, data []byte, once func(string, int) error) 
 		} else {
 			var si scoredItem
 			if err := jsonin.Decode(raw, &si); err != nil || si.ID == nil || si.Score == nil {
-				return bad(*v.Query, "", fmt.Sprintf("item %d: expected an id string or {\"id\":..,\"score\":..}, found %s", i+1, raw))
+				return bad(*v.Query, "", fmt.Sprintf("item %d: expected an id string or {\"id\":..,\"score\":..}, found %.80s", i+1, raw))
 			}
 			if i > 0 && !scored {
 				return bad(*v.Query, "", "items mix plain ids and {id, score} objects")
 			}
 			scored = true
 			e.Doc = *si.ID
-			s, err := parseScore(string(*si.Score))
+			s, err := parseScore(si.Score)
 			if err != nil {
 				return bad(*v.Query, e.Doc, err.Error())
 			}
@@ -230,10 +235,16 @@ func (rd *reader) jsonLine(line int, data []byte, once func(string, int) error) 
 	return rd.deliver(*v.Query, es, scored)
 }
 
-func parseScore(s string) (float64, error) {
-	v, err := strconv.ParseFloat(s, 64)
+// parseScore reads a score given as a JSON value: a number, finite. A
+// number in a string ("2.5") is refused, as every other type is.
+func parseScore(raw json.RawMessage) (float64, error) {
+	s := string(raw)
+	if strings.HasPrefix(s, `"`) {
+		return 0, fmt.Errorf("score %s is a string: write it as a JSON number, such as 2.5", diag.Quote(strings.Trim(s, `"`)))
+	}
+	v, err := strconv.ParseFloat(s, 64) // a JSON number's grammar is a subset of ParseFloat's
 	if err != nil {
-		return 0, fmt.Errorf("score %s is not a finite number", s)
+		return 0, fmt.Errorf("score %.80s is not a finite number", s)
 	}
 	return v, nil
 }
@@ -252,11 +263,7 @@ func (rd *reader) jsonObject(r io.Reader) error {
 		}
 	}
 	err := jsonin.Nested(buf.Bytes(), rd.file, begin, func(q, item string, raw json.RawMessage, line int) error {
-		var n json.Number
-		if err := json.Unmarshal(raw, &n); err != nil {
-			return &diag.Error{File: rd.file, Line: line, Query: q, Item: item, Msg: fmt.Sprintf("score %s is not a number", raw)}
-		}
-		s, err := parseScore(string(n))
+		s, err := parseScore(raw)
 		if err != nil {
 			return &diag.Error{File: rd.file, Line: line, Query: q, Item: item, Msg: err.Error()}
 		}
@@ -272,4 +279,45 @@ func (rd *reader) jsonObject(r io.Reader) error {
 		}
 	}
 	return nil
+}
+
+// looksLikeJudgments reports a file whose first line is a qrels line (four
+// columns, the last an integer) or a JSON judgment (with "grade").
+func looksLikeJudgments(head []byte) bool {
+	if f := bytes.Fields(input.FirstLine(head)); len(f) == 4 {
+		if _, err := strconv.Atoi(string(f[3])); err == nil {
+			return true
+		}
+	}
+	grade := jsonin.FirstKeys(head)["grade"]
+	return len(grade) > 0 && grade[0] != '{' // not a query named "grade"
+}
+
+// Entry is one returned item as a reader found it, before ordering: its
+// id, score, rank and line (or row) number.
+type Entry = trecfile.RunDoc
+
+// Lists delivers ranked lists that another reader (Parquet, say) gathered
+// by query exactly as Read delivers a file's: each query's entries ordered
+// by opt.Order and checked (empty ids, scores that are not finite numbers,
+// an item listed twice, a repeated rank under --order rank), fn called once
+// per query in query order. Problems are returned together, as Read does.
+func Lists(file string, opt Options, lists map[string][]Entry, fn func(*Ranking) error) error {
+	if opt.Order == "" {
+		opt.Order = ByScore
+	}
+	rd := &reader{file: file, order: opt.Order, fn: fn, byQuery: map[string]*diag.List{}}
+	for _, q := range slices.Sorted(maps.Keys(lists)) {
+		if rd.add(rd.deliver(q, lists[q], true)) {
+			break
+		}
+	}
+	for _, l := range rd.byQuery {
+		rd.errs.Add(l)
+	}
+	if rd.errs.Len() == 0 && rd.queries == 0 {
+		rd.add(&diag.Error{File: file, Msg: "no ranked lists found"})
+	}
+	rd.errs.Sort()
+	return rd.errs.Err()
 }

@@ -56,7 +56,7 @@ type answerTally struct {
 	r                    AnswerReport
 	answered, unanswered int
 	factQueries          int
-	factsCited           float64
+	factsCited, f1       exactSum // summed exactly: the order traces arrive in does not matter
 }
 
 // merge adds another tally.
@@ -72,11 +72,11 @@ func (a *answerTally) merge(o answerTally) {
 	a.r.Supported += o.r.Supported
 	a.r.Graded += o.r.Graded
 	a.r.ExactMatch += o.r.ExactMatch
-	a.r.F1 += o.r.F1
+	a.f1.merge(o.f1)
 	a.answered += o.answered
 	a.unanswered += o.unanswered
 	a.factQueries += o.factQueries
-	a.factsCited += o.factsCited
+	a.factsCited.merge(o.factsCited)
 }
 
 // report turns the sums into rates and means.
@@ -89,11 +89,11 @@ func (a *answerTally) report() AnswerReport {
 	r.FalseAbstentionRate = ratio(r.FalseAbstentions, a.answered)
 	r.CitationSupport = ratio(r.Supported, r.Cited)
 	if a.factQueries > 0 {
-		r.FactsCited = a.factsCited / float64(a.factQueries)
+		r.FactsCited = a.factsCited.value() / float64(a.factQueries)
 	}
 	if r.Graded > 0 {
 		r.ExactMatch /= float64(r.Graded)
-		r.F1 /= float64(r.Graded)
+		r.F1 = a.f1.value() / float64(r.Graded)
 	}
 	return r
 }
@@ -139,13 +139,9 @@ func (a *answerTally) one(v *view, ci int, minGrade int32) {
 	a.citations(v, ci, ans.Citations, minGrade)
 	if len(v.topic.Answers) > 0 {
 		a.r.Graded++
-		em, f1 := 0.0, 0.0
-		for _, ref := range v.topic.Answers {
-			em = max(em, exactMatch(ans.Text, ref))
-			f1 = max(f1, tokenF1(ans.Text, ref))
-		}
+		em, f1 := MatchAnswer(ans.Text, ans.Citations, v.topic.Answers)
 		a.r.ExactMatch += em
-		a.r.F1 += f1
+		a.f1.add(f1)
 	}
 }
 
@@ -168,7 +164,7 @@ func (a *answerTally) citations(v *view, ci int, cited []string, minGrade int32)
 		return
 	}
 	a.factQueries++
-	a.factsCited += FactsCited(v.topic.Facts, cited)
+	a.factsCited.add(FactsCited(v.topic.Facts, cited))
 }
 
 func citesFact(alts []topics.Support, cited []string) bool {
@@ -182,6 +178,31 @@ func citesFact(alts []topics.Support, cited []string) bool {
 		}
 	}
 	return false
+}
+
+// marker is a bracketed span, such as a citation marker "[faq#12]".
+var marker = regexp.MustCompile(`\[([^\[\]]*)\]`)
+
+// withoutCitations removes from an answer the citation markers its
+// citations were read from: a bracketed span that holds only cited ids,
+// separated by commas, semicolons or spaces ("[faq#12]", "[a, b]"). Other
+// brackets stay: they are part of the answer.
+func withoutCitations(text string, cited []string) string {
+	if len(cited) == 0 {
+		return text
+	}
+	return marker.ReplaceAllStringFunc(text, func(m string) string {
+		ids := strings.FieldsFunc(m[1:len(m)-1], func(r rune) bool { return r == ',' || r == ';' || unicode.IsSpace(r) })
+		if len(ids) == 0 {
+			return m
+		}
+		for _, id := range ids {
+			if !slices.Contains(cited, id) {
+				return m
+			}
+		}
+		return " "
+	})
 }
 
 var articles = regexp.MustCompile(`\b(a|an|the)\b`)

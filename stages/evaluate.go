@@ -66,6 +66,9 @@ func Evaluate(in Input, traces Traces, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := ev.CheckScoreGrades(); err != nil {
+		return nil, fmt.Errorf("stages: %w", err)
+	}
 	var mu sync.Mutex
 	var errs diag.List
 	tallies := map[string]*tally{}
@@ -119,6 +122,10 @@ func (j *joiner) digest(t *trace.Trace, ev *eval.Evaluator) *digest {
 	minGrade := int32(j.opt.Policy.MinGrade)
 	d := &digest{query: t.Query, system: t.System, file: t.File, line: t.Line, answerable: v.topic.Answerable,
 		names: names, judged: v.q != nil, latency: t.Latency, config: string(t.Config)}
+	var invalid []invalidJudgment
+	if d.answerable && d.judged {
+		invalid = j.invalidJudgments(v)
+	}
 	for i := range names {
 		d.lengths = append(d.lengths, len(v.stages[i]))
 		if d.answerable && d.judged {
@@ -126,10 +133,10 @@ func (j *joiner) digest(t *trace.Trace, ev *eval.Evaluator) *digest {
 			for k, p := range v.stages[i] {
 				grades[k] = p.grade
 			}
-			d.rows = append(d.rows, ev.ScoreGrades(t.Query, grades))
+			d.rows = append(d.rows, ev.ScoreGradesWithout(t.Query, grades, gradesOf(invalid)))
 		}
 	}
-	d.loss = lossOf(v, names, minGrade)
+	d.loss = lossOf(v, names, minGrade, invalid)
 	d.facts, d.factLoss = factsOf(v, names)
 	d.hasContext, d.budget, d.truncated = j.contextOf(v, names)
 	d.validity = validityOf(v, names)

@@ -163,6 +163,53 @@ func (j *joiner) meta(v *view, it trace.Item) corpus.Meta {
 	return m
 }
 
+// invalidJudgment is a judged item that is not acceptable evidence for
+// the query: out of its scopes, or not in effect at its as_of date.
+type invalidJudgment struct {
+	item  string
+	grade int32
+	out   bool // out of scope (else stale)
+}
+
+// invalidJudgments lists the query's judged items that are not acceptable
+// evidence for this request, whether or not any stage returned them, from
+// what the trace and the corpus say of each. They leave every stage's
+// ideal ranking and denominators: a pipeline that rightly refuses a
+// forbidden passage is not punished for it.
+func (j *joiner) invalidJudgments(v *view) []invalidJudgment {
+	if len(v.topic.Scopes) == 0 && v.topic.AsOf.IsZero() {
+		return nil
+	}
+	seen := map[string]corpus.Meta{}
+	for _, st := range v.stages {
+		for _, p := range st {
+			seen[p.id] = p.meta
+		}
+	}
+	var out []invalidJudgment
+	for k := range v.q.Len() {
+		item := v.q.Key(k)
+		m, ok := seen[item]
+		if !ok {
+			if c := j.in.Corpus.Get(item); c != nil {
+				m = c.Meta
+			}
+		}
+		if outOfScope, stale := m.Validity(v.topic.Scopes, v.topic.AsOf.Time); outOfScope || stale {
+			out = append(out, invalidJudgment{item: item, grade: int32(v.q.GradeAt(k)), out: outOfScope})
+		}
+	}
+	return out
+}
+
+func gradesOf(inv []invalidJudgment) []int32 {
+	out := make([]int32, len(inv))
+	for i, x := range inv {
+		out[i] = x.grade
+	}
+	return out
+}
+
 // reassess decides whether a relevant context item kept its evidence: its
 // packed text must still hold one of its judgment's spans; without spans,
 // a packed text shorter than the corpus text is a truncation the

@@ -101,8 +101,10 @@ func walk(names []string, present func(i int) state) (status, reached string) {
 }
 
 // lossOf follows every relevant judgment of an answerable query through
-// the stages.
-func lossOf(v *view, names []string, minGrade int32) []Lost {
+// the stages. A judgment that is not acceptable evidence for the request
+// (invalid) is listed as out of scope or stale even where no stage returned
+// it.
+func lossOf(v *view, names []string, minGrade int32, invalid []invalidJudgment) []Lost {
 	if !v.topic.Answerable || v.q == nil {
 		return nil
 	}
@@ -113,6 +115,12 @@ func lossOf(v *view, names []string, minGrade int32) []Lost {
 		}
 		item := v.q.Key(k)
 		status, reached := walk(names, func(i int) state { return v.lookup(i, item) })
+		if i := slices.IndexFunc(invalid, func(x invalidJudgment) bool { return x.item == item }); i >= 0 && status == StatusNotRetrieved {
+			status = StatusStale
+			if invalid[i].out {
+				status = StatusOutOfScope
+			}
+		}
 		out = append(out, Lost{Query: v.t.Query, What: strings.Clone(item), Grade: int(g), Status: status, Reached: reached})
 	}
 	return out

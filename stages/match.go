@@ -3,10 +3,11 @@ package stages
 import "github.com/ragstat/ragstat/topics"
 
 // MatchAnswer scores an answer against reference answers as stages does:
-// the best exact match and the best token F1 over the references, after
-// SQuAD normalisation (lower case, no punctuation, no articles). Remove
-// citation markers first: they are not part of the answer.
-func MatchAnswer(text string, refs []string) (em, f1 float64) {
+// the markers of its citations removed ("[faq#12]"), the best exact match
+// and the best token F1 over the references, after SQuAD normalisation
+// (lower case, no punctuation, no articles).
+func MatchAnswer(text string, cited, refs []string) (em, f1 float64) {
+	text = withoutCitations(text, cited)
 	for _, ref := range refs {
 		em = max(em, exactMatch(text, ref))
 		f1 = max(f1, tokenF1(text, ref))

@@ -168,8 +168,50 @@ func TestValidity(t *testing.T) {
 	if len(v.OutOfScope) != 1 || v.InContext != 1 || v.OutOfScope[0].Item != "b" || len(v.Stale) != 1 || len(v.Conflicts) != 1 {
 		t.Fatalf("validity %+v", v)
 	}
-	if got := res.Systems[0].Stages[0].Eval.Mean[0]; got != 0.5 {
-		t.Errorf("recall %v: the out-of-scope item must not count", got)
+	if got := res.Systems[0].Stages[0].Eval.Mean[0]; got != 1 {
+		t.Errorf("recall %v: the out-of-scope item is no positive, in the list or the denominator", got)
+	}
+}
+
+// TestInvalidEvidenceIsNoPositive is the source document's rule: a query
+// with five positive judgments, one out of scope and one stale, whose
+// candidates hold the three valid ones, has candidate recall 3/3 and a
+// perfect nDCG; the loss report still lists the two invalid ones.
+func TestInvalidEvidenceIsNoPositive(t *testing.T) {
+	q := `{"query":"q","item":"a","grade":3}
+{"query":"q","item":"b","grade":2}
+{"query":"q","item":"c","grade":1}
+{"query":"q","item":"forbidden","grade":3}
+{"query":"q","item":"old","grade":2}
+{"query":"q","item":"n","grade":0}`
+	c := `{"id":"a","scope":"t1"}
+{"id":"b"}
+{"id":"c","valid_from":"2026-01-01"}
+{"id":"forbidden","scope":"t2"}
+{"id":"old","valid_to":"2026-01-01"}
+{"id":"n"}`
+	tr := `{"query":"q","system":"s","stages":[{"name":"candidates","items":[{"id":"a"},{"id":"b"},{"id":"c"},{"id":"n"}]},` +
+		`{"name":"context","items":[{"id":"a"},{"id":"n"}]}]}`
+	in, ts := fixture(t, q, `{"id":"q","scopes":["t1"],"as_of":"2026-06-01"}`, c, tr)
+	res, err := Evaluate(in, ts, options("R", "nDCG"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys := res.Systems[0]
+	if r, n := sys.Stages[0].Eval.Mean[0], sys.Stages[0].Eval.Mean[1]; r != 1 || math.Abs(n-1) > 1e-12 {
+		t.Errorf("candidates: R %v nDCG %v, want 1 and 1", r, n)
+	}
+	// The context keeps a (grade 3) of the three valid positives.
+	idcg := 7 + 3/math.Log2(3) + 1/2.0
+	if r, n := sys.Stages[1].Eval.Mean[0], sys.Stages[1].Eval.Mean[1]; math.Abs(r-1.0/3) > 1e-12 || math.Abs(n-7/idcg) > 1e-12 {
+		t.Errorf("context: R %v nDCG %v, want 1/3 and %v", r, n, 7/idcg)
+	}
+	status := map[string]string{}
+	for _, l := range sys.Loss.Lost {
+		status[l.What] = l.Status
+	}
+	if status["forbidden"] != StatusOutOfScope || status["old"] != StatusStale || status["a"] != StatusDelivered || len(status) != 5 {
+		t.Errorf("loss %v", status)
 	}
 }
 
@@ -189,6 +231,30 @@ func TestAnswerScores(t *testing.T) {
 		if f1 := tokenF1(tc.pred, tc.ref); math.Abs(f1-tc.f1) > 1e-12 {
 			t.Errorf("F1(%q,%q) = %v, want %v", tc.pred, tc.ref, f1, tc.f1)
 		}
+	}
+}
+
+// EM and F1 read the answer without the citation markers its citations
+// were read from, then apply SQuAD's normalisation.
+func TestAnswerWithoutCitationMarkers(t *testing.T) {
+	tests := []struct {
+		text  string
+		cited []string
+		want  string
+	}{
+		{"Windows, macOS and Linux [faq#12].", []string{"faq#12"}, "Windows, macOS and Linux  ."},
+		{"Yes [a, b; c] and [d]", []string{"a", "b", "c", "d"}, "Yes   and  "},
+		{"Use [brackets] [faq#12]", []string{"faq#12"}, "Use [brackets]  "},
+		{"No citations [faq#12]", nil, "No citations [faq#12]"},
+	}
+	for _, tc := range tests {
+		if got := withoutCitations(tc.text, tc.cited); got != tc.want {
+			t.Errorf("withoutCitations(%q) = %q, want %q", tc.text, got, tc.want)
+		}
+	}
+	text := withoutCitations("Windows, macOS and Linux [faq#12].", []string{"faq#12"})
+	if exactMatch(text, "Windows, macOS and Linux") != 1 || tokenF1(text, "Windows, macOS and Linux") != 1 {
+		t.Errorf("%q does not match the reference", text)
 	}
 }
 

@@ -1,6 +1,7 @@
 package stages
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/ragstat/ragstat/trace"
@@ -109,4 +110,17 @@ func (r ValidityReport) sorted() ValidityReport {
 	r.Stale = byQuery(r.Stale, byViolation)
 	r.Conflicts = byQuery(r.Conflicts, func(c Conflict) string { return c.Query })
 	return r
+}
+
+// Violations says, one line a system, where out-of-scope items appeared:
+// what a release gate on permission violations checks. None: no system
+// showed one.
+func (r *Result) Violations() []string {
+	var lines []string
+	for _, s := range r.Systems {
+		if n := s.Validity.Violations(); n > 0 {
+			lines = append(lines, fmt.Sprintf("system %s: %d out-of-scope appearance(s), %d in the context", s.Name, n, s.Validity.InContext))
+		}
+	}
+	return lines
 }

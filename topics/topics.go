@@ -85,13 +85,22 @@ type rawSupport struct {
 	All  []Piece `json:"all"`
 }
 
-// Read reads a topics file.
+// Read reads a topics file: JSON Lines, or tab-separated qid<TAB>query
+// lines, recognised by the first line.
 func Read(f *input.File) (*Set, error) {
 	r, err := f.Open()
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
+	head, err := f.Head(4096)
+	if err != nil {
+		return nil, err
+	}
+	parse := parseJSON
+	if first := input.FirstLine(head); len(first) > 0 && first[0] != '{' && first[0] != '[' {
+		parse = parseTSV
+	}
 	s := &Set{File: f.Name, byID: map[string]*Topic{}}
 	err = jsonin.Lines(r, f.Name, func(line int, data []byte) error {
 		t, err := parse(data)
@@ -116,7 +125,21 @@ func Read(f *input.File) (*Set, error) {
 	return s, nil
 }
 
-func parse(data []byte) (*Topic, error) {
+// parseTSV reads a line of the tab-separated topics TREC collections ship
+// (MS MARCO's queries.tsv, BEIR's exports): qid<TAB>query text.
+func parseTSV(data []byte) (*Topic, error) {
+	id, text, ok := strings.Cut(strings.TrimRight(string(data), "\r"), "\t")
+	switch {
+	case !ok:
+		return nil, fmt.Errorf("no tab: a tab-separated topics line is qid<TAB>query text (or give JSON Lines, one {\"id\",\"text\"} a line)")
+	case strings.TrimSpace(id) == "":
+		return nil, fmt.Errorf("empty query id before the tab")
+	}
+	return &Topic{ID: id, Text: text, Answerable: true}, nil
+}
+
+// parseJSON reads a JSON Lines topic.
+func parseJSON(data []byte) (*Topic, error) {
 	var v raw
 	if err := jsonin.Decode(data, &v); err != nil {
 		return nil, err

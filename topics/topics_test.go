@@ -26,6 +26,18 @@ func TestRead(t *testing.T) {
 	}
 }
 
+// TestTSV: the tab-separated topics TREC collections ship are read as
+// they are; a byte-order mark and CRLF line ends are no part of them.
+func TestTSV(t *testing.T) {
+	s, err := Read(input.FromBytes("queries.tsv", []byte("\ufeff1048585\twhat is paula deen's brother\r\n2\tAndrogen receptor define\r\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Topics) != 2 || s.Get("1048585").Text != "what is paula deen's brother" || s.Get("2").Text != "Androgen receptor define" || !s.Get("2").Answerable {
+		t.Errorf("%+v", s.Topics)
+	}
+}
+
 func TestErrors(t *testing.T) {
 	for src, want := range map[string]string{
 		`{"text":"x"}`:                                 `missing or empty "id"`,
@@ -35,6 +47,10 @@ func TestErrors(t *testing.T) {
 		`{"id":"a","answerable":false,"facts":[{"id":"f","support":[{"item":"x"}]}]}`:   "cannot require facts",
 		`{"id":"a","as_of":"yesterday"}`:                                                "neither YYYY-MM-DD",
 		`{"id":"a","colour":"red"}`:                                                     `unknown field "colour"`,
+		`{"id":"a","tags":"red"}`:                                                       `field "tags": expected a list of strings, found JSON string`,
+		`{"id":7}`:                                                                      `field "id": ids must be strings`,
+		`[1]`:                                                                           "expected a JSON object, found JSON array",
+		"1\tquery\n2 no tab":                                                            "t.jsonl:2: no tab",
 	} {
 		_, err := Read(input.FromBytes("t.jsonl", []byte(src)))
 		if err == nil || !strings.Contains(err.Error(), want) {

@@ -8,10 +8,10 @@ package trace
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"runtime"
 	"slices"
@@ -176,10 +176,20 @@ func Scan(f *input.File, workers int, fn func(*Trace) error) error {
 		return err
 	}
 	defer r.Close()
+	return ScanRecords(f.Name, func(each func(line int, data []byte) error) error {
+		return jsonin.Lines(r, f.Name, each)
+	}, workers, fn)
+}
+
+// ScanRecords is Scan over traces that another reader finds in file, one
+// JSON object each with its line (or row) number: records calls each for
+// every one, in order, and stops when each returns an error. Every check
+// Scan makes applies.
+func ScanRecords(file string, records func(each func(line int, data []byte) error) error, workers int, fn func(*Trace) error) error {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	s := &scanner{file: f.Name, fn: fn, seen: map[[2]string]int{}}
+	s := &scanner{file: file, fn: fn, seen: map[[2]string]int{}}
 	lines := make(chan []numbered, workers)
 	var wg sync.WaitGroup
 	for range workers {
@@ -191,7 +201,7 @@ func Scan(f *input.File, workers int, fn func(*Trace) error) error {
 			}
 		})
 	}
-	readErr := jsonin.Lines(r, f.Name, s.batcher(lines))
+	readErr := records(s.batcher(lines))
 	if len(s.batch) > 0 {
 		lines <- s.batch
 	}
@@ -261,7 +271,7 @@ func (s *scanner) add(err error) {
 // decode checks one line and hands the trace on.
 func (s *scanner) decode(l numbered) {
 	t := &Trace{File: s.file, Line: l.line}
-	if err := jsonin.Decode(l.data, t); err != nil {
+	if err := jsonin.DecodeFast(l.data, t); err != nil {
 		s.add(&diag.Error{File: s.file, Line: l.line, Msg: err.Error()})
 		return
 	}
@@ -299,17 +309,25 @@ func Is(f *input.File) (bool, error) {
 	defer r.Close()
 	br := bufio.NewReaderSize(r, 1<<16)
 	for {
-		line, err := br.ReadBytes('\n')
-		if t := bytes.TrimSpace(line); len(t) > 0 {
-			var probe map[string]json.RawMessage
-			if t[0] != '{' || json.Unmarshal(t, &probe) != nil {
-				return false, nil
-			}
-			_, ok := probe["stages"]
-			return ok, nil
+		c, err := br.ReadByte()
+		switch {
+		case err != nil:
+			return false, nil
+		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
+			continue
+		case c != '{':
+			return false, nil // not JSON: the line, however long, need not be read
 		}
-		if err != nil {
+		br.UnreadByte()
+		line, err := jsonin.ReadLine(br)
+		if err != nil && err != io.EOF {
 			return false, nil
 		}
+		var probe map[string]json.RawMessage
+		if json.Unmarshal(line, &probe) != nil {
+			return false, nil
+		}
+		_, ok := probe["stages"]
+		return ok, nil
 	}
 }

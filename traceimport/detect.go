@@ -2,6 +2,7 @@ package traceimport
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 
 	"go.opentelemetry.io/collector/pdata/ptrace"
@@ -15,6 +16,13 @@ import (
 // JSON Lines, a JSON array or the API's {"data": [...]} envelope. It
 // returns "" for anything else, such as ragstat's own traces or runs.
 func Detect(f *input.File) (Format, error) {
+	peek, err := f.Head(1 << 16)
+	if err != nil {
+		return "", err
+	}
+	if t := bytes.TrimLeft(peek, " \t\r\n\ufeff"); peek[0] != 0x0a && len(t) > 0 && t[0] != '{' && t[0] != '[' {
+		return "", nil // neither JSON nor a protobuf body: no need to read a first line that may be huge
+	}
 	line, first, err := leading(f)
 	if err != nil {
 		return "", err

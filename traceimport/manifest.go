@@ -117,7 +117,7 @@ func newManifest(f Format, files []string, r *rules) *Manifest {
 	rec.Strict = r.Strict
 	rec.CloseAfter = "end of input"
 	if r.closeAfter > 0 {
-		rec.CloseAfter = fmt.Sprintf("%d records after the root span", r.closeAfter)
+		rec.CloseAfter = fmt.Sprintf("%d records after the trace is complete", r.closeAfter)
 	}
 	return m
 }

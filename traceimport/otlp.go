@@ -1,6 +1,7 @@
 package traceimport
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -44,8 +45,11 @@ func (r *rules) otlpProto(f *input.File, each func(place, []*span) error) error 
 		return err
 	}
 	td, err := (&ptrace.ProtoUnmarshaler{}).UnmarshalTraces(data)
+	if err == nil && td.SpanCount() == 0 {
+		err = fmt.Errorf("no spans") // protobuf skips unknown fields: any bytes might pass for an empty body
+	}
 	if err != nil {
-		return &diag.Error{File: f.Name, Msg: "not OTLP: neither JSON nor an OTLP protobuf body: " + err.Error()}
+		return &diag.Error{File: f.Name, Msg: "not OTLP: neither JSON nor an OTLP protobuf body with spans: " + err.Error()}
 	}
 	at := place{file: f.Name}
 	spans, err := r.otlpSpans(td, at)
@@ -69,6 +73,12 @@ func (r *rules) otlpLine(at place, data []byte) ([]*span, error) {
 	td, err := (&ptrace.JSONUnmarshaler{}).UnmarshalTraces(data)
 	if err != nil {
 		return nil, &diag.Error{File: at.file, Line: at.line, Msg: "not an OTLP/JSON traces request: " + err.Error()}
+	}
+	// The decoder skips unknown fields: an object without resourceSpans
+	// (another format's record) would pass for an empty request.
+	if td.ResourceSpans().Len() == 0 && !bytes.Contains(data, []byte(`"resourceSpans"`)) && !bytes.Contains(data, []byte(`"resource_spans"`)) {
+		return nil, &diag.Error{File: at.file, Line: at.line, Msg: "not an OTLP/JSON traces request: no resourceSpans",
+			Hint: "is it a LangSmith or Langfuse export? import it as langsmith or langfuse"}
 	}
 	return r.otlpSpans(td, at)
 }

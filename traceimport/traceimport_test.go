@@ -410,6 +410,8 @@ func TestMalformed(t *testing.T) {
 		{OTLP, "{\"resourceSpans\":[]}\nnot json\n", "m:2: not an OTLP/JSON traces request"},
 		{OTLP, "{\"resourceSpans\":[]}\n\n{\"resourceSpans\":[]}\n", "m:2: blank line"},
 		{OTLP, "\x0a\x05garbage", "m: not OTLP"},
+		{OTLP, "\x12\x03abc", "m: not OTLP: neither JSON nor an OTLP protobuf body with spans: no spans"},
+		{OTLP, `{"data":[{"id":"o","traceId":"t","type":"SPAN"}]}` + "\n", "m:1: not an OTLP/JSON traces request: no resourceSpans"},
 		{LangSmith, `{"id":"r","run_type":"llm","start_time":"yesterday"}` + "\n", `m:1: "start_time": yesterday is not a time`},
 		{LangSmith, `{"id":"r","run_type":"llm","parent_run_id":"p"}` + "\n", "m:1: run r has a parent but no trace_id"},
 		{Langfuse, `{"id":"o","type":"SPAN"}` + "\n", `m:1: missing or empty "traceId"`},

@@ -3,13 +3,13 @@ package treceval
 import (
 	"fmt"
 	"math"
+
+	"github.com/ragstat/ragstat/metric"
 )
 
 // Measures that look only at judged documents (bpref, infAP), and the
 // preference and judgment-group measures that need input formats this
 // implementation does not read.
-
-const infAPEpsilon = 0.00001
 
 func init() {
 	register(
@@ -34,10 +34,8 @@ func calcBpref(f func(float64) float64) func(*queryEval, *instance) error {
 	return func(q *queryEval, in *instance) error {
 		rr := &q.rr
 		numNonrel := 0
-		for g := 0; g < q.s.relLevel; g++ {
-			if g < len(rr.levels) {
-				numNonrel += rr.levels[g]
-			}
+		for g := 0; g < min(q.s.relLevel, len(rr.levels)); g++ { // -l may be huge: only grades present count
+			numNonrel += rr.levels[g]
 		}
 		bpref, nonrel := 0.0, 0
 		for _, i := range q.pooled() {
@@ -72,14 +70,7 @@ func calcInfAP(q *queryEval, in *instance) error {
 			nonrel++
 		default:
 			rel++
-			if j == 0 {
-				infAP += 1.0
-				continue
-			}
-			fj := float64(j)
-			above := float64(rel - 1 + nonrel + unjudged)
-			infAP += 1.0/(fj+1.0) + float64(float64(float64(fj/(fj+1.0))*(above/fj))*
-				((float64(rel-1)+infAPEpsilon)/(float64(rel-1+nonrel)+2*infAPEpsilon)))
+			infAP += metric.InfAPTerm(j, rel, nonrel, unjudged)
 		}
 	}
 	if rr.numRel > 0 {

@@ -3,6 +3,8 @@ package treceval
 import (
 	"fmt"
 	"math"
+
+	"github.com/ragstat/ragstat/metric"
 )
 
 // Measures over the ranked relevance list: precision, recall and their
@@ -365,12 +367,6 @@ func setMAP(rr *resRels) (float64, bool) {
 
 func calcSetF(q *queryEval, in *instance) error {
 	rr := &q.rr
-	if rr.numRelRet == 0 {
-		return nil
-	}
-	p := float64(rr.numRelRet) / float64(rr.numRet)
-	r := float64(rr.numRelRet) / float64(rr.numRel)
-	x := in.nums[0]
-	q.vals[in.off] = float64(float64((x+1.0)*p)*r) / (float64(x*p) + r)
+	q.vals[in.off] = metric.TrecSetF(rr.numRelRet, rr.numRet, rr.numRel, in.nums[0])
 	return nil
 }

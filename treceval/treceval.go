@@ -11,17 +11,16 @@ package treceval
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"runtime"
 	"runtime/debug"
 	"strings"
 	"sync"
 
+	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/trecfile"
 )
 
@@ -146,20 +145,26 @@ type queryResult struct {
 // read loads the judgments, then streams the run, scoring each judged
 // query as it comes.
 func (e *evaluation) read(qrelsPath, runPath string, stdin io.Reader) error {
-	f, err := os.Open(qrelsPath)
+	qf, err := input.Open(qrelsPath, stdin)
 	if err != nil {
 		return fail(2, "cannot read qrels file '%s': %v", qrelsPath, err)
 	}
-	defer f.Close()
-	if e.qrels, err = readQrels(f, qrelsPath, e.cfg.debugQuery); err != nil {
+	defer qf.Close()
+	r, err := qf.Open()
+	if err != nil {
+		return fail(2, "cannot read qrels file '%s': %v", qrelsPath, err)
+	}
+	defer r.Close()
+	if e.qrels, err = readQrels(r, qrelsPath, e.cfg.debugQuery); err != nil {
 		return fail(2, "in qrels file '%s' (trec_eval's rules: 4 fields, no blank lines):\n%v", qrelsPath, err)
 	}
 	e.results = make([]*queryResult, len(e.qrels.queries))
-	open, err := opener(runPath, stdin)
+	rf, err := input.Open(runPath, stdin)
 	if err != nil {
 		return fail(2, "cannot read run file '%s': %v", runPath, err)
 	}
-	err = trecfile.ReadRun(open, trecfile.Options{Name: runPath, Lenient: true, Redeliver: true}, func(q *trecfile.RunQuery) error {
+	defer rf.Close()
+	err = trecfile.ReadRun(rf.Open, trecfile.Options{Name: runPath, Lenient: true, Redeliver: true}, func(q *trecfile.RunQuery) error {
 		e.noteRunID(q)
 		if i, ok := e.qrels.index[q.Query]; ok {
 			e.results[i] = e.score(q.Docs, e.qrels.queries[i])
@@ -170,22 +175,6 @@ func (e *evaluation) read(qrelsPath, runPath string, stdin io.Reader) error {
 		return fail(2, "in run file '%s' (trec_eval's rules: 6 fields or more per line):\n%v", runPath, err)
 	}
 	return nil
-}
-
-// opener returns a function that opens the run; "-" is stdin, read into
-// memory so that it can be read twice.
-func opener(path string, stdin io.Reader) (func() (io.ReadCloser, error), error) {
-	if path != "-" {
-		if _, err := os.Stat(path); err != nil {
-			return nil, err
-		}
-		return func() (io.ReadCloser, error) { return os.Open(path) }, nil
-	}
-	data, err := io.ReadAll(stdin)
-	if err != nil {
-		return nil, err
-	}
-	return func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }, nil
 }
 
 // noteRunID keeps the tag of the run's last line, which trec_eval reports

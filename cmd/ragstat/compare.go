@@ -62,6 +62,7 @@ func (c *compareCmd) Run(e *env) error {
 		return err
 	}
 	defer jf.Close()
+	c.announcePreset(e)
 	runFormat, _ := input.ParseFormat(c.RunFormat)
 	g := compare.Given{Evaluator: ev, Judgments: jf, TokenizerName: c.Tokenizer, RunFormat: runFormat,
 		Cutoffs: c.K.ByStage, Version: Version}
@@ -74,7 +75,14 @@ func (c *compareCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	sys, err := systems.Open(c.Systems, e.stdin, systems.Options{Traces: traceFormats(m, e.stderr)})
+	var mapped mappings
+	g.Mapping = func(path string) any {
+		if man := mapped.of(path); man != nil {
+			return man
+		}
+		return nil
+	}
+	sys, err := systems.Open(c.Systems, e.stdin, systems.Options{Traces: traceFormats(m, e.stderr, mapped.keep)})
 	defer systems.Close(sys)
 	if err != nil {
 		return err
@@ -149,15 +157,16 @@ func (c *compareCmd) readGiven(e *env, g *compare.Given) error {
 }
 
 // render writes a comparison in the format asked for; CSV has no place
-// for the notes (unless --csv-comments), so they go to stderr.
+// for the definitions, notes and gate power (unless --csv-comments), so
+// they go to stderr.
 func (c *compareCmd) render(e *env, r *compare.Result) error {
 	switch c.Format {
 	case "html":
 		return htmlreport.Compare(e.stdout, r)
 	case "csv":
 		if !c.CSVComments {
-			for _, n := range r.Notes {
-				fmt.Fprintln(e.stderr, "ragstat: note:", n)
+			for _, l := range r.Beyond() {
+				fmt.Fprintln(e.stderr, "ragstat:", l)
 			}
 		}
 		return compare.CSV(e.stdout, r, c.CSVComments)

@@ -3,11 +3,11 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/chunks"
+	"github.com/ragstat/ragstat/internal/outfile"
 	"github.com/ragstat/ragstat/internal/remap"
 	"github.com/ragstat/ragstat/internal/split"
 	"github.com/ragstat/ragstat/judgments"
@@ -32,12 +32,18 @@ type remapCmd struct {
 	Topics     string  `placeholder:"FILE" help:"Topics whose facts' supporting items are remapped too (needs --out-topics)."`
 	OutTopics  string  `placeholder:"FILE" help:"Where to write the remapped topics."`
 	Grades     string  `default:"0..3" placeholder:"MIN..MAX" help:"Allowed grades (default ${default})."`
+	Force      bool    `help:"Replace output files that exist."`
 }
 
 func (c *remapCmd) Run(e *env) error {
 	if (c.Topics == "") != (c.OutTopics == "") {
 		return fmt.Errorf("--topics and --out-topics go together")
 	}
+	out, err := c.claim(e)
+	if err != nil {
+		return err
+	}
+	defer out.Abort()
 	m, err := c.mapper(e)
 	if err != nil {
 		return err
@@ -55,48 +61,84 @@ func (c *remapCmd) Run(e *env) error {
 	if err := remap.WriteCounts(e.stdout, "query", "judgments", res.Counts); err != nil {
 		return internal(err)
 	}
-	if err := writeAtomically(c.Out, func(w io.Writer) error { return judgments.WriteJSONL(w, res.Judgments) }); err != nil {
-		return err
-	}
-	fmt.Fprintf(e.stdout, "wrote %d judgments to %s\n", len(res.Judgments), c.Out)
+	var remapped []*topics.Topic
 	if c.Topics != "" {
-		more, err := c.topics(e, m)
+		tres, err := c.topics(e, m)
 		if err != nil {
 			return err
 		}
-		review = append(review, more...)
+		remapped = tres.Topics
+		review = append(review, tres.Review...)
 	}
-	return c.finish(e, review)
+	// With --strict and lines to review nothing is written but the review:
+	// the remapped files would be taken for finished ones.
+	failed := c.Strict && len(review) > 0
+	if !failed {
+		if err := out.Write(c.Out, func(w io.Writer) error { return judgments.WriteJSONL(w, res.Judgments) }); err != nil {
+			return err
+		}
+		if c.Topics != "" {
+			if err := out.Write(c.OutTopics, func(w io.Writer) error { return topics.Write(w, remapped) }); err != nil {
+				return err
+			}
+		}
+	}
+	where, err := c.review(e, out, review)
+	if err != nil {
+		return err
+	}
+	if err := out.Commit(); err != nil {
+		return err
+	}
+	if failed {
+		return fmt.Errorf("%d review lines (--strict): check them in %s; the remapped files were not written", len(review), where)
+	}
+	fmt.Fprintf(e.stdout, "wrote %d judgments to %s\n", len(res.Judgments), c.Out)
+	if c.Topics != "" {
+		fmt.Fprintf(e.stdout, "wrote %d topics to %s\n", len(remapped), c.OutTopics)
+	}
+	fmt.Fprintf(e.stdout, "%d review lines to %s\n", len(review), where)
+	return nil
+}
+
+// claim checks every output against the inputs before anything is read.
+func (c *remapCmd) claim(e *env) (*outfile.Set, error) {
+	out := outfile.New(outfile.Options{Force: c.Force, Stdout: e.stdout},
+		outfile.Input{Flag: "--old-chunks", Path: c.OldChunks}, outfile.Input{Flag: "--new-chunks", Path: c.NewChunks},
+		outfile.Input{Flag: "--documents", Path: c.Documents}, outfile.Input{Flag: "--judgments", Path: c.Judgments},
+		outfile.Input{Flag: "--topics", Path: c.Topics})
+	for _, o := range []struct{ flag, path string }{{"--out", c.Out}, {"--review", c.Review}, {"--out-topics", c.OutTopics}} {
+		if o.path == "" {
+			continue
+		}
+		if err := out.Claim(o.flag, o.path); err != nil {
+			out.Abort()
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // mapper reads the chunk and documents files.
 func (c *remapCmd) mapper(e *env) (*remap.Mapper, error) {
-	var sets [2]*chunks.Set
-	for i, path := range []string{c.OldChunks, c.NewChunks} {
-		f, err := input.Open(path, e.stdin)
-		if err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		if sets[i], err = chunks.Read(f); err != nil {
-			return nil, err
-		}
-	}
-	f, err := input.Open(c.Documents, e.stdin)
+	old, err := readFile(e, c.OldChunks, chunks.Read)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	docs, err := chunks.ReadDocuments(f)
+	cur, err := readFile(e, c.NewChunks, chunks.Read)
 	if err != nil {
 		return nil, err
 	}
-	return remap.New(sets[0], sets[1], docs, c.MinOverlap)
+	docs, err := readFile(e, c.Documents, chunks.ReadDocuments)
+	if err != nil {
+		return nil, err
+	}
+	return remap.New(old, cur, docs, c.MinOverlap)
 }
 
-// topics remaps the facts' support of --topics into --out-topics.
-func (c *remapCmd) topics(e *env, m *remap.Mapper) ([]remap.Review, error) {
-	ts, err := readTopics(e, c.Topics)
+// topics remaps the facts' support of --topics.
+func (c *remapCmd) topics(e *env, m *remap.Mapper) (*remap.Topics, error) {
+	ts, err := readFile(e, c.Topics, topics.Read)
 	if err != nil {
 		return nil, err
 	}
@@ -108,32 +150,20 @@ func (c *remapCmd) topics(e *env, m *remap.Mapper) ([]remap.Review, error) {
 	if err := remap.WriteCounts(e.stdout, "topic", "pieces", res.Counts); err != nil {
 		return nil, internal(err)
 	}
-	if err := writeAtomically(c.OutTopics, func(w io.Writer) error { return topics.Write(w, res.Topics) }); err != nil {
-		return nil, err
-	}
-	fmt.Fprintf(e.stdout, "wrote %d topics to %s\n", len(res.Topics), c.OutTopics)
-	return res.Review, nil
+	return res, nil
 }
 
-// finish writes the review lines and applies --strict.
-func (c *remapCmd) finish(e *env, review []remap.Review) error {
+// review writes the review lines to --review or standard error and says
+// where they went.
+func (c *remapCmd) review(e *env, out *outfile.Set, review []remap.Review) (string, error) {
 	write := func(w io.Writer) error { return remap.WriteReview(w, review) }
-	where := "standard error"
-	var err error
-	if c.Review != "" {
-		where = c.Review
-		err = writeAtomically(c.Review, write)
-	} else if len(review) > 0 {
-		err = write(e.stderr)
+	switch {
+	case c.Review != "":
+		return c.Review, out.Write(c.Review, write)
+	case len(review) > 0:
+		return "standard error", write(e.stderr)
 	}
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(e.stdout, "%d review lines to %s\n", len(review), where)
-	if c.Strict && len(review) > 0 {
-		return fmt.Errorf("%d review lines (--strict): check them in %s before comparing scores", len(review), where)
-	}
-	return nil
+	return "standard error", nil
 }
 
 type splitCmd struct {
@@ -144,22 +174,38 @@ type splitCmd struct {
 	Judgments string  `short:"j" placeholder:"FILE" help:"Judgments to split along with the topics."`
 	Grades    string  `default:"0..3" placeholder:"MIN..MAX" help:"Allowed grades (default ${default})."`
 	OutDir    string  `required:"" placeholder:"DIR" help:"Writes dev.topics.jsonl and held-out.topics.jsonl there (and dev.judgments.jsonl, held-out.judgments.jsonl)."`
+	Force     bool    `help:"Replace files in --out-dir that exist."`
 }
+
+// splitFiles are the files split writes, topics first.
+var splitFiles = []string{"dev.topics.jsonl", "held-out.topics.jsonl", "dev.judgments.jsonl", "held-out.judgments.jsonl"}
 
 func (c *splitCmd) Run(e *env) error {
 	by, err := split.ParseGroupBy(c.GroupBy)
 	if err != nil {
 		return err
 	}
-	ts, err := readTopics(e, c.Topics)
+	out := outfile.New(outfile.Options{Force: c.Force},
+		outfile.Input{Flag: "--topics", Path: c.Topics}, outfile.Input{Flag: "--judgments", Path: c.Judgments})
+	defer out.Abort()
+	if err := out.Dir(c.OutDir); err != nil {
+		return err
+	}
+	names := splitFiles[:2]
+	if c.Judgments != "" {
+		names = splitFiles
+	}
+	for _, name := range names {
+		if err := out.Claim("--out-dir", filepath.Join(c.OutDir, name)); err != nil {
+			return err
+		}
+	}
+	ts, err := readFile(e, c.Topics, topics.Read)
 	if err != nil {
 		return err
 	}
 	r, err := split.Split(ts.Topics, split.Options{HeldOut: c.HeldOut, Seed: c.Seed, GroupBy: by})
 	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(c.OutDir, 0o755); err != nil {
 		return err
 	}
 	outputs := map[string]func(io.Writer) error{
@@ -182,24 +228,30 @@ func (c *splitCmd) Run(e *env) error {
 	if err := r.WriteSummary(e.stdout); err != nil {
 		return internal(err)
 	}
-	for _, name := range []string{"dev.topics.jsonl", "held-out.topics.jsonl", "dev.judgments.jsonl", "held-out.judgments.jsonl"} {
-		if write := outputs[name]; write != nil {
-			if err := writeAtomically(filepath.Join(c.OutDir, name), write); err != nil {
-				return err
-			}
-			fmt.Fprintf(e.stdout, "wrote %s\n", filepath.Join(c.OutDir, name))
+	for _, name := range names {
+		if err := out.Write(filepath.Join(c.OutDir, name), outputs[name]); err != nil {
+			return err
 		}
+	}
+	if err := out.Commit(); err != nil {
+		return err
+	}
+	for _, name := range names {
+		fmt.Fprintf(e.stdout, "wrote %s\n", filepath.Join(c.OutDir, name))
 	}
 	return nil
 }
 
-func readTopics(e *env, path string) (*topics.Set, error) {
+// readFile opens path ("-": standard input), reads it with read and
+// closes it.
+func readFile[T any](e *env, path string, read func(*input.File) (T, error)) (T, error) {
 	f, err := input.Open(path, e.stdin)
 	if err != nil {
-		return nil, err
+		var zero T
+		return zero, err
 	}
 	defer f.Close()
-	return topics.Read(f)
+	return read(f)
 }
 
 func readJudgments(e *env, path, grades string) (*judgments.Set, error) {
@@ -207,10 +259,5 @@ func readJudgments(e *env, path, grades string) (*judgments.Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := input.Open(path, e.stdin)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return judgments.Read(f, judgments.Options{Scale: scale})
+	return readFile(e, path, func(f *input.File) (*judgments.Set, error) { return judgments.Read(f, judgments.Options{Scale: scale}) })
 }

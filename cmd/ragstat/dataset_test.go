@@ -68,9 +68,13 @@ func TestRemapReview(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "3 review lines to standard error") || strings.Count(errs, `{"query":`) != 3 {
 		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
 	}
-	_, errs, code = ragstat(t, "", remapArgs(dir, "--strict")...)
-	if code != 2 || !strings.Contains(errs, "ragstat: 3 review lines (--strict): check them in standard error before comparing scores") {
+	strict := t.TempDir()
+	_, errs, code = ragstat(t, "", remapArgs(strict, "--strict")...)
+	if code != 2 || !strings.Contains(errs, "ragstat: 3 review lines (--strict): check them in standard error; the remapped files were not written") {
 		t.Errorf("exit %d, stderr:\n%s", code, errs)
+	}
+	if entries, _ := os.ReadDir(strict); len(entries) != 0 {
+		t.Errorf("--strict failed but left %v", entries)
 	}
 }
 
@@ -112,10 +116,13 @@ func TestSplit(t *testing.T) {
 	files := []string{"dev.topics.jsonl", "held-out.topics.jsonl", "dev.judgments.jsonl", "held-out.judgments.jsonl"}
 	got := outputs(t, dir, out, files...)
 	golden(t, "dataset.split.golden", got)
-	if again, _, _ := ragstat(t, "", args...); outputs(t, dir, again, files...) != got {
+	if _, errs, code := ragstat(t, "", args...); code != 2 || !strings.Contains(errs, "dev.topics.jsonl: the file exists (pass --force") {
+		t.Errorf("split over its own outputs: exit %d, %s", code, errs)
+	}
+	if again, _, _ := ragstat(t, "", append(args, "--force")...); outputs(t, dir, again, files...) != got {
 		t.Error("the same seed gave a different split")
 	}
-	out, _, code = ragstat(t, "", "split", "--topics", fixture("topics"), "--held-out", "0.5", "--group-by", "tag:support", "--out-dir", dir)
+	out, _, code = ragstat(t, "", "split", "--topics", fixture("topics"), "--held-out", "0.5", "--group-by", "tag:support", "--out-dir", dir, "--force")
 	if code != 0 || !strings.Contains(out, "group by tag:support") {
 		t.Errorf("exit %d:\n%s", code, out)
 	}

@@ -19,12 +19,13 @@ import (
 type demoCmd struct {
 	Write     string `placeholder:"DIR" help:"Write the example's files into DIR instead."`
 	Generator string `placeholder:"ADDR" help:"Serve the demo's stand-in generator as an OpenAI-compatible endpoint on ADDR (loopback, e.g. 127.0.0.1:8089) until interrupted, to try ragstat intervene."`
+	Force     bool   `help:"With --write, replace files that exist."`
 }
 
 func (c *demoCmd) Run(e *env) error {
 	if c.Write != "" {
-		if err := demo.Write(c.Write); err != nil {
-			return internal(err)
+		if err := demo.Write(c.Write, c.Force); err != nil {
+			return err
 		}
 		fmt.Fprintf(e.stdout, "wrote the example files to %s\n", c.Write)
 		return nil

@@ -4,12 +4,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/ragstat/ragstat/corpus"
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/outfile"
+	"github.com/ragstat/ragstat/parquetio"
 	"github.com/ragstat/ragstat/systems"
 	"github.com/ragstat/ragstat/trace"
 	"github.com/ragstat/ragstat/traceimport"
@@ -66,11 +68,38 @@ func (f *mappingFlags) mapping(c *corpus.Corpus, renames stageFlags) (traceimpor
 	return m, nil
 }
 
+// mappings keeps the import manifest of every foreign trace file read, by
+// path, for the manifest of the result; files are read concurrently.
+type mappings struct {
+	mu  sync.Mutex
+	got map[string]*traceimport.Manifest
+}
+
+func (m *mappings) keep(man *traceimport.Manifest) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.got == nil {
+		m.got = map[string]*traceimport.Manifest{}
+	}
+	m.got[man.Files[0]] = man
+}
+
+// of returns how the file at path was mapped, or nil.
+func (m *mappings) of(path string) *traceimport.Manifest {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.got[path]
+}
+
 // traceFormats are the trace formats commands read: ragstat's own, then
-// those traceimport maps with m, each file's summary written to stderr.
-func traceFormats(m traceimport.Mapping, stderr io.Writer) []systems.TraceReader {
-	return []systems.TraceReader{systems.JSONL, traceimport.Reader(m, func(man *traceimport.Manifest) {
+// those traceimport maps with m, each file's summary written to stderr and
+// its manifest handed to keep, when not nil.
+func traceFormats(m traceimport.Mapping, stderr io.Writer, keep func(*traceimport.Manifest)) []systems.TraceReader {
+	return []systems.TraceReader{systems.JSONL, parquetio.Traces, traceimport.Reader(m, func(man *traceimport.Manifest) {
 		fmt.Fprint(stderr, man.Summary())
+		if keep != nil {
+			keep(man)
+		}
 	})}
 }
 
@@ -90,8 +119,17 @@ func (c *importCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	for _, out := range []string{c.Out, c.Manifest} {
-		if err := c.checkOutput(out); err != nil {
+	ins := []outfile.Input{{Flag: "--corpus", Path: c.Corpus}}
+	for _, path := range c.Files {
+		ins = append(ins, outfile.Input{Flag: "input", Path: path})
+	}
+	out := outfile.New(outfile.Options{Force: c.Force, Stdout: e.stdout}, ins...)
+	defer out.Abort()
+	if err := out.Claim("--out", c.Out); err != nil {
+		return err
+	}
+	if c.Manifest != "" {
+		if err := out.Claim("--manifest", c.Manifest); err != nil {
 			return err
 		}
 	}
@@ -128,11 +166,7 @@ func (c *importCmd) Run(e *env) error {
 		man, err = traceimport.Import(format, inputs, m, func(t *trace.Trace) error { return enc.Encode(t) })
 		return err
 	}
-	if c.Out == "-" {
-		err = write(e.stdout)
-	} else {
-		err = writeAtomically(c.Out, write)
-	}
+	err = out.Write(c.Out, write)
 	if man != nil {
 		fmt.Fprint(e.stderr, man.Summary())
 	}
@@ -140,28 +174,14 @@ func (c *importCmd) Run(e *env) error {
 		return err
 	}
 	if c.Manifest != "" {
-		return writeAtomically(c.Manifest, func(w io.Writer) error {
+		err := out.Write(c.Manifest, func(w io.Writer) error {
 			enc := json.NewEncoder(w)
 			enc.SetIndent("", "  ")
 			return enc.Encode(man)
 		})
-	}
-	return nil
-}
-
-// checkOutput refuses to write over an input, or over an existing file
-// without --force.
-func (c *importCmd) checkOutput(path string) error {
-	if path == "" || path == "-" {
-		return nil
-	}
-	for _, in := range append([]string{c.Corpus}, c.Files...) {
-		if in == path {
-			return fmt.Errorf("%s is an input: write the output elsewhere", path)
+		if err != nil {
+			return err
 		}
 	}
-	if _, err := os.Stat(path); err == nil && !c.Force {
-		return fmt.Errorf("%s exists: give --force to overwrite it", path)
-	}
-	return nil
+	return out.Commit()
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,7 +30,7 @@ func TestImportCommand(t *testing.T) {
 		t.Errorf("manifest lacks the citation pattern:\n%s", data)
 	}
 	_, errs, code = ragstat(t, "", "import", "otlp", otlpFixture, "--out", out)
-	if code != exitInput || !strings.Contains(errs, "exists: give --force") {
+	if code != exitInput || !strings.Contains(errs, "the file exists (pass --force") {
 		t.Errorf("overwrite without --force: exit %d, %s", code, errs)
 	}
 	_, errs, code = ragstat(t, "", "import", "otlp", otlpFixture, "--strict", "--item-id", "metadata.id")
@@ -53,13 +54,20 @@ func TestImportCommand(t *testing.T) {
 		t.Errorf("stages on raw spans does not summarise the mapping:\n%s", errs)
 	}
 	// By hand, refund's first stage: policy#2 (grade 2), old#1 (0),
-	// exceptions#4 (3), faq#7 (1, but out of scope: 0). R = 2/3; RR = 1;
-	// DCG = 3/log2(2) + 7/log2(4) = 6.5, ideal 7 + 3/log2(3) + 1/log2(4) =
-	// 9.3928, nDCG = 0.6920.
-	if !strings.Contains(fromRaw, "VectorStoreRetriever           all refund    0.6667 1.0000 0.6920") {
+	// exceptions#4 (3), faq#7 (1, but out of scope: no positive, so it
+	// leaves the denominator and the ideal too). R = 2/2; RR = 1;
+	// DCG = 3/log2(2) + 7/log2(4) = 6.5, ideal 7 + 3/log2(3) = 8.8928,
+	// nDCG = 0.7309.
+	if !strings.Contains(fromRaw, "VectorStoreRetriever           all refund    1.0000 1.0000 0.7309") {
 		t.Errorf("refund's first stage is not as computed by hand:\n%s", fromRaw)
 	}
 	golden(t, "import.stages.golden", fromRaw)
+	// The JSON result records how the raw file was mapped.
+	js, errs, code := ragstat(t, "", append(append(stages, mapping...), "-f", "json", otlpFixture)...)
+	if code != 0 || !strings.Contains(js, `"mapping": {`) || !strings.Contains(js, `"abstain_pattern": "cannot find"`) ||
+		!strings.Contains(js, `"item_id": "document id, else metadata.id, else a content hash"`) {
+		t.Errorf("stages -f json lacks the mapping: exit %d, %s\n%s", code, errs, js)
+	}
 	// With a tokenizer, the prompt sizes the spans reported stand beside
 	// ragstat's counts of the same text.
 	counted, errs, code := ragstat(t, "", append(append(stages, mapping...), "--tokenizer", "o200k_base", otlpFixture)...)
@@ -96,6 +104,25 @@ func TestRawTracesInCompareAndPool(t *testing.T) {
 	}
 	if compared != 9 {
 		t.Errorf("%d whole-set comparisons, want 9 (3 stages x 3 metrics):\n%s", compared, out)
+	}
+	// The JSON result's manifest records how the raw file was mapped.
+	js, errs, code := ragstat(t, "", append([]string{"compare", "-j", "testdata/import/judgments.jsonl", "--topics", "testdata/import/topics.jsonl",
+		"--unanswerable", "exclude", "-f", "json", base, otlpFixture, "--system", "cand"}, mapping...)...)
+	var res struct {
+		Manifest struct {
+			Inputs []struct {
+				Path    string         `json:"path"`
+				Mapping map[string]any `json:"mapping"`
+			} `json:"inputs"`
+		} `json:"manifest"`
+	}
+	if err := json.Unmarshal([]byte(js), &res); code != 0 || err != nil {
+		t.Fatalf("compare -f json: exit %d, %v: %s", code, err, errs)
+	}
+	for _, in := range res.Manifest.Inputs {
+		if got := in.Mapping != nil; got != (in.Path == otlpFixture) {
+			t.Errorf("input %s: mapping recorded %v", in.Path, got)
+		}
 	}
 	queue, errs, code := ragstat(t, "", "pool", "--depth", "2", "--item-id", "metadata.id", otlpFixture, "-o", "-")
 	if code != 0 || !strings.Contains(queue, `{"query":"limits","item":"policy#2","systems":["rag-v2"]`) {

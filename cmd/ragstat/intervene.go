@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/outfile"
 	"github.com/ragstat/ragstat/intervene"
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/report"
@@ -113,12 +114,14 @@ func (c *interveneCmd) Run(e *env) error {
 		}
 	}
 	var batch *intervene.Batch
+	var out *outfile.Set
 	var notes []string
 	switch {
 	case c.WriteBatch != "":
-		if err := c.checkBatchOut(); err != nil {
+		if out, err = c.batchOut(e); err != nil {
 			return err
 		}
+		defer out.Abort()
 		batch = &intervene.Batch{}
 		opt.Generator = batch
 	case c.ReadBatch != "":
@@ -143,7 +146,10 @@ func (c *interveneCmd) Run(e *env) error {
 		return err
 	}
 	if batch != nil {
-		if err := writeAtomically(c.WriteBatch, func(w io.Writer) error { _, err := batch.WriteTo(w); return err }); err != nil {
+		if err := out.Write(c.WriteBatch, func(w io.Writer) error { _, err := batch.WriteTo(w); return err }); err != nil {
+			return err
+		}
+		if err := out.Commit(); err != nil {
 			return err
 		}
 		fmt.Fprintf(e.stderr, "ragstat: %d requests written to %s; send it as a Batch API job, then rerun with --read-batch OUTPUT\n", batch.Len(), c.WriteBatch)
@@ -201,16 +207,17 @@ func (c *interveneCmd) cachePath() string {
 	return filepath.Join(dir, "ragstat", "intervene.jsonl")
 }
 
-// checkBatchOut refuses to write the batch over an input, or over an
-// existing file without --force.
-func (c *interveneCmd) checkBatchOut() error {
-	for _, in := range append([]string{c.Judgments, c.Topics, c.Corpus, c.ReadBatch}, c.Traces...) {
-		if in != "" && in == c.WriteBatch {
-			return fmt.Errorf("--write-batch %s is an input: write it elsewhere", in)
-		}
+// batchOut claims --write-batch: not an input, not an existing file
+// without --force.
+func (c *interveneCmd) batchOut(e *env) (*outfile.Set, error) {
+	ins := []outfile.Input{{Flag: "--judgments", Path: c.Judgments}, {Flag: "--topics", Path: c.Topics},
+		{Flag: "--corpus", Path: c.Corpus}, {Flag: "--read-batch", Path: c.ReadBatch}}
+	for _, t := range c.Traces {
+		ins = append(ins, outfile.Input{Flag: "trace", Path: t})
 	}
-	if _, err := os.Stat(c.WriteBatch); err == nil && !c.Force {
-		return fmt.Errorf("--write-batch %s exists: give --force to overwrite it", c.WriteBatch)
+	out := outfile.New(outfile.Options{Force: c.Force, Stdout: e.stdout}, ins...)
+	if err := out.Claim("--write-batch", c.WriteBatch); err != nil {
+		return nil, err
 	}
-	return nil
+	return out, nil
 }

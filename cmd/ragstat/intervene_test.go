@@ -35,10 +35,10 @@ func TestInterveneCommand(t *testing.T) {
 		t.Fatalf("--write-batch: exit %d: %s", code, errs)
 	}
 	_, errs, code = ragstat(t, "", append(args, "--write-batch", batch)...)
-	if code != exitInput || !strings.Contains(errs, "exists: give --force") {
+	if code != exitInput || !strings.Contains(errs, "the file exists (pass --force") {
 		t.Errorf("--write-batch over a file: exit %d: %s", code, errs)
 	}
-	if _, errs, code = ragstat(t, "", append(args, "--write-batch", "topics.jsonl", "--force")...); code != exitInput || !strings.Contains(errs, "is an input") {
+	if _, errs, code = ragstat(t, "", append(args, "--write-batch", "topics.jsonl", "--force")...); code != exitInput || !strings.Contains(errs, "is the same file as the input --topics") {
 		t.Errorf("--write-batch over an input: exit %d: %s", code, errs)
 	}
 	if data, err := os.ReadFile(batch); err != nil || strings.Count(string(data), `"url":"/v1/chat/completions"`) != 8 {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -9,17 +8,15 @@ import (
 	"math"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"syscall"
 
 	"github.com/ragstat/ragstat/corpus"
-	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/assess"
 	"github.com/ragstat/ragstat/internal/baseline"
+	"github.com/ragstat/ragstat/internal/outfile"
 	"github.com/ragstat/ragstat/internal/pool"
-	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/systems"
 	"github.com/ragstat/ragstat/topics"
 )
@@ -36,18 +33,41 @@ type poolCmd struct {
 	Depth     int      `default:"20" help:"Pool depth k: the top k of every list is judged."`
 	Judgments string   `short:"j" placeholder:"FILE" help:"Existing judgments: pairs judged there are left out (a negative grade counts as unjudged)."`
 	Stage     string   `placeholder:"NAME" help:"From traces, pool this stage only (default: the top k of every stage)."`
+	Topics    string   `placeholder:"FILE" help:"Topics (JSONL): with --corpus, items out of a query's scopes or not in effect at its as_of are not pooled."`
+	Corpus    string   `placeholder:"FILE" help:"Corpus (JSONL) with the items' scope and validity dates; needs --topics."`
 	Seed      uint64   `default:"1" help:"Seed of the queue's shuffle."`
 	RunFormat string   `default:"auto" enum:"auto,trec,jsonl,json" help:"Force the run format (${enum}); traces are recognised by their \"stages\"."`
 	Out       string   `short:"o" required:"" placeholder:"FILE" help:"Where to write the queue (JSONL); - for standard output."`
+	Force     bool     `help:"Replace --out if it exists."`
 	Inputs    []string `arg:"" placeholder:"RUN_OR_TRACE" help:"Runs (PATH or NAME=PATH) and trace files (ragstat's, OTLP, LangSmith, Langfuse)."`
 }
 
 func (c *poolCmd) Run(e *env) error {
+	ins := []outfile.Input{{Flag: "--judgments", Path: c.Judgments}}
+	for _, arg := range c.Inputs {
+		_, path := systems.Split(arg)
+		ins = append(ins, outfile.Input{Flag: "input", Path: path})
+	}
+	out := outfile.New(outfile.Options{Force: c.Force, Stdout: e.stdout}, ins...)
+	defer out.Abort()
+	if err := out.Claim("--out", c.Out); err != nil {
+		return err
+	}
 	rankings, err := c.read(e)
 	if err != nil {
 		return err
 	}
 	opt := pool.Options{Depth: c.Depth, Seed: c.Seed}
+	if (c.Topics == "") != (c.Corpus == "") {
+		return fmt.Errorf("--topics and --corpus go together: the topics' scopes and dates against the items' metadata")
+	}
+	if c.Topics != "" {
+		cs, ts, err := readCorpusTopics(c.Corpus, c.Topics, e)
+		if err != nil {
+			return err
+		}
+		opt.Invalid = pool.InvalidEvidence(cs, ts)
+	}
 	if c.Judgments != "" {
 		if opt.Judged, err = readJudged(c.Judgments, e); err != nil {
 			return err
@@ -58,12 +78,13 @@ func (c *poolCmd) Run(e *env) error {
 		return err
 	}
 	report := e.stdout
-	if c.Out == "-" {
+	if c.Out == outfile.Stdout {
 		report = e.stderr
-		if err := pool.WriteQueue(e.stdout, res.Queue); err != nil {
-			return internal(err)
-		}
-	} else if err := writeAtomically(c.Out, func(w io.Writer) error { return pool.WriteQueue(w, res.Queue) }); err != nil {
+	}
+	if err := out.Write(c.Out, func(w io.Writer) error { return pool.WriteQueue(w, res.Queue) }); err != nil {
+		return err
+	}
+	if err := out.Commit(); err != nil {
 		return err
 	}
 	return pool.WriteSummary(report, res, c.Depth, c.Out)
@@ -74,7 +95,7 @@ func (c *poolCmd) read(e *env) ([]pool.Ranking, error) {
 	if err != nil {
 		return nil, err
 	}
-	ins, err := systems.Open(c.Inputs, e.stdin, systems.Options{Accept: []systems.Kind{systems.Run, systems.Traces}, Traces: traceFormats(m, e.stderr)})
+	ins, err := systems.Open(c.Inputs, e.stdin, systems.Options{Accept: []systems.Kind{systems.Run, systems.Traces}, Traces: traceFormats(m, e.stderr, nil)})
 	defer systems.Close(ins)
 	if err != nil {
 		return nil, err
@@ -84,39 +105,11 @@ func (c *poolCmd) read(e *env) ([]pool.Ranking, error) {
 }
 
 func readJudged(path string, e *env) (pool.Judged, error) {
-	jf, err := input.Open(path, e.stdin)
-	if err != nil {
-		return nil, err
-	}
-	defer jf.Close()
-	set, err := judgments.Read(jf, judgments.Options{Scale: judgments.Scale{Min: math.MinInt32, Max: math.MaxInt32}})
+	set, err := readJudgments(e, path, fmt.Sprintf("%d..%d", math.MinInt32, math.MaxInt32))
 	if err != nil {
 		return nil, err
 	}
 	return pool.JudgedIn(set), nil
-}
-
-// writeAtomically writes path through a temporary file in its directory,
-// so a failure never leaves half a file behind.
-func writeAtomically(path string, write func(io.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return fmt.Errorf("%s: %v", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	bw := bufio.NewWriter(tmp)
-	if err := write(bw); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := bw.Flush(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("%s: %v", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("%s: %v", path, err)
-	}
-	return os.Rename(tmp.Name(), path)
 }
 
 type baselineCmd struct {
@@ -125,74 +118,52 @@ type baselineCmd struct {
 	K      int    `short:"k" default:"100" help:"Passages per query."`
 	Tag    string `default:"bm25" help:"The run tag (last TREC column)."`
 	Out    string `short:"o" required:"" placeholder:"FILE" help:"Where to write the TREC run; - for standard output."`
+	Force  bool   `help:"Replace --out if it exists."`
 }
 
 func (c *baselineCmd) Run(e *env) error {
+	out := outfile.New(outfile.Options{Force: c.Force, Stdout: e.stdout},
+		outfile.Input{Flag: "--corpus", Path: c.Corpus}, outfile.Input{Flag: "--topics", Path: c.Topics})
+	defer out.Abort()
+	if err := out.Claim("--out", c.Out); err != nil {
+		return err
+	}
 	cs, ts, err := readCorpusTopics(c.Corpus, c.Topics, e)
 	if err != nil {
 		return err
 	}
-	var docs []baseline.Doc
-	for _, it := range cs.Items {
-		if strings.TrimSpace(it.Text) != "" {
-			docs = append(docs, baseline.Doc{ID: it.ID, Text: it.Text})
-		}
-	}
-	if len(docs) == 0 {
-		return &diag.Error{File: cs.File, Msg: "no item has text: BM25 needs the passages' text"}
-	}
-	var qs []baseline.Query
-	for _, t := range ts.Topics {
-		if strings.TrimSpace(t.Text) == "" {
-			return &diag.Error{File: ts.File, Line: t.Line, Query: t.ID, Msg: "the topic has no text to search with"}
-		}
-		qs = append(qs, baseline.Query{ID: t.ID, Text: t.Text})
+	docs, qs, err := baseline.Inputs(cs, ts)
+	if err != nil {
+		return err
 	}
 	rs, err := baseline.Search(docs, qs, baseline.Options{K: c.K})
 	if err != nil {
 		return err
 	}
-	write := func(w io.Writer) error { return baseline.WriteRun(w, rs, c.Tag) }
 	report := e.stdout
-	if c.Out == "-" {
+	if c.Out == outfile.Stdout {
 		report = e.stderr
-		err = write(e.stdout)
-	} else {
-		err = writeAtomically(c.Out, write)
 	}
-	if err != nil {
+	if err := out.Write(c.Out, func(w io.Writer) error { return baseline.WriteRun(w, rs, c.Tag) }); err != nil {
 		return err
 	}
-	var empty []string
-	for _, r := range rs {
-		if len(r.Hits) == 0 {
-			empty = append(empty, r.Query)
-		}
+	if err := out.Commit(); err != nil {
+		return err
 	}
 	fmt.Fprintf(report, "BM25 over %d passages (%d without text left out), %d queries, top %d -> %s\n",
 		len(docs), len(cs.Items)-len(docs), len(qs), c.K, c.Out)
-	if len(empty) > 0 {
+	if empty := baseline.Empty(rs); len(empty) > 0 {
 		fmt.Fprintf(e.stderr, "ragstat: warning: %d queries matched no passage and are absent from the run: %s\n", len(empty), strings.Join(empty, ", "))
 	}
 	return nil
 }
 
 func readCorpusTopics(corpusPath, topicsPath string, e *env) (*corpus.Corpus, *topics.Set, error) {
-	cf, err := input.Open(corpusPath, e.stdin)
+	cs, err := readFile(e, corpusPath, corpus.Read)
 	if err != nil {
 		return nil, nil, err
 	}
-	defer cf.Close()
-	cs, err := corpus.Read(cf)
-	if err != nil {
-		return nil, nil, err
-	}
-	tf, err := input.Open(topicsPath, e.stdin)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer tf.Close()
-	ts, err := topics.Read(tf)
+	ts, err := readFile(e, topicsPath, topics.Read)
 	return cs, ts, err
 }
 
@@ -212,6 +183,13 @@ type judgeServeCmd struct {
 }
 
 func (c *judgeServeCmd) Run(e *env) error {
+	// The database is read and written in place; it may not be one of the
+	// files it is built from.
+	inputs := outfile.New(outfile.Options{Force: true}, outfile.Input{Flag: "--queue", Path: c.Queue},
+		outfile.Input{Flag: "--corpus", Path: c.Corpus}, outfile.Input{Flag: "--topics", Path: c.Topics})
+	if err := inputs.Claim("--db", c.DB); err != nil {
+		return err
+	}
 	task, err := c.task(e)
 	if err != nil {
 		return err
@@ -256,9 +234,15 @@ type judgeExportCmd struct {
 	Assessor string `placeholder:"NAME" help:"Export this assessor's grades."`
 	Merge    string `enum:",majority,max,min" default:"" help:"Merge all assessors' grades: majority (a tie goes to the lowest tied grade), max or min."`
 	Out      string `short:"o" default:"-" placeholder:"FILE" help:"Where to write (default: standard output)."`
+	Force    bool   `help:"Replace --out if it exists."`
 }
 
 func (c *judgeExportCmd) Run(e *env) error {
+	out := outfile.New(outfile.Options{Force: c.Force, Stdout: e.stdout}, outfile.Input{Flag: "--db", Path: c.DB})
+	defer out.Abort()
+	if err := out.Claim("--out", c.Out); err != nil {
+		return err
+	}
 	db, err := assess.Open(c.DB, assess.OpenOptions{})
 	if err != nil {
 		return err
@@ -266,16 +250,14 @@ func (c *judgeExportCmd) Run(e *env) error {
 	defer db.Close()
 	opt := assess.ExportOptions{Format: c.Format, Assessor: c.Assessor, Merge: c.Merge}
 	var n int
-	write := func(w io.Writer) error {
+	err = out.Write(c.Out, func(w io.Writer) error {
 		n, err = assess.Export(context.Background(), db, w, opt)
 		return err
-	}
-	if c.Out == "-" {
-		err = write(e.stdout)
-	} else {
-		err = writeAtomically(c.Out, write)
-	}
+	})
 	if err != nil {
+		return err
+	}
+	if err := out.Commit(); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stderr, "ragstat: exported %d judgments\n", n)

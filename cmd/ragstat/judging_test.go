@@ -36,7 +36,7 @@ func TestBaselineCommand(t *testing.T) {
 	if _, stderr, code := ragstat(t, "", "eval", "-j", judgingFile("qrels"), "--grades=-1..3", "--unjudged", "skip", "-k", "3", run1); code != 0 {
 		t.Errorf("eval of the baseline run: exit %d: %s", code, stderr)
 	}
-	if _, stderr, code := ragstat(t, "", "baseline", "--corpus", judgingFile("corpus.jsonl"), "--topics", judgingFile("topics.jsonl"), "-k", "0", "--out", run1); code != 2 || !strings.Contains(stderr, "at least 1") {
+	if _, stderr, code := ragstat(t, "", "baseline", "--corpus", judgingFile("corpus.jsonl"), "--topics", judgingFile("topics.jsonl"), "-k", "0", "--out", run1, "--force"); code != 2 || !strings.Contains(stderr, "at least 1") {
 		t.Errorf("-k 0: exit %d: %s", code, stderr)
 	}
 }

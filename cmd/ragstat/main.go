@@ -18,6 +18,8 @@ import (
 	"os"
 
 	"github.com/alecthomas/kong"
+
+	"github.com/ragstat/ragstat/input"
 )
 
 // Version is the ragstat version, set at build time with -ldflags "-X main.Version=...".
@@ -43,6 +45,7 @@ type cli struct {
 	Demo            demoCmd          `cmd:"" help:"Evaluate the source document's example and tell what the numbers say."`
 	Eval            evalCmd          `cmd:"" help:"Evaluate runs against judgments, strictly."`
 	TrecEval        trecEvalCmd      `cmd:"" name:"trec-eval" passthrough:"" help:"A drop-in for NIST trec_eval v10 (same flags, same output)."`
+	Merge           mergeCmd         `cmd:"" help:"Merge the partial results of eval --shard I/N --format json into the result one run gives."`
 	compareCommands `embed:""`
 	judgingCommands `embed:""`
 	datasetCommands `embed:""`
@@ -52,6 +55,8 @@ type cli struct {
 	Intervene       interveneCmd `cmd:"" help:"Rerun failing queries with a verified context through the same generator: is it the retrieval or the generator?"`
 	Metrics         metricsCmd   `cmd:"" help:"List every metric with its formula and the policies it reads."`
 	Version         versionCmd   `cmd:"" help:"Print the version."`
+
+	CopyLimit string `name:"copy-limit" default:"32GiB" placeholder:"SIZE" help:"Most bytes copied to a temporary file from standard input or a pipe, which are read more than once (default ${default})."`
 }
 
 func main() {
@@ -81,6 +86,10 @@ func run(args []string, e *env) int {
 	}
 	if err != nil {
 		fmt.Fprintln(e.stderr, "ragstat:", err)
+		return exitInput
+	}
+	if input.CopyLimit, err = input.ParseSize(c.CopyLimit); err != nil {
+		fmt.Fprintln(e.stderr, "ragstat: --copy-limit:", err)
 		return exitInput
 	}
 	if err := ctx.Run(e); err != nil {

@@ -73,7 +73,7 @@ func TestPoliciesPrinted(t *testing.T) {
 	dir := exampleDir(t)
 	out, _, _ := ragstat(t, "", "eval", "-j", filepath.Join(dir, "qrels.jsonl"), filepath.Join(dir, "A.jsonl"),
 		"--min-grade", "2", "--gain", "linear", "--unjudged", "bounds", "-m", "nDCG@3", "-m", "ndcg_cut.5")
-	for _, w := range []string{"# min-grade: 2", "# gain: linear", "# unjudged: bounds", "# metrics: nDCG@3 nDCG@5", "[0.8175, 0.8175]"} {
+	for _, w := range []string{"# min-grade: 2", "# gain: linear", "# unjudged: bounds", "# metrics: nDCG@3 ndcg_cut_5", "# definition ndcg_cut_5 = trec_eval ndcg_cut: nDCG@k with linear gain", "[0.8175, 0.8175]"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("output lacks %q:\n%s", w, out)
 		}
@@ -117,6 +117,17 @@ func TestMetricsCommand(t *testing.T) {
 	out, _, code := ragstat(t, "", "metrics")
 	if code != 0 || !strings.Contains(out, "nDCG") || !strings.Contains(out, "log2(i+1)") {
 		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	// ragstat's names first; each borrowed name says its tool and how it differs.
+	for _, w := range []string{"trec_eval names", "ranx names",
+		"ndcg_cut         @k required  mean      -          vs ragstat: nDCG@k with linear gain (g) whatever --gain says",
+		"ndcg [--like ranx]", "num_ret          none         sum"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("metrics lacks %q", w)
+		}
+	}
+	if strings.Index(out, "ragstat's own names") > strings.Index(out, "trec_eval names") {
+		t.Error("ragstat's own names are not listed first")
 	}
 }
 

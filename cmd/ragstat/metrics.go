@@ -10,25 +10,54 @@ import (
 
 type metricsCmd struct{}
 
+// metricsHeading introduces each origin's names.
+var metricsHeading = map[metric.Origin]string{
+	metric.Ragstat: "ragstat's own names (the source document's definitions; case-insensitive, ir_measures style NAME(params)@k)",
+	metric.TrecEval: "trec_eval names (case as trec_eval spells them; NAME.k1,k2 or NAME_k, NAME alone = trec_eval's default parameters); " +
+		"each computes trec_eval's measure whatever --gain says",
+	metric.Ranx: "ranx names (NAME@k); those marked [--like ranx] are ragstat's names unless --like ranx is given",
+}
+
 func (metricsCmd) Run(e *env) error {
 	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "metric\taliases\tcutoff\treads\tdefinition")
+	origin := metric.Origin("")
 	for _, f := range metric.Families {
+		if f.Origin != origin {
+			origin = f.Origin
+			if origin != metric.Ragstat {
+				fmt.Fprintln(tw)
+			}
+			fmt.Fprintf(tw, "%s:\n", metricsHeading[origin])
+			fmt.Fprintln(tw, "metric\tcutoff\tsummary\treads\tdefinition")
+		}
 		cut := map[metric.Cutoff]string{metric.NoCutoff: "none", metric.OptionalCutoff: "@k optional", metric.NeedsCutoff: "@k required"}[f.Cutoff]
 		reads := strings.Join(f.Reads, ",")
 		if reads == "" {
 			reads = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", f.Name, strings.Join(f.Aliases, ","), cut, reads, f.Formula)
+		name := f.Name
+		if len(f.Aliases) > 0 {
+			name += " (" + strings.Join(f.Aliases, ", ") + ")"
+		}
+		if f.Shared {
+			name += " [--like ranx]"
+		}
+		def := f.Formula
+		if f.Differs != "" {
+			def = "vs ragstat: " + f.Differs + ". " + f.Formula
+		}
+		summary := map[metric.Aggregate]string{metric.Mean: "mean", metric.Sum: "sum", metric.GeoMean: "geo mean"}[f.Agg]
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", name, cut, summary, reads, def)
 	}
 	if err := tw.Flush(); err != nil {
 		return internal(err)
 	}
 	fmt.Fprint(e.stdout, `
-Names are case-insensitive; trec_eval names are aliases (ndcg_cut.10 = nDCG@10, P.5,10 = P@5 P@10,
-recip_rank = RR, map = AP, map_cut.10 = AP@10, recall.100 = R@100, Rprec = R-prec).
-Means are macro averages: every query weighs the same. Every metric also reads --unjudged
-(error, nonrelevant, skip, bounds) through the list it is given.
+Means are macro averages: every query weighs the same; a summary over no query is undefined
+(- in tables, null in JSON). Every metric also reads --unjudged (error, nonrelevant, skip,
+bounds) and --unanswerable through the lists and queries it is given. Every output names the
+definition each column used. --like trec_eval|pytrec_eval|ir_measures|ranx sets the policies
+to that tool's behaviour.
 `)
 	return nil
 }

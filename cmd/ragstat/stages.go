@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"github.com/ragstat/ragstat/eval"
+	"runtime/debug"
 	"strings"
 
 	"github.com/ragstat/ragstat/corpus"
@@ -39,6 +41,9 @@ type stagesCmd struct {
 }
 
 func (c *stagesCmd) Run(e *env) error {
+	if c.Subtopics != "" {
+		return fmt.Errorf("--subtopics is not available for stages: the diversity metrics apply to eval and compare over runs")
+	}
 	if c.Unit != "item" {
 		return fmt.Errorf("--unit doc is not available for stages: stages evaluate the items the pipeline delivered")
 	}
@@ -46,7 +51,8 @@ func (c *stagesCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	ms, err := c.stageMetrics()
+	c.announcePreset(e)
+	ms, err := c.stageMetrics(p)
 	if err != nil {
 		return err
 	}
@@ -59,6 +65,9 @@ func (c *stagesCmd) Run(e *env) error {
 			return err
 		}
 	}
+	// Judgments and topics stay in memory while traces stream past them: a
+	// tighter collector target keeps peak memory nearer what is live.
+	defer debug.SetGCPercent(debug.SetGCPercent(50))
 	in, inputs, files, err := c.read(e, p.Scale)
 	defer closeAll(files)
 	if err != nil {
@@ -90,7 +99,7 @@ func (c *stagesCmd) Run(e *env) error {
 
 // stageMetrics are -m, or R, RR and nDCG over each stage's whole list at
 // its cutoff; -k alone does not apply to stages.
-func (c *stagesCmd) stageMetrics() ([]metric.Metric, error) {
+func (c *stagesCmd) stageMetrics(p eval.Policy) ([]metric.Metric, error) {
 	if c.K.Default > 0 {
 		return nil, fmt.Errorf("stages take per-stage cutoffs: --k NAME=K (e.g. --k candidates=50 --k reranked=10)")
 	}
@@ -98,7 +107,7 @@ func (c *stagesCmd) stageMetrics() ([]metric.Metric, error) {
 	if len(names) == 0 {
 		names = []string{"R", "RR", "nDCG"}
 	}
-	return metric.ParseAll(names)
+	return metric.ParseAllLike(names, p.Like)
 }
 
 // read opens and reads every input.
@@ -119,7 +128,7 @@ func (c *stagesCmd) read(e *env, scale judgments.Scale) (stages.Input, []report.
 		return in, nil, files, err
 	}
 	format, _ := input.ParseFormat(c.JudgmentsFormat)
-	if in.Judgments, err = judgments.Read(jf, judgments.Options{Format: format, Scale: scale}); err != nil {
+	if in.Judgments, err = judgmentsOf(jf, judgments.Options{Format: format, Scale: scale}); err != nil {
 		return in, nil, files, err
 	}
 	inputs[0].Format = string(in.Judgments.Format)
@@ -150,7 +159,8 @@ func (c *stagesCmd) traces(e *env, inputs *[]report.Input, cp *corpus.Corpus) (s
 	if err != nil {
 		return nil, nil, err
 	}
-	ins, err := systems.Open(c.Traces, e.stdin, systems.Options{Accept: []systems.Kind{systems.Traces}, Traces: traceFormats(m, e.stderr)})
+	var mapped mappings
+	ins, err := systems.Open(c.Traces, e.stdin, systems.Options{Accept: []systems.Kind{systems.Traces}, Traces: traceFormats(m, e.stderr, mapped.keep)})
 	var files []*input.File
 	for _, in := range ins {
 		if in.Name != "" && err == nil {
@@ -164,6 +174,11 @@ func (c *stagesCmd) traces(e *env, inputs *[]report.Input, cp *corpus.Corpus) (s
 		for _, in := range ins {
 			errs.Add(in.Scan(fn))
 		}
+		for i := range *inputs { // the manifest records how each foreign file was mapped
+			if man := mapped.of((*inputs)[i].Path); man != nil && (*inputs)[i].Role == "traces" {
+				(*inputs)[i].Mapping = man
+			}
+		}
 		return errs.Err()
 	}, files, err
 }
@@ -173,12 +188,7 @@ func (c *stagesCmd) gate(res *stages.Result) error {
 	if !c.FailOnViolation {
 		return nil
 	}
-	var lines []string
-	for _, s := range res.Systems {
-		if n := s.Validity.Violations(); n > 0 {
-			lines = append(lines, fmt.Sprintf("system %s: %d out-of-scope appearance(s), %d in the context", s.Name, n, s.Validity.InContext))
-		}
-	}
+	lines := res.Violations()
 	if len(lines) == 0 {
 		return nil
 	}
@@ -197,12 +207,7 @@ func (c *tokensCmd) Run(e *env) error {
 	}
 	total := 0
 	for _, path := range c.Files {
-		f, err := input.Open(path, e.stdin)
-		if err != nil {
-			return err
-		}
-		data, err := f.ReadAll()
-		f.Close()
+		data, err := readFile(e, path, (*input.File).ReadAll)
 		if err != nil {
 			return err
 		}

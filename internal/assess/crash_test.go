@@ -1,22 +1,21 @@
 package assess
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/ragstat/ragstat/internal/childtest"
 )
 
 const childEnv = "RAGSTAT_ASSESS_CRASH_CHILD"
@@ -39,52 +38,16 @@ func TestCrashChild(t *testing.T) {
 }
 
 type child struct {
-	cmd *exec.Cmd
+	*childtest.Child
 	url string
 }
 
+var openLine = regexp.MustCompile(`Open (http://\S+)`)
+
 func startChild(t *testing.T, path string) *child {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$", "-test.count=1")
-	cmd.Env = append(os.Environ(), childEnv+"="+path)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	found := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			if m := regexp.MustCompile(`Open (http://\S+)`).FindStringSubmatch(sc.Text()); m != nil {
-				found <- strings.TrimSuffix(m[1], "/")
-			}
-		}
-		close(found)
-	}()
-	select {
-	case u, ok := <-found:
-		if !ok {
-			cmd.Wait()
-			t.Fatalf("the server process exited before serving")
-		}
-		return &child{cmd: cmd, url: u}
-	case <-time.After(30 * time.Second):
-		cmd.Process.Kill()
-		t.Fatal("the server process did not start in 30 s")
-	}
-	return nil
-}
-
-func (c *child) kill(t *testing.T) {
-	t.Helper()
-	if err := c.cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	c.cmd.Wait()
+	c := childtest.Start(t, "TestCrashChild", childEnv, path, openLine)
+	return &child{c, strings.TrimSuffix(c.Match[1], "/")}
 }
 
 var csrfField = regexp.MustCompile(`name="csrf" value="([0-9a-f]+)"`)
@@ -141,14 +104,14 @@ func TestCrash(t *testing.T) {
 	case <-time.After(60 * time.Second):
 		t.Fatal("the grades did not arrive in 60 s")
 	}
-	c.kill(t) // requests are still in flight
+	c.Kill(t) // requests are still in flight
 	wg.Wait()
 
 	c = startChild(t, path)
 	if loc := redirect(t, client, c.url+"/a/w0/next"); !strings.HasPrefix(loc, "/a/w0/") {
 		t.Errorf("the restarted server resumes w0 at %q", loc)
 	}
-	c.kill(t)
+	c.Kill(t)
 
 	db, err := Open(path, OpenOptions{})
 	if err != nil {

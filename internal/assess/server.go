@@ -109,16 +109,7 @@ func (s *Server) Serve(ctx context.Context) error {
 		MaxHeaderBytes:    maxHeader,
 		ErrorLog:          s.cfg.Log,
 	}
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(s.ln) }()
-	select {
-	case err := <-done:
-		return err
-	case <-ctx.Done():
-	}
-	shut, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	return srv.Shutdown(shut)
+	return localhttp.Serve(ctx, srv, s.ln, 10*time.Second)
 }
 
 // Handler is the app: its routes behind the host, token and cross-origin

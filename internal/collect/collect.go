@@ -36,6 +36,11 @@ import (
 // decompression.
 const DefaultMaxBody = 64 << 20
 
+// maxDecoding is how many requests are read and decoded at once; the others
+// wait their turn, so memory stays bounded by maxDecoding bodies whatever
+// the number of connections.
+const maxDecoding = 8
+
 // TracesPath is where OTLP/HTTP exporters send spans.
 const TracesPath = "/v1/traces"
 
@@ -64,6 +69,7 @@ type Server struct {
 	ln       net.Listener
 	sink     *Sink
 	loopback bool
+	decoding chan struct{} // a token per request being read and decoded
 	requests atomic.Int64
 	spans    atomic.Int64
 	refused  atomic.Int64
@@ -83,7 +89,7 @@ func NewServer(ln net.Listener, sink *Sink, opt Options) (*Server, error) {
 	if opt.Log == nil {
 		opt.Log = log.New(io.Discard, "", 0)
 	}
-	s := &Server{opt: opt, ln: ln, sink: sink, loopback: localhttp.IsLoopback(ln.Addr())}
+	s := &Server{opt: opt, ln: ln, sink: sink, loopback: localhttp.IsLoopback(ln.Addr()), decoding: make(chan struct{}, maxDecoding)}
 	if !s.loopback && opt.Token == "" {
 		return nil, fmt.Errorf("listening on %s, off the loopback interface, needs an access token", ln.Addr())
 	}
@@ -121,16 +127,7 @@ func (s *Server) Serve(ctx context.Context) error {
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          s.opt.Log,
 	}
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(s.ln) }()
-	select {
-	case err := <-done:
-		return err
-	case <-ctx.Done():
-	}
-	shut, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	return srv.Shutdown(shut)
+	return localhttp.Serve(ctx, srv, s.ln, 30*time.Second)
 }
 
 // Handler is the receiver: POST /v1/traces behind the host and token
@@ -182,32 +179,51 @@ func (s *Server) traces(w http.ResponseWriter, r *http.Request) {
 		s.refuse(w, http.StatusUnsupportedMediaType, err.Error())
 		return
 	}
-	body, herr := s.readBody(w, r)
+	line, spans, herr := s.decode(w, r, enc)
 	if herr != nil {
 		s.refuse(w, herr.code, herr.msg)
 		return
 	}
-	td, err := enc.decode(body)
-	if err != nil {
-		s.refuse(w, http.StatusBadRequest, "not an OTLP ExportTraceServiceRequest in "+enc.contentType+": "+err.Error())
-		return
-	}
-	if n := td.SpanCount(); n > 0 {
-		line, err := (&ptrace.JSONMarshaler{}).MarshalTraces(td)
-		if err == nil {
-			err = s.sink.Append(line)
-		}
-		if err != nil {
-			s.opt.Log.Printf("writing a request of %d spans: %v", n, err)
+	if spans > 0 {
+		if err := s.sink.Append(line); err != nil {
+			s.opt.Log.Printf("writing a request of %d spans: %v", spans, err)
 			s.refuse(w, http.StatusServiceUnavailable, "the receiver could not store the spans: "+err.Error())
 			return
 		}
 		s.requests.Add(1)
-		s.spans.Add(int64(n))
+		s.spans.Add(int64(spans))
 	}
 	w.Header().Set("Content-Type", enc.contentType)
 	w.WriteHeader(http.StatusOK)
 	w.Write(enc.ack)
+}
+
+// decode reads the body and re-encodes it as one OTLP/JSON line, holding
+// one of the maxDecoding turns.
+func (s *Server) decode(w http.ResponseWriter, r *http.Request, enc encoding) ([]byte, int, *httpError) {
+	select {
+	case s.decoding <- struct{}{}:
+		defer func() { <-s.decoding }()
+	case <-r.Context().Done():
+		return nil, 0, &httpError{http.StatusServiceUnavailable, "the request ended while waiting its turn"}
+	}
+	body, herr := s.readBody(w, r)
+	if herr != nil {
+		return nil, 0, herr
+	}
+	td, err := enc.decode(body)
+	if err != nil {
+		return nil, 0, &httpError{http.StatusBadRequest, "not an OTLP ExportTraceServiceRequest in " + enc.contentType + ": " + err.Error()}
+	}
+	n := td.SpanCount()
+	if n == 0 {
+		return nil, 0, nil
+	}
+	line, err := (&ptrace.JSONMarshaler{}).MarshalTraces(td)
+	if err != nil {
+		return nil, 0, &httpError{http.StatusInternalServerError, "re-encoding the spans: " + err.Error()}
+	}
+	return line, n, nil
 }
 
 func bodyEncoding(contentType string) (encoding, error) {

@@ -4,12 +4,15 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"io"
 	"net"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/ptrace"
@@ -244,5 +247,106 @@ func TestEmptyExport(t *testing.T) {
 	}
 	if fi, _ := os.Stat(path); fi.Size() != 0 {
 		t.Errorf("an export without spans wrote %d bytes", fi.Size())
+	}
+}
+
+// BenchmarkReceive: acknowledged protobuf exports of 8 spans each, every
+// one written and synced to a file before its answer, from one client and
+// from 8 clients a core at once (whose lines share flushes).
+func BenchmarkReceive(b *testing.B) {
+	body, err := (&ptrace.ProtoMarshaler{}).MarshalTraces(spans("bench", 8))
+	if err != nil {
+		b.Fatal(err)
+	}
+	post := func(b *testing.B, h http.Handler) {
+		req := httptest.NewRequest("POST", TracesPath, bytes.NewReader(body))
+		req.Host = "127.0.0.1:4318"
+		req.Header.Set("Content-Type", "application/x-protobuf")
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != 200 {
+			b.Error(rec.Code)
+		}
+	}
+	handler := func(b *testing.B) http.Handler {
+		sink, err := Create(filepath.Join(b.TempDir(), "out.jsonl"), New)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { sink.Close() })
+		s, err := NewServer(loopback, sink, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.SetBytes(int64(len(body)))
+		return s.Handler()
+	}
+	b.Run("clients=1", func(b *testing.B) {
+		h := handler(b)
+		for b.Loop() {
+			post(b, h)
+		}
+	})
+	b.Run("clients=8-per-core", func(b *testing.B) {
+		h := handler(b)
+		b.SetParallelism(8)
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				post(b, h)
+			}
+		})
+	})
+}
+
+// TestDecodingTurns: with maxDecoding requests still sending their bodies,
+// another waits for a turn, and is served once one of them finishes.
+func TestDecodingTurns(t *testing.T) {
+	s, _ := newServer(t, loopback, Options{})
+	h := s.Handler()
+	body := protoBody(t, spans("turn", 1))
+	post := func(r io.Reader) chan int {
+		done := make(chan int, 1)
+		go func() {
+			req := httptest.NewRequest("POST", TracesPath, r)
+			req.Host = "127.0.0.1"
+			req.Header.Set("Content-Type", "application/x-protobuf")
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			done <- rec.Code
+		}()
+		return done
+	}
+	var writers []*io.PipeWriter
+	var slow []chan int
+	for range maxDecoding {
+		pr, pw := io.Pipe()
+		writers = append(writers, pw)
+		slow = append(slow, post(pr))
+		pw.Write(body[:1]) // the handler is now reading this body
+	}
+	waiting := post(bytes.NewReader(body))
+	select {
+	case code := <-waiting:
+		t.Fatalf("served (%d) while every turn was taken", code)
+	case <-time.After(200 * time.Millisecond):
+	}
+	writers[0].Write(body[1:])
+	writers[0].Close()
+	for _, c := range []chan int{slow[0], waiting} {
+		select {
+		case code := <-c:
+			if code != 200 {
+				t.Errorf("status %d", code)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("not served after a turn was freed")
+		}
+	}
+	for i, pw := range writers[1:] {
+		pw.Write(body[1:])
+		pw.Close()
+		if code := <-slow[i+1]; code != 200 {
+			t.Errorf("status %d", code)
+		}
 	}
 }

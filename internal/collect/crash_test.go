@@ -1,23 +1,22 @@
 package collect
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"go.opentelemetry.io/collector/pdata/ptrace"
+
+	"github.com/ragstat/ragstat/internal/childtest"
 )
 
 const childEnv = "RAGSTAT_COLLECT_CRASH_CHILD"
@@ -38,53 +37,16 @@ var receiving = regexp.MustCompile(`Receiving OTLP traces at (http://\S+)/v1/tra
 
 // startChild starts the receiver and returns it, its endpoint and what it
 // said about the partial line it removed.
-func startChild(t *testing.T, path string) (*exec.Cmd, string, string) {
+func startChild(t *testing.T, path string) (*childtest.Child, string, string) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$", "-test.count=1")
-	cmd.Env = append(os.Environ(), childEnv+"="+path)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	type started struct{ url, dropped string }
-	found := make(chan started, 1)
-	go func() {
-		var dropped string
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			if strings.HasPrefix(sc.Text(), "Removed ") {
-				dropped = sc.Text()
-			}
-			if m := receiving.FindStringSubmatch(sc.Text()); m != nil {
-				found <- started{m[1], dropped}
-			}
+	c := childtest.Start(t, "TestCrashChild", childEnv, path, receiving)
+	dropped := ""
+	for _, l := range c.Before {
+		if strings.HasPrefix(l, "Removed ") {
+			dropped = l
 		}
-		close(found)
-	}()
-	select {
-	case s, ok := <-found:
-		if !ok {
-			cmd.Wait()
-			t.Fatal("the receiver exited before serving")
-		}
-		return cmd, s.url, s.dropped
-	case <-time.After(30 * time.Second):
-		cmd.Process.Kill()
-		t.Fatal("the receiver did not start in 30 s")
 	}
-	return nil, "", ""
-}
-
-func kill(t *testing.T, cmd *exec.Cmd) {
-	t.Helper()
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	cmd.Wait()
+	return c, c.Match[1], dropped
 }
 
 // TestCrash sends a stream of exports from four clients, protobuf and
@@ -139,7 +101,7 @@ func TestCrash(t *testing.T) {
 	case <-time.After(60 * time.Second):
 		t.Fatal("the exports did not arrive in 60 s")
 	}
-	kill(t, cmd) // requests are still in flight
+	cmd.Kill(t) // requests are still in flight
 	wg.Wait()
 
 	kept, partial := stored(t, path)
@@ -159,7 +121,7 @@ func TestCrash(t *testing.T) {
 		t.Fatalf("after restart: %v %v", resp, err)
 	}
 	resp.Body.Close()
-	kill(t, cmd)
+	cmd.Kill(t)
 	again, partial := stored(t, path)
 	if partial != 0 || !again["after"] || len(again) != len(kept)+1 {
 		t.Errorf("after restart: %d requests stored (had %d), partial line %d bytes", len(again), len(kept), partial)

@@ -27,15 +27,19 @@ const (
 
 // Sink is where the receiver writes: one OTLP/JSON line per request,
 // flushed to stable storage before the request is acknowledged. It is safe
-// for concurrent use.
+// for concurrent use; requests that arrive together share one flush.
 type Sink struct {
 	name string
-	mu   sync.Mutex
+	mu   sync.Mutex // guards the writes: w, size, err
 	w    io.Writer
 	f    *os.File // the file Create opened; nil for a stream
-	size int64    // bytes of whole lines in f; a failed write is cut back to it
-	sync bool     // flush after each line (false once the writer says it cannot)
-	err  error    // set when a failed write could not be undone
+	size int64    // bytes of whole lines written; a failed write is cut back to it
+	err  error    // set once the sink cannot go on
+
+	flushMu sync.Mutex // one flush at a time; guards synced and noSync
+	synced  int64      // bytes known to be on stable storage
+	noSync  bool       // the writer cannot be flushed (a pipe, a terminal)
+
 	// Dropped is the number of bytes of an incomplete last line that
 	// Create removed in Append mode.
 	Dropped int64
@@ -45,7 +49,7 @@ type Sink struct {
 func Create(path string, mode Mode) (*Sink, error) {
 	var f *os.File
 	var err error
-	s := &Sink{name: path, sync: true}
+	s := &Sink{name: path}
 	switch mode {
 	case New:
 		f, err = os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
@@ -77,6 +81,7 @@ func Create(path string, mode Mode) (*Sink, error) {
 		f.Close()
 		return nil, err
 	}
+	s.synced = s.size
 	return s, nil
 }
 
@@ -85,7 +90,7 @@ func Create(path string, mode Mode) (*Sink, error) {
 // method); a pipe or terminal cannot be synced, and there an
 // acknowledgement means the line was written to it.
 func Stream(w io.Writer, name string) *Sink {
-	return &Sink{name: name, w: w, sync: true}
+	return &Sink{name: name, w: w}
 }
 
 // Name is the file written.
@@ -165,47 +170,76 @@ func unsyncable(err error) bool {
 	return errors.Is(err, syscall.EINVAL) || errors.Is(err, syscall.ENOTSUP) || errors.Is(err, syscall.EBADF)
 }
 
-// Append writes line and a newline and flushes them to stable storage.
-// When that fails, the file is cut back to its last whole line; when even
-// that fails, every later Append fails too.
+// Append writes line and a newline and flushes them to stable storage,
+// together with whatever other lines were written meanwhile. When the
+// write fails, the file is cut back to its last whole line; when even that
+// fails, or a flush fails (what was written since the last flush may then
+// be lost), every later Append fails too.
 func (s *Sink) Append(line []byte) error {
+	end, err := s.write(line)
+	if err != nil {
+		return err
+	}
+	return s.flush(end)
+}
+
+// write writes one line and returns the offset of its end.
+func (s *Sink) write(line []byte) (int64, error) {
+	buf := make([]byte, 0, len(line)+1)
+	buf = append(append(buf, line...), '\n')
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.err != nil {
-		return s.err
+		return 0, s.err
 	}
-	err := s.write(line)
-	if err == nil {
-		s.size += int64(len(line)) + 1
-		return nil
+	if _, err := s.w.Write(buf); err != nil {
+		if s.f == nil { // a stream: what was written stays written
+			s.err = fmt.Errorf("%s: %w", s.name, err)
+			return 0, s.err
+		}
+		if terr := truncate(s.f, s.size); terr != nil {
+			s.err = fmt.Errorf("%s: a failed write (%v) could not be undone: %v", s.name, err, terr)
+			return 0, s.err
+		}
+		if _, serr := s.f.Seek(s.size, io.SeekStart); serr != nil {
+			s.err = fmt.Errorf("%s: %w", s.name, serr)
+			return 0, s.err
+		}
+		return 0, fmt.Errorf("%s: %w", s.name, err)
 	}
-	if s.f == nil { // a stream: what was written stays written
-		s.err = fmt.Errorf("%s: %w", s.name, err)
-		return s.err
-	}
-	if terr := truncate(s.f, s.size); terr != nil {
-		s.err = fmt.Errorf("%s: a failed write (%v) could not be undone: %v", s.name, err, terr)
-		return s.err
-	}
-	return fmt.Errorf("%s: %w", s.name, err)
+	s.size += int64(len(buf))
+	return s.size, nil
 }
 
-func (s *Sink) write(line []byte) error {
-	buf := make([]byte, 0, len(line)+1)
-	buf = append(append(buf, line...), '\n')
-	if _, err := s.w.Write(buf); err != nil {
-		return err
-	}
+// flush makes sure the bytes up to end are on stable storage: one flush
+// covers every line written before it starts.
+func (s *Sink) flush(end int64) error {
 	f, ok := s.w.(interface{ Sync() error })
-	if !s.sync || !ok {
+	if !ok {
 		return nil
 	}
-	if err := f.Sync(); err != nil {
-		if !unsyncable(err) {
-			return err
-		}
-		s.sync = false
+	s.flushMu.Lock()
+	defer s.flushMu.Unlock()
+	if s.noSync || s.synced >= end {
+		return nil
 	}
+	s.mu.Lock()
+	target, broken := s.size, s.err
+	s.mu.Unlock()
+	if broken != nil {
+		return broken
+	}
+	if err := f.Sync(); err != nil {
+		if unsyncable(err) {
+			s.noSync = true
+			return nil
+		}
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.err = fmt.Errorf("%s: flushing to disk: %w (what was written since the last flush may be lost)", s.name, err)
+		return s.err
+	}
+	s.synced = target
 	return nil
 }
 

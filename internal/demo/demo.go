@@ -6,13 +6,14 @@ package demo
 import (
 	"embed"
 	"fmt"
+	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/outfile"
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/metric"
 	"github.com/ragstat/ragstat/report"
@@ -67,23 +68,32 @@ func Evaluate() (*report.Eval, error) {
 }
 
 // Write copies the embedded example files into dir, so the commands the
-// demo suggests can be tried on them.
-func Write(dir string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	return fs.WalkDir(fixtures, "fixtures", func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := fixtures.ReadFile(path)
+// demo suggests can be tried on them. A file that exists is replaced only
+// when force is set; on failure nothing is left behind.
+func Write(dir string, force bool) error {
+	out := outfile.New(outfile.Options{Force: force})
+	defer out.Abort()
+	files := map[string][]byte{}
+	err := fs.WalkDir(fixtures, "fixtures", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		dst := filepath.Join(dir, filepath.FromSlash(strings.TrimPrefix(path, "fixtures/")))
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		dst := filepath.Join(dir, filepath.FromSlash(strings.TrimPrefix(path, "fixtures")))
+		if d.IsDir() {
+			return out.Dir(dst)
+		}
+		if files[dst], err = fixtures.ReadFile(path); err != nil {
 			return err
 		}
-		return os.WriteFile(dst, data, 0o644)
+		return out.Claim("--write", dst)
 	})
+	if err != nil {
+		return err
+	}
+	for dst, data := range files {
+		if err := out.Write(dst, func(w io.Writer) error { _, err := w.Write(data); return err }); err != nil {
+			return err
+		}
+	}
+	return out.Commit()
 }

@@ -258,9 +258,9 @@ func Eval(w io.Writer, s *report.Saved) error {
 func cells(low, high []float64) []string {
 	out := make([]string, len(low))
 	for i, v := range low {
-		out[i] = strconv.FormatFloat(v, 'f', 4, 64)
+		out[i] = report.Number(v)
 		if high != nil {
-			out[i] = "[" + out[i] + ", " + strconv.FormatFloat(high[i], 'f', 4, 64) + "]"
+			out[i] = "[" + out[i] + ", " + report.Number(high[i]) + "]"
 		}
 	}
 	return out

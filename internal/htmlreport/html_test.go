@@ -2,6 +2,7 @@ package htmlreport
 
 import (
 	"bytes"
+	"math"
 	"regexp"
 	"strings"
 	"testing"
@@ -46,26 +47,47 @@ func TestCompare(t *testing.T) {
 	}
 }
 
-func TestEval(t *testing.T) {
+// evalPage renders the demo's evaluation, changed by edit, as saved JSON
+// and as the page made from it.
+func evalPage(t *testing.T, edit func(*report.Eval)) (doc, page string) {
+	t.Helper()
 	r, err := demo.Evaluate()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var doc, page bytes.Buffer
-	if err := report.Render(&doc, "json", r); err != nil {
+	edit(r)
+	var d, p bytes.Buffer
+	if err := report.Render(&d, "json", r); err != nil {
 		t.Fatal(err)
 	}
-	saved, err := report.Read(input.FromBytes("eval.json", doc.Bytes()))
+	saved, err := report.Read(input.FromBytes("eval.json", d.Bytes()))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Eval(&page, saved); err != nil {
+	if err := Eval(&p, saved); err != nil {
 		t.Fatal(err)
 	}
+	return d.String(), p.String()
+}
+
+func TestEval(t *testing.T) {
+	_, page := evalPage(t, func(*report.Eval) {})
 	for _, want := range []string{`id="query-table"`, "restore", "0.8541", "<svg"} {
-		if !strings.Contains(page.String(), want) {
+		if !strings.Contains(page, want) {
 			t.Errorf("page lacks %q", want)
 		}
+	}
+}
+
+// An undefined mean (no query evaluated) round-trips through JSON as null
+// and shows as "-", never NaN, in the page and its chart.
+func TestEvalUndefinedMean(t *testing.T) {
+	doc, page := evalPage(t, func(r *report.Eval) { r.Results[0].Mean[0] = math.NaN() })
+	if i := strings.Index(page, ">NaN"); i >= 0 {
+		t.Errorf("page shows NaN: %s", page[max(0, i-200):i+50])
+	}
+	if !strings.Contains(doc, "null") {
+		t.Errorf("the undefined mean is not null in JSON")
 	}
 }
 

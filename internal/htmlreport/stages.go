@@ -72,7 +72,7 @@ func systemOf(sys *stages.System) systemView {
 			r.Facts = strconv.FormatFloat(st.FactCoverage, 'f', 4, 64)
 		}
 		for _, v := range st.Eval.Mean {
-			r.Cells = append(r.Cells, strconv.FormatFloat(v, 'f', 4, 64))
+			r.Cells = append(r.Cells, report.Number(v))
 		}
 		sv.Rows = append(sv.Rows, r)
 	}

@@ -120,10 +120,16 @@ func meanBars(names []string, means []float64, label string) template.HTML {
 	svgOpen(&b, chartW, h, label)
 	top := 1.0
 	for _, m := range means {
-		top = math.Max(top, m)
+		if !math.IsNaN(m) && !math.IsInf(m, 0) {
+			top = math.Max(top, m)
+		}
 	}
 	for i, n := range names {
 		y := 4 + float64(i)*rowH
+		if math.IsNaN(means[i]) || math.IsInf(means[i], 0) { // undefined: no bar
+			fmt.Fprintf(&b, `<text x="0" y="%.1f">%s</text><text x="186" y="%.1f">-</text>`, y+15, template.HTMLEscapeString(n), y+15)
+			continue
+		}
 		w := means[i] / top * (chartW - 260)
 		fmt.Fprintf(&b, `<text x="0" y="%.1f">%s</text><rect class="pos" x="180" y="%.1f" width="%.2f" height="%g"/><text x="%.2f" y="%.1f">%.4f</text>`,
 			y+15, template.HTMLEscapeString(n), y+2, w, rowH-6, 186+w, y+15, means[i])

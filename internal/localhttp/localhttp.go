@@ -5,11 +5,14 @@
 package localhttp
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/hex"
 	"net"
+	"net/http"
 	"strings"
+	"time"
 )
 
 // IsLoopback reports whether addr is on a loopback interface.
@@ -46,4 +49,19 @@ func RandomToken() (string, error) {
 // in constant time.
 func TokenEqual(got, want string) bool {
 	return subtle.ConstantTimeCompare([]byte(got), []byte(want)) == 1
+}
+
+// Serve serves srv on ln until ctx ends, then shuts it down, letting the
+// requests in flight finish for up to grace.
+func Serve(ctx context.Context, srv *http.Server, ln net.Listener, grace time.Duration) error {
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	shut, cancel := context.WithTimeout(context.Background(), grace)
+	defer cancel()
+	return srv.Shutdown(shut)
 }

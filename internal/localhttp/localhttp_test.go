@@ -1,8 +1,12 @@
 package localhttp
 
 import (
+	"context"
+	"io"
 	"net"
+	"net/http"
 	"testing"
+	"time"
 )
 
 func TestLoopbackHost(t *testing.T) {
@@ -57,5 +61,48 @@ func TestToken(t *testing.T) {
 	}
 	if !TokenEqual(a, a) || TokenEqual(a, b) || TokenEqual("", a) || TokenEqual(a[:63], a) {
 		t.Error("TokenEqual is wrong")
+	}
+}
+
+// TestServe: when its context ends, Serve lets a request in flight finish
+// before it returns.
+func TestServe(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	started, release := make(chan struct{}), make(chan struct{})
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		close(started)
+		<-release
+		io.WriteString(w, "done")
+	})}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- Serve(ctx, srv, ln, 10*time.Second) }()
+	got := make(chan string, 1)
+	go func() {
+		resp, err := http.Get("http://" + ln.Addr().String() + "/")
+		if err != nil {
+			got <- err.Error()
+			return
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		got <- string(b)
+	}()
+	<-started
+	cancel()
+	select {
+	case err := <-served:
+		t.Fatalf("Serve returned %v with a request in flight", err)
+	case <-time.After(100 * time.Millisecond):
+	}
+	close(release)
+	if b := <-got; b != "done" {
+		t.Errorf("the request in flight got %q", b)
+	}
+	if err := <-served; err != nil {
+		t.Errorf("Serve: %v", err)
 	}
 }

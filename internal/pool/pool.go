@@ -14,6 +14,9 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+
+	"github.com/ragstat/ragstat/corpus"
+	"github.com/ragstat/ragstat/topics"
 )
 
 // Ranking is one ranked list of one system for one query. A system may give
@@ -33,6 +36,25 @@ type Options struct {
 	Depth  int    // k: how many of each list's top items are pooled; at least 1
 	Seed   uint64 // the shuffle's seed: the same input and seed give the same queue
 	Judged Judged // nil when nothing is judged yet
+	// Invalid reports an item that is not acceptable evidence for the
+	// query (out of its scopes, not in effect at its date): it is neither
+	// pooled nor counted in a system's top k; nil when all are valid.
+	Invalid func(query, item string) bool
+}
+
+// InvalidEvidence reports an item that is not acceptable evidence for a
+// query, for Options.Invalid: out of the topic's scopes or not in effect
+// at its as_of, by the corpus's metadata. An item or query either file
+// lacks is valid.
+func InvalidEvidence(cs *corpus.Corpus, ts *topics.Set) func(query, item string) bool {
+	return func(query, item string) bool {
+		t, c := ts.Get(query), cs.Get(item)
+		if t == nil || c == nil {
+			return false
+		}
+		out, stale := c.Meta.Validity(t.Scopes, t.AsOf.Time)
+		return out || stale
+	}
 }
 
 // Entry is one (query, item) pair to judge.
@@ -52,6 +74,9 @@ type SystemStats struct {
 	Judged  int // of those, already judged before this pool
 	Pooled  int // of those, in the queue (TopK = Judged + Pooled)
 	Unique  int // queue entries no other system contributed
+	// Invalid is the number of distinct pairs in its top k that are not
+	// acceptable evidence for their query, left out of TopK and the pool.
+	Invalid int
 	// Deeper is the number of distinct pairs at ranks k+1..2k of its lists
 	// (not already in its top k); DeeperJudged of them will be judged once
 	// the pool is assessed, thanks to other systems or earlier judgments.
@@ -97,8 +122,13 @@ func Build(rankings []Ranking, opt Options) (*Result, error) {
 	if judged == nil {
 		judged = func(string, string) bool { return false }
 	}
-	top := map[string]map[key]bool{}    // system -> its top-k pairs
-	deeper := map[string]map[key]bool{} // system -> pairs at ranks k+1..2k
+	invalid := opt.Invalid
+	if invalid == nil {
+		invalid = func(string, string) bool { return false }
+	}
+	refused := map[string]map[key]bool{} // system -> invalid pairs in its top k
+	top := map[string]map[key]bool{}     // system -> its top-k pairs
+	deeper := map[string]map[key]bool{}  // system -> pairs at ranks k+1..2k
 	queries := map[string]map[string]bool{}
 	for _, r := range rankings {
 		if strings.TrimSpace(r.System) == "" || strings.TrimSpace(r.Query) == "" {
@@ -106,12 +136,18 @@ func Build(rankings []Ranking, opt Options) (*Result, error) {
 		}
 		if top[r.System] == nil {
 			top[r.System], deeper[r.System], queries[r.System] = map[key]bool{}, map[key]bool{}, map[string]bool{}
+			refused[r.System] = map[key]bool{}
 		}
 		queries[r.System][r.Query] = true
 		for i, it := range r.Items[:min(len(r.Items), 2*opt.Depth)] {
-			if i < opt.Depth {
+			switch {
+			case invalid(r.Query, it):
+				if i < opt.Depth {
+					refused[r.System][key{r.Query, it}] = true
+				}
+			case i < opt.Depth:
 				top[r.System][key{r.Query, it}] = true
-			} else {
+			default:
 				deeper[r.System][key{r.Query, it}] = true
 			}
 		}
@@ -137,7 +173,9 @@ func Build(rankings []Ranking, opt Options) (*Result, error) {
 	}
 	shuffle(res.Queue, opt.Seed)
 	for sys, pairs := range top {
-		res.Systems = append(res.Systems, stats(sys, len(queries[sys]), pairs, deeper[sys], contributors, judged))
+		s := stats(sys, len(queries[sys]), pairs, deeper[sys], contributors, judged)
+		s.Invalid = len(refused[sys])
+		res.Systems = append(res.Systems, s)
 	}
 	slices.SortFunc(res.Systems, func(a, b SystemStats) int { return strings.Compare(a.System, b.System) })
 	return res, nil

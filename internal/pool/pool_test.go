@@ -6,8 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ragstat/ragstat/corpus"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/schematest"
+	"github.com/ragstat/ragstat/topics"
 )
 
 var rankings = []Ranking{
@@ -58,6 +60,37 @@ func TestBuild(t *testing.T) {
 	rag := stats["rag"] // union of stages: g, a; h at rank 2 of a stage is in the top k too
 	if rag.TopK != 3 || rag.Unique != 2 {
 		t.Errorf("rag %+v", rag)
+	}
+}
+
+// An item that is not acceptable evidence for its query (out of scope,
+// stale) is neither pooled nor counted in a system's top k.
+func TestBuildLeavesInvalidEvidenceOut(t *testing.T) {
+	cs, err := corpus.Read(input.FromBytes("corpus.jsonl", []byte(`{"id":"a","scope":"t2"}
+{"id":"e","valid_to":"2026-01-01"}
+{"id":"b","scope":"t1"}`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, err := topics.Read(input.FromBytes("topics.jsonl", []byte(`{"id":"q1","scopes":["t1"],"as_of":"2026-06-01"}`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Build(rankings, Options{Depth: 2, Invalid: InvalidEvidence(cs, ts)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range res.Queue {
+		if e.Query == "q1" && (e.Item == "a" || e.Item == "e") {
+			t.Errorf("invalid evidence pooled: %+v", e)
+		}
+	}
+	for _, s := range res.Systems {
+		// bm25's top 2 is a (out of scope), b; dense's q1 top 2 is b, e (stale); rag's is g, a, h.
+		want := map[string][2]int{"bm25": {1, 1}, "dense": {3, 1}, "rag": {2, 1}}[s.System]
+		if s.TopK != want[0] || s.Invalid != want[1] {
+			t.Errorf("%s: top k %d, invalid %d; want %v", s.System, s.TopK, s.Invalid, want)
+		}
 	}
 }
 

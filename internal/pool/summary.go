@@ -21,8 +21,15 @@ func WriteSummary(w io.Writer, res *Result, depth int, out string) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintln(w, "\nunique: pairs to judge that no other system put in its top k. judged after: once the queue is judged.")
-	return err
+	if _, err := fmt.Fprintln(w, "\nunique: pairs to judge that no other system put in its top k. judged after: once the queue is judged."); err != nil {
+		return err
+	}
+	for _, s := range res.Systems {
+		if s.Invalid > 0 {
+			fmt.Fprintf(w, "%s: %d pairs of its top %d are not acceptable evidence for their query (out of scope or not in effect at as_of): not pooled, not counted\n", s.System, s.Invalid, depth)
+		}
+	}
+	return nil
 }
 
 func pct(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }

@@ -3,12 +3,24 @@ package trecfile
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"sync"
+
+	"github.com/ragstat/ragstat/diag"
 )
 
 // blockSize is how much input one parser receives at a time.
 var blockSize = 4 << 20
+
+// MaxLine is the longest line a reader accepts: no TREC line comes near it,
+// and a file without newlines (binary data, a decompression bomb) is refused
+// once this much of it is read instead of being held whole.
+const MaxLine = 1 << 20
+
+// MaxBlock is the most a reader holds at once: all of one query's lines of a
+// grouped run, or a stretch of qrels comment lines, must fit.
+const MaxBlock = 1 << 30
 
 // buffers recycles block buffers across readers.
 var buffers sync.Pool
@@ -25,6 +37,7 @@ type block struct {
 // a block ends: it returns how many bytes of data to keep (after a newline),
 // or 0 when data holds no acceptable end and the block must grow.
 type blockReader struct {
+	name  string // for messages
 	r     io.Reader
 	cut   func(data []byte) int
 	carry []byte // bytes read but not yet handed out
@@ -33,8 +46,8 @@ type blockReader struct {
 	eof   bool
 }
 
-func newBlockReader(r io.Reader, cut func([]byte) int) *blockReader {
-	return &blockReader{r: r, cut: cut, line: 1}
+func newBlockReader(name string, r io.Reader, cut func([]byte) int) *blockReader {
+	return &blockReader{name: name, r: r, cut: cut, line: 1}
 }
 
 // next returns the next block, or io.EOF when the input is exhausted.
@@ -57,10 +70,27 @@ func (br *blockReader) next() (*block, error) {
 		if end > 0 || br.eof {
 			return br.emit(buf, n, end), nil
 		}
+		if err := br.tooLong(buf[:n]); err != nil {
+			return nil, err
+		}
 		grown := make([]byte, 2*cap(buf))
 		copy(grown, buf[:n])
 		buf = grown[:cap(grown)]
 	}
+}
+
+// tooLong reports a block that cannot grow: its last line is longer than
+// MaxLine, or it has reached MaxBlock.
+func (br *blockReader) tooLong(data []byte) error {
+	start := bytes.LastIndexByte(data, '\n') + 1
+	line := br.line + bytes.Count(data[:start], nl)
+	switch {
+	case len(data)-start > MaxLine:
+		return list(&diag.Error{File: br.name, Line: line, Msg: fmt.Sprintf("line longer than %d bytes: not a TREC file (binary or compressed data?)", MaxLine)})
+	case 2*len(data) > MaxBlock:
+		return list(&diag.Error{File: br.name, Line: br.line, Msg: fmt.Sprintf("more than %d bytes without a place to cut (one query's lines, or comment lines, from here on)", MaxBlock/2)})
+	}
+	return nil
 }
 
 // buffer returns a recycled buffer of at least size bytes, or a new one.
@@ -107,6 +137,7 @@ func lineCut(data []byte) int {
 // boundary yet.
 func queryCut(data []byte) int {
 	end := lineCut(data)
+	all := end
 	var last []byte
 	for end > 0 {
 		start := bytes.LastIndexByte(data[:end-1], '\n') + 1
@@ -119,6 +150,9 @@ func queryCut(data []byte) int {
 			return end
 		}
 		end = start
+	}
+	if last == nil {
+		return all // only blank lines and comments: any line end will do
 	}
 	return 0
 }

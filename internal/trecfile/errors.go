@@ -1,6 +1,7 @@
 package trecfile
 
 import (
+	"errors"
 	"slices"
 	"sync"
 
@@ -9,6 +10,10 @@ import (
 
 // MaxErrors is how many problems a reader reports before it stops reading.
 const MaxErrors = diag.Max
+
+// errBlockFull stops parsing a block once it holds MaxErrors problems:
+// later lines cannot be among the first MaxErrors of the file.
+var errBlockFull = errors.New("enough problems in this block")
 
 // collector gathers problems from concurrent parsers and keeps the first
 // MaxErrors in line order.

@@ -3,9 +3,10 @@ package trecfile
 import (
 	"encoding/binary"
 	"fmt"
-	"github.com/ragstat/ragstat/diag"
 	"math"
 	"math/bits"
+
+	"github.com/ragstat/ragstat/diag"
 )
 
 // maxFields is one more than the widest format, so that a line with too many
@@ -102,10 +103,10 @@ func (p *lineParser) run(n, no int, opt *Options) (qid []byte, d RunDoc, tag []b
 	}
 	var ok bool
 	if d.Score, ok = parseScore(p.f[4]); !ok {
-		return nil, d, nil, p.bad(no, opt, fmt.Sprintf("score %q is not a finite number; write scores as decimals such as 12.5 or 1e-3", p.f[4]))
+		return nil, d, nil, p.bad(no, opt, "score "+diag.Quote(string(p.f[4]))+" is not a finite number; write scores as decimals such as 12.5 or 1e-3")
 	}
 	if d.Rank, ok = parseInt(p.f[3]); !ok {
-		return nil, d, nil, p.bad(no, opt, fmt.Sprintf("rank %q is not an integer; the fourth column is the rank (1, 2, ...)", p.f[3]))
+		return nil, d, nil, p.bad(no, opt, "rank "+diag.Quote(string(p.f[3]))+" is not an integer; the fourth column is the rank (1, 2, ...)")
 	}
 	return qid, d, tag, nil
 }

@@ -53,17 +53,60 @@ func fastDecimal(b []byte) (v float64, ok bool) {
 	return v, true
 }
 
-// parseScore parses a whole field as a finite float64 (ragstat's rule).
+// parseScore parses a whole field as a finite decimal float64 (ragstat's
+// rule): [+-]digits[.digits][e[+-]digits]. Go's and C's other spellings,
+// hexadecimal (0x1p3), digit separators (1_0), inf and nan, are refused.
 func parseScore(b []byte) (float64, bool) {
 	if v, ok := fastDecimal(b); ok {
 		return v, true
+	}
+	if !isDecimal(b) {
+		return 0, false
 	}
 	v, err := strconv.ParseFloat(view(b), 64)
 	return v, err == nil && !math.IsInf(v, 0) && !math.IsNaN(v)
 }
 
-// parseInt parses a whole field as a decimal integer with optional sign.
+// isDecimal reports whether b is [+-]digits[.digits][(e|E)[+-]digits],
+// with digits on at least one side of the point.
+func isDecimal(b []byte) bool {
+	i := 0
+	digits := func() int {
+		start := i
+		for i < len(b) && b[i]-'0' < 10 {
+			i++
+		}
+		return i - start
+	}
+	if i < len(b) && (b[i] == '+' || b[i] == '-') {
+		i++
+	}
+	n := digits()
+	if i < len(b) && b[i] == '.' {
+		i++
+		n += digits()
+	}
+	if n == 0 {
+		return false
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(b)
+}
+
+// parseInt parses a whole field as a decimal integer, with an optional
+// minus sign (a plus sign is refused: no tool writes one).
 func parseInt(b []byte) (int, bool) {
+	if len(b) > 0 && b[0] == '+' {
+		return 0, false
+	}
 	if 0 < len(b) && len(b) <= 9 { // the common case: a few digits, no sign
 		v := 0
 		for _, c := range b {

@@ -18,8 +18,8 @@ func (opt *Options) workers() int {
 // pipeline reads r in blocks ended by cut and hands them to n goroutines
 // running work, one block at a time each. It stops early when work returns
 // an error or stop reports true, and returns the first read or work error.
-func pipeline(r io.Reader, cut func([]byte) int, n int, stop func() bool, work func(*block) error) error {
-	br := newBlockReader(r, cut)
+func pipeline(name string, r io.Reader, cut func([]byte) int, n int, stop func() bool, work func(*block) error) error {
+	br := newBlockReader(name, r, cut)
 	blocks := make(chan *block, 1)
 	var failed atomic.Bool
 	var once sync.Once

@@ -3,9 +3,10 @@ package trecfile
 import (
 	"bytes"
 	"fmt"
-	"github.com/ragstat/ragstat/diag"
 	"io"
 	"sync"
+
+	"github.com/ragstat/ragstat/diag"
 )
 
 const qrelsFormat = "qid iter docid grade"
@@ -29,7 +30,7 @@ type QrelsLine struct {
 // reads as C's atol does.
 func ReadQrels(r io.Reader, opt Options, fn func(QrelsLine) error) error {
 	d := &qrelsDelivery{opt: &opt, fn: fn, pending: map[int]*parsedBlock{}}
-	err := pipeline(r, qrelsCut, opt.workers(), d.errs.full, func(b *block) error {
+	err := pipeline(opt.Name, r, qrelsCut, opt.workers(), d.errs.full, func(b *block) error {
 		return d.add(b.seq, parseQrelsBlock(b, &opt))
 	})
 	if err != nil {
@@ -129,7 +130,9 @@ func parseQrelsBlock(b *block, opt *Options) *parsedBlock {
 	q := &qrelsReader{opt: opt, pb: &parsedBlock{recs: make([]qrelsRec, 0, bytes.Count(b.data, nl)+1)}}
 	eachLine(b, &q.p, func(line []byte, n, no int) error {
 		if perr := q.parse(line, n, no, b.data); perr != nil {
-			q.pb.errs = append(q.pb.errs, perr)
+			if q.pb.errs = append(q.pb.errs, perr); len(q.pb.errs) == MaxErrors {
+				return errBlockFull
+			}
 		}
 		return nil
 	})
@@ -177,7 +180,7 @@ func (q *qrelsReader) parse(line []byte, n, no int, data []byte) *diag.Error {
 	}
 	if !ok {
 		return &diag.Error{File: opt.Name, Line: no, Query: string(f[0]), Item: string(f[2]),
-			Msg: fmt.Sprintf("grade %q is not an integer; the fourth column is the relevance grade (0, 1, 2, ...)", f[3])}
+			Msg: "grade " + diag.Quote(string(f[3])) + " is not an integer; the fourth column is the relevance grade (0, 1, 2, ...)"}
 	}
 	if len(q.pb.errs) > 0 {
 		return nil

@@ -96,7 +96,7 @@ func withInput(open func() (io.ReadCloser, error), f func(io.Reader) error) erro
 // in input order.
 func isGrouped(r io.Reader, opt *Options) (bool, error) {
 	m := newGroupCheck()
-	err := pipeline(r, lineCut, opt.workers(), m.failed, func(b *block) error {
+	err := pipeline(opt.Name, r, lineCut, opt.workers(), m.failed, func(b *block) error {
 		m.add(b.seq, blockKeys(b.data))
 		return nil
 	})
@@ -186,7 +186,7 @@ type runStream struct {
 
 // stream parses a grouped run block by block on all workers.
 func (s *runStream) stream(r io.Reader) error {
-	return pipeline(r, queryCut, s.opt.workers(), s.stop, s.parseBlock)
+	return pipeline(s.opt.Name, r, queryCut, s.opt.workers(), s.stop, s.parseBlock)
 }
 
 // stop reports whether streaming should end early.
@@ -213,7 +213,9 @@ func (s *runStream) parseBlock(b *block) error {
 		qid, d, tag, perr := p.run(n, no, s.opt)
 		switch {
 		case perr != nil:
-			bad = append(bad, perr)
+			if bad = append(bad, perr); len(bad) == MaxErrors {
+				err = errBlockFull // the rest of the block cannot be among the first problems
+			}
 			continue
 		case qid == nil || len(bad) > 0:
 			continue
@@ -232,7 +234,9 @@ func (s *runStream) parseBlock(b *block) error {
 		q.LastTag = view(tag)
 		q.Docs = append(q.Docs, d)
 	}
-	if err == nil && len(bad) == 0 && len(q.Docs) > 0 {
+	if err == errBlockFull {
+		err = nil
+	} else if err == nil && len(bad) == 0 && len(q.Docs) > 0 {
 		err = s.deliver(q)
 	}
 	s.errs.add(bad...)
@@ -272,12 +276,14 @@ func (s *runStream) inMemory(r io.Reader) error {
 	index := map[string]int{}
 	var all []*RunQuery
 	var p lineParser
-	err := pipeline(r, lineCut, 1, s.errs.full, func(b *block) error {
+	err := pipeline(s.opt.Name, r, lineCut, 1, s.errs.full, func(b *block) error {
 		var bad []*diag.Error
 		eachLine(b, &p, func(_ []byte, n, no int) error {
 			qid, d, tag, perr := p.run(n, no, s.opt)
 			if perr != nil {
-				bad = append(bad, perr)
+				if bad = append(bad, perr); len(bad) == MaxErrors {
+					return errBlockFull
+				}
 			} else if qid != nil {
 				all = keep(all, index, qid, d, tag)
 			}

@@ -532,14 +532,32 @@ func TestSplit(t *testing.T) {
 }
 
 func TestParseInt(t *testing.T) {
-	for in, want := range map[string]int{"0": 0, "7": 7, "123456789": 123456789, "1234567890": 1234567890, "-5": -5, "+5": 5, "007": 7} {
+	for in, want := range map[string]int{"0": 0, "7": 7, "123456789": 123456789, "1234567890": 1234567890, "-5": -5, "007": 7} {
 		if got, ok := parseInt([]byte(in)); !ok || got != want {
 			t.Errorf("parseInt(%q) = %d, %v", in, got, ok)
 		}
 	}
-	for _, in := range []string{"", "12a", "1.0", "x", "- 1"} {
+	for _, in := range []string{"", "12a", "1.0", "x", "- 1", "+5", "1_0", "0x10"} {
 		if _, ok := parseInt([]byte(in)); ok {
 			t.Errorf("parseInt(%q) accepted", in)
 		}
+	}
+}
+
+// TestParseScoreStrict: a strict score is a plain decimal; Go's and C's
+// other spellings are refused (trec-eval's lenient mode keeps atof).
+func TestParseScoreStrict(t *testing.T) {
+	for in, want := range map[string]float64{"1": 1, "-2.5": -2.5, "+3": 3, ".5": 0.5, "5.": 5, "1e-3": 0.001, "12345678901234567890.5": 12345678901234567890.5, "2E+2": 200} {
+		if got, ok := parseScore([]byte(in)); !ok || got != want {
+			t.Errorf("parseScore(%q) = %v, %v; want %v", in, got, ok, want)
+		}
+	}
+	for _, in := range []string{"1_0", "0x1p3", "0X10", "inf", "Infinity", "nan", "1e", "e5", ".", "-", "1e999", "1.2.3", "١"} {
+		if v, ok := parseScore([]byte(in)); ok {
+			t.Errorf("parseScore(%q) = %v, accepted", in, v)
+		}
+	}
+	if got := Atof([]byte("0x1p3")); got != 8 {
+		t.Errorf("Atof keeps C's reading: 0x1p3 = %v", got)
 	}
 }

@@ -107,7 +107,14 @@ func Parse(data []byte) (*Tokenizer, error) {
 	return t, nil
 }
 
+// errNull is a component given as null where an object is expected (in a
+// Sequence: a top-level null means "none" and is accepted).
+var errNull = errors.New("null where a component object is expected")
+
 func buildNormalizer(c *componentJSON) (normalizer, error) {
+	if c == nil {
+		return nil, errNull
+	}
 	switch c.Type {
 	case "Sequence":
 		var seq normalizers
@@ -147,6 +154,9 @@ func buildNormalizer(c *componentJSON) (normalizer, error) {
 }
 
 func buildPreTokenizer(c *componentJSON) (preTokenizer, error) {
+	if c == nil {
+		return nil, errNull
+	}
 	switch c.Type {
 	case "Sequence":
 		var seq preTokenizers

@@ -32,6 +32,7 @@ package hf
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"unicode/utf8"
 )
@@ -50,9 +51,14 @@ type Tokenizer struct {
 	addSpecials bool     // put specials around the ids
 }
 
-// Load reads the tokenizer.json file at path.
+// MaxFileSize is the largest tokenizer.json Load reads (the largest
+// published ones are tens of megabytes).
+const MaxFileSize = 1 << 30
+
+// Load reads the tokenizer.json file at path. It must be a regular file of
+// at most MaxFileSize bytes: a device or a pipe is refused.
 func Load(path string) (*Tokenizer, error) {
-	data, err := os.ReadFile(path)
+	data, err := readFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("hf: %w", err)
 	}
@@ -152,4 +158,23 @@ type model interface {
 	id(token string) (int, bool)
 	// size is the number of tokens in the vocabulary.
 	size() int
+}
+
+func readFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file: give the path of a tokenizer.json", path)
+	}
+	if info.Size() > MaxFileSize {
+		return nil, fmt.Errorf("%s has %d bytes, more than a tokenizer.json has (at most %d)", path, info.Size(), MaxFileSize)
+	}
+	return io.ReadAll(io.LimitReader(f, MaxFileSize+1))
 }

@@ -4,8 +4,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // tiny is a small tokenizer.json: a BPE vocabulary with merges written the
@@ -107,8 +109,80 @@ func fixtures(t testing.TB) []string {
 	return paths
 }
 
+// synthetic are small configs that take the fuzzer into the Sequence,
+// Split and post-processor paths, nulls included.
+var synthetic = []string{
+	with(`{"type": "Lowercase"}`, `{"type": "Sequence", "normalizers": [{"type": "NFKC"}, null, {"type": "Strip", "strip_left": true}]}`),
+	with(`{"type": "WhitespaceSplit"}`, `{"type": "Sequence", "pretokenizers": [null, {"type": "Split", "pattern": {"Regex": "\\s+"}, "behavior": "Removed"}]}`),
+	with(`{"type": "WhitespaceSplit"}`, `{"type": "Split", "pattern": {"Regex": "(a+)+$"}, "behavior": "Isolated"}`),
+	with(`{"type": "WhitespaceSplit"}`, `{"type": "Split", "pattern": {"String": " "}, "behavior": "MergedWithNext", "invert": true}`),
+	with(`"model":`, `"post_processor": {"type": "Sequence", "processors": [null]}, "model":`),
+	with(`"model":`, `"post_processor": {"type": "TemplateProcessing", "single": [{"SpecialToken": {"id": "<s>"}}, {"Sequence": {"id": "A"}}], "special_tokens": {"<s>": {"ids": [7]}}}, "model":`),
+	with(`"normalizer": {"type": "Lowercase"}`, `"normalizer": null`),
+}
+
+// TestConfigNulls: a null inside a Sequence is an error naming where it is,
+// not a crash; a null at the top level means none.
+func TestConfigNulls(t *testing.T) {
+	for _, c := range []struct{ json, want string }{
+		{synthetic[0], "normalizer: Sequence[1]: null where a component object is expected"},
+		{synthetic[1], "pre_tokenizer: Sequence[0]: null where a component object is expected"},
+		{synthetic[4], "Sequence[0]: null where a component object is expected"},
+	} {
+		tok, err := Parse([]byte(c.json))
+		if err == nil {
+			_, err = tok.WithSpecialTokens()
+		}
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("got %v, want %q", err, c.want)
+		}
+	}
+	if _, err := Parse([]byte(synthetic[6])); err != nil {
+		t.Errorf("normalizer null: %v", err)
+	}
+}
+
+// TestSplitBacktracking: a Split regex that can backtrack exponentially is
+// refused when the file is read; ordinary patterns are kept.
+func TestSplitBacktracking(t *testing.T) {
+	split := func(re string) string {
+		return with(`{"type": "WhitespaceSplit"}`, `{"type": "Split", "pattern": {"Regex": `+strconv.Quote(re)+`}, "behavior": "Isolated"}`)
+	}
+	for _, re := range []string{`(a+)+$`, `(a*)*b`, `(?:x|xx)+y`, `(\s?\w+)*!`, `(a+){2,}`} {
+		start := time.Now()
+		_, err := Parse([]byte(split(re)))
+		if err == nil || !strings.Contains(err.Error(), "exponential time") {
+			t.Errorf("%s: got %v", re, err)
+		}
+		if d := time.Since(start); d > time.Second {
+			t.Errorf("%s: refusing took %v", re, d)
+		}
+	}
+	for _, re := range []string{`\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s+(?!\S)|\s+`, `(?:ab){3}`, `(ab|cd)`, `[a-z]+(?:-[a-z]+)?`, `(?:\d{3})+`} {
+		tok, err := Parse([]byte(split(re)))
+		if err != nil {
+			t.Errorf("%s: %v", re, err)
+			continue
+		}
+		tok.Count("abc def 123 ab-cd")
+	}
+}
+
+// TestConfigFromDevice: a device or a folder is refused before a byte is
+// read (/dev/zero would never end).
+func TestConfigFromDevice(t *testing.T) {
+	for _, path := range []string{"/dev/zero", t.TempDir()} {
+		if _, err := Load(path); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+			t.Errorf("Load(%s): %v", path, err)
+		}
+	}
+}
+
 func FuzzParse(f *testing.F) {
 	f.Add([]byte(tiny))
+	for _, s := range synthetic {
+		f.Add([]byte(s))
+	}
 	for _, p := range fixtures(f) {
 		data, err := os.ReadFile(p)
 		if err != nil {

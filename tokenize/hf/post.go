@@ -37,6 +37,9 @@ type templateSpecial struct {
 
 // buildPost reads the post-processor's special tokens for one sequence.
 func buildPost(p *postJSON) (specials, error) {
+	if p == nil {
+		return specials{}, errNull
+	}
 	switch p.Type {
 	case "ByteLevel":
 		return specials{}, nil

@@ -1,11 +1,14 @@
 package hf
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/dlclark/regexp2"
+	"github.com/dlclark/regexp2/syntax"
 
 	"github.com/ragstat/ragstat/tokenize/internal/pieces"
 )
@@ -38,7 +41,63 @@ func newFinder(p *patternJSON) (finder, error) {
 	if err != nil {
 		return nil, fmt.Errorf("regex %q: %w", *p.Regex, err)
 	}
+	if err := checkBacktracking(*p.Regex); err != nil {
+		return nil, fmt.Errorf("regex %q: %w", *p.Regex, err)
+	}
 	return regex{re}, nil
+}
+
+// checkBacktracking refuses a pattern where an unbounded repetition holds
+// another repetition of variable length or an alternation, such as (a+)+ or
+// (a|aa)*: a backtracking matcher can take time exponential in the text's
+// length on them ((a+)+$ takes seconds on 26 characters). It reads the
+// parser's tree dump, one node a line, indented by depth.
+func checkBacktracking(pattern string) error {
+	tree, err := syntax.Parse(pattern, syntax.RegexOptions(regexp2.None))
+	if err != nil {
+		return err
+	}
+	type open struct {
+		depth     int
+		unbounded bool
+	}
+	var stack []open
+	for _, line := range strings.Split(tree.Dump(), "\n") {
+		node := strings.TrimLeft(line, " ")
+		if node == "" {
+			continue
+		}
+		depth := len(line) - len(node)
+		for len(stack) > 0 && stack[len(stack)-1].depth >= depth {
+			stack = stack[:len(stack)-1]
+		}
+		variable := strings.HasPrefix(node, "Alternate") || repeats(node) && !strings.Contains(node, "Max = 1)") && !fixedCount(node)
+		if variable && slices.ContainsFunc(stack, func(o open) bool { return o.unbounded }) {
+			return errors.New("a repetition inside an unbounded repetition can take exponential time to match; rewrite it without the nesting")
+		}
+		stack = append(stack, open{depth, repeats(node) && strings.Contains(node, "Max = inf")})
+	}
+	return nil
+}
+
+// repeats reports whether a dumped node is a repetition: Loop, Lazyloop,
+// Oneloop, Setlazy and the like.
+func repeats(node string) bool {
+	name, _, _ := strings.Cut(node, "(")
+	return strings.HasSuffix(name, "loop") || strings.HasSuffix(name, "lazy") || name == "Loop" || name == "Lazyloop"
+}
+
+// fixedCount reports a repetition whose Min equals its Max, such as a{3}.
+func fixedCount(node string) bool {
+	i := strings.Index(node, "(Min = ")
+	if i < 0 {
+		return false
+	}
+	var lo, hi string
+	if _, err := fmt.Sscanf(node[i:], "(Min = %s Max = %s", &lo, &hi); err != nil {
+		return false
+	}
+	return strings.TrimSuffix(lo, ",") == strings.TrimSuffix(hi, ")")
 }
 
 // literal matches a fixed string; the empty string matches nothing.

@@ -57,7 +57,8 @@ func pipeline(t *testing.T, tr *openinference.Tracer) {
 // exporter would, and checks that `ragstat import otlp` rebuilds the trace:
 // the inner retriever first, the reranker's order, the ids, scores and
 // metadata of the documents, the packed and truncated context items, the
-// answer and the query id.
+// prompt size the generator reported, the answer (abstention not recorded:
+// no pattern is given) and the query id.
 func TestImported(t *testing.T) {
 	rec := tracetest.NewSpanRecorder()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec),
@@ -87,8 +88,8 @@ func TestImported(t *testing.T) {
 		`{"id":"policy#2","score":12.5,"doc":"policy"}]},` +
 		`{"name":"context","items":[{"id":"handbook#4","text":"Staff may extend the return window for","doc":"handbook","revision":"3","scope":"staff","valid_from":"2026-01-01","valid_to":"2027-01-01"},` +
 		`{"id":"policy#2","text":"Returns are accepted within 30 days of delivery.","doc":"policy"}],` +
-		`"text":"Answer from the context.\n\nStaff may extend the return window for\n\nReturns are accepted within 30 days of delivery.\nHow long do I have to return an item?"}],` +
-		`"answer":{"text":"Within 30 days [policy#2].","citations":["policy#2"],"abstained":false},"config":{"model":"gpt-4o-mini"}}`
+		`"text":"Answer from the context.\n\nStaff may extend the return window for\n\nReturns are accepted within 30 days of delivery.\nHow long do I have to return an item?","reported_tokens":40}],` +
+		`"answer":{"text":"Within 30 days [policy#2].","citations":["policy#2"]},"config":{"model":"gpt-4o-mini"}}`
 	if string(b) != want {
 		t.Errorf("imported\n%s\nwant\n%s", b, want)
 	}

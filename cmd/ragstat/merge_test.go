@@ -1,0 +1,107 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/ragstat/ragstat/internal/sharedtest"
+)
+
+// TestShardsMergeToOneRun splits real runs into 4 and 7 shards by query and
+// checks that the merged parts print exactly what one run prints, in every
+// format.
+func TestShardsMergeToOneRun(t *testing.T) {
+	dir := sharedtest.Dir(t, "data/dl-hard-passage")
+	args := []string{"eval", "-j", filepath.Join(dir, "dl_hard-passage.qrels"), "--unjudged", "bounds",
+		"-m", "nDCG@10", "-m", "AP", "-m", "R@100", "-m", "RR@10",
+		filepath.Join(dir, "runs", "bm25.run.gz"), "t5=" + filepath.Join(dir, "runs", "bm25_t5_zs.run.gz")}
+	formats := []string{"json", "table", "jsonl", "csv", "trec"}
+	single := map[string]string{}
+	for _, f := range formats {
+		out, errs, code := ragstat(t, "", append(args, "-f", f)...)
+		if code != 0 {
+			t.Fatalf("single run, %s: exit %d: %s", f, code, errs)
+		}
+		single[f] = out
+	}
+	tmp := t.TempDir()
+	for _, n := range []int{4, 7} {
+		var parts []string
+		for i := range n {
+			out, errs, code := ragstat(t, "", append(args, "-f", "json", "--shard", strconv.Itoa(i)+"/"+strconv.Itoa(n))...)
+			if code != 0 {
+				t.Fatalf("shard %d/%d: exit %d: %s", i, n, code, errs)
+			}
+			p := filepath.Join(tmp, "part"+strconv.Itoa(i)+"of"+strconv.Itoa(n)+".json")
+			if err := os.WriteFile(p, []byte(out), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			parts = append(parts, p)
+		}
+		for _, f := range formats {
+			out, errs, code := ragstat(t, "", append([]string{"merge", "-f", f}, parts...)...)
+			if code != 0 {
+				t.Fatalf("merge of %d, %s: exit %d: %s", n, f, code, errs)
+			}
+			if out != single[f] {
+				t.Errorf("merge of %d shards, format %s, differs from one run:\n%s", n, f, firstDiff(out, single[f]))
+			}
+		}
+	}
+}
+
+func firstDiff(a, b string) string {
+	la, lb := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := range min(len(la), len(lb)) {
+		if la[i] != lb[i] {
+			return "line " + strconv.Itoa(i+1) + ":\n  merged: " + la[i] + "\n  single: " + lb[i]
+		}
+	}
+	return "lengths differ: " + strconv.Itoa(len(la)) + " vs " + strconv.Itoa(len(lb)) + " lines"
+}
+
+// TestMergeRefuses checks that overlapping, missing and disagreeing parts
+// are refused, by name.
+func TestMergeRefuses(t *testing.T) {
+	dir := exampleDir(t)
+	t.Chdir(dir)
+	part := func(name, shard string, extra ...string) string {
+		args := append([]string{"eval", "-j", "qrels.jsonl", "-k", "3", "-f", "json", "--shard", shard, "A.jsonl"}, extra...)
+		out, errs, code := ragstat(t, "", args...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", shard, code, errs)
+		}
+		if err := os.WriteFile(name, []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return name
+	}
+	a, b, c := part("a.json", "0/3"), part("b.json", "1/3"), part("c.json", "2/3")
+	linear := part("linear.json", "2/3", "--gain", "linear")
+	other := part("other.json", "1/2")
+	whole, _, _ := ragstat(t, "", "eval", "-j", "qrels.jsonl", "-k", "3", "-f", "json", "A.jsonl")
+	if err := os.WriteFile("whole.json", []byte(whole), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		parts []string
+		want  string
+	}{
+		{[]string{a, b, b, c}, "b.json and b.json are both shard 1/3 (overlap)"},
+		{[]string{a, c}, "shard(s) 1/3 missing (gap)"},
+		{[]string{a, b, other}, "other.json is shard 1/2 but a.json is shard 0/3"},
+		{[]string{a, b, linear}, "a.json and linear.json disagree on policy.gain"},
+		{[]string{a, b, "whole.json"}, "whole.json is not a partial result"},
+	} {
+		_, errs, code := ragstat(t, "", append([]string{"merge"}, tc.parts...)...)
+		if code != exitInput || !strings.Contains(errs, tc.want) {
+			t.Errorf("merge %v: exit %d, %q; want exit 2 and %q", tc.parts, code, errs, tc.want)
+		}
+	}
+	if _, errs, code := ragstat(t, "", "eval", "-j", "qrels.jsonl", "--shard", "3/3", "A.jsonl"); code != exitInput || !strings.Contains(errs, "stays below the count") {
+		t.Errorf("--shard 3/3: exit %d, %q", code, errs)
+	}
+}

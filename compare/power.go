@@ -1,0 +1,74 @@
+package compare
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/ragstat/ragstat/analysis"
+)
+
+// GatePower is the power of one --fail-on rule for one candidate: the
+// smallest mean difference the queries it looks at can resolve, against the
+// difference the rule is meant to catch.
+type GatePower struct {
+	Rule      string  `json:"rule"`
+	Candidate string  `json:"candidate"`
+	Metric    string  `json:"metric"`
+	Slice     string  `json:"slice,omitempty"`
+	Queries   int     `json:"queries"`
+	Threshold float64 `json:"threshold"`
+	// MDE is the minimum detectable effect at the comparison's level and
+	// Power (a paired t-test); nil with fewer than two queries.
+	MDE   *float64 `json:"mde"`
+	Power float64  `json:"power"`
+	// Protects is false when the rule's threshold is smaller than the MDE:
+	// the gate cannot tell such a change from noise.
+	Protects bool `json:"protects"`
+}
+
+// gatePower is the power every rule has, with 80% power at the
+// comparison's level.
+const gatePower = 0.8
+
+// Power works out, for every rule and candidate, the smallest difference
+// the rule's queries can resolve.
+func (r *Result) Power(rules []Rule) ([]GatePower, error) {
+	var out []GatePower
+	for _, rule := range rules {
+		cs, err := r.scope(rule.Slice)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range cs {
+			if !strings.EqualFold(c.Metric, rule.Metric) {
+				continue
+			}
+			res, err := analysis.ResolveSD(c.N, c.SD, 1-r.Settings.Level, gatePower)
+			if err != nil {
+				return nil, err
+			}
+			g := GatePower{Rule: rule.text, Candidate: c.Candidate, Metric: c.Metric, Slice: rule.Slice, Queries: c.N,
+				Threshold: rule.Threshold, Power: gatePower, Protects: res.Protects(rule.Threshold)}
+			if !math.IsNaN(res.MDE) {
+				g.MDE = &res.MDE
+			}
+			out = append(out, g)
+		}
+	}
+	return out, nil
+}
+
+// Line says what the gate can and cannot see.
+func (g GatePower) Line(level float64) string {
+	who := g.Candidate + where(g.Slice)
+	if g.MDE == nil {
+		return fmt.Sprintf("gate %q on %s: %d queries cannot resolve any difference", g.Rule, who, g.Queries)
+	}
+	verdict := "it can catch that"
+	if !g.Protects {
+		verdict = fmt.Sprintf("a change of %.4f cannot be told from noise: the gate does not protect the release", math.Abs(g.Threshold))
+	}
+	return fmt.Sprintf("gate %q on %s: %d queries resolve differences of %.4f (%g%% confidence, %g%% power); %s",
+		g.Rule, who, g.Queries, *g.MDE, level*100, g.Power*100, verdict)
+}

@@ -1,0 +1,43 @@
+package compare
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+func TestPower(t *testing.T) {
+	// Four queries, sd √(0.05/3): the paired t-test at 95% with 80%
+	// power resolves 0.2686 (worked in analysis's tests).
+	r := &Result{Settings: Settings{Level: 0.95}, Metrics: []string{"nDCG@10"},
+		Comparisons: []Comparison{{Candidate: "b", Metric: "nDCG@10", Stat: Stat{N: 4, SD: math.Sqrt(0.05 / 3)}}}}
+	rules := []Rule{}
+	for _, s := range []string{"nDCG@10 < -0.01", "ndcg@10 < -0.3"} {
+		rule, err := ParseRule(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rules = append(rules, rule)
+	}
+	ps, err := r.Power(rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ps) != 2 || ps[0].Protects || !ps[1].Protects || math.Abs(*ps[0].MDE-0.268586) > 1e-6 {
+		t.Fatalf("power %+v", ps)
+	}
+	if l := ps[0].Line(0.95); !strings.Contains(l, "4 queries resolve differences of 0.2686 (95% confidence, 80% power); a change of 0.0100 cannot be told from noise") {
+		t.Errorf("line %q", l)
+	}
+	if l := ps[1].Line(0.95); !strings.HasSuffix(l, "it can catch that") {
+		t.Errorf("line %q", l)
+	}
+	r.Comparisons[0].N = 1
+	ps, _ = r.Power(rules[:1])
+	if ps[0].MDE != nil || ps[0].Protects || !strings.Contains(ps[0].Line(0.95), "1 queries cannot resolve any difference") {
+		t.Errorf("one query: %+v", ps[0])
+	}
+	if _, err := r.Power([]Rule{{Metric: "nDCG@10", Slice: "tag:none"}}); err == nil {
+		t.Error("an unknown slice is accepted")
+	}
+}

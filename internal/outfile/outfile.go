@@ -1,0 +1,247 @@
+// Package outfile writes the files a command produces so that nothing a user
+// has is lost or left half-written. Every output of a command is claimed
+// before the work starts: an output that is the same file as one of the
+// command's inputs (same device and inode, symbolic links followed) is
+// refused, naming both; an existing file is replaced only when forced; two
+// outputs may not be one file. Each output is then written to a temporary
+// file in its own folder, created with mode 0644 less the umask, and renamed
+// over the destination only when Commit is called, once the command has
+// succeeded. Abort removes every temporary file (and every folder the Set
+// created), so a command that fails leaves no output behind.
+//
+// The output "-" is standard output and is written directly. An existing
+// output that is not a regular file (a terminal, /dev/null, a named pipe) is
+// written directly too: there is no file to replace.
+package outfile
+
+import (
+	"bufio"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/ragstat/ragstat/diag"
+)
+
+// Stdout is the output name that stands for standard output.
+const Stdout = "-"
+
+// Input is one file the command reads, as the user named it.
+type Input struct {
+	Flag string // how the user gave it: "--judgments", "run", ...
+	Path string
+}
+
+// Options says how a Set treats existing files.
+type Options struct {
+	Force  bool      // replace existing files
+	Stdout io.Writer // where "-" goes
+}
+
+// Set is the outputs of one command run. It is not safe for concurrent use.
+type Set struct {
+	opt     Options
+	inputs  []input
+	outputs []*output
+	dirs    []string // folders created, deepest last
+	done    bool
+}
+
+type input struct {
+	Input
+	info os.FileInfo
+}
+
+type output struct {
+	flag, path string
+	resolved   string      // absolute, with the folder's links resolved
+	info       os.FileInfo // the existing file, or nil
+	direct     bool        // written in place: "-" or not a regular file
+	tmp        string      // the temporary file, once written
+}
+
+// New starts a Set for a command reading inputs. An input named "-"
+// (standard input) or that cannot be found is skipped: it cannot be one of
+// the outputs, and its reader reports a missing file.
+func New(opt Options, inputs ...Input) *Set {
+	s := &Set{opt: opt}
+	for _, in := range inputs {
+		if in.Path == "" || in.Path == Stdout {
+			continue
+		}
+		if info, err := os.Stat(in.Path); err == nil {
+			s.inputs = append(s.inputs, input{in, info})
+		}
+	}
+	return s
+}
+
+// Claim checks that path may be written as the output given by flag: it is
+// not one of the inputs, not another output, not a folder, and, unless
+// forced, not an existing file. Its folder must exist (see Dir).
+func (s *Set) Claim(flag, path string) error {
+	if path == Stdout {
+		s.outputs = append(s.outputs, &output{flag: flag, path: path, direct: true})
+		return nil
+	}
+	if path == "" {
+		return &diag.Error{Msg: flag + " is empty: name a file"}
+	}
+	o := &output{flag: flag, path: path}
+	info, err := os.Stat(path)
+	switch {
+	case err == nil:
+		o.info = info
+	case !errors.Is(err, os.ErrNotExist):
+		return &diag.Error{File: path, Msg: err.Error()}
+	}
+	dir, err := filepath.EvalSymlinks(filepath.Dir(path))
+	if err != nil {
+		return &diag.Error{File: path, Msg: fmt.Sprintf("the folder %s does not exist: create it first", filepath.Dir(path))}
+	}
+	if o.resolved, err = filepath.Abs(filepath.Join(dir, filepath.Base(path))); err != nil {
+		return &diag.Error{File: path, Msg: err.Error()}
+	}
+	if o.info != nil {
+		for _, in := range s.inputs {
+			if os.SameFile(o.info, in.info) {
+				return &diag.Error{Msg: fmt.Sprintf("%s %s is the same file as the input %s %s: it would be overwritten", flag, path, in.Flag, in.Path),
+					Hint: "write the output to another file"}
+			}
+		}
+	}
+	for _, other := range s.outputs {
+		if other.direct && other.path == Stdout {
+			continue
+		}
+		if other.resolved == o.resolved || o.info != nil && other.info != nil && os.SameFile(o.info, other.info) {
+			return &diag.Error{Msg: fmt.Sprintf("%s %s and %s %s are the same file", other.flag, other.path, flag, path),
+				Hint: "give each output its own file"}
+		}
+	}
+	switch {
+	case o.info == nil:
+	case o.info.IsDir():
+		return &diag.Error{File: path, Msg: flag + " names a folder: name a file"}
+	case !o.info.Mode().IsRegular():
+		o.direct = true // a device or a pipe: nothing to replace
+	case !s.opt.Force:
+		return &diag.Error{File: path, Msg: "the file exists", Hint: "pass --force to replace it, or name another file"}
+	}
+	s.outputs = append(s.outputs, o)
+	return nil
+}
+
+// Dir makes sure the folder path exists, creating it (and its parents) when
+// missing; Abort removes the folders it created if they are still empty.
+func (s *Set) Dir(path string) error {
+	var missing []string
+	for p := filepath.Clean(path); ; p = filepath.Dir(p) {
+		info, err := os.Stat(p)
+		if err == nil {
+			if !info.IsDir() {
+				return &diag.Error{File: p, Msg: "not a folder"}
+			}
+			break
+		}
+		missing = append(missing, p)
+		if filepath.Dir(p) == p {
+			break
+		}
+	}
+	slices.Reverse(missing)
+	for _, p := range missing {
+		if err := os.Mkdir(p, 0o777); err != nil && !errors.Is(err, os.ErrExist) {
+			return &diag.Error{File: p, Msg: err.Error()}
+		}
+		s.dirs = append(s.dirs, p)
+	}
+	return nil
+}
+
+// Write fills the claimed output path with what write writes: into a
+// temporary file beside it, renamed over path by Commit.
+func (s *Set) Write(path string, write func(io.Writer) error) error {
+	i := slices.IndexFunc(s.outputs, func(o *output) bool { return o.path == path && o.tmp == "" })
+	if i < 0 {
+		return fmt.Errorf("outfile: %s was not claimed", path)
+	}
+	o := s.outputs[i]
+	if o.path == Stdout {
+		return write(s.opt.Stdout)
+	}
+	var f *os.File
+	var err error
+	if o.direct {
+		f, err = os.OpenFile(o.path, os.O_WRONLY|os.O_TRUNC, 0)
+	} else {
+		f, err = createTemp(filepath.Dir(o.path), filepath.Base(o.path))
+	}
+	if err != nil {
+		return &diag.Error{File: o.path, Msg: err.Error()}
+	}
+	if !o.direct {
+		o.tmp = f.Name()
+	}
+	bw := bufio.NewWriterSize(f, 1<<16)
+	err = write(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if cerr := f.Close(); err == nil && cerr != nil {
+		err = &diag.Error{File: o.path, Msg: cerr.Error()}
+	}
+	return err
+}
+
+// createTemp creates a new file in dir named after base, with mode 0644 less
+// the umask (os.CreateTemp would give 0600).
+func createTemp(dir, base string) (*os.File, error) {
+	for range 100 {
+		name := filepath.Join(dir, "."+base+"."+rand.Text()[:10]+".tmp")
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+		if !errors.Is(err, os.ErrExist) {
+			return f, err
+		}
+	}
+	return nil, fmt.Errorf("cannot create a temporary file in %s", dir)
+}
+
+// Commit renames every written output into place. An output that was
+// claimed but not written is left as it was.
+func (s *Set) Commit() error {
+	for _, o := range s.outputs {
+		if o.tmp == "" {
+			continue
+		}
+		if err := os.Rename(o.tmp, o.path); err != nil {
+			s.Abort()
+			return &diag.Error{File: o.path, Msg: err.Error()}
+		}
+		o.tmp = ""
+	}
+	s.done = true
+	return nil
+}
+
+// Abort removes what the Set wrote and the folders it created, unless
+// Commit succeeded; it may be deferred unconditionally.
+func (s *Set) Abort() {
+	if s.done {
+		return
+	}
+	for _, o := range s.outputs {
+		if o.tmp != "" {
+			os.Remove(o.tmp)
+			o.tmp = ""
+		}
+	}
+	for i := len(s.dirs) - 1; i >= 0; i-- {
+		os.Remove(s.dirs[i]) // only if empty
+	}
+	s.dirs = nil
+}

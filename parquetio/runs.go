@@ -1,0 +1,148 @@
+// Package parquetio reads runs from Parquet files and writes per-query
+// results as Parquet, so that DuckDB, Spark or BigQuery users can hand
+// ragstat their tables and join its rows with their own. It is kept apart
+// from the core packages because its library is large to compile.
+//
+// A run is a table with one row per returned item: query and item
+// (strings), score (any number) and, optionally, rank (an integer). Rows
+// may come in any order; each query's rows are ranked as a TREC run's
+// lines are (by score, or by rank under --order rank). Problems name the
+// row, counting from 1, where a text file's would name the line.
+package parquetio
+
+import (
+	"bytes"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/ragstat/ragstat/diag"
+	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/runs"
+)
+
+// Format names Parquet in results' input records.
+const Format = "parquet"
+
+// magic starts (and ends) every Parquet file.
+var magic = []byte("PAR1")
+
+// Is reports whether f holds Parquet, by its first bytes.
+func Is(f *input.File) (bool, error) {
+	head, err := f.Head(len(magic))
+	if err != nil {
+		return false, err
+	}
+	return bytes.Equal(head, magic), nil
+}
+
+// runColumns are the columns a run may have, and the kinds of value each
+// takes.
+var runColumns = map[string][]parquet.Kind{
+	"query": {parquet.ByteArray},
+	"item":  {parquet.ByteArray},
+	"score": {parquet.Double, parquet.Float, parquet.Int32, parquet.Int64},
+	"rank":  {parquet.Int32, parquet.Int64},
+}
+
+type runRow struct {
+	Query *string  `parquet:"query,optional"`
+	Item  *string  `parquet:"item,optional"`
+	Score *float64 `parquet:"score,optional"`
+	Rank  *int64   `parquet:"rank,optional"`
+}
+
+// ReadRun reads a run, gathered by query for runs.Lists.
+func ReadRun(f *input.File) (map[string][]runs.Entry, error) {
+	lists := map[string][]runs.Entry{}
+	err := eachRow(f, runColumns, []string{"query", "item", "score"}, func(pf *parquet.File, row int, x *runRow) error {
+		if bad := unkeyed(f.Name, row, x.Query, x.Item); bad != nil {
+			return bad
+		}
+		_, hasRank := pf.Schema().Lookup("rank")
+		bad := &diag.Error{File: f.Name, Line: row}
+		switch {
+		case x.Score == nil:
+			bad.Query, bad.Item, bad.Msg = *x.Query, *x.Item, "row has no score"
+		case hasRank && x.Rank == nil:
+			bad.Query, bad.Item, bad.Msg = *x.Query, *x.Item, "row has no rank"
+		default:
+			e := runs.Entry{Doc: *x.Item, Score: *x.Score, Line: row, Rank: len(lists[*x.Query]) + 1}
+			if x.Rank != nil {
+				e.Rank = int(*x.Rank)
+			}
+			lists[*x.Query] = append(lists[*x.Query], e)
+			return nil
+		}
+		return bad
+	})
+	if err != nil {
+		return nil, err
+	}
+	return lists, nil
+}
+
+// unkeyed reports a row without a query or an item, or returns nil.
+func unkeyed(file string, row int, query, item *string) *diag.Error {
+	switch {
+	case query == nil || strings.TrimSpace(*query) == "":
+		return &diag.Error{File: file, Line: row, Msg: "row has no query"}
+	case item == nil:
+		return &diag.Error{File: file, Line: row, Query: *query, Msg: "row has no item"}
+	}
+	return nil
+}
+
+// open reads f as a Parquet file and checks its columns: each known, of a
+// kind it may take, and the required ones present.
+func open(f *input.File, columns map[string][]parquet.Kind, required ...string) (*parquet.File, error) {
+	data, err := f.ReadAll()
+	if err != nil {
+		return nil, err
+	}
+	pf, err := parquet.OpenFile(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return nil, &diag.Error{File: f.Name, Msg: fmt.Sprintf("not a readable Parquet file: %v", err)}
+	}
+	var problems []string
+	for _, field := range pf.Schema().Fields() {
+		kinds, known := columns[field.Name()]
+		switch {
+		case !known:
+			problems = append(problems, fmt.Sprintf("unknown column %q", field.Name()))
+		case !field.Leaf() || field.Repeated() || !slices.Contains(kinds, field.Type().Kind()):
+			problems = append(problems, fmt.Sprintf("column %q is %s; it must be a single %s", field.Name(), describe(field), kindNames(kinds)))
+		}
+	}
+	for _, name := range required {
+		if _, ok := pf.Schema().Lookup(name); !ok {
+			problems = append(problems, fmt.Sprintf("no column %q", name))
+		}
+	}
+	if len(problems) > 0 {
+		return nil, &diag.Error{File: f.Name, Msg: strings.Join(problems, "; "),
+			Hint: fmt.Sprintf("the columns are %s", strings.Join(slices.Sorted(maps.Keys(columns)), ", "))}
+	}
+	return pf, nil
+}
+
+func describe(field parquet.Field) string {
+	switch {
+	case !field.Leaf():
+		return "a group"
+	case field.Repeated():
+		return "repeated"
+	}
+	return field.Type().Kind().String()
+}
+
+func kindNames(kinds []parquet.Kind) string {
+	var s []string
+	for _, k := range kinds {
+		s = append(s, k.String())
+	}
+	return strings.Join(s, " or ")
+}

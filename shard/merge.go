@@ -1,0 +1,151 @@
+package shard
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/ragstat/ragstat/eval"
+	"github.com/ragstat/ragstat/manifest"
+	"github.com/ragstat/ragstat/report"
+)
+
+// Merged is the evaluation the partial results make together.
+type Merged struct {
+	*report.Eval
+	// FoldedJudgments counts judgments folded into their document under
+	// --unit doc, over every shard.
+	FoldedJudgments int
+}
+
+// MergeEval combines the partial results of `ragstat eval --shard I/N
+// --format json`, named by names (file names, for messages), into exactly
+// the evaluation one run over every query gives. It refuses parts that are
+// not one split's shards each once (overlap, gap), whose manifests disagree
+// (judgments, runs, policy, metrics, ragstat version) or that hold a query
+// of another shard, naming them.
+func MergeEval(names []string, parts []*report.Saved) (*Merged, error) {
+	if len(parts) == 0 {
+		return nil, fmt.Errorf("no partial results to merge")
+	}
+	specs := make([]Spec, len(parts))
+	for i, p := range parts {
+		s := p.Manifest.Shard
+		if s == nil {
+			return nil, fmt.Errorf("%s is not a partial result (its manifest names no shard): write each part with ragstat eval --shard I/N --format json", names[i])
+		}
+		if s.Hash != Hash {
+			return nil, fmt.Errorf("%s was split with hash %q; this ragstat splits with %q", names[i], s.Hash, Hash)
+		}
+		specs[i] = Spec{Index: s.Index, Count: s.Count}
+		if err := specs[i].Check(); err != nil {
+			return nil, fmt.Errorf("%s: %w", names[i], err)
+		}
+	}
+	if err := Cover(names, specs); err != nil {
+		return nil, err
+	}
+	var problems []string
+	for i := 1; i < len(parts); i++ {
+		if d := disagree(parts[0], parts[i]); len(d) > 0 {
+			problems = append(problems, fmt.Sprintf("%s and %s disagree on %s", names[0], names[i], strings.Join(d, "; ")))
+		}
+	}
+	positions := map[string]int{}
+	taken := map[int]string{}
+	for i, p := range parts {
+		for _, q := range slices.Sorted(maps.Keys(p.Manifest.Shard.Positions)) {
+			pos := p.Manifest.Shard.Positions[q]
+			if other, dup := taken[pos]; dup {
+				problems = append(problems, fmt.Sprintf("%s puts query %q at judged position %d, where another part has %q", names[i], q, pos, other))
+			}
+			taken[pos] = q
+			positions[q] = pos
+		}
+		if q, ok := stray(p, specs[i]); !ok {
+			problems = append(problems, fmt.Sprintf("%s holds query %q, which belongs to shard %d/%d, not %s", names[i], q, Of(q, specs[i].Count), specs[i].Count, specs[i]))
+		}
+	}
+	if len(problems) > 0 {
+		return nil, fmt.Errorf("cannot merge:\n  %s", strings.Join(problems, "\n  "))
+	}
+	first := parts[0].Eval
+	out := &Merged{Eval: &report.Eval{Tool: first.Tool, Version: first.Version, Policy: first.Policy, Inputs: first.Inputs}}
+	position := func(q string) (int, bool) { pos, ok := positions[q]; return pos, ok }
+	for r := range first.Results {
+		runParts := make([]*eval.Result, len(parts))
+		for i, p := range parts {
+			runParts[i] = p.Results[r]
+		}
+		res, err := eval.Merge(runParts, position)
+		if err != nil {
+			return nil, err
+		}
+		out.Results = append(out.Results, res)
+	}
+	for _, p := range parts {
+		out.FoldedJudgments += p.Manifest.Shard.FoldedJudgments
+	}
+	return out, nil
+}
+
+// disagree names what two parts of one split must share and do not.
+func disagree(a, b *report.Saved) []string {
+	var out []string
+	for _, m := range manifest.Diff(a.Manifest, b.Manifest) {
+		if m.Field != "query_set" {
+			out = append(out, fmt.Sprintf("%s (%s vs %s)", m.Field, m.Base, m.Cand))
+		}
+	}
+	if a.Manifest.Version != b.Manifest.Version || a.Tool != b.Tool {
+		out = append(out, fmt.Sprintf("the ragstat version (%s vs %s)", a.Manifest.Version, b.Manifest.Version))
+	}
+	if !slices.Equal(a.Inputs, b.Inputs) {
+		out = append(out, fmt.Sprintf("the inputs (%s vs %s)", inputs(a.Inputs), inputs(b.Inputs)))
+	}
+	if !slices.Equal(runNames(a.Eval), runNames(b.Eval)) {
+		out = append(out, fmt.Sprintf("the runs (%s vs %s)", strings.Join(runNames(a.Eval), ", "), strings.Join(runNames(b.Eval), ", ")))
+	}
+	return out
+}
+
+func inputs(in []report.Input) string {
+	var s []string
+	for _, f := range in {
+		s = append(s, fmt.Sprintf("%s %s sha256 %.12s", f.Role, f.Path, f.SHA256))
+	}
+	return strings.Join(s, ", ")
+}
+
+func runNames(r *report.Eval) []string {
+	var out []string
+	for _, res := range r.Results {
+		out = append(out, res.Name+"="+res.File)
+	}
+	return out
+}
+
+// stray returns a query the part holds that belongs to another shard.
+func stray(p *report.Saved, s Spec) (string, bool) {
+	for _, q := range slices.Sorted(maps.Keys(p.Manifest.Shard.Positions)) {
+		if !s.Has(q) {
+			return q, false
+		}
+	}
+	for _, res := range p.Results {
+		for _, qs := range [][]string{res.Excluded, res.Ignored} {
+			for _, q := range qs {
+				if !s.Has(q) {
+					return q, false
+				}
+			}
+		}
+		for _, row := range res.Rows {
+			if !s.Has(row.Query) {
+				return row.Query, false
+			}
+		}
+	}
+	return "", true
+}

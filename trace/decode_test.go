@@ -1,0 +1,93 @@
+package trace
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/ragstat/ragstat/internal/jsonin"
+)
+
+// line is a trace with every kind of field: metadata, dates, raw JSON,
+// escaped and non-ASCII text.
+const line = `{"query":"q","system":"s","scopes":["eu"],"as_of":"2026-01-02","stages":[` +
+	`{"name":"candidates","items":[{"id":"a","score":2.5,"scope":"eu","valid_from":"2025-01-01"},{"id":"b","score":1}]},` +
+	`{"name":"context","budget_tokens":4000,"answer_reserve_tokens":300,"instructions":"Cite.","request":"Why?","text":"[a] h\u00e9 é",` +
+	`"items":[{"id":"a","text":"h\u00e9 é","doc":"d","revision":"2","valid_to":"2027-01-01T00:00:00Z"}]}],` +
+	`"answer":{"text":"Yes.","citations":["a"],"abstained":false},"latency_ms":{"candidates":12.5},"config":{"k":[1,2]},"meta":{"x":null}}`
+
+// TestDecodeFastMatchesDecode checks that the fast decoder reads what the
+// standard one reads, and refuses what it refuses with the same message,
+// and refuses repeated or miscased keys besides.
+func TestDecodeFastMatchesDecode(t *testing.T) {
+	var slow, fast Trace
+	if err := jsonin.Decode([]byte(line), &slow); err != nil {
+		t.Fatal(err)
+	}
+	if err := jsonin.DecodeFast([]byte(line), &fast); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(slow, fast) {
+		t.Fatalf("decoders differ:\n%+v\n%+v", slow, fast)
+	}
+	for _, tc := range []struct{ in, want string }{
+		{`{"query":"q","x":1}`, `unknown field "x" (strict: only documented fields are accepted)`},
+		{`{"query":1}`, `field "query": ids must be strings`},
+		{`{"query":"q"} x`, "unexpected data after the JSON value"},
+		{`{"query":"q","query":"r"}`, `key "query" given twice in one object`},
+		{`{"stages":[{"name":"a","name":"b"}]}`, `key "name" given twice in one object`},
+		{`{"Query":"q"}`, `unknown object member name "Query"`},
+		{`{"latency_ms":{"a":1,"a":2}}`, `key "a" given twice in one object`},
+		{`{"query":"h` + "\xff" + `i"}`, `invalid UTF-8`},
+	} {
+		var tr Trace
+		err := jsonin.DecodeFast([]byte(tc.in), &tr)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v, want %q", tc.in, err, tc.want)
+		}
+	}
+}
+
+// BenchmarkDecode compares the standard decoder with the fast one on
+// traces shaped like bench/gentraces' (50 candidates, 10 reranked, 8
+// context passages of 1 KB).
+func BenchmarkDecode(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString(`{"query":"q000001","system":"bench","stages":[`)
+	stage := func(name string, n int, text bool) {
+		fmt.Fprintf(&sb, `{"name":%q,"items":[`, name)
+		for i := range n {
+			if i > 0 {
+				sb.WriteByte(',')
+			}
+			fmt.Fprintf(&sb, `{"id":"q000001-p%02d","score":%d`, i, n-i)
+			if text {
+				fmt.Fprintf(&sb, `,"text":%q`, strings.Repeat("refund policy ", 72))
+			}
+			sb.WriteByte('}')
+		}
+		sb.WriteString("]}")
+	}
+	stage("candidates", 50, false)
+	sb.WriteByte(',')
+	stage("reranked", 10, false)
+	sb.WriteByte(',')
+	stage("context", 8, true)
+	sb.WriteString(`],"answer":{"text":"a","citations":["q000001-p00"],"abstained":false},"latency_ms":{"candidates":10.5}}`)
+	data := []byte(sb.String())
+	for _, d := range []struct {
+		name   string
+		decode func([]byte, any) error
+	}{{"encoding-json", jsonin.Decode}, {"fast", jsonin.DecodeFast}} {
+		b.Run(d.name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				var tr Trace
+				if err := d.decode(data, &tr); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
