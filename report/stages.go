@@ -235,7 +235,7 @@ func contextLines(w io.Writer, c stages.ContextReport) {
 			fmt.Fprintf(w, "  %d context(s) carry no text: their items' texts were counted instead (separators and metadata unknown)\n", noText)
 		}
 		if len(c.OverBudget) > 0 {
-			fmt.Fprintf(w, "  OVER BUDGET: %s\n", strings.Join(c.OverBudget, ", "))
+			fmt.Fprintf(w, "  OVER BUDGET: %s\n", strings.Join(c.Overages(), "; "))
 		} else {
 			fmt.Fprintln(w, "  every context fits its budget")
 		}

@@ -23,11 +23,11 @@ import (
 // stagesCommands are the stages and tokens commands, embedded in the command line.
 type stagesCommands struct {
 	Stages stagesCmd `cmd:"" help:"Evaluate every pipeline stage from traces: metrics per stage, where evidence was lost, the packed context, facts, validity, answers."`
-	Tokens tokensCmd `cmd:"" help:"Count tokens with a real tokenizer."`
+	Tokens tokensCmd `cmd:"" help:"Count tokens with a real tokenizer: a line COUNT<TAB>TOKENIZER<TAB>FILE per file, then the total."`
 }
 
 type stagesCmd struct {
-	policyFlags
+	policyFlags `set:"cutoff_help=A stage's cutoff, NAME=K (repeatable, e.g. --k candidates=50 --k reranked=10); a stage without one is read whole."`
 	mappingFlags
 	stageFlags
 	Topics          string   `required:"" placeholder:"FILE" help:"Topics (JSONL): text, tags, answerable, scopes, as_of, facts, answers."`
@@ -207,7 +207,7 @@ func (c *stagesCmd) gate(res *stages.Result) error {
 }
 
 type tokensCmd struct {
-	Tokenizer string   `default:"o200k_base" placeholder:"NAME" help:"cl100k_base, o200k_base, p50k_base, r50k_base or hf:tokenizer.json."`
+	Tokenizer string   `default:"o200k_base" placeholder:"NAME" help:"cl100k_base, o200k_base, p50k_base, r50k_base or hf:tokenizer.json (default ${default})."`
 	Files     []string `arg:"" placeholder:"FILE" help:"Text files to count (- for stdin)."`
 }
 
@@ -224,10 +224,10 @@ func (c *tokensCmd) Run(e *env) error {
 		}
 		n := tok.Count(string(data))
 		total += n
-		fmt.Fprintf(e.stdout, "%d\t%s\n", n, path)
+		fmt.Fprintf(e.stdout, "%d\t%s\t%s\n", n, tok.Name(), path)
 	}
 	if len(c.Files) > 1 {
-		fmt.Fprintf(e.stdout, "%d\ttotal (%s)\n", total, tok.Name())
+		fmt.Fprintf(e.stdout, "%d\t%s\ttotal\n", total, tok.Name())
 	}
 	return nil
 }

@@ -49,8 +49,12 @@ func TestTokensCommand(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	// "\n   \n" is one token in OpenAI's tiktoken: hello, " world", "\n   \n".
-	if !strings.HasPrefix(out, "3\t"+path+"\n1\t-\n4\ttotal (cl100k_base)") {
-		t.Errorf("got %q", out)
+	if want := "3\tcl100k_base\t" + path + "\n1\tcl100k_base\t-\n4\tcl100k_base\ttotal\n"; out != want {
+		t.Errorf("got %q, want %q", out, want)
+	}
+	// The default tokenizer is named, as --help says.
+	if out, _, _ := ragstat(t, "", "tokens", path); out != "3\to200k_base\t"+path+"\n" {
+		t.Errorf("default tokenizer: got %q", out)
 	}
 	if _, errs, code := ragstat(t, "", "tokens", "--tokenizer", "nope", path); code != exitInput || errs == "" {
 		t.Errorf("unknown tokenizer: exit %d %q", code, errs)

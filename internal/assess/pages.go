@@ -50,7 +50,6 @@ func gradeButtons(s judgments.Scale, current *Grade) []gradeButton {
 
 var funcs = template.FuncMap{
 	"path": url.PathEscape,
-	"inc":  func(i int) int { return i + 1 },
 	"pct": func(a, b int) int {
 		if b == 0 {
 			return 0
@@ -161,10 +160,10 @@ func (s *Server) savedMessage(r *http.Request, work *Work) string {
 		return ""
 	}
 	if g, ok := work.Grades[e.Key()]; ok {
-		return "Saved: grade " + strconv.Itoa(g.Grade) + " for passage " + strconv.Itoa(e.Pos+1) + "."
+		return "Saved: grade " + strconv.Itoa(g.Grade) + " for passage " + strconv.Itoa(e.InQuery) + " of query " + e.Query + "."
 	}
 	if work.Skipped[e.Key()] {
-		return "Skipped passage " + strconv.Itoa(e.Pos+1) + "; it comes back at the end."
+		return "Skipped passage " + strconv.Itoa(e.InQuery) + " of query " + e.Query + "; it comes back at the end."
 	}
 	return ""
 }

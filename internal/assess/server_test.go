@@ -34,7 +34,7 @@ func TestGradeSkipResume(t *testing.T) {
 	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/a/ann/e/2?saved=1" {
 		t.Fatalf("grade: %d %s", resp.StatusCode, resp.Header.Get("Location"))
 	}
-	if _, body := a.get(t, "/a/ann/e/2?saved=1"); !strings.Contains(body, "Saved: grade 2 for passage 1.") {
+	if _, body := a.get(t, "/a/ann/e/2?saved=1"); !strings.Contains(body, "Saved: grade 2 for passage 1 of query refund.") {
 		t.Errorf("no saved message:\n%s", body)
 	}
 	// ?saved= for something not stored says nothing.
@@ -345,6 +345,30 @@ func TestServeStopsOnCancel(t *testing.T) {
 	}
 	if !strings.Contains(readSync(&out), "4 passages to judge, grades 0..3. Open http://127.0.0.1:") {
 		t.Errorf("printed %q", readSync(&out))
+	}
+}
+
+// TestPassageNumbers: a passage is numbered within its query, and the
+// facts show their text (or say the topics give none).
+func TestPassageNumbers(t *testing.T) {
+	a := start(t, 5, "") // refund: p0..p4 (orders 1-5); limits: p0..p2 (orders 6-8)
+	for _, tc := range []struct {
+		order int
+		want  string
+	}{{1, "Passage 1 of 5 for this query"}, {5, "Passage 5 of 5 for this query"}, {7, "Passage 2 of 3 for this query"}} {
+		if _, body := a.get(t, "/a/ann/e/"+strconv.Itoa(tc.order)); !strings.Contains(body, tc.want) {
+			t.Errorf("entry %d lacks %q", tc.order, tc.want)
+		}
+	}
+	_, body := a.get(t, "/a/ann/e/1")
+	for _, want := range []string{"<b>days</b>: the number of days", `<option value="days">days: the number of days</option>`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	a.grade(t, "ann", 7, 1)
+	if _, body := a.get(t, "/a/ann/e/8?saved=7"); !strings.Contains(body, "Saved: grade 1 for passage 2 of query limits.") {
+		t.Errorf("saved message does not number the passage within its query")
 	}
 }
 
