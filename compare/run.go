@@ -37,11 +37,12 @@ type Given struct {
 	Tokenizer     stages.Tokenizer
 	TokenizerName string
 	RunFormat     runs.Format    // the format of runs; "" detects it
+	NumericIDs    bool           // runs: JSON ids written as integers are accepted
 	Cutoffs       map[string]int // traces: each stage's cutoff
 	// Mapping returns how a trace file in another format was mapped (its
 	// import manifest), to be recorded; nil, or a nil result, for none.
 	Mapping func(path string) any
-	Version       string         // the ragstat version, for the manifest
+	Version string // the ragstat version, for the manifest
 }
 
 // Config is how a comparison is made and gated.
@@ -246,7 +247,7 @@ func (g *Given) evaluate(in *systems.Input) (*Side, error) {
 	}
 	var mu sync.Mutex
 	rankings := map[string]Ranking{}
-	res, err := ev.RunVisit(in.System(), in.File, runs.Options{Format: g.RunFormat}, func(r *runs.Ranking) {
+	res, err := ev.RunVisit(in.System(), in.File, runs.Options{Format: g.RunFormat, NumericIDs: g.NumericIDs}, func(r *runs.Ranking) {
 		q := ev.Judgments().Query(r.Query)
 		if q == nil {
 			return
