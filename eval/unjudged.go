@@ -17,16 +17,22 @@ import (
 // queries however many items lack a judgment. A query delivered again
 // replaces its earlier count (runs.Read may deliver a query twice).
 type holes struct {
-	count map[string]int        // unjudged items of each query with any
-	shown map[string]*diag.List // the kept problems of the first queries
-	kept  int                   // problems held in shown
+	count map[string]int      // unjudged items of each query with any
+	shown map[string]detailed // the kept problems of the first queries
+	kept  int                 // problems held in shown
+}
+
+// detailed is one query's kept problems and the first line they name.
+type detailed struct {
+	errs  []error
+	first int
 }
 
 // record notes the outcome of scoring query q: err is Score's error for
 // the list (nil when every item is judged).
 func (h *holes) record(q string, err error) {
 	if old, ok := h.shown[q]; ok {
-		h.kept -= len(old.Errs())
+		h.kept -= len(old.errs)
 		delete(h.shown, q)
 	}
 	if err == nil {
@@ -36,41 +42,36 @@ func (h *holes) record(q string, err error) {
 	var l diag.List
 	l.Add(err)
 	if h.count == nil {
-		h.count, h.shown = map[string]int{}, map[string]*diag.List{}
+		h.count, h.shown = map[string]int{}, map[string]detailed{}
 	}
 	h.count[q] = l.Len()
+	d := detailed{errs: l.Errs()}
+	for i, err := range d.errs {
+		if n := line(err); i == 0 || n < d.first {
+			d.first = n
+		}
+	}
 	for h.kept >= diag.Max {
 		last := h.lastShown()
-		if firstLine(&l) >= firstLine(h.shown[last]) {
+		if d.first >= h.shown[last].first {
 			return
 		}
-		h.kept -= len(h.shown[last].Errs())
+		h.kept -= len(h.shown[last].errs)
 		delete(h.shown, last)
 	}
-	h.shown[q] = &l
-	h.kept += len(l.Errs())
+	h.shown[q] = d
+	h.kept += len(d.errs)
 }
 
 // lastShown is the kept query whose problems start furthest into the file.
 func (h *holes) lastShown() string {
 	var last string
-	for q, l := range h.shown {
-		if last == "" || firstLine(l) > firstLine(h.shown[last]) || firstLine(l) == firstLine(h.shown[last]) && q > last {
+	for q, d := range h.shown {
+		if l, ok := h.shown[last]; !ok || d.first > l.first || d.first == l.first && q > last {
 			last = q
 		}
 	}
 	return last
-}
-
-// firstLine is the smallest line of the kept problems of l.
-func firstLine(l *diag.List) int {
-	first := 0
-	for i, err := range l.Errs() {
-		if n := line(err); i == 0 || n < first {
-			first = n
-		}
-	}
-	return first
 }
 
 func line(err error) int {
@@ -89,7 +90,7 @@ func (h *holes) err() error {
 	}
 	var shown []error
 	for _, q := range slices.Sorted(maps.Keys(h.shown)) {
-		shown = append(shown, h.shown[q].Errs()...)
+		shown = append(shown, h.shown[q].errs...)
 	}
 	slices.SortStableFunc(shown, func(a, b error) int { return cmp.Compare(line(a), line(b)) })
 	var l diag.List
@@ -100,7 +101,11 @@ func (h *holes) err() error {
 	for _, n := range h.count {
 		items += n
 	}
-	msg := fmt.Sprintf("%s returned items in %s have no judgment", diag.Count(items), plural(len(h.count), "query", "queries"))
+	in := "queries"
+	if len(h.count) == 1 {
+		in = "query"
+	}
+	msg := fmt.Sprintf("%s returned items in %s %s have no judgment", diag.Count(items), diag.Count(len(h.count)), in)
 	if items == 1 {
 		msg = "1 returned item in 1 query has no judgment"
 	}
