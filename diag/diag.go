@@ -49,13 +49,18 @@ func (e *Error) Error() string {
 		b.WriteString(strings.Join(who, ", "))
 		b.WriteString(": ")
 	}
-	b.WriteString(e.Msg)
-	if e.Hint != "" {
+	writeMsg(&b, e.Msg, e.Hint)
+	return b.String()
+}
+
+// writeMsg writes msg and, when there is one, the hint in parentheses.
+func writeMsg(b *strings.Builder, msg, hint string) {
+	b.WriteString(msg)
+	if hint != "" {
 		b.WriteString(" (")
-		b.WriteString(e.Hint)
+		b.WriteString(hint)
 		b.WriteString(")")
 	}
-	return b.String()
 }
 
 // MaxEcho is how many bytes of a field from the input a message repeats.
@@ -183,12 +188,7 @@ func (l *List) Error() string {
 	}
 	for _, t := range l.tallies {
 		b.WriteString("\nin all: ")
-		b.WriteString(t.Msg)
-		if t.Hint != "" {
-			b.WriteString(" (")
-			b.WriteString(t.Hint)
-			b.WriteString(")")
-		}
+		writeMsg(&b, t.Msg, t.Hint)
 	}
 	return b.String()
 }
