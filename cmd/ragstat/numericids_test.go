@@ -28,6 +28,13 @@ func TestNumericIDs(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "0.5") {
 		t.Fatalf("with --numeric-ids: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
+	partial := write("partial.jsonl", `{"query":7,"item":101,"grade":1}`+"\n")
+	if _, _, code := ragstat(t, "", "pool", "--depth", "2", "-j", partial, "-o", "-", run); code != 2 {
+		t.Errorf("pool without --numeric-ids: exit %d, want 2", code)
+	}
+	if stdout, stderr, code := ragstat(t, "", "pool", "--numeric-ids", "--depth", "2", "-j", partial, "-o", "-", run); code != 0 || !strings.Contains(stdout, `"query":"7","item":"102"`) || strings.Contains(stdout, `"101"`) {
+		t.Errorf("pool with --numeric-ids: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
 	fraction := write("fraction.jsonl", `{"query":7,"items":[101.5]}`+"\n")
 	if _, stderr, code := ragstat(t, "", "eval", "--numeric-ids", "-j", qrels, fraction); code != 2 || !strings.Contains(stderr, "id 101.5 is a number but not an integer") {
 		t.Fatalf("fractional id: exit %d, stderr %q", code, stderr)
