@@ -145,3 +145,17 @@ func TestFrontierAndCost(t *testing.T) {
 		t.Errorf("stalest %v", got)
 	}
 }
+
+func TestParseTarget(t *testing.T) {
+	for in, want := range map[string]Target{"": {}, "precision=0.9": {Precision: 0.9}, "recall=0.8": {Recall: 0.8},
+		"precision=0.9,recall=0.5": {Precision: 0.9, Recall: 0.5}} {
+		if got, err := ParseTarget(in); err != nil || got != want {
+			t.Errorf("%q: %+v, %v", in, got, err)
+		}
+	}
+	for _, bad := range []string{"precision", "precision=0", "recall=1.5", "f1=0.5", "precision=NaN"} {
+		if _, err := ParseTarget(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}

@@ -13,6 +13,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
+	"strings"
 )
 
 // Scored is one item of a ranked list with the score its stage gave it and
@@ -182,4 +184,29 @@ func Calibrate(lists []List, minGrade, bins int, target Target) (Calibration, er
 		}
 	}
 	return c, nil
+}
+
+// ParseTarget reads a target as precision=P or recall=R, both in (0, 1]
+// (the two joined by a comma ask for both); "" is no target.
+func ParseTarget(s string) (Target, error) {
+	var t Target
+	if s == "" {
+		return t, nil
+	}
+	for part := range strings.SplitSeq(s, ",") {
+		name, val, ok := strings.Cut(strings.TrimSpace(part), "=")
+		v, err := strconv.ParseFloat(val, 64)
+		if !ok || err != nil || !(v > 0 && v <= 1) {
+			return Target{}, fmt.Errorf("target %q: give precision=P or recall=R with a value in (0, 1]", part)
+		}
+		switch name {
+		case "precision":
+			t.Precision = v
+		case "recall":
+			t.Recall = v
+		default:
+			return Target{}, fmt.Errorf("target %q: give precision=P or recall=R", part)
+		}
+	}
+	return t, nil
 }

@@ -88,9 +88,9 @@ func Frontier(ps []Point) []string {
 
 // Reach is how far one stale or superseded item travelled.
 type Reach struct {
-	Item     string
-	Contexts int // queries whose packed context held it
-	Answers  int // queries whose answer cited it
+	Item     string `json:"item"`
+	Contexts int    `json:"contexts"` // queries whose packed context held it
+	Answers  int    `json:"answers"`  // queries whose answer cited it
 }
 
 // Stalest ranks stale items by the answers, then the contexts, they

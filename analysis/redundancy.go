@@ -43,8 +43,8 @@ type Redundancy struct {
 
 // Share is one document's share of a window.
 type Share struct {
-	Doc   string
-	Share float64
+	Doc   string  `json:"doc"`
+	Share float64 `json:"share"`
 }
 
 // Redundant finds exact and near-duplicate passages in one list by the

@@ -46,7 +46,7 @@ type Ranking struct {
 	// Top is the head of the list with the grade of every judged item.
 	Top []Item `json:"top,omitempty"`
 	// Relevant lists every judged relevant item, with Rank 0 when the list
-	// does not contain it, best grade first.
+	// does not contain it, in rank order, then the unreturned ones best grade first.
 	Relevant []Item `json:"relevant,omitempty"`
 }
 
@@ -162,5 +162,6 @@ func Compare(t *Table, opt Options) (*Result, error) {
 	}
 	r.Extremes = extremes(t, opt.Top)
 	r.Alerts = r.alerts()
+	r.Notes = append(r.Notes, r.disagreements()...)
 	return r, nil
 }

@@ -25,7 +25,7 @@ func Render(w io.Writer, format string, r *Result) error {
 	case "json":
 		return writeJSON(w, r)
 	case "csv":
-		return csvRows(w, r)
+		return CSV(w, r, false)
 	case "markdown":
 		return markdown(w, r)
 	}
@@ -48,8 +48,26 @@ func Read(f *input.File) (*Result, error) {
 	return &r, nil
 }
 
-// Head states what was compared and how, one line each.
-func (r *Result) Head() []string {
+// Head states what was compared and how, one line each, then the notes.
+func (r *Result) Head() []string { return r.head(true) }
+
+// Setup states what was compared and how, one line each: Head without the
+// notes, for a renderer that shows them apart.
+func (r *Result) Setup() []string { return r.head(false) }
+
+// Beyond is what Head says that CSV's columns do not: the definitions,
+// the notes and the gate's power, for a caller to show apart.
+func (r *Result) Beyond() []string {
+	h := r.Head()
+	for i, l := range h {
+		if strings.HasPrefix(l, "metrics: ") {
+			return h[i+1:]
+		}
+	}
+	return nil
+}
+
+func (r *Result) head(withNotes bool) []string {
 	s := r.Settings
 	out := []string{
 		fmt.Sprintf("base %s vs %s over %d queries", r.Base, strings.Join(r.Candidates, ", "), len(r.Queries)),
@@ -67,8 +85,10 @@ func (r *Result) Head() []string {
 	if r.undefinedEffect() {
 		out = append(out, "note: d_z is - (null in JSON) where it is undefined: every query of the set moved by the same amount, or the set has one query; t-test p is - with a single query")
 	}
-	for _, n := range r.Notes {
-		out = append(out, "note: "+n)
+	if withNotes {
+		for _, n := range r.Notes {
+			out = append(out, "note: "+n)
+		}
 	}
 	for _, g := range r.GatePower {
 		out = append(out, g.Line(r.Settings.Level))
@@ -155,8 +175,9 @@ func effect(f Float) string {
 	return fmt.Sprintf("%+.3g", float64(f))
 }
 
-// Ranks writes where the relevant items sit as grade@rank, best grade
-// first, "-" for an item not returned: "3@1 2@7 2@-", at most n of them.
+// Ranks writes where the relevant items sit as grade@rank, in rank order,
+// "-" for an item not returned: "1@2 3@7 2@-", at most n of them. The first
+// is the first relevant item, the one reciprocal rank reads.
 func (rk *Ranking) Ranks(n int) string {
 	if rk == nil {
 		return "?"
@@ -223,7 +244,7 @@ func (r *Result) tableExtremes(w io.Writer) error {
 			if len(part.moved) == 0 {
 				continue
 			}
-			fmt.Fprintf(w, "\nlargest %s: %s, %s (relevant items as grade@rank)\n", part.what, x.Candidate, x.Metric)
+			fmt.Fprintf(w, "\nlargest %s: %s, %s (relevant items as grade@rank, in rank order)\n", part.what, x.Candidate, x.Metric)
 			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "query\tbase\tcand\tdiff\tbase ranks\tcand ranks\ttext")
 			for _, m := range part.moved {
@@ -250,15 +271,31 @@ func clip(s string, n int) string {
 	return s
 }
 
-// csvRows writes one row per comparison, whole set then slices, with the
-// head as comment lines.
-func csvRows(w io.Writer, r *Result) error {
-	for _, l := range r.Head() {
-		fmt.Fprintf(w, "# %s\n", l)
+// CSV writes one row per comparison, whole set (scope "all") then slices,
+// that loads as it is: a header, nothing above it, and on every row the
+// base and the settings (level, interval, resamples, randomizations, seed,
+// correction) and the policy on one line, as eval.ParsePolicy reads it. The
+// notes have no column. With comments, the head (settings, policy, notes)
+// goes to "#" lines above the header instead, as before.
+func CSV(w io.Writer, r *Result, comments bool) error {
+	header := []string{"scope", "n", "too_small", "candidate", "metric", "base_mean", "cand_mean", "mean_diff",
+		"ci_low", "ci_high", "wins", "ties", "losses", "p", "p_exact", "p_adjusted", "significant", "t_test_p", "effect_size"}
+	var settings []string
+	if comments {
+		for _, l := range r.Head() {
+			fmt.Fprintf(w, "# %s\n", l)
+		}
+	} else {
+		s := r.Settings
+		header = append(header, "base", "level", "interval", "resamples", "randomizations", "seed", "correction", "policy")
+		settings = []string{r.Base, g(s.Level), s.Interval, strconv.Itoa(s.Resamples), strconv.Itoa(s.Randomizations),
+			strconv.FormatUint(s.Seed, 10), s.Correction, ""}
+		if r.Manifest != nil {
+			settings[len(settings)-1] = r.Manifest.Policy.String()
+		}
 	}
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"scope", "n", "too_small", "candidate", "metric", "base_mean", "cand_mean", "mean_diff",
-		"ci_low", "ci_high", "wins", "ties", "losses", "p", "p_exact", "p_adjusted", "significant", "t_test_p", "effect_size"})
+	cw.Write(header)
 	write := func(scope string, tooSmall bool, c Comparison) {
 		adj, tp := "", ""
 		if c.PAdjusted != nil {
@@ -267,10 +304,10 @@ func csvRows(w io.Writer, r *Result) error {
 		if c.TTest != nil {
 			tp = g(c.TTest.P)
 		}
-		cw.Write([]string{scope, strconv.Itoa(c.N), strconv.FormatBool(tooSmall), c.Candidate, c.Metric,
+		cw.Write(append([]string{scope, strconv.Itoa(c.N), strconv.FormatBool(tooSmall), c.Candidate, c.Metric,
 			g(c.BaseMean), g(c.CandMean), g(c.MeanDiff), g(c.CILow), g(c.CIHigh), strconv.Itoa(c.Wins),
 			strconv.Itoa(c.Ties), strconv.Itoa(c.Losses), g(c.P), strconv.FormatBool(c.PExact), adj,
-			strconv.FormatBool(c.Significant), tp, finiteOrEmpty(c.EffectSize)})
+			strconv.FormatBool(c.Significant), tp, finiteOrEmpty(c.EffectSize)}, settings...))
 	}
 	for _, c := range r.Comparisons {
 		write("all", false, c)

@@ -24,6 +24,9 @@ type Side struct {
 	Rankings map[string]Ranking // by query; nil when unknown (a saved result)
 	Config   json.RawMessage    // traces: the pipeline configuration
 	Loss     *Loss              // traces: where evidence stopped
+	// LeftOut says which traced queries have no values and why (traces:
+	// an unanswerable query has no ranked-list metric).
+	LeftOut []string
 }
 
 // FromResult takes the per-query values of one evaluated run. A result
@@ -182,12 +185,27 @@ func Align(sides []*Side) (*Table, []string) {
 		Queries: common(sides, base.Queries, func(s *Side) []string { return s.Queries })}
 	var notes []string
 	for _, s := range sides {
+		notes = append(notes, s.LeftOut...)
 		if n := len(s.Queries) - len(t.Queries); n > 0 {
-			notes = append(notes, fmt.Sprintf("%s: %d queries not in every input left out", s.Name, n))
+			var out []string
+			for _, q := range s.Queries {
+				if !slices.Contains(t.Queries, q) {
+					out = append(out, q)
+				}
+			}
+			notes = append(notes, fmt.Sprintf("%s: %d queries not in every input left out: %s", s.Name, n, listIDs(out)))
 		}
 		t.Systems = append(t.Systems, s.system(t))
 	}
 	return t, notes
+}
+
+// listIDs joins the first ten ids and counts the rest.
+func listIDs(ids []string) string {
+	if len(ids) > 10 {
+		return strings.Join(ids[:10], ", ") + fmt.Sprintf(" and %d more", len(ids)-10)
+	}
+	return strings.Join(ids, ", ")
 }
 
 // common lists the ids of order that every side has.

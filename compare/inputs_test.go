@@ -22,7 +22,7 @@ func TestAlign(t *testing.T) {
 	if got := table.Systems[1].Values[0]; !slices.Equal(got, []float64{40, 60}) {
 		t.Errorf("candidate values %v, want them in the base's query order", got)
 	}
-	if len(notes) != 1 || !strings.Contains(notes[0], "a: 1 queries not in every input left out") {
+	if len(notes) != 1 || notes[0] != "a: 1 queries not in every input left out: q2" {
 		t.Errorf("notes %v", notes)
 	}
 }

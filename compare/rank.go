@@ -10,9 +10,10 @@ import (
 
 // RankingOf says where the judged items of q sit in items, a ranked list
 // as evaluated: the first top items with their grades, and every item
-// graded at least minGrade with its rank (0 when the list lacks it), best
-// grade first, then by rank, unreturned last. It keeps no reference to
-// items.
+// graded at least minGrade with its rank (0 when the list lacks it), in
+// rank order, so the first is the one reciprocal rank reads and those
+// before a cutoff are the ones that count, then the unreturned ones, best
+// grade first. It keeps no reference to items.
 func RankingOf(items []string, q *judgments.Query, minGrade, top int) Ranking {
 	var r Ranking
 	rank := make(map[string]int, len(items))
@@ -29,7 +30,7 @@ func RankingOf(items []string, q *judgments.Query, minGrade, top int) Ranking {
 		}
 	}
 	slices.SortStableFunc(r.Relevant, func(a, b Item) int {
-		return cmp.Or(cmp.Compare(b.Grade, a.Grade), cmp.Compare(unreturnedLast(a.Rank), unreturnedLast(b.Rank)))
+		return cmp.Or(cmp.Compare(unreturnedLast(a.Rank), unreturnedLast(b.Rank)), cmp.Compare(b.Grade, a.Grade))
 	})
 	return r
 }

@@ -3,6 +3,7 @@ package compare
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -116,7 +117,7 @@ func Run(g Given, sys []*systems.Input, cfg Config) (*Result, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	res.Manifest, res.Notes = ref, append(notes, dropped...)
+	res.Manifest, res.Notes = ref, append(append(notes, dropped...), res.Notes...)
 	for _, s := range sides {
 		if s.Loss != nil {
 			res.Losses = append(res.Losses, *s.Loss)
@@ -279,13 +280,30 @@ func (g *Given) traceSides(ref *manifest.Manifest, in *systems.Input) ([]*Side, 
 	opt := stages.Options{Policy: ev.Policy(), Metrics: ev.Metrics(), Cutoffs: g.Cutoffs,
 		Truncated: stages.TruncatedError, Tokenizer: g.Tokenizer}
 	st := stages.Input{Judgments: ev.Judgments(), Topics: g.Topics, Corpus: g.Corpus}
-	res, err := stages.Evaluate(st, func(fn func(*trace.Trace) error) error { return in.Scan(fn) }, opt)
+	var mu sync.Mutex
+	unanswerable := map[string][]string{} // by system, the unanswerable queries traced
+	res, err := stages.Evaluate(st, func(fn func(*trace.Trace) error) error {
+		return in.Scan(func(t *trace.Trace) error {
+			if tp := g.Topics.Get(t.Query); tp != nil && !tp.Answerable {
+				mu.Lock()
+				unanswerable[t.System] = append(unanswerable[t.System], strings.Clone(t.Query))
+				mu.Unlock()
+			}
+			return fn(t)
+		})
+	}, opt)
 	if err != nil {
 		return nil, err
 	}
 	var out []*Side
 	for _, sys := range res.Systems {
 		s := FromStages(sys, in.Name)
+		if qs := unanswerable[sys.Name]; len(qs) > 0 {
+			slices.Sort(qs)
+			qs = slices.Compact(qs)
+			s.LeftOut = append(s.LeftOut, fmt.Sprintf("%s: %d unanswerable queries left out: no ranked-list metric applies; ragstat stages scores their abstention: %s",
+				s.Name, len(qs), listIDs(qs)))
+		}
 		file, err := record("trace", in.File)
 		if err != nil {
 			return nil, err

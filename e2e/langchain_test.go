@@ -389,24 +389,26 @@ const (
 )
 
 // stagesByHand are R, RR and nDCG (gain 2^g-1, log2 discount, the ideal
-// from every judgment) per query and stage. An out-of-scope or stale item
-// counts as grade 0; so does a context item whose judged span was cut.
+// from every valid judgment) per query and stage. An out-of-scope or stale
+// item is no evidence: it scores 0 where it appears and leaves the recall
+// denominator and the ideal ranking; a context item whose judged span was
+// cut counts as grade 0.
 //
-//	q1, relevant p1 (2), p2, p3, p4 (1); ideal 3 + 1/log2(3) + 1/log2(4) + 1/log2(5)
-//	  candidates p1 p3(stale) p4(scope) p2: R 2/4, RR 1, DCG 3 + 1/log2(5)
-//	  reranked, context p1 p3 p4: R 1/4, RR 1, DCG 3
+//	q1, relevant p1 (2), p2 (1), and p3 (stale), p4 (out of scope), which
+//	  do not count; ideal 3 + 1/log2(3)
+//	  candidates p1 p3(stale) p4(scope) p2: R 2/2, RR 1, DCG 3 + 1/log2(5)
+//	  reranked, context p1 p3 p4: R 1/2, RR 1, DCG 3
 //	q2, relevant p2 (2), p1 (1); ideal 3 + 1/log2(3)
 //	  candidates, reranked p2 p3 p1: R 1, RR 1, DCG 3 + 1/log2(4)
 //	  context p2 p3 p1 (cut to "Refund policy: returned items are
 //	  refunded in full w", its span "within 30 days" lost): R 1/2, RR 1, DCG 3
 //	q3, relevant p7, never retrieved: 0 everywhere.
 func stagesByHand() map[string]map[string][3]float64 {
-	ideal1 := 3 + 1/math.Log2(3) + 1/math.Log2(4) + 1/math.Log2(5)
-	ideal2 := 3 + 1/math.Log2(3)
+	ideal := 3 + 1/math.Log2(3) // q1 and q2 alike
 	return map[string]map[string][3]float64{
-		"candidates": {"q1": {0.5, 1, (3 + 1/math.Log2(5)) / ideal1}, "q2": {1, 1, (3 + 1/math.Log2(4)) / ideal2}, "q3": {}},
-		"reranked":   {"q1": {0.25, 1, 3 / ideal1}, "q2": {1, 1, (3 + 1/math.Log2(4)) / ideal2}, "q3": {}},
-		"context":    {"q1": {0.25, 1, 3 / ideal1}, "q2": {0.5, 1, 3 / ideal2}, "q3": {}},
+		"candidates": {"q1": {1, 1, (3 + 1/math.Log2(5)) / ideal}, "q2": {1, 1, (3 + 1/math.Log2(4)) / ideal}, "q3": {}},
+		"reranked":   {"q1": {0.5, 1, 3 / ideal}, "q2": {1, 1, (3 + 1/math.Log2(4)) / ideal}, "q3": {}},
+		"context":    {"q1": {0.5, 1, 3 / ideal}, "q2": {0.5, 1, 3 / ideal}, "q3": {}},
 	}
 }
 

@@ -37,6 +37,9 @@ type Eval struct {
 	PerQuery bool              // print a row per query, not only the means
 	Labels   map[string]string // optional column labels by metric name
 	Notes    []string          // facts the reader must see (folded items, ignored queries)
+	// CSVComments writes CSV and TSV as before: the policy as "#" lines
+	// above the header and each mean as a query named MEAN.
+	CSVComments bool
 	// Shard marks a partial result (eval --shard): recorded in the JSON
 	// manifest for the merge.
 	Shard *manifest.Shard
@@ -64,6 +67,12 @@ func Render(w io.Writer, format string, r *Eval) error {
 		return trec(w, r)
 	}
 	return fmt.Errorf("unknown format %q: use %s", format, strings.Join(Formats, ", "))
+}
+
+// PrintsNotes reports whether format prints Eval.Notes (table, markdown,
+// json); the others have no place for them, so a caller shows them apart.
+func PrintsNotes(format string) bool {
+	return format == "table" || format == "markdown" || format == "json"
 }
 
 // metrics is the metric list shared by every result.
@@ -94,11 +103,13 @@ func (r *Eval) policyLines() []string {
 		names = append(names, m.Name())
 	}
 	out = append(out, "metrics: "+strings.Join(names, " "))
-	return append(out, r.definitions()...)
+	return append(out, r.Definitions()...)
 }
 
-// definitions names the definition each column used, one line each.
-func (r *Eval) definitions() []string {
+// Definitions names the definition each column used, one line each
+// ("definition ndcg@10 = ranx ndcg ..."): CSV and TSV have no place for
+// them (unless CSVComments), so a caller shows them apart.
+func (r *Eval) Definitions() []string {
 	var out []string
 	for _, m := range r.metrics() {
 		out = append(out, "definition "+m.Definition(r.Policy.MetricPolicy()))

@@ -82,6 +82,9 @@ func stagesTable(w io.Writer, r *Stages) error {
 		validityLines(w, sys.Validity)
 		answerLines(w, sys.Answers)
 		latencyLines(w, sys)
+		if sys.Analyses != nil {
+			analysesLines(w, sys.Analyses)
+		}
 	}
 	return out.Flush()
 }
@@ -232,7 +235,7 @@ func contextLines(w io.Writer, c stages.ContextReport) {
 			fmt.Fprintf(w, "  %d context(s) carry no text: their items' texts were counted instead (separators and metadata unknown)\n", noText)
 		}
 		if len(c.OverBudget) > 0 {
-			fmt.Fprintf(w, "  OVER BUDGET: %s\n", strings.Join(c.OverBudget, ", "))
+			fmt.Fprintf(w, "  OVER BUDGET: %s\n", strings.Join(c.Overages(), "; "))
 		} else {
 			fmt.Fprintln(w, "  every context fits its budget")
 		}

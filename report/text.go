@@ -78,16 +78,25 @@ func (r *Eval) headers() []string {
 	return h
 }
 
-// delimited writes CSV or TSV: policy as comment lines, then a header and
-// one row per query and per mean; under the bounds policy each metric has
-// a _low and a _high column. Fields are quoted as encoding/csv quotes them.
+// delimited writes CSV or TSV that loads as it is: a header, then one row
+// per query (scope "query") and per mean (scope "mean", query empty); under
+// the bounds policy each metric has a _low and a _high column; the last
+// column is the policy, as eval.ParsePolicy reads it. With CSVComments the
+// policy goes to "#" lines above the header instead, and a mean is a query
+// named MEAN. Fields are quoted as encoding/csv quotes them.
 func delimited(w io.Writer, r *Eval, sep byte) error {
 	out := newWriter(w)
-	for _, l := range r.policyLines() {
-		out.WriteString("# " + l + "\n")
+	if r.CSVComments {
+		for _, l := range r.policyLines() {
+			out.WriteString("# " + l + "\n")
+		}
 	}
 	out.WriteString("run")
 	out.WriteByte(sep)
+	if !r.CSVComments {
+		out.WriteString("scope")
+		out.WriteByte(sep)
+	}
 	out.WriteString("query")
 	for _, m := range r.metrics() {
 		out.WriteByte(sep)
@@ -99,11 +108,27 @@ func delimited(w io.Writer, r *Eval, sep byte) error {
 			out.csvField(m.Name(), sep)
 		}
 	}
+	policy := ""
+	if !r.CSVComments {
+		out.WriteByte(sep)
+		out.WriteString("policy")
+		policy = r.Policy.String()
+	}
 	out.WriteByte('\n')
 	for x := range r.rows() {
 		out.csvField(x.run, sep)
 		out.WriteByte(sep)
-		out.csvField(x.query, sep)
+		switch {
+		case r.CSVComments:
+			out.csvField(x.query, sep)
+		case x.perQuery:
+			out.WriteString("query")
+			out.WriteByte(sep)
+			out.csvField(x.query, sep)
+		default:
+			out.WriteString("mean")
+			out.WriteByte(sep)
+		}
 		for i, m := range r.metrics() {
 			// A number never needs quotes.
 			out.WriteByte(sep)
@@ -112,6 +137,10 @@ func delimited(w io.Writer, r *Eval, sep byte) error {
 				out.WriteByte(sep)
 				out.value(m, x.high[i], x.perQuery)
 			}
+		}
+		if !r.CSVComments {
+			out.WriteByte(sep)
+			out.csvField(policy, sep)
 		}
 		out.WriteByte('\n')
 	}

@@ -68,7 +68,7 @@ func randomEval(t testing.TB, rng *rand.Rand, queries int, bounds, weird bool) *
 	if bounds {
 		p.Unjudged = eval.UnjudgedBounds
 	}
-	r := &Eval{Tool: "ragstat", Version: "v<1>&", Policy: p, PerQuery: rng.IntN(4) > 0,
+	r := &Eval{Tool: "ragstat", Version: "v<1>&", Policy: p, PerQuery: rng.IntN(4) > 0, CSVComments: rng.IntN(2) == 0,
 		Labels: map[string]string{ms[0].Name(): randomString(rng, weird)}}
 	if rng.IntN(2) == 0 {
 		r.Notes = []string{"a note", randomString(rng, weird)}
@@ -260,12 +260,17 @@ func referenceMarkdown(w io.Writer, r *Eval) error {
 }
 
 func referenceDelimited(w io.Writer, r *Eval, sep rune) error {
-	for _, l := range r.policyLines() {
-		fmt.Fprintf(w, "# %s\n", l)
+	if r.CSVComments {
+		for _, l := range r.policyLines() {
+			fmt.Fprintf(w, "# %s\n", l)
+		}
 	}
 	cw := csv.NewWriter(w)
 	cw.Comma = sep
-	header := []string{"run", "query"}
+	header := []string{"run", "scope", "query"}
+	if r.CSVComments {
+		header = []string{"run", "query"}
+	}
 	for _, m := range r.metrics() {
 		if r.bounds() {
 			header = append(header, m.Name()+"_low", m.Name()+"_high")
@@ -273,14 +278,26 @@ func referenceDelimited(w io.Writer, r *Eval, sep rune) error {
 			header = append(header, m.Name())
 		}
 	}
+	if !r.CSVComments {
+		header = append(header, "policy")
+	}
 	cw.Write(header)
 	for _, x := range refRows(r) {
-		cells := []string{x.run, x.query}
+		cells := []string{x.run, "query", x.query}
+		switch {
+		case r.CSVComments:
+			cells = []string{x.run, x.query}
+		case !x.perQuery:
+			cells = []string{x.run, "mean", ""}
+		}
 		for i, m := range r.metrics() {
 			cells = append(cells, refValue(m, x.low[i], x.perQuery))
 			if x.high != nil {
 				cells = append(cells, refValue(m, x.high[i], x.perQuery))
 			}
+		}
+		if !r.CSVComments {
+			cells = append(cells, r.Policy.String())
 		}
 		cw.Write(cells)
 	}

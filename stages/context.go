@@ -1,6 +1,7 @@
 package stages
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -43,6 +44,27 @@ func (b Budget) Prompt() int { return b.Total - b.Reserve }
 
 // Over reports whether the query exceeds its budget.
 func (b Budget) Over() bool { return b.Limit > 0 && b.Total > b.Limit }
+
+// Overage says how far a query went over its budget: "refund: 9120 tokens,
+// budget 8000, 1120 over" (empty when it did not).
+func (b Budget) Overage() string {
+	if !b.Over() {
+		return ""
+	}
+	return fmt.Sprintf("%s: %d tokens, budget %d, %d over", b.Query, b.Total, b.Limit, b.Total-b.Limit)
+}
+
+// Overages lists every query over its budget with its total, budget and
+// overage, in query order.
+func (r ContextReport) Overages() []string {
+	var out []string
+	for _, b := range r.Budgets {
+		if s := b.Overage(); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
 
 // ItemTokens is one packed item's size.
 type ItemTokens struct {

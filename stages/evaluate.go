@@ -49,6 +49,7 @@ type digest struct {
 	answers       answerTally
 	latency       map[string]float64
 	config        string
+	analyses      *traceAnalyses
 }
 
 // Evaluate evaluates every system in traces. Problems in the data (a trace
@@ -68,6 +69,11 @@ func Evaluate(in Input, traces Traces, opt Options) (*Result, error) {
 	}
 	if err := ev.CheckScoreGrades(); err != nil {
 		return nil, fmt.Errorf("stages: %w", err)
+	}
+	if opt.Analyses != nil {
+		if err := opt.Analyses.check(opt.Tokenizer); err != nil {
+			return nil, err
+		}
 	}
 	var mu sync.Mutex
 	var errs diag.List
@@ -94,7 +100,7 @@ func Evaluate(in Input, traces Traces, opt Options) (*Result, error) {
 	}
 	if errs.Len() == 0 {
 		for _, t := range ordered(tallies) {
-			sys, err := t.finish(ev, opt.Cutoffs)
+			sys, err := t.finish(ev, opt)
 			if err != nil {
 				errs.Add(err)
 				continue
@@ -141,6 +147,14 @@ func (j *joiner) digest(t *trace.Trace, ev *eval.Evaluator) *digest {
 	d.hasContext, d.budget, d.truncated = j.contextOf(v, names)
 	d.validity = validityOf(v, names)
 	d.answers.one(v, slices.Index(names, trace.ContextStage), minGrade)
+	if j.opt.Analyses != nil {
+		a, err := j.analyze(v, names, d.budget)
+		if err != nil {
+			j.bad(t, "", err.Error(), "")
+			return nil
+		}
+		d.analyses = a
+	}
 	return d
 }
 
@@ -179,6 +193,7 @@ type tally struct {
 	answers   answerTally
 	lat       map[string][]float64
 	configs   map[string]place
+	analyses  analysesTally
 }
 
 // add takes one trace's contribution; the digest is not kept.
@@ -221,6 +236,9 @@ func (t *tally) add(d *digest) {
 		t.lat[k] = append(t.lat[k], ms)
 	}
 	t.config(d.config, ref.place)
+	if d.analyses != nil {
+		t.analyses.add(d.analyses)
+	}
 }
 
 // config remembers a configuration and where it was first seen.
@@ -250,7 +268,8 @@ func ordered(tallies map[string]*tally) []*tally {
 
 // finish checks that every trace recorded the first trace's stages, in its
 // order, and computes the system's results, listings in query order.
-func (t *tally) finish(ev *eval.Evaluator, cutoffs map[string]int) (*System, error) {
+func (t *tally) finish(ev *eval.Evaluator, opt Options) (*System, error) {
+	cutoffs := opt.Cutoffs
 	names := t.first.names
 	var errs diag.List
 	for _, r := range t.refs {
@@ -293,6 +312,17 @@ func (t *tally) finish(ev *eval.Evaluator, cutoffs map[string]int) (*System, err
 		}
 		return 1
 	})
+	if opt.Analyses != nil {
+		unit := "words"
+		if opt.Tokenizer != nil {
+			unit = "tokens"
+		}
+		a, err := t.analyses.finish(*opt.Analyses, names, opt.Policy.MinGrade, unit)
+		if err != nil {
+			return nil, fmt.Errorf("system %q: %w", t.system, err)
+		}
+		sys.Analyses = a
+	}
 	return sys, nil
 }
 

@@ -39,8 +39,10 @@ type Step struct {
 // Lost is one piece of evidence (a judged item or a fact) and where it
 // stopped.
 type Lost struct {
-	Query  string `json:"query"`
-	What   string `json:"what"` // the item id, or "fact ID"
+	Query string `json:"query"`
+	What  string `json:"what"` // the item id, or "fact ID"
+	// Text is a fact's text, when its topic gives one.
+	Text   string `json:"text,omitempty"`
 	Grade  int    `json:"grade,omitempty"`
 	Status string `json:"status"`
 	// Reached is the last stage that delivered it ("" if none did).
@@ -189,7 +191,7 @@ func factsOf(v *view, names []string) (*QueryFacts, []Lost) {
 		if status != StatusDelivered {
 			qf.Missing = append(qf.Missing, f.ID)
 		}
-		lost = append(lost, Lost{Query: v.t.Query, What: "fact " + f.ID, Status: status, Reached: reached})
+		lost = append(lost, Lost{Query: v.t.Query, What: "fact " + f.ID, Text: f.Text, Status: status, Reached: reached})
 	}
 	return qf, lost
 }

@@ -54,6 +54,8 @@ type Options struct {
 	Truncated       Truncated
 	AllowNoMetadata bool      // with scopes or dates in play, accept items with no metadata
 	Tokenizer       Tokenizer // nil: no token accounting
+	// Analyses turns on the analyses of the evidence boundary (nil: off).
+	Analyses *AnalysisOptions
 }
 
 // Input is what traces are evaluated against.
@@ -84,6 +86,8 @@ type System struct {
 	Answers  AnswerReport   `json:"answers"`
 	Latency  []Percentiles  `json:"latency_ms,omitempty"`
 	Configs  []string       `json:"configs,omitempty"`
+	// Analyses are present when Options.Analyses asks for them.
+	Analyses *Analyses `json:"analyses,omitempty"`
 }
 
 // StageResult is one stage's metrics.

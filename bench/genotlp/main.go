@@ -24,7 +24,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
-	"github.com/ragstat/ragstat/bench/synth"
+	"github.com/ragstat/ragstat/internal/synth"
 )
 
 type config struct {

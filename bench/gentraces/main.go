@@ -16,7 +16,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/ragstat/ragstat/bench/synth"
+	"github.com/ragstat/ragstat/internal/synth"
 )
 
 type config struct {

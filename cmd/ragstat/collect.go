@@ -17,7 +17,7 @@ type collectCmd struct {
 	Append     bool   `xor:"mode" help:"Add to an existing --out file (a last line cut short by a killed receiver is removed first)."`
 	Force      bool   `xor:"mode" help:"Replace an existing --out file."`
 	Token      string `env:"RAGSTAT_COLLECT_TOKEN" placeholder:"TOKEN" help:"Access token (Authorization: Bearer) every request must carry; required off loopback (one is generated when missing)."`
-	MaxBodyMiB int64  `name:"max-body-mib" default:"64" placeholder:"MIB" help:"Largest request body accepted, in MiB once decompressed."`
+	MaxBodyMiB int64  `name:"max-body-mib" default:"64" placeholder:"MIB" help:"Largest request body accepted, in MiB once decompressed (default ${default})."`
 }
 
 func (c *collectCmd) Run(e *env) error {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 
 	"github.com/ragstat/ragstat/compare"
 	"github.com/ragstat/ragstat/corpus"
@@ -23,7 +22,7 @@ type compareCommands struct {
 }
 
 type compareCmd struct {
-	policyFlags
+	policyFlags `set:"cutoff_help=Cutoff of the default metrics R@K RR@K nDCG@K (default 10); over traces also NAME=K, one stage's cutoff (repeatable)."`
 	mappingFlags
 	stageFlags
 	Topics                      string   `placeholder:"FILE" help:"Topics (JSONL): query text for the regressions, tags and fields for slices."`
@@ -43,6 +42,7 @@ type compareCmd struct {
 	FailOnSignificantRegression bool     `help:"Gate: exit 3 when any metric is significantly worse after correction on the whole set (or a --gate-slice)."`
 	GateSlice                   []string `placeholder:"SLICE" help:"A slice also checked by --fail-on-significant-regression (repeatable), e.g. tag:legal."`
 	Format                      string   `short:"f" default:"table" enum:"table,json,csv,markdown,html" help:"Output format (${enum})."`
+	CSVComments                 bool     `name:"csv-comments" help:"CSV as before: the settings, policy and notes as # lines above the header (default: columns, notes to stderr)."`
 	Systems                     []string `arg:"" placeholder:"BASE CAND" help:"Base then candidates: runs (PATH or NAME=PATH), saved ragstat eval --format json results (all their runs), or traces (ragstat's, OTLP, LangSmith, Langfuse)."`
 }
 
@@ -96,7 +96,7 @@ func (c *compareCmd) Run(e *env) error {
 	if err != nil {
 		return flagged(err)
 	}
-	if err := render(e.stdout, c.Format, res); err != nil {
+	if err := c.render(e, res); err != nil {
 		return internal(err)
 	}
 	return gate(e, reasons)
@@ -156,12 +156,22 @@ func (c *compareCmd) readGiven(e *env, g *compare.Given) error {
 	return err
 }
 
-// render writes a comparison in format: html, or a text format.
-func render(w io.Writer, format string, r *compare.Result) error {
-	if format == "html" {
-		return htmlreport.Compare(w, r)
+// render writes a comparison in the format asked for; CSV has no place
+// for the definitions, notes and gate power (unless --csv-comments), so
+// they go to stderr.
+func (c *compareCmd) render(e *env, r *compare.Result) error {
+	switch c.Format {
+	case "html":
+		return htmlreport.Compare(e.stdout, r)
+	case "csv":
+		if !c.CSVComments {
+			for _, l := range r.Beyond() {
+				fmt.Fprintln(e.stderr, "ragstat:", l)
+			}
+		}
+		return compare.CSV(e.stdout, r, c.CSVComments)
 	}
-	return compare.Render(w, format, r)
+	return compare.Render(e.stdout, c.Format, r)
 }
 
 // gate prints one line per reason and exits 3 when there is any.

@@ -24,17 +24,17 @@ import (
 	"github.com/ragstat/ragstat/systems"
 )
 
-// policyFlags are the flags that change numbers; eval, and later compare
-// and stages, share them.
+// policyFlags are the flags that change numbers; eval, compare and stages
+// share them. Each sets the help of -k (cutoff_help), whose meaning differs.
 type policyFlags struct {
 	Judgments       string   `short:"j" required:"" placeholder:"FILE" help:"Judgments (qrels): TREC, JSONL or JSON object; gzip and - for stdin accepted."`
 	JudgmentsFormat string   `default:"auto" enum:"auto,trec,jsonl,json" help:"Force the judgments format (${enum})."`
 	RunFormat       string   `default:"auto" enum:"auto,trec,jsonl,json" help:"Force the run format (${enum})."`
 	Metric          []string `short:"m" placeholder:"NAME" help:"Metric to compute (repeatable): nDCG@10, R@100, RR@10, AP, bpref, ERR@10, ...; trec_eval names (ndcg_cut.10, map, P.5,10) and ranx names (ndcg_burges@10) compute their tool's measure. Default: R@k RR@k nDCG@k."`
 	Like            string   `placeholder:"TOOL" help:"Set every policy to a tool's behaviour: trec_eval, pytrec_eval, ir_measures or ranx; explicit flags still override it."`
-	K               cutoffs  `short:"k" placeholder:"K" help:"Cutoff of the default metrics (default 10); stages also take NAME=K for one stage's cutoff."`
+	K               cutoffs  `short:"k" placeholder:"K" help:"${cutoff_help}"`
 	MinGrade        int      `default:"1" help:"Relevance threshold: the hit test and the recall denominator use it."`
-	Grades          string   `default:"0..3" placeholder:"MIN..MAX" help:"Allowed grades."`
+	Grades          string   `default:"0..3" placeholder:"MIN..MAX" help:"Allowed grades (default ${default})."`
 	Gain            string   `placeholder:"exp|linear" help:"nDCG gain of ragstat's names: exp = 2^g-1 (default), linear = g."`
 	Unjudged        string   `placeholder:"POLICY" help:"A returned item with no judgment: error (default), nonrelevant, skip (judged-only: also drops negative grades), bounds."`
 	Unanswerable    string   `placeholder:"POLICY" help:"A query with no relevant judgment: error (default), exclude (left out of the means), zero (scored, kept in the means)."`
@@ -51,13 +51,14 @@ type policyFlags struct {
 }
 
 type evalCmd struct {
-	policyFlags
+	policyFlags `set:"cutoff_help=Cutoff of the default metrics R@K RR@K nDCG@K (default 10)."`
 	Format      string   `short:"f" default:"table" enum:"table,json,jsonl,csv,tsv,markdown,trec" help:"Output format (${enum})."`
 	PerQuery    bool     `help:"Print a row per query (default: when there are at most 50 queries)."`
 	Summary     bool     `help:"Print the means only."`
 	PerQueryOut string   `placeholder:"FILE" help:"Also write a row per query to FILE: Parquet when it ends in .parquet, JSON Lines otherwise."`
 	Force       bool     `help:"Overwrite --per-query-out's FILE if it exists."`
 	Shard       string   `placeholder:"I/N" help:"Evaluate only shard I of N (0 <= I < N): the queries whose id's FNV-1a 64-bit hash is I modulo N; merge the --format json parts with ragstat merge."`
+	CSVComments bool     `name:"csv-comments" help:"CSV and TSV as before: the policy as # lines above the header, a mean as a query named MEAN (default: a scope column and a policy column)."`
 	Runs        []string `arg:"" placeholder:"RUN" help:"Runs to evaluate: PATH or NAME=PATH; - for stdin."`
 }
 
@@ -280,13 +281,24 @@ func (c *evalCmd) Run(e *env) error {
 	}
 	rep.PerQuery = c.PerQuery || !c.Summary && len(rep.Results[0].Rows) <= 50
 	rep.Notes = report.Notes(ev.FoldedJudgments, ev.Policy(), c.preset, rep.Results)
+	rep.CSVComments = c.CSVComments
 	if c.PerQueryOut != "" {
 		if err := c.writePerQuery(e, rep); err != nil {
 			return err
 		}
 	}
-	if err := report.Render(e.stdout, c.Format, rep); err != nil {
+	if err := report.Render(bar.ClearBefore(e.stdout), c.Format, rep); err != nil {
 		return internal(err)
+	}
+	if !report.PrintsNotes(c.Format) {
+		for _, n := range rep.Notes {
+			fmt.Fprintln(e.stderr, "ragstat: note:", n)
+		}
+	}
+	if (c.Format == "csv" || c.Format == "tsv") && !c.CSVComments {
+		for _, d := range rep.Definitions() {
+			fmt.Fprintln(e.stderr, "ragstat:", d)
+		}
 	}
 	for _, w := range report.Warnings(rep.Results) {
 		fmt.Fprintln(e.stderr, "ragstat:", w)

@@ -107,7 +107,7 @@ type importCmd struct {
 	mappingFlags
 	stageFlags
 	Corpus   string   `placeholder:"FILE" help:"Corpus (JSONL): the text of items whose spans carry none, to find them in the context."`
-	Out      string   `short:"o" default:"-" placeholder:"FILE" help:"Where to write the ragstat traces (JSONL); - for standard output."`
+	Out      string   `short:"o" default:"-" placeholder:"FILE" help:"Where to write the ragstat traces (JSONL) (default: standard output)."`
 	Force    bool     `help:"Overwrite --out or --manifest if it exists."`
 	Manifest string   `placeholder:"FILE" help:"Also write the import's manifest (JSON): every mapping choice, count and problem."`
 	Format   string   `arg:"" enum:"otlp,langsmith,langfuse" help:"Input format: otlp (OTLP/JSON lines or document, or protobuf), langsmith (runs), langfuse (observations)."`

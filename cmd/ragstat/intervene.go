@@ -29,7 +29,7 @@ type interveneCmd struct {
 	mappingFlags
 	Judgments       string        `short:"j" required:"" placeholder:"FILE" help:"Judgments (qrels): TREC, JSONL or JSON object; spans are kept in the verified context."`
 	JudgmentsFormat string        `default:"auto" enum:"auto,trec,jsonl,json" help:"Force the judgments format (${enum})."`
-	Grades          string        `default:"0..3" placeholder:"MIN..MAX" help:"Allowed grades."`
+	Grades          string        `default:"0..3" placeholder:"MIN..MAX" help:"Allowed grades (default ${default})."`
 	MinGrade        int           `default:"1" help:"Relevance threshold: a query without required facts gets every valid judged item at this grade or above as its verified set."`
 	Topics          string        `required:"" placeholder:"FILE" help:"Topics (JSONL): facts, reference answers, scopes, as_of."`
 	Corpus          string        `placeholder:"FILE" help:"Corpus (JSONL): the full text and metadata of the verified items."`

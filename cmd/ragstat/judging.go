@@ -17,6 +17,7 @@ import (
 	"github.com/ragstat/ragstat/internal/baseline"
 	"github.com/ragstat/ragstat/internal/outfile"
 	"github.com/ragstat/ragstat/internal/pool"
+	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/runs"
 	"github.com/ragstat/ragstat/systems"
 	"github.com/ragstat/ragstat/topics"
@@ -182,6 +183,7 @@ type judgeServeCmd struct {
 	Topics string `required:"" placeholder:"FILE" help:"Topics (JSONL): the query text and its facts."`
 	Addr   string `placeholder:"HOST:PORT" help:"Where to listen (default: 127.0.0.1 on a free port)."`
 	Token  string `env:"RAGSTAT_JUDGE_TOKEN" placeholder:"TOKEN" help:"Access token every request must carry; required off loopback (one is generated when missing)."`
+	Grades string `placeholder:"MIN..MAX" help:"The grade scale of a new database (default 0..3), stored in it; a database resumed keeps its own, and a different --grades is refused. Keys 0-9 grade on scales within 0..9; others use the buttons."`
 }
 
 func (c *judgeServeCmd) Run(e *env) error {
@@ -196,7 +198,15 @@ func (c *judgeServeCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	db, err := assess.Open(c.DB, assess.OpenOptions{Create: true})
+	opt := assess.OpenOptions{Create: true}
+	if c.Grades != "" {
+		scale, err := judgments.ParseScale(c.Grades)
+		if err != nil {
+			return fmt.Errorf("--grades: %w", err)
+		}
+		opt.Scale = &scale
+	}
+	db, err := assess.Open(c.DB, opt)
 	if err != nil {
 		return err
 	}
@@ -262,13 +272,17 @@ func (c *judgeExportCmd) Run(e *env) error {
 	if err := out.Commit(); err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stderr, "ragstat: exported %d judgments\n", n)
+	if scale := db.Scale(); scale != judgments.DefaultScale {
+		fmt.Fprintf(e.stderr, "ragstat: exported %d judgments on grades %s: evaluate them with --grades %s\n", n, scale, scale)
+	} else {
+		fmt.Fprintf(e.stderr, "ragstat: exported %d judgments\n", n)
+	}
 	return nil
 }
 
 type judgeAgreementCmd struct {
 	DB      string `name:"db" required:"" placeholder:"FILE" help:"The judgments database."`
-	Weights string `default:"quadratic" enum:"quadratic,linear" help:"Disagreement weights: quadratic (i-j)²/9 or linear |i-j|/3."`
+	Weights string `default:"quadratic" enum:"quadratic,linear" help:"Disagreement weights over the database's scale of K grades: quadratic (i-j)²/(K-1)² or linear |i-j|/(K-1)."`
 }
 
 func (c *judgeAgreementCmd) Run(e *env) error {
@@ -282,5 +296,9 @@ func (c *judgeAgreementCmd) Run(e *env) error {
 		return err
 	}
 	w := assess.Weights(c.Weights)
-	return assess.WriteAgreement(e.stdout, assess.Agreement(grades, w), w)
+	pairs, err := assess.Agreement(grades, db.Scale(), w)
+	if err != nil {
+		return err
+	}
+	return assess.WriteAgreement(e.stdout, pairs, db.Scale(), w)
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ragstat/ragstat/internal/assess"
+	"github.com/ragstat/ragstat/judgments"
 )
 
 func judgingFile(name string) string { return filepath.Join(testdataDir, "judging."+name) }
@@ -171,13 +172,18 @@ func TestJudgeRefusesBadInput(t *testing.T) {
 	before, _ := os.ReadFile(path)
 	for _, c := range []struct {
 		queue, db, want string
+		args            []string
 	}{
-		{missing, path, `missing.jsonl:2: query "refund", item "ghost": item is not in the corpus`},
-		{dup, path, `dup.jsonl:2: query "refund", item "refund-faq": duplicate queue entry (also line 1)`},
-		{notext, path, `item "no-text": the item has no text in the corpus`},
-		{judgingFile("queue.golden"), garbage, "garbage.db is not a SQLite database"},
+		{missing, path, `missing.jsonl:2: query "refund", item "ghost": item is not in the corpus`, nil},
+		{dup, path, `dup.jsonl:2: query "refund", item "refund-faq": duplicate queue entry (also line 1)`, nil},
+		{notext, path, `item "no-text": the item has no text in the corpus`, nil},
+		{judgingFile("queue.golden"), garbage, "garbage.db is not a SQLite database", nil},
+		{judgingFile("queue.golden"), path, "holds grades on the scale 0..3, not 0..4: resume it with --grades 0..3", []string{"--grades", "0..4"}},
+		{judgingFile("queue.golden"), path, `--grades: grade scale "3..1"`, []string{"--grades", "3..1"}},
+		{judgingFile("queue.golden"), path, "the assessment app takes from 1 to 101 grades", []string{"--grades", "0..1000"}},
 	} {
-		_, stderr, code := ragstat(t, "", "judge", "--db", c.db, "--queue", c.queue, "--corpus", judgingFile("corpus.jsonl"), "--topics", judgingFile("topics.jsonl"))
+		args := append([]string{"judge", "--db", c.db, "--queue", c.queue, "--corpus", judgingFile("corpus.jsonl"), "--topics", judgingFile("topics.jsonl")}, c.args...)
+		_, stderr, code := ragstat(t, "", args...)
 		if code != 2 || !strings.Contains(stderr, c.want) {
 			t.Errorf("exit %d, %s; want %q", code, stderr, c.want)
 		}
@@ -188,5 +194,28 @@ func TestJudgeRefusesBadInput(t *testing.T) {
 	stdout, _, _ := ragstat(t, "", "judge", "export", "--db", path, "--format", "trec", "--assessor", "bob")
 	if stdout != "refund 0 cafeteria 0\nrefund 0 refund-faq 2\n" {
 		t.Errorf("stored grades after the refusals:\n%s", stdout)
+	}
+}
+
+// TestJudgeOnAnotherScale: a database created on 0..4 keeps grade 4 through
+// export, and the export says which --grades reads it.
+func TestJudgeOnAnotherScale(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "judgments.db")
+	scale := judgments.Scale{Min: 0, Max: 4}
+	db, err := assess.Open(path, assess.OpenOptions{Create: true, Scale: &scale})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.SaveGrade(context.Background(), assess.Grade{Assessor: "ann", Key: assess.Key{Query: "refund", Item: "refund-faq"}, Grade: 4}); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	stdout, stderr, code := ragstat(t, "", "judge", "export", "--db", path, "--format", "trec")
+	if code != 0 || stdout != "refund 0 refund-faq 4\n" || !strings.Contains(stderr, "exported 1 judgments on grades 0..4: evaluate them with --grades 0..4") {
+		t.Errorf("export: exit %d: %s%s", code, stdout, stderr)
+	}
+	agree, _, code := ragstat(t, "", "judge", "agreement", "--db", path)
+	if code != 0 || !strings.Contains(agree, "(i-j)²/16, grades 0..4") {
+		t.Errorf("agreement: exit %d: %s", code, agree)
 	}
 }

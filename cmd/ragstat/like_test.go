@@ -37,15 +37,16 @@ func TestNamesCarryTheirDefinition(t *testing.T) {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
 		lines := strings.Split(strings.TrimSpace(out), "\n")
-		return lines[len(lines)-1]
+		last := lines[len(lines)-1]
+		return last[:strings.LastIndex(last, `,"`)] // less the policy column
 	}
-	if got := run("--like", "trec_eval", "-m", "ndcg_cut.10", "-m", "nDCG@10"); got != "bm25,MEAN,0.3037,0.3037" {
+	if got := run("--like", "trec_eval", "-m", "ndcg_cut.10", "-m", "nDCG@10"); got != "bm25,mean,,0.3037,0.3037" {
 		t.Errorf("--like trec_eval: %s, want trec_eval's 0.3037 twice", got)
 	}
-	if got := run("--like", "trec_eval", "--gain", "exp", "-m", "ndcg_cut.10", "-m", "nDCG@10"); got != "bm25,MEAN,0.3037,0.2790" {
+	if got := run("--like", "trec_eval", "--gain", "exp", "-m", "ndcg_cut.10", "-m", "nDCG@10"); got != "bm25,mean,,0.3037,0.2790" {
 		t.Errorf("--gain exp over the preset: %s, want 0.3037 (trec_eval's name) and 0.2790 (ragstat's, exp gain)", got)
 	}
-	if got := run("--unjudged", "nonrelevant", "--queries", "both", "--unanswerable", "zero", "-m", "ndcg_cut.10"); got != "bm25,MEAN,0.3037" {
+	if got := run("--unjudged", "nonrelevant", "--queries", "both", "--unanswerable", "zero", "-m", "ndcg_cut.10"); got != "bm25,mean,,0.3037" {
 		t.Errorf("ndcg_cut.10 without a preset: %s, want 0.3037", got)
 	}
 }
@@ -62,7 +63,7 @@ func TestExpGainOverflowExit2(t *testing.T) {
 // Every query excluded: the means are undefined, never 0, in every format.
 func TestMeanOverNothing(t *testing.T) {
 	qrels, run := qrelsAndRun(t, "q 0 a 0\n", "q Q0 a 1 1 t\n")
-	for format, want := range map[string]string{"table": "r   MEAN  -", "json": `"R@10": null`, "csv": "r,MEAN,-"} {
+	for format, want := range map[string]string{"table": "r   MEAN  -", "json": `"R@10": null`, "csv": "r,mean,,-"} {
 		out, errOut, code := ragstat(t, "", "eval", "-j", qrels, run, "--unanswerable", "exclude", "-m", "R@10", "-f", format)
 		if code != 0 || !strings.Contains(out, want) || !strings.Contains(errOut, "no query was evaluated") || strings.Contains(out, "NaN") {
 			t.Errorf("%s: exit %d, output lacks %q or has NaN:\n%s\n%s", format, code, want, out, errOut)
@@ -80,20 +81,20 @@ func TestLikeRanxAndIRMeasures(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
-		return out
+		return out + errOut // the definitions go to stderr beside CSV
 	}
 	// a (1) at rank 1, b (3) at rank 2: linear (1 + 3/log2 3) / (3 + 1/log2 3) = 0.7967;
 	// exp (1 + 7/log2 3) / (7 + 1/log2 3) = 0.7098.
-	if out := eval("--like", "ranx", "-m", "ndcg@10"); !strings.Contains(out, "definition ndcg@10 = ranx ndcg") || !strings.Contains(out, "r,MEAN,0.7967") {
+	if out := eval("--like", "ranx", "-m", "ndcg@10"); !strings.Contains(out, "definition ndcg@10 = ranx ndcg") || !strings.Contains(out, "r,mean,,0.7967") {
 		t.Errorf("--like ranx:\n%s", out)
 	}
-	if out := eval("-m", "ndcg@10"); !strings.Contains(out, "nDCG@10") || !strings.Contains(out, "r,MEAN,0.7098") {
+	if out := eval("-m", "ndcg@10"); !strings.Contains(out, "nDCG@10") || !strings.Contains(out, "r,mean,,0.7098") {
 		t.Errorf("ragstat's nDCG@10:\n%s", out)
 	}
-	if out := eval("--like", "ir_measures", "-m", "Judged@5"); !strings.Contains(out, "r,MEAN,1.0000") || !strings.Contains(out, "min(k, |list|)") {
+	if out := eval("--like", "ir_measures", "-m", "Judged@5"); !strings.Contains(out, "r,mean,,1.0000") || !strings.Contains(out, "min(k, |list|)") {
 		t.Errorf("--like ir_measures Judged@5:\n%s", out)
 	}
-	if out := eval("--like", "ir_measures", "--judged-divisor", "k", "-m", "Judged@5"); !strings.Contains(out, "r,MEAN,0.4000") {
+	if out := eval("--like", "ir_measures", "--judged-divisor", "k", "-m", "Judged@5"); !strings.Contains(out, "r,mean,,0.4000") {
 		t.Errorf("--judged-divisor k over the preset:\n%s", out)
 	}
 }

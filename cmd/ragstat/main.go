@@ -41,10 +41,11 @@ type env struct {
 }
 
 type cli struct {
-	Demo            demoCmd     `cmd:"" help:"Evaluate the source document's example and tell what the numbers say."`
-	Eval            evalCmd     `cmd:"" help:"Evaluate runs against judgments, strictly."`
-	TrecEval        trecEvalCmd `cmd:"" name:"trec-eval" passthrough:"" help:"A drop-in for NIST trec_eval v10 (same flags, same output)."`
-	Merge           mergeCmd    `cmd:"" help:"Merge the partial results of eval --shard I/N --format json into the result one run gives."`
+	VersionFlag     kong.VersionFlag `name:"version" short:"v" help:"Print the version and exit."`
+	Demo            demoCmd          `cmd:"" help:"Evaluate the source document's example and tell what the numbers say."`
+	Eval            evalCmd          `cmd:"" help:"Evaluate runs against judgments, strictly."`
+	TrecEval        trecEvalCmd      `cmd:"" name:"trec-eval" passthrough:"" help:"A drop-in for NIST trec_eval v10 (same flags, same output)."`
+	Merge           mergeCmd         `cmd:"" help:"Merge the partial results of eval --shard I/N --format json into the result one run gives."`
 	compareCommands `embed:""`
 	judgingCommands `embed:""`
 	datasetCommands `embed:""`
@@ -55,7 +56,7 @@ type cli struct {
 	Metrics         metricsCmd   `cmd:"" help:"List every metric with its formula and the policies it reads."`
 	Version         versionCmd   `cmd:"" help:"Print the version."`
 
-	CopyLimit string `name:"copy-limit" default:"32GiB" placeholder:"SIZE" help:"Most bytes copied to a temporary file from standard input or a pipe, which are read more than once (${default})."`
+	CopyLimit string `name:"copy-limit" default:"32GiB" placeholder:"SIZE" help:"Most bytes copied to a temporary file from standard input or a pipe, which are read more than once (default ${default})."`
 }
 
 func main() {
@@ -63,11 +64,15 @@ func main() {
 	os.Exit(run(os.Args[1:], e))
 }
 
-// run parses args, runs the command and returns the exit status.
+// run parses args, runs the command and returns the exit status. With no
+// arguments it prints the help.
 func run(args []string, e *env) int {
+	if len(args) == 0 {
+		args = []string{"--help"}
+	}
 	var c cli
 	exit := -1
-	parser, err := kong.New(&c, kong.Name("ragstat"),
+	parser, err := kong.New(&c, kong.Name("ragstat"), kong.Vars{"version": "ragstat " + Version},
 		kong.Description("Evaluate RAG retrieval: exact, strict, and at every stage."),
 		kong.Writers(e.stdout, e.stderr), kong.Exit(func(code int) { exit = code }),
 		kong.UsageOnError(), kong.ConfigureHelp(kong.HelpOptions{Compact: true}))

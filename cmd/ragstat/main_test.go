@@ -2,11 +2,13 @@ package main
 
 import (
 	"bytes"
-	goldenfile "github.com/ragstat/ragstat/internal/golden"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/alecthomas/kong"
+	goldenfile "github.com/ragstat/ragstat/internal/golden"
 )
 
 // ragstat runs the command in-process and returns stdout, stderr and the
@@ -127,4 +129,47 @@ func TestMetricsCommand(t *testing.T) {
 	if strings.Index(out, "ragstat's own names") > strings.Index(out, "trec_eval names") {
 		t.Error("ragstat's own names are not listed first")
 	}
+}
+
+// TestFirstContact: a bare ragstat prints the help; --version, -v and the
+// version command print the version.
+func TestFirstContact(t *testing.T) {
+	out, errs, code := ragstat(t, "")
+	if code != 0 || !strings.HasPrefix(out, "Usage: ragstat <command>") || !strings.Contains(out, "eval") || errs != "" {
+		t.Errorf("bare ragstat: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	for _, args := range [][]string{{"--version"}, {"-v"}, {"version"}} {
+		out, errs, code := ragstat(t, "", args...)
+		if code != 0 || out != "ragstat "+Version+"\n" || errs != "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, errs)
+		}
+	}
+}
+
+// TestHelpStatesDefaults: every flag with a default states it in the help,
+// either kong's --flag=DEFAULT or, where a placeholder hides it, in words;
+// -k says nothing of stages in eval.
+func TestHelpStatesDefaults(t *testing.T) {
+	var c cli
+	parser, err := kong.New(&c, kong.Name("ragstat"), kong.Vars{"version": "ragstat " + Version})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var walk func(n *kong.Node)
+	walk = func(n *kong.Node) {
+		for _, f := range n.Flags {
+			stated := strings.Contains(f.Help, "default "+f.Default) || strings.Contains(f.Help, "default: "+f.Default) ||
+				f.Default == "-" && strings.Contains(f.Help, "default: standard output")
+			if f.HasDefault && f.Default != "" && f.PlaceHolder != "" && !stated {
+				t.Errorf("%s --%s: the help %q does not state the default %q", n.Path(), f.Name, f.Help, f.Default)
+			}
+			if f.Name == "k" && n.Name == "eval" && strings.Contains(f.Help, "stage") {
+				t.Errorf("eval -k: the help %q mentions stages", f.Help)
+			}
+		}
+		for _, child := range n.Children {
+			walk(child)
+		}
+	}
+	walk(parser.Model.Node)
 }

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/alecthomas/kong"
+	"github.com/ragstat/ragstat/internal/demo"
 )
 
 // readmeCommands returns the ragstat command lines of the README's code
@@ -73,9 +75,19 @@ func TestReadmeCommands(t *testing.T) {
 		t.Fatalf("found %d commands in the README; is the parser broken?", len(cmds))
 	}
 	t.Chdir(t.TempDir())
+	// The README starts the demo's generator on 127.0.0.1:8089 before
+	// ragstat intervene; the test serves it on a free loopback port instead
+	// (a fixed port may be taken, and a dead endpoint only meets retries).
+	generator := httptest.NewServer(demo.ReaderHandler())
+	defer generator.Close()
 	ran := 0
 	for _, line := range cmds {
 		args := words(t, line)
+		for i, a := range args {
+			if a == "http://127.0.0.1:8089/v1" {
+				args[i] = generator.URL + "/v1"
+			}
+		}
 		if strings.Contains(line, " ex/") || strings.HasSuffix(line, "--write ex") {
 			ran++
 			if _, errs, code := ragstat(t, "", args...); code != 0 {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/ragstat/ragstat/analysis"
 	"github.com/ragstat/ragstat/eval"
 	"runtime/debug"
 	"strings"
@@ -22,11 +23,11 @@ import (
 // stagesCommands are the stages and tokens commands, embedded in the command line.
 type stagesCommands struct {
 	Stages stagesCmd `cmd:"" help:"Evaluate every pipeline stage from traces: metrics per stage, where evidence was lost, the packed context, facts, validity, answers."`
-	Tokens tokensCmd `cmd:"" help:"Count tokens with a real tokenizer."`
+	Tokens tokensCmd `cmd:"" help:"Count tokens with a real tokenizer: a line COUNT<TAB>TOKENIZER<TAB>FILE per file, then the total."`
 }
 
 type stagesCmd struct {
-	policyFlags
+	policyFlags `set:"cutoff_help=A stage's cutoff, NAME=K (repeatable, e.g. --k candidates=50 --k reranked=10); a stage without one is read whole."`
 	mappingFlags
 	stageFlags
 	Topics          string   `required:"" placeholder:"FILE" help:"Topics (JSONL): text, tags, answerable, scopes, as_of, facts, answers."`
@@ -37,6 +38,13 @@ type stagesCmd struct {
 	FailOnViolation bool     `help:"Exit 3 when an out-of-scope item appears in any stage."`
 	Format          string   `short:"f" default:"table" enum:"table,json" help:"Output format (${enum})."`
 	PerQuery        bool     `help:"Print per-query rows and every lost item."`
+	Analyses        bool     `help:"Add the analyses of the evidence boundary per system: score calibration per stage, redundancy, evidence position, stale items, cost."`
+	Target          string   `placeholder:"precision=P|recall=R" help:"With --analyses: the score threshold each stage needs to keep this precision or recall."`
+	Bins            int      `default:"10" help:"With --analyses: reliability-table bins."`
+	Shingle         int      `default:"3" help:"With --analyses: words per shingle for near duplicates."`
+	Jaccard         float64  `default:"0.8" help:"With --analyses: shingle Jaccard at or above which two context passages are near duplicates."`
+	PriceIn         float64  `placeholder:"USD" help:"With --analyses and --tokenizer: price per million input tokens."`
+	PriceOut        float64  `placeholder:"USD" help:"With --analyses and --tokenizer: price per million output tokens."`
 	Traces          []string `arg:"" placeholder:"TRACES" help:"Trace files: ragstat traces (JSONL, one per query and system), or OTLP, LangSmith or Langfuse files mapped as by import."`
 }
 
@@ -64,6 +72,9 @@ func (c *stagesCmd) Run(e *env) error {
 		if opt.Tokenizer, err = tokenize.New(c.Tokenizer); err != nil {
 			return err
 		}
+	}
+	if opt.Analyses, err = c.analyses(); err != nil {
+		return err
 	}
 	// Judgments and topics stay in memory while traces stream past them: a
 	// tighter collector target keeps peak memory nearer what is live.
@@ -196,7 +207,7 @@ func (c *stagesCmd) gate(res *stages.Result) error {
 }
 
 type tokensCmd struct {
-	Tokenizer string   `default:"o200k_base" placeholder:"NAME" help:"cl100k_base, o200k_base, p50k_base, r50k_base or hf:tokenizer.json."`
+	Tokenizer string   `default:"o200k_base" placeholder:"NAME" help:"cl100k_base, o200k_base, p50k_base, r50k_base or hf:tokenizer.json (default ${default})."`
 	Files     []string `arg:"" placeholder:"FILE" help:"Text files to count (- for stdin)."`
 }
 
@@ -213,10 +224,10 @@ func (c *tokensCmd) Run(e *env) error {
 		}
 		n := tok.Count(string(data))
 		total += n
-		fmt.Fprintf(e.stdout, "%d\t%s\n", n, path)
+		fmt.Fprintf(e.stdout, "%d\t%s\t%s\n", n, tok.Name(), path)
 	}
 	if len(c.Files) > 1 {
-		fmt.Fprintf(e.stdout, "%d\ttotal (%s)\n", total, tok.Name())
+		fmt.Fprintf(e.stdout, "%d\t%s\ttotal\n", total, tok.Name())
 	}
 	return nil
 }
@@ -226,4 +237,23 @@ func closeAll(files []*input.File) {
 	for _, f := range files {
 		f.Close()
 	}
+}
+
+// analyses are the --analyses options, nil without the flag.
+func (c *stagesCmd) analyses() (*stages.AnalysisOptions, error) {
+	if !c.Analyses {
+		if c.Target != "" || c.PriceIn != 0 || c.PriceOut != 0 {
+			return nil, fmt.Errorf("--target, --price-in and --price-out belong to --analyses")
+		}
+		return nil, nil
+	}
+	t, err := analysis.ParseTarget(c.Target)
+	if err != nil {
+		return nil, err
+	}
+	o := &stages.AnalysisOptions{Target: t, Bins: c.Bins, Shingle: c.Shingle, Jaccard: c.Jaccard}
+	if c.PriceIn != 0 || c.PriceOut != 0 {
+		o.Price = &analysis.Cost{Input: c.PriceIn, Output: c.PriceOut}
+	}
+	return o, nil
 }

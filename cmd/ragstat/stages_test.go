@@ -49,10 +49,46 @@ func TestTokensCommand(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	// "\n   \n" is one token in OpenAI's tiktoken: hello, " world", "\n   \n".
-	if !strings.HasPrefix(out, "3\t"+path+"\n1\t-\n4\ttotal (cl100k_base)") {
-		t.Errorf("got %q", out)
+	if want := "3\tcl100k_base\t" + path + "\n1\tcl100k_base\t-\n4\tcl100k_base\ttotal\n"; out != want {
+		t.Errorf("got %q, want %q", out, want)
+	}
+	// The default tokenizer is named, as --help says.
+	if out, _, _ := ragstat(t, "", "tokens", path); out != "3\to200k_base\t"+path+"\n" {
+		t.Errorf("default tokenizer: got %q", out)
 	}
 	if _, errs, code := ragstat(t, "", "tokens", "--tokenizer", "nope", path); code != exitInput || errs == "" {
 		t.Errorf("unknown tokenizer: exit %d %q", code, errs)
+	}
+}
+
+func TestStagesAnalyses(t *testing.T) {
+	dir := filepath.Join(exampleDir(t), "pipeline")
+	t.Chdir(dir)
+	args := []string{"stages", "-j", "judgments.jsonl", "--topics", "topics.jsonl", "--corpus", "corpus.jsonl",
+		"--tokenizer", "o200k_base", "--k", "candidates=4", "traces-v1.jsonl", "traces-v2.jsonl",
+		"--analyses", "--target", "precision=0.9", "--bins", "3", "--price-in", "2.5", "--price-out", "10"}
+	out, errs, code := ragstat(t, "", args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	golden(t, "stages.analyses.golden", out)
+	js, _, _ := ragstat(t, "", append(args, "--format", "json")...)
+	if !strings.Contains(js, `"analyses": {`) || !strings.Contains(js, `"stale_reach": [`) {
+		t.Errorf("no analyses in the JSON")
+	}
+	page, errs, code := ragstat(t, js, "report", "-")
+	if code != 0 || !strings.Contains(page, "Calibration") {
+		t.Errorf("report of a stages result with analyses: exit %d, %s", code, errs)
+	}
+	for _, bad := range [][]string{
+		{"--target", "precision=0.9"},        // without --analyses
+		{"--analyses", "--target", "f1=0.5"}, // not a target
+		{"--analyses", "--bins", "0"},        // no bins
+		{"--analyses", "--jaccard", "0"},     // no threshold
+	} {
+		a := append([]string{"stages", "-j", "judgments.jsonl", "--topics", "topics.jsonl", "--corpus", "corpus.jsonl", "traces-v1.jsonl"}, bad...)
+		if _, errs, code := ragstat(t, "", a...); code != exitInput {
+			t.Errorf("%v: exit %d, %s", bad, code, errs)
+		}
 	}
 }

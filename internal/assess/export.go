@@ -9,12 +9,15 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/ragstat/ragstat/judgments"
 )
 
 // Records is what export and agreement read.
 type Records interface {
 	Grades(ctx context.Context) ([]Grade, error)
 	AllSpans(ctx context.Context) ([]Span, error)
+	Scale() judgments.Scale // every grade is on it
 }
 
 // Merge rules for several assessors' grades of one pair.
@@ -83,17 +86,20 @@ func Judgments(ctx context.Context, db Records, opt ExportOptions) ([]ExportLine
 	if err != nil {
 		return nil, err
 	}
-	return collect(grades, spans, opt), nil
+	return collect(grades, spans, opt, db.Scale())
 }
 
 // collect groups the selected grades (they come sorted by query, item,
 // assessor) into judgments with their spans.
-func collect(grades []Grade, spans []Span, opt ExportOptions) []ExportLine {
+func collect(grades []Grade, spans []Span, opt ExportOptions, scale judgments.Scale) ([]ExportLine, error) {
 	var out []ExportLine
 	index := map[Key]int{}
 	for _, g := range grades {
 		if opt.Assessor != "" && g.Assessor != opt.Assessor {
 			continue
+		}
+		if !scale.Contains(g.Grade) {
+			return nil, fmt.Errorf("%s graded %q/%q %d, outside the scale %s", g.Assessor, g.Query, g.Item, g.Grade, scale)
 		}
 		i, ok := index[g.Key]
 		if !ok {
@@ -112,7 +118,7 @@ func collect(grades []Grade, spans []Span, opt ExportOptions) []ExportLine {
 		}
 	}
 	for i := range out {
-		out[i].Grade = merge(out[i].by, opt.Merge)
+		out[i].Grade = merge(out[i].by, opt.Merge, scale)
 	}
 	for _, s := range spans {
 		i, ok := index[s.Key]
@@ -141,28 +147,29 @@ func collect(grades []Grade, spans []Span, opt ExportOptions) []ExportLine {
 	for i := range out {
 		slices.Sort(out[i].Facts)
 	}
-	return out
+	return out, nil
 }
 
-func merge(by map[string]int, rule string) int {
-	var counts [MaxGrade + 1]int
+// merge applies rule to the grades of one pair, all on scale.
+func merge(by map[string]int, rule string, scale judgments.Scale) int {
+	counts := make([]int, scale.Max-scale.Min+1)
 	for _, g := range by {
-		counts[g]++
+		counts[g-scale.Min]++
 	}
 	best := -1
-	for g, n := range counts {
+	for i, n := range counts {
 		if n == 0 {
 			continue
 		}
 		switch {
 		case best < 0, rule == MergeMax, rule == MergeMajority && n > counts[best]:
-			best = g
+			best = i
 		}
 		if rule == MergeMin {
-			return g
+			return scale.Min + i
 		}
 	}
-	return best
+	return scale.Min + best
 }
 
 // Export writes the judgments opt selects and returns how many it wrote.

@@ -16,6 +16,8 @@ type records struct {
 	spans  []Span
 }
 
+func (records) Scale() judgments.Scale { return judgments.DefaultScale }
+
 func (r records) Grades(context.Context) ([]Grade, error)  { return r.grades, nil }
 func (r records) AllSpans(context.Context) ([]Span, error) { return r.spans, nil }
 
@@ -123,7 +125,7 @@ func TestKappa(t *testing.T) {
 		}
 	}
 	for _, w := range []Weights{Quadratic, Linear} {
-		p := Agreement(append(grades("ann", a...), grades("bob", b...)...), w)
+		p := agreement(t, append(grades("ann", a...), grades("bob", b...)...), judgments.DefaultScale, w)
 		if len(p) != 1 || math.Abs(p[0].Kappa-0.4) > 1e-12 || p[0].N != 50 || p[0].Agree != 35 || p[0].Matrix[1][0] != 5 {
 			t.Errorf("%s: %+v", w, p)
 		}
@@ -131,21 +133,62 @@ func TestKappa(t *testing.T) {
 	// By hand: A 0 1 2 3, B 0 1 3 3: quadratic 1 - (1/36)/(1/3) = 11/12,
 	// linear 1 - (1/12)/(22/48) = 9/11.
 	gs := append(grades("ann", 0, 1, 2, 3), grades("bob", 0, 1, 3, 3)...)
-	if k := Agreement(gs, Quadratic)[0].Kappa; math.Abs(k-11.0/12) > 1e-12 {
+	if k := agreement(t, gs, judgments.DefaultScale, Quadratic)[0].Kappa; math.Abs(k-11.0/12) > 1e-12 {
 		t.Errorf("quadratic %v", k)
 	}
-	if k := Agreement(gs, Linear)[0].Kappa; math.Abs(k-9.0/11) > 1e-12 {
+	if k := agreement(t, gs, judgments.DefaultScale, Linear)[0].Kappa; math.Abs(k-9.0/11) > 1e-12 {
 		t.Errorf("linear %v", k)
 	}
-	if k := Agreement(append(grades("ann", 2, 2), grades("bob", 2, 2)...), Quadratic)[0].Kappa; !math.IsNaN(k) {
+	if k := agreement(t, append(grades("ann", 2, 2), grades("bob", 2, 2)...), judgments.DefaultScale, Quadratic)[0].Kappa; !math.IsNaN(k) {
 		t.Errorf("one grade only: %v", k)
 	}
 	var out strings.Builder
-	WriteAgreement(&out, Agreement(append(gs, g("cy", "other", "x", 1, "")), Quadratic), Quadratic)
+	WriteAgreement(&out, agreement(t, append(gs, g("cy", "other", "x", 1, "")), judgments.DefaultScale, Quadratic), judgments.DefaultScale, Quadratic)
 	for _, want := range []string{"quadratic weights w(i,j) = (i-j)²/9", "ann vs bob: 4 pairs graded by both, exact agreement 0.7500, kappa 0.9167",
 		"  ann=2       0      0      0      1", "ann vs cy: no pair graded by both"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("agreement lacks %q:\n%s", want, out.String())
 		}
+	}
+}
+
+func agreement(t *testing.T, gs []Grade, s judgments.Scale, w Weights) []Pair {
+	t.Helper()
+	p, err := Agreement(gs, s, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestKappaOnScale(t *testing.T) {
+	// By hand on 0..4: A 0 1 2 3 4, B 0 2 2 4 4. Observed: two pairs one
+	// grade apart. Expected: A uniform, B 0:1/5 2:2/5 4:2/5, so
+	// Σ p·p·(i-j)² = 6/5 + 4/5 + 12/5 = 22/5 and Σ p·p·|i-j| = 42/25.
+	// Quadratic: 1 - (2/5/16)/(22/5/16) = 10/11; linear: 1 - (2/5/4)/(42/25/4) = 16/21.
+	s := judgments.Scale{Min: 0, Max: 4}
+	gs := append(grades("ann", 0, 1, 2, 3, 4), grades("bob", 0, 2, 2, 4, 4)...)
+	for w, want := range map[Weights]float64{Quadratic: 10.0 / 11, Linear: 16.0 / 21} {
+		p := agreement(t, gs, s, w)
+		if math.Abs(p[0].Kappa-want) > 1e-12 || len(p[0].Matrix) != 5 || p[0].Matrix[3][4] != 1 || p[0].Matrix[4][4] != 1 {
+			t.Errorf("%s: kappa %v, want %v; matrix %v", w, p[0].Kappa, want, p[0].Matrix)
+		}
+	}
+	var out strings.Builder
+	WriteAgreement(&out, agreement(t, gs, s, Quadratic), s, Quadratic)
+	for _, want := range []string{"(i-j)²/16, grades 0..4", "kappa 0.9091", "  ann=4       0      0      0      0      1"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("agreement lacks %q:\n%s", want, out.String())
+		}
+	}
+	// A negative scale is indexed from its lowest grade.
+	neg := judgments.Scale{Min: -2, Max: 1}
+	p := agreement(t, append(grades("ann", -2, 1), grades("bob", -2, 0)...), neg, Linear)
+	if p[0].Matrix[0][0] != 1 || p[0].Matrix[3][2] != 1 {
+		t.Errorf("on %s: %v", neg, p[0].Matrix)
+	}
+	// A grade off the scale is an error, not a panic.
+	if _, err := Agreement(grades("ann", 5), s, Quadratic); err == nil || !strings.Contains(err.Error(), "outside the scale 0..4") {
+		t.Errorf("off-scale grade: %v", err)
 	}
 }

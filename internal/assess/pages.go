@@ -8,17 +8,48 @@ import (
 	"os"
 	"strconv"
 
+	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/topics"
 )
 
 var osHostname = os.Hostname
 
-// gradeLabels say what each grade means, on the buttons.
-var gradeLabels = [MaxGrade + 1]string{"not relevant", "related", "relevant", "answers it"}
+// gradeLabel says what grade g of scale s means, on its button: the
+// source document's names on 0..3, binary names on 0..1; on any other
+// scale only the ends are named.
+func gradeLabel(s judgments.Scale, g int) string {
+	switch {
+	case s == judgments.DefaultScale:
+		return [...]string{"not relevant", "related", "relevant", "answers it"}[g]
+	case s == judgments.Scale{Min: 0, Max: 1}:
+		return [...]string{"not relevant", "relevant"}[g]
+	case g == s.Min && s.Min < s.Max:
+		return "lowest"
+	case g == s.Max && s.Min < s.Max:
+		return "highest"
+	}
+	return ""
+}
+
+// digitKeys reports whether the keys 0-9 can grade on s: when every grade
+// is a single digit. Other scales are graded with the buttons only.
+func digitKeys(s judgments.Scale) bool { return s.Min >= 0 && s.Max <= 9 }
+
+// gradeButtons are the buttons of scale s, lowest first.
+func gradeButtons(s judgments.Scale, current *Grade) []gradeButton {
+	var out []gradeButton
+	for v := s.Min; v <= s.Max; v++ {
+		b := gradeButton{Value: v, Label: gradeLabel(s, v), Current: current != nil && current.Grade == v}
+		if digitKeys(s) {
+			b.Key = strconv.Itoa(v)
+		}
+		out = append(out, b)
+	}
+	return out
+}
 
 var funcs = template.FuncMap{
 	"path": url.PathEscape,
-	"inc":  func(i int) int { return i + 1 },
 	"pct": func(a, b int) int {
 		if b == 0 {
 			return 0
@@ -43,6 +74,7 @@ type assessorRow struct {
 type gradeButton struct {
 	Value   int
 	Label   string
+	Key     string // the key that presses it; empty when none
 	Current bool
 }
 
@@ -57,6 +89,8 @@ type pageData struct {
 	Skipped  bool
 	Note     string
 	Buttons  []gradeButton
+	Scale    judgments.Scale
+	Keys     bool // the digit keys grade
 	Spans    []Span
 	Saved    string // what the last request committed, read back from the store
 	Prev     *Entry
@@ -126,10 +160,10 @@ func (s *Server) savedMessage(r *http.Request, work *Work) string {
 		return ""
 	}
 	if g, ok := work.Grades[e.Key()]; ok {
-		return "Saved: grade " + strconv.Itoa(g.Grade) + " for passage " + strconv.Itoa(e.Pos+1) + "."
+		return "Saved: grade " + strconv.Itoa(g.Grade) + " for passage " + strconv.Itoa(e.InQuery) + " of query " + e.Query + "."
 	}
 	if work.Skipped[e.Key()] {
-		return "Skipped passage " + strconv.Itoa(e.Pos+1) + "; it comes back at the end."
+		return "Skipped passage " + strconv.Itoa(e.InQuery) + " of query " + e.Query + "; it comes back at the end."
 	}
 	return ""
 }
@@ -149,9 +183,8 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request) {
 	if g, ok := work.Grades[e.Key()]; ok {
 		d.Grade, d.Note = &g, g.Note
 	}
-	for v, label := range gradeLabels {
-		d.Buttons = append(d.Buttons, gradeButton{Value: v, Label: label, Current: d.Grade != nil && d.Grade.Grade == v})
-	}
+	d.Scale = s.cfg.Store.Scale()
+	d.Buttons, d.Keys = gradeButtons(d.Scale, d.Grade), digitKeys(d.Scale)
 	d.Saved = s.savedMessage(r, work)
 	if e.Pos > 0 {
 		d.Prev = s.cfg.Task.Entries[e.Pos-1]

@@ -51,6 +51,6 @@ func Run(ctx context.Context, store Store, task *Task, opt RunOptions) error {
 		}
 		fmt.Fprintln(opt.Out, "Plain HTTP: use it on a network you trust, or through an SSH tunnel.")
 	}
-	fmt.Fprintf(opt.Out, "%d passages to judge. Open %s\n", len(task.Entries), s.URL())
+	fmt.Fprintf(opt.Out, "%d passages to judge, grades %s. Open %s\n", len(task.Entries), store.Scale(), s.URL())
 	return s.Serve(ctx)
 }

@@ -277,13 +277,16 @@ func (s *Server) judge(w http.ResponseWriter, r *http.Request) {
 	}
 	now := s.cfg.Now()
 	var err error
-	switch g := r.PostForm.Get("grade"); {
+	scale := s.cfg.Store.Scale()
+	g := r.PostForm.Get("grade")
+	grade, gerr := strconv.Atoi(g)
+	switch {
 	case r.PostForm.Get("action") == "skip":
 		err = s.cfg.Store.SaveSkip(r.Context(), Skip{Assessor: who, Key: e.Key(), Note: note, At: now})
-	case len(g) == 1 && g[0] >= '0' && g[0] <= '0'+MaxGrade:
-		err = s.cfg.Store.SaveGrade(r.Context(), Grade{Assessor: who, Key: e.Key(), Grade: int(g[0] - '0'), Note: note, At: now})
+	case gerr == nil && scale.Contains(grade):
+		err = s.cfg.Store.SaveGrade(r.Context(), Grade{Assessor: who, Key: e.Key(), Grade: grade, Note: note, At: now})
 	default:
-		http.Error(w, fmt.Sprintf("grade %q: give 0 to %d, or skip", g, MaxGrade), http.StatusBadRequest)
+		http.Error(w, fmt.Sprintf("grade %q: give %d to %d, or skip; nothing was saved", g, scale.Min, scale.Max), http.StatusBadRequest)
 		return
 	}
 	if err != nil {

@@ -8,9 +8,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ragstat/ragstat/judgments"
 )
 
 func TestGradeSkipResume(t *testing.T) {
@@ -30,7 +34,7 @@ func TestGradeSkipResume(t *testing.T) {
 	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/a/ann/e/2?saved=1" {
 		t.Fatalf("grade: %d %s", resp.StatusCode, resp.Header.Get("Location"))
 	}
-	if _, body := a.get(t, "/a/ann/e/2?saved=1"); !strings.Contains(body, "Saved: grade 2 for passage 1.") {
+	if _, body := a.get(t, "/a/ann/e/2?saved=1"); !strings.Contains(body, "Saved: grade 2 for passage 1 of query refund.") {
 		t.Errorf("no saved message:\n%s", body)
 	}
 	// ?saved= for something not stored says nothing.
@@ -339,7 +343,84 @@ func TestServeStopsOnCancel(t *testing.T) {
 	if err := <-done; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		t.Fatal(err)
 	}
-	if !strings.Contains(readSync(&out), "4 passages to judge. Open http://127.0.0.1:") {
+	if !strings.Contains(readSync(&out), "4 passages to judge, grades 0..3. Open http://127.0.0.1:") {
 		t.Errorf("printed %q", readSync(&out))
+	}
+}
+
+// TestPassageNumbers: a passage is numbered within its query, and the
+// facts show their text (or say the topics give none).
+func TestPassageNumbers(t *testing.T) {
+	a := start(t, 5, "") // refund: p0..p4 (orders 1-5); limits: p0..p2 (orders 6-8)
+	for _, tc := range []struct {
+		order int
+		want  string
+	}{{1, "Passage 1 of 5 for this query"}, {5, "Passage 5 of 5 for this query"}, {7, "Passage 2 of 3 for this query"}} {
+		if _, body := a.get(t, "/a/ann/e/"+strconv.Itoa(tc.order)); !strings.Contains(body, tc.want) {
+			t.Errorf("entry %d lacks %q", tc.order, tc.want)
+		}
+	}
+	_, body := a.get(t, "/a/ann/e/1")
+	for _, want := range []string{"<b>days</b>: the number of days", `<option value="days">days: the number of days</option>`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	a.grade(t, "ann", 7, 1)
+	if _, body := a.get(t, "/a/ann/e/8?saved=7"); !strings.Contains(body, "Saved: grade 1 for passage 2 of query limits.") {
+		t.Errorf("saved message does not number the passage within its query")
+	}
+}
+
+// TestGradesOnScale: the page's buttons, keys and labels come from the
+// database's scale, and a grade off it is refused with nothing stored.
+func TestGradesOnScale(t *testing.T) {
+	for _, c := range []struct {
+		scale     judgments.Scale
+		ok, bad   []string
+		page, not []string
+	}{
+		{judgments.Scale{Min: 0, Max: 4}, []string{"4", "0"}, []string{"5", "-1", "x"},
+			[]string{`id="g4" data-key="4"`, "<kbd>4</kbd> highest", "<kbd>0</kbd> lowest", "<kbd>0</kbd>–<kbd>4</kbd> grade"}, []string{`id="g5"`}},
+		{judgments.Scale{Min: 0, Max: 1}, []string{"1"}, []string{"2", "3"},
+			[]string{"<kbd>1</kbd> relevant", "<kbd>0</kbd>–<kbd>1</kbd> grade"}, []string{`id="g2"`}},
+		{judgments.Scale{Min: -1, Max: 10}, []string{"10", "-1"}, []string{"11", "-2"},
+			[]string{`id="g-1" class="chosen"><b>-1</b> lowest`, `<b>10</b> highest`, "none for grades (the scale -1..10 goes beyond the digits 0–9"}, []string{"data-key"}},
+	} {
+		t.Run(c.scale.String(), func(t *testing.T) {
+			db, err := Open(filepath.Join(t.TempDir(), "j.db"), OpenOptions{Create: true, Scale: &c.scale})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { db.Close() })
+			a := startWith(t, db, task(t, 3), "")
+			for _, g := range c.bad {
+				if resp := a.post(t, "ann", 1, "", url.Values{"grade": {g}}); resp.StatusCode != http.StatusBadRequest {
+					t.Errorf("grade %s: %d", g, resp.StatusCode)
+				}
+			}
+			if n := len(work(t, db, "ann").Grades); n != 0 {
+				t.Errorf("off-scale grades stored: %d", n)
+			}
+			for _, g := range c.ok {
+				if resp := a.post(t, "ann", 1, "", url.Values{"grade": {g}}); resp.StatusCode != http.StatusSeeOther {
+					t.Errorf("grade %s: %d", g, resp.StatusCode)
+				}
+				if got := work(t, db, "ann").Grades[a.task.ByOrder(1).Key()].Grade; strconv.Itoa(got) != g {
+					t.Errorf("stored %d, posted %s", got, g)
+				}
+			}
+			_, body := a.get(t, "/a/ann/e/1")
+			for _, want := range c.page {
+				if !strings.Contains(body, want) {
+					t.Errorf("page lacks %q", want)
+				}
+			}
+			for _, not := range c.not {
+				if strings.Contains(body, not) {
+					t.Errorf("page has %q", not)
+				}
+			}
+		})
 	}
 }

@@ -1,9 +1,9 @@
 // Package assess is the relevance-assessment app behind `ragstat judge`: a
-// SQLite store of grades, skips and supporting spans (several assessors keep
-// separate grades; every write is committed before it is acknowledged), a
-// local web server that shows one query and one passage at a time, and the
-// export of the grades as judgments together with the agreement between
-// assessors.
+// SQLite store of grades (on the scale stored with the database), skips and
+// supporting spans (several assessors keep separate grades; every write is
+// committed before it is acknowledged), a local web server that shows one
+// query and one passage at a time, and the export of the grades as
+// judgments together with the agreement between assessors.
 package assess
 
 import (
@@ -20,6 +20,8 @@ import (
 	"time"
 
 	"modernc.org/sqlite"
+
+	"github.com/ragstat/ragstat/judgments"
 )
 
 // Key names one (query, item) pair.
@@ -29,7 +31,7 @@ type Key struct{ Query, Item string }
 type Grade struct {
 	Assessor string
 	Key
-	Grade int // 0..3
+	Grade int // on the session's scale (DB.Scale)
 	Note  string
 	At    time.Time
 }
@@ -69,21 +71,33 @@ type Store interface {
 	Work(ctx context.Context, assessor string) (*Work, error)
 	Spans(ctx context.Context, assessor string, k Key) ([]Span, error)
 	Assessors(ctx context.Context) ([]string, error)
+	Scale() judgments.Scale // the grades the session allows
 }
 
-// MaxGrade is the top of the app's grade scale, 0..MaxGrade.
-const MaxGrade = 3
+// MaxScaleGrades bounds the grades of a session's scale (one button each).
+const MaxScaleGrades = 101
+
+// CheckScale says whether the app can judge on scale s.
+func CheckScale(s judgments.Scale) error {
+	if s.Min > s.Max || int64(s.Max)-int64(s.Min)+1 > MaxScaleGrades {
+		return fmt.Errorf("grade scale %s: the assessment app takes from 1 to %d grades, MIN <= MAX", s, MaxScaleGrades)
+	}
+	return nil
+}
 
 // applicationID marks a ragstat judgments database ("RGST").
 const applicationID = 0x52475354
 
-const schemaVersion = 1
+// schemaVersion 2 stores the grade scale under meta's "grades" key; a
+// version 1 database has none and is graded 0..3.
+const schemaVersion = 2
 
+// schema is filled with the scale's MIN and MAX.
 const schema = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
 CREATE TABLE grades (
 	assessor TEXT NOT NULL, query TEXT NOT NULL, item TEXT NOT NULL,
-	grade INTEGER NOT NULL CHECK (grade BETWEEN 0 AND 3),
+	grade INTEGER NOT NULL CHECK (grade BETWEEN %d AND %d),
 	note TEXT NOT NULL DEFAULT '', at TEXT NOT NULL,
 	PRIMARY KEY (assessor, query, item)) STRICT;
 CREATE TABLE skips (
@@ -108,6 +122,7 @@ CREATE TABLE log (
 type DB struct {
 	path   string
 	writer bool // opened to write: Open checks it can
+	scale  judgments.Scale
 	w, r   *sql.DB
 }
 
@@ -115,7 +130,11 @@ var _ Store = (*DB)(nil)
 
 // OpenOptions say how to open a store.
 type OpenOptions struct {
-	Create   bool // create the file and the schema when missing; check it can be written
+	Create bool // create the file and the schema when missing; check it can be written
+	// Scale is the session's grade scale: stored in a new database (nil:
+	// judgments.DefaultScale); an existing one must hold the same (nil:
+	// whichever it holds).
+	Scale    *judgments.Scale
 	readOnly bool // tests: open as SQLite's read-only mode does
 }
 
@@ -124,6 +143,11 @@ type OpenOptions struct {
 // locked or read-only one are errors that say so, and nothing in the file
 // is changed by a failed open.
 func Open(path string, opt OpenOptions) (*DB, error) {
+	if opt.Scale != nil {
+		if err := CheckScale(*opt.Scale); err != nil {
+			return nil, err
+		}
+	}
 	if err := checkFile(path, opt.Create); err != nil {
 		return nil, err
 	}
@@ -141,7 +165,7 @@ func Open(path string, opt OpenOptions) (*DB, error) {
 		return nil, db.explain(err)
 	}
 	db.r.SetMaxOpenConns(4)
-	if err := db.init(context.Background()); err != nil {
+	if err := db.init(context.Background(), opt.Scale); err != nil {
 		db.Close()
 		return nil, err
 	}
@@ -215,7 +239,7 @@ func (db *DB) probe() error {
 // init checks the database is ragstat's, creates the schema in a new one and
 // runs a quick integrity check; opened to write, it makes one write, so a
 // read-only or locked database fails here and not at the first grade.
-func (db *DB) init(ctx context.Context) error {
+func (db *DB) init(ctx context.Context, scale *judgments.Scale) error {
 	var app, version int
 	if err := db.w.QueryRowContext(ctx, "PRAGMA application_id").Scan(&app); err != nil {
 		return db.explain(err)
@@ -229,7 +253,7 @@ func (db *DB) init(ctx context.Context) error {
 	}
 	switch {
 	case app == 0 && tables == 0:
-		if err := db.create(ctx); err != nil {
+		if err := db.create(ctx, cmp.Or(scale, &judgments.DefaultScale)); err != nil {
 			return err
 		}
 	case app != applicationID:
@@ -244,24 +268,55 @@ func (db *DB) init(ctx context.Context) error {
 	if check != "ok" {
 		return fmt.Errorf("%s is damaged (SQLite's integrity check: %s); it was left as it is: restore it from a copy", db.path, check)
 	}
+	if err := db.readScale(ctx); err != nil {
+		return err
+	}
+	if scale != nil && *scale != db.scale {
+		return fmt.Errorf("%s holds grades on the scale %s, not %s: resume it with --grades %s (or omit --grades), or start a new database", db.path, db.scale, scale, db.scale)
+	}
 	if db.writer {
 		return db.CheckWritable(ctx)
 	}
 	return nil
 }
 
-func (db *DB) create(ctx context.Context) error {
+func (db *DB) create(ctx context.Context, scale *judgments.Scale) error {
 	return db.tx(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, schema); err != nil {
+		if _, err := tx.ExecContext(ctx, fmt.Sprintf(schema, scale.Min, scale.Max)); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA application_id = %d; PRAGMA user_version = %d", applicationID, schemaVersion)); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, "INSERT INTO meta (key, value) VALUES ('created', ?)", stamp(time.Now()))
+		_, err := tx.ExecContext(ctx, "INSERT INTO meta (key, value) VALUES ('created', ?), ('grades', ?)", stamp(time.Now()), scale.String())
 		return err
 	})
 }
+
+// readScale reads the stored scale; a database without one (schema 1) is
+// graded on judgments.DefaultScale.
+func (db *DB) readScale(ctx context.Context) error {
+	var v string
+	err := db.r.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = 'grades'").Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		db.scale = judgments.DefaultScale
+		return nil
+	} else if err != nil {
+		return db.explain(err)
+	}
+	s, err := judgments.ParseScale(v)
+	if err == nil {
+		err = CheckScale(s)
+	}
+	if err != nil {
+		return fmt.Errorf("%s is damaged: its stored %v", db.path, err)
+	}
+	db.scale = s
+	return nil
+}
+
+// Scale is the grade scale of the session the database holds.
+func (db *DB) Scale() judgments.Scale { return db.scale }
 
 // CheckWritable makes a write that changes nothing, so that a read-only or
 // locked database is reported before an assessor starts.
@@ -343,8 +398,8 @@ func unstamp(s string) time.Time {
 // SaveGrade stores g, replacing the assessor's earlier grade for the pair
 // and any skip of it, and logs it. It returns once committed.
 func (db *DB) SaveGrade(ctx context.Context, g Grade) error {
-	if g.Grade < 0 || g.Grade > MaxGrade {
-		return fmt.Errorf("grade %d is outside 0..%d", g.Grade, MaxGrade)
+	if !db.scale.Contains(g.Grade) {
+		return fmt.Errorf("grade %d is outside this database's scale %s", g.Grade, db.scale)
 	}
 	at := stamp(g.At)
 	return db.tx(ctx, func(tx *sql.Tx) error {
@@ -459,6 +514,9 @@ func (db *DB) grades(ctx context.Context, where string, args ...any) ([]Grade, e
 		var at string
 		if err := rows.Scan(&g.Assessor, &g.Query, &g.Item, &g.Grade, &g.Note, &at); err != nil {
 			return nil, db.explain(err)
+		}
+		if !db.scale.Contains(g.Grade) {
+			return nil, fmt.Errorf("%s is damaged: %s graded %q/%q %d, outside its scale %s", db.path, g.Assessor, g.Query, g.Item, g.Grade, db.scale)
 		}
 		g.At = unstamp(at)
 		out = append(out, g)

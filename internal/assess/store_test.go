@@ -7,12 +7,14 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/pool"
+	"github.com/ragstat/ragstat/judgments"
 )
 
 var at = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
@@ -227,5 +229,93 @@ func TestDSN(t *testing.T) {
 	}
 	if !strings.Contains(dsn(path, false), url.PathEscape("odd?name#1.db")) {
 		t.Errorf("dsn %s", dsn(path, false))
+	}
+}
+
+// TestStoreScales: the scale given when a database is created is stored in
+// it; every grade on it is kept, every grade off it refused (by the store
+// and by SQLite's CHECK); reopening without a scale reads it back, with
+// another one is refused; export merges on it.
+func TestStoreScales(t *testing.T) {
+	ctx := context.Background()
+	for _, s := range []judgments.Scale{{Min: 0, Max: 1}, {Min: 0, Max: 4}, {Min: -2, Max: 2}} {
+		t.Run(s.String(), func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "j.db")
+			db, err := Open(path, OpenOptions{Create: true, Scale: &s})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for v := s.Min; v <= s.Max; v++ {
+				for _, who := range []string{"ann", "bob"} {
+					g := v
+					if who == "bob" {
+						g = s.Max - (v - s.Min)
+					}
+					if err := db.SaveGrade(ctx, Grade{Assessor: who, Key: Key{"q", string(rune('a' + v - s.Min))}, Grade: g, At: at}); err != nil {
+						t.Fatalf("grade %d: %v", g, err)
+					}
+				}
+			}
+			for _, v := range []int{s.Min - 1, s.Max + 1} {
+				if err := db.SaveGrade(ctx, Grade{Assessor: "ann", Key: Key{"q", "x"}, Grade: v, At: at}); err == nil || !strings.Contains(err.Error(), "outside this database's scale "+s.String()) {
+					t.Errorf("grade %d: %v", v, err)
+				}
+				if _, err := db.w.ExecContext(ctx, "INSERT INTO grades (assessor, query, item, grade, at) VALUES ('ann', 'q', 'y', ?, '')", v); err == nil {
+					t.Errorf("SQLite kept grade %d", v)
+				}
+			}
+			db.Close()
+			other := judgments.Scale{Min: s.Min, Max: s.Max + 1}
+			if _, err := Open(path, OpenOptions{Create: true, Scale: &other}); err == nil || !strings.Contains(err.Error(), "holds grades on the scale "+s.String()+", not "+other.String()) {
+				t.Errorf("resumed with %s: %v", other, err)
+			}
+			db, err = Open(path, OpenOptions{Scale: &s})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			if db.Scale() != s {
+				t.Errorf("stored scale %s", db.Scale())
+			}
+			var b strings.Builder
+			if _, err := Export(ctx, db, &b, ExportOptions{Format: "trec", Merge: MergeMax}); err != nil {
+				t.Fatal(err)
+			}
+			// ann and bob grade each pair at mirror ends of the scale.
+			if first := strings.SplitN(b.String(), "\n", 2)[0]; first != "q 0 a "+strconv.Itoa(s.Max) {
+				t.Errorf("merged max: %q", first)
+			}
+			gs, _ := db.Grades(ctx)
+			pairs, err := Agreement(gs, db.Scale(), Linear)
+			if err != nil || len(pairs) != 1 || len(pairs[0].Matrix) != s.Max-s.Min+1 || pairs[0].Matrix[0][s.Max-s.Min] != 1 {
+				t.Errorf("agreement %+v %v", pairs, err)
+			}
+		})
+	}
+}
+
+// TestStoreWithoutScale: a database written before the scale was stored
+// (schema 1, no "grades" in meta) is graded 0..3.
+func TestStoreWithoutScale(t *testing.T) {
+	path := seeded(t)
+	raw, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := raw.Exec("DELETE FROM meta WHERE key = 'grades'; PRAGMA user_version = 1"); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+	intact(t, path)
+	db := openDB(t, path)
+	if db.Scale() != judgments.DefaultScale {
+		t.Errorf("scale %s", db.Scale())
+	}
+	if err := db.SaveGrade(context.Background(), Grade{Assessor: "ann", Key: Key{"q", "d"}, Grade: 4}); err == nil {
+		t.Error("grade 4 stored")
+	}
+	four := judgments.Scale{Min: 0, Max: 4}
+	if _, err := Open(path, OpenOptions{Create: true, Scale: &four}); err == nil {
+		t.Error("a schema 1 database resumed on 0..4")
 	}
 }

@@ -14,6 +14,7 @@ import (
 type Entry struct {
 	pool.Entry
 	Pos     int // index in Task.Entries
+	InQuery int // 1-based position among its query's entries
 	Topic   *topics.Topic
 	Passage *corpus.Item
 }
@@ -63,7 +64,7 @@ func NewTask(queueFile string, q []pool.Entry, c *corpus.Corpus, ts *topics.Set)
 			continue
 		}
 		seen[k] = qe.Line
-		e := &Entry{Entry: qe, Pos: len(t.Entries), Topic: topic, Passage: item}
+		e := &Entry{Entry: qe, Pos: len(t.Entries), InQuery: len(t.byQuery[qe.Query]) + 1, Topic: topic, Passage: item}
 		t.Entries = append(t.Entries, e)
 		t.byOrder[qe.Order] = e
 		t.byQuery[qe.Query] = append(t.byQuery[qe.Query], e)

@@ -15,6 +15,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/ragstat/ragstat/compare"
 	"github.com/ragstat/ragstat/eval"
@@ -43,6 +44,7 @@ func pagesFor(p eval.Policy) (*template.Template, error) {
 			return m
 		},
 		"gradeClass": gradeClass(p),
+		"isFact":     func(what string) bool { return strings.HasPrefix(what, "fact ") },
 	}).ParseFS(assets, "assets/*.tmpl")
 }
 
@@ -151,7 +153,7 @@ func Saved(w io.Writer, f *input.File) error {
 
 // Compare writes the HTML report of a comparison.
 func Compare(w io.Writer, r *compare.Result) error {
-	p, err := newPage(fmt.Sprintf("ragstat compare: %s vs %d candidate(s)", r.Base, len(r.Candidates)), r.Head(), r.Manifest)
+	p, err := newPage(fmt.Sprintf("ragstat compare: %s vs %d candidate(s)", r.Base, len(r.Candidates)), r.Setup(), r.Manifest)
 	if err != nil {
 		return err
 	}
@@ -188,16 +190,17 @@ func Compare(w io.Writer, r *compare.Result) error {
 
 func row(scope string, n int, tooSmall bool, c compare.Comparison, span float64) statRow {
 	return statRow{Scope: scope, N: n, Candidate: c.Candidate, Metric: c.Metric, TooSmall: tooSmall,
-		Bad: !tooSmall && c.CIHigh < 0, Cells: c.Cells(), CI: interval(&c.Stat, span)}
+		Bad: !tooSmall && c.Regressed(), Cells: c.Cells(), CI: interval(&c.Stat, span)}
 }
 
 // spanOf is the half-width of the shared interval scale: the largest
-// interval end, whole set and slices.
+// interval end or mean difference (a BCa interval need not contain the
+// mean), whole set and slices.
 func spanOf(r *compare.Result) float64 {
 	span := 1e-9
 	grow := func(cs []compare.Comparison) {
 		for _, c := range cs {
-			span = math.Max(span, math.Max(math.Abs(c.CILow), math.Abs(c.CIHigh)))
+			span = max(span, math.Abs(c.CILow), math.Abs(c.CIHigh), math.Abs(c.MeanDiff))
 		}
 	}
 	grow(r.Comparisons)

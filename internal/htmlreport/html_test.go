@@ -28,6 +28,7 @@ func TestCompare(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.Manifest = &manifest.Manifest{Kind: manifest.KindCompare, Judgments: &manifest.File{Role: "judgments", Path: "q.txt", SHA256: "abc"}}
+	r.Notes = append(r.Notes, "a note said once")
 	var b bytes.Buffer
 	if err := Compare(&b, r); err != nil {
 		t.Fatal(err)
@@ -40,6 +41,9 @@ func TestCompare(t *testing.T) {
 	}
 	if m := external.FindString(page); m != "" {
 		t.Errorf("page refers outside itself: %q", m)
+	}
+	if n := strings.Count(page, "a note said once"); n != 1 {
+		t.Errorf("the note is printed %d times", n)
 	}
 }
 

@@ -20,12 +20,20 @@ type stageRow struct {
 // systemView is one system of a stages result.
 type systemView struct {
 	*stages.System
-	Metrics   []string
-	Rows      []stageRow
-	Evidence  template.HTML
-	FactChart template.HTML
-	Lost      []stages.Lost
-	LastStage int
+	Metrics     []string
+	Rows        []stageRow
+	Evidence    template.HTML
+	FactChart   template.HTML
+	Lost        []stages.Lost
+	LastStage   int
+	Calibration []calibrationView
+}
+
+// calibrationView is one stage's reliability table and diagram.
+type calibrationView struct {
+	stages.StageCalibration
+	Summary string
+	Diagram template.HTML
 }
 
 type stagesView struct {
@@ -81,7 +89,61 @@ func systemOf(sys *stages.System) systemView {
 			sv.Lost = append(sv.Lost, l)
 		}
 	}
+	if sys.Analyses != nil {
+		for _, c := range sys.Analyses.Calibration {
+			sv.Calibration = append(sv.Calibration, calibrationView{StageCalibration: c, Summary: calibrationSummary(c), Diagram: reliability(c)})
+		}
+	}
 	return sv
+}
+
+// calibrationSummary states a stage's calibration error and threshold.
+func calibrationSummary(c stages.StageCalibration) string {
+	s := fmt.Sprintf("%d queries, %d judged items; expected calibration error ", c.Queries, c.Judged)
+	if c.ECE != nil {
+		s += strconv.FormatFloat(*c.ECE, 'f', 4, 64) + "."
+	} else {
+		s += "n/a (scores outside [0, 1])."
+	}
+	var target []string
+	if c.TargetPrecision > 0 {
+		target = append(target, fmt.Sprintf("precision %g", c.TargetPrecision))
+	}
+	if c.TargetRecall > 0 {
+		target = append(target, fmt.Sprintf("recall %g", c.TargetRecall))
+	}
+	switch {
+	case len(target) == 0:
+	case c.Threshold == nil:
+		s += " No score threshold keeps " + strings.Join(target, " and ") + "."
+	default:
+		s += fmt.Sprintf(" Score >= %g keeps %s (precision %.4f, recall %.4f) and leaves %d of %d queries empty.",
+			*c.Threshold, strings.Join(target, " and "), c.Precision, c.Recall, c.EmptyQueries, c.Queries)
+	}
+	return s
+}
+
+// reliability draws one bar per score bin, as high as the bin's share of
+// relevant items, with the bin's mean score as a tick when scores are
+// probabilities (a calibrated stage's bars reach their ticks).
+func reliability(c stages.StageCalibration) template.HTML {
+	const w, h, pad = 480, 160, 20
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg viewBox="0 0 %d %d" role="img" aria-label="reliability diagram, stage %s">`, w, h+pad, template.HTMLEscapeString(c.Stage))
+	bw := float64(w) / float64(max(len(c.Bins), 1))
+	for i, bin := range c.Bins {
+		x := float64(i) * bw
+		bh := bin.Relevant * h
+		fmt.Fprintf(&b, `<rect class="pos" x="%.1f" y="%.1f" width="%.1f" height="%.1f"><title>%.4g to %.4g: %d items, %.4f relevant</title></rect>`,
+			x+2, h-bh, bw-4, bh, bin.Low, bin.High, bin.Count, bin.Relevant)
+		if c.ECE != nil && bin.Count > 0 {
+			y := h - bin.MeanScore*h
+			fmt.Fprintf(&b, `<line class="neg" x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" stroke-width="2"><title>mean score %.4f</title></line>`, x+2, x+bw-2, y, y, bin.MeanScore)
+		}
+		fmt.Fprintf(&b, `<text x="%.1f" y="%d" font-size="10">%.3g</text>`, x+2, h+pad-4, bin.Low)
+	}
+	b.WriteString(`</svg>`)
+	return template.HTML(b.String())
 }
 
 // waterfall draws one horizontal bar per status, longest for the most

@@ -2,6 +2,7 @@ package htmlreport
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 
@@ -47,11 +48,24 @@ func TestStages(t *testing.T) {
 		`aria-label="where relevant evidence stopped, v1"`,
 		"cut between candidates and reranked",
 		"truncated (span lost)",
-		"over budget",
+		"fact clearance: Clearance items are final sale</td>",
+		"OVER BUDGET</span></p><ul><li>api-limits: 275 tokens, budget 120, 155 over</li>",
 	} {
 		if !strings.Contains(page, w) {
 			t.Errorf("page lacks %q", w)
 		}
+	}
+	// Every kind of invalid evidence the systems have is a row of the
+	// validity table.
+	rows := strings.Count(page, `<tr class="bad"><td>out of scope</td>`) + strings.Count(page, `<tr class=""><td>out of scope</td>`) +
+		strings.Count(page, "<tr><td>stale</td>") + strings.Count(page, "<tr><td>revision conflict</td>")
+	want, kinds := 0, [3]int{}
+	for _, s := range saved.Result.Systems {
+		want += len(s.Validity.OutOfScope) + len(s.Validity.Stale) + len(s.Validity.Conflicts)
+		kinds[0], kinds[1], kinds[2] = kinds[0]+len(s.Validity.OutOfScope), kinds[1]+len(s.Validity.Stale), kinds[2]+len(s.Validity.Conflicts)
+	}
+	if rows != want || slices.Contains(kinds[:], 0) {
+		t.Errorf("%d validity rows, want %d (out of scope, stale, conflicts: %v)", rows, want, kinds)
 	}
 	for _, bad := range []string{"http://", "https://", "src="} {
 		if strings.Contains(strings.ReplaceAll(page, `xmlns="http://www.w3.org/2000/svg"`, ""), bad) {

@@ -12,14 +12,16 @@ import (
 // Chart sizes, in SVG user units.
 const (
 	chartW, chartH = 720.0, 220.0
-	pad            = 44.0
+	pad            = 56.0
 	scatterSide    = 300.0
 )
 
-// svgOpen starts an SVG that scales to its container.
+// svgOpen starts an SVG drawn at its own size, one user unit a pixel, so
+// its labels have the tables' text size; it shrinks to a narrower
+// container (style.css).
 func svgOpen(b *strings.Builder, w, h float64, label string) {
-	fmt.Fprintf(b, `<svg viewBox="0 0 %g %g" role="img" aria-label="%s" xmlns="http://www.w3.org/2000/svg">`,
-		w, h, template.HTMLEscapeString(label))
+	fmt.Fprintf(b, `<svg viewBox="0 0 %g %g" width="%g" height="%g" role="img" aria-label="%s" xmlns="http://www.w3.org/2000/svg">`,
+		w, h, w, h, template.HTMLEscapeString(label))
 }
 
 // diffBars draws every query's difference as a bar, sorted from the
@@ -95,7 +97,9 @@ func scatter(moves []compare.Moved, label string) template.HTML {
 // span], with zero marked: a small forest plot for a table cell.
 func interval(s *compare.Stat, span float64) template.HTML {
 	const w, h = 140.0, 16.0
-	x := func(v float64) float64 { return w/2 + v/span*(w/2-4) }
+	// span covers every interval and mean; the clamp keeps a dot inside
+	// its cell whatever it is given.
+	x := func(v float64) float64 { return min(w-4, max(4, w/2+v/span*(w/2-4))) }
 	class := "same"
 	switch {
 	case s.CILow > 0:

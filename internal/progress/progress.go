@@ -24,6 +24,7 @@ type Bar struct {
 	stop  chan struct{}
 	wg    sync.WaitGroup
 	drawn bool
+	once  sync.Once
 }
 
 // Delay is how long work runs before the bar appears.
@@ -43,13 +44,30 @@ func Start(w io.Writer, label string, total int64, show bool, now func() time.Ti
 // Add records n more units done. It is safe for concurrent use.
 func (b *Bar) Add(n int) { b.done.Add(int64(n)) }
 
-// Done stops drawing and clears the line.
+// Done stops drawing and clears the line. Later calls do nothing.
 func (b *Bar) Done() {
-	close(b.stop)
-	b.wg.Wait()
-	if b.drawn {
-		fmt.Fprint(b.w, "\r\033[K")
-	}
+	b.once.Do(func() {
+		close(b.stop)
+		b.wg.Wait()
+		if b.drawn {
+			fmt.Fprint(b.w, "\r\033[K")
+		}
+	})
+}
+
+// ClearBefore returns a writer to w that calls Done before its first
+// write: results written through it never share the terminal's line with
+// the bar, however early the first byte comes.
+func (b *Bar) ClearBefore(w io.Writer) io.Writer { return &clearing{b: b, w: w} }
+
+type clearing struct {
+	b *Bar
+	w io.Writer
+}
+
+func (c *clearing) Write(p []byte) (int, error) {
+	c.b.Done()
+	return c.w.Write(p)
 }
 
 func (b *Bar) loop() {

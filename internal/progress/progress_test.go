@@ -2,6 +2,7 @@ package progress
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -48,5 +49,29 @@ func TestHiddenOffTerminal(t *testing.T) {
 	slow.Done()
 	if !strings.Contains(out.String(), "x [") || !strings.HasSuffix(out.String(), "\r\033[K") {
 		t.Fatalf("got %q", out.String())
+	}
+}
+
+// TestClearBefore: the first byte written through ClearBefore's writer
+// comes after the bar's line is cleared, and Done may be called again.
+func TestClearBefore(t *testing.T) {
+	var tty bytes.Buffer // the terminal both streams reach
+	calls := 0
+	later := func() time.Time {
+		calls++
+		if calls == 1 {
+			return time.Unix(0, 0)
+		}
+		return time.Unix(0, 0).Add(2 * Delay)
+	}
+	b := Start(&tty, "evaluating", 10, true, later)
+	time.Sleep(250 * time.Millisecond)
+	out := b.ClearBefore(&tty)
+	fmt.Fprint(out, "# results\n")
+	fmt.Fprint(out, "more\n")
+	b.Done()
+	got := tty.String()
+	if !strings.Contains(got, "evaluating [") || !strings.HasSuffix(got, "\r\033[K# results\nmore\n") {
+		t.Fatalf("got %q", got)
 	}
 }

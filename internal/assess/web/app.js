@@ -38,9 +38,11 @@
     const tag = ev.target.tagName;
     if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
     const k = ev.key;
-    if (k >= "0" && k <= "3") {
+    // The grade buttons name their keys: digits, on a scale within 0..9.
+    const grade = Array.from(form.querySelectorAll("button[data-key]")).find(function (b) { return b.dataset.key === k; });
+    if (grade) {
       ev.preventDefault();
-      submit(form, document.getElementById("g" + k));
+      submit(form, grade);
     } else if (k === "s") {
       ev.preventDefault();
       submit(form, document.getElementById("skip"));

@@ -1,0 +1,77 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/ragstat/ragstat/stages"
+)
+
+// analysesLines prints one system's analyses of the evidence boundary.
+func analysesLines(w io.Writer, a *stages.Analyses) {
+	fmt.Fprintln(w, "\nAnalyses:")
+	for _, c := range a.Calibration {
+		calibrationLines(w, c)
+	}
+	if len(a.Calibration) == 0 {
+		fmt.Fprintln(w, "  calibration: no stage recorded scores")
+	}
+	r := a.Redundancy
+	fmt.Fprintf(w, "  redundancy in %d packed context(s) (%d-word shingles, near duplicate at Jaccard >= %g): %d exact and %d near-duplicate pair(s) in %d context(s); repeats %d of %d %s (%.4f); unique relevant evidence %d of %d relevant passages\n",
+		r.Contexts, r.Shingle, r.Threshold, r.ExactPairs, r.NearPairs, r.WithRepeats, r.RepeatTokens, r.Tokens, r.Unit, r.RepeatShare, r.UniqueRelevant, r.RelevantItems)
+	if len(r.DocShare) > 0 {
+		fmt.Fprintf(w, "  share of the context %s by document (%d documents, largest first):", r.Unit, r.Docs)
+		for _, s := range r.DocShare {
+			fmt.Fprintf(w, " %s %.4f", s.Doc, s.Share)
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintln(w, "  relevant evidence by position in the packed context (thirds of its tokens), and exact-match answers:")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "    position\tpassages\tmean rank\tqueries\tcorrect")
+	for _, b := range append(a.Position.Buckets, a.Position.NoEvidence) {
+		fmt.Fprintf(tw, "    %s\t%d\t%.2f\t%d\t%.4f\n", b.Bucket, b.Passages, b.MeanRank, b.Queries, b.Correct)
+	}
+	tw.Flush()
+	for _, s := range a.Stale {
+		fmt.Fprintf(w, "  stale item %s: in %d context(s), cited by %d answer(s)\n", s.Item, s.Contexts, s.Answers)
+	}
+	if c := a.Cost; c != nil {
+		fmt.Fprintf(w, "  cost over %d queries at %g per 1M input and %g per 1M output tokens: %.6f per query, %.6f in all\n", c.Queries, c.PriceIn, c.PriceOut, c.PerQuery, c.Total)
+		for _, p := range c.Parts {
+			fmt.Fprintf(w, "    %s: %.1f tokens, %.6f per query\n", p.Part, p.MeanTokens, p.PerQuery)
+		}
+	}
+}
+
+func calibrationLines(w io.Writer, c stages.StageCalibration) {
+	ece := "n/a (scores outside [0, 1])"
+	if c.ECE != nil {
+		ece = fmt.Sprintf("%.4f", *c.ECE)
+	}
+	fmt.Fprintf(w, "  calibration of stage %s over %d queries, %d judged items: ECE %s\n", c.Stage, c.Queries, c.Judged, ece)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "    score from\tto\titems\tmean score\trelevant\tmean grade")
+	for _, b := range c.Bins {
+		fmt.Fprintf(tw, "    %.4g\t%.4g\t%d\t%.4f\t%.4f\t%.4f\n", b.Low, b.High, b.Count, b.MeanScore, b.Relevant, b.MeanGrade)
+	}
+	tw.Flush()
+	target := ""
+	switch {
+	case c.TargetPrecision > 0 && c.TargetRecall > 0:
+		target = fmt.Sprintf("precision %g and recall %g", c.TargetPrecision, c.TargetRecall)
+	case c.TargetPrecision > 0:
+		target = fmt.Sprintf("precision %g", c.TargetPrecision)
+	case c.TargetRecall > 0:
+		target = fmt.Sprintf("recall %g", c.TargetRecall)
+	default:
+		return
+	}
+	if c.Threshold == nil {
+		fmt.Fprintf(w, "    no score threshold keeps %s\n", target)
+		return
+	}
+	fmt.Fprintf(w, "    threshold for %s: score >= %g keeps precision %.4f, recall %.4f; leaves %d of %d queries empty\n",
+		target, *c.Threshold, c.Precision, c.Recall, c.EmptyQueries, c.Queries)
+}

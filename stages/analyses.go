@@ -1,0 +1,451 @@
+package stages
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/ragstat/ragstat/analysis"
+	"github.com/ragstat/ragstat/metric"
+	"github.com/ragstat/ragstat/trace"
+)
+
+// AnalysisOptions turn on the analyses of the evidence boundary.
+type AnalysisOptions struct {
+	Target analysis.Target // the score threshold's target
+	Bins   int             // reliability-table bins
+	// Shingle words per shingle and the Jaccard at or above which two
+	// context passages are near duplicates.
+	Shingle int
+	Jaccard float64
+	// Price per million input and output tokens; nil: no cost. Cost needs
+	// a tokenizer.
+	Price *analysis.Cost
+}
+
+// DefaultAnalysisOptions are the defaults of `ragstat stages --analyses`.
+func DefaultAnalysisOptions() AnalysisOptions {
+	return AnalysisOptions{Bins: 10, Shingle: 3, Jaccard: 0.8}
+}
+
+func (o AnalysisOptions) check(tok Tokenizer) error {
+	if o.Bins < 1 {
+		return fmt.Errorf("stages: %d calibration bins: give 1 or more", o.Bins)
+	}
+	if o.Shingle < 1 || o.Jaccard <= 0 || o.Jaccard > 1 {
+		return fmt.Errorf("stages: shingles of %d words at Jaccard %g: give 1 or more words and a threshold in (0, 1]", o.Shingle, o.Jaccard)
+	}
+	t := o.Target
+	if t.Precision < 0 || t.Precision > 1 || t.Recall < 0 || t.Recall > 1 {
+		return fmt.Errorf("stages: a target precision or recall lies in [0, 1]")
+	}
+	if o.Price != nil && (o.Price.Input < 0 || o.Price.Output < 0 || math.IsNaN(o.Price.Input) || math.IsNaN(o.Price.Output)) {
+		return fmt.Errorf("stages: prices per token are 0 or more")
+	}
+	if o.Price != nil && tok == nil {
+		return fmt.Errorf("stages: a cost needs the generator's tokenizer: give --tokenizer with the prices")
+	}
+	return nil
+}
+
+// Analyses are one system's analyses of the evidence boundary.
+type Analyses struct {
+	// Calibration has one entry per stage whose items carry scores;
+	// scores of different stages (and systems) are never pooled.
+	Calibration []StageCalibration `json:"calibration"`
+	Redundancy  ContextRedundancy  `json:"redundancy"`
+	Position    EvidencePosition   `json:"position"`
+	Stale       []analysis.Reach   `json:"stale_reach"`
+	Cost        *CostReport        `json:"cost,omitempty"`
+}
+
+// StageCalibration is one stage's reliability table over the answerable,
+// judged queries, with relevance at the policy's minimum grade.
+type StageCalibration struct {
+	Stage   string           `json:"stage"`
+	Queries int              `json:"queries"`
+	Judged  int              `json:"judged_items"`
+	Bins    []CalibrationBin `json:"bins"`
+	// ECE is nil when a score lies outside [0, 1]: such scores are not
+	// probabilities and have no calibration error.
+	ECE *float64 `json:"ece"`
+	// Target and the lowest score threshold that keeps it (nil: none
+	// does, or no target), the precision and recall kept there, and the
+	// queries whose whole list falls below it.
+	TargetPrecision float64  `json:"target_precision,omitempty"`
+	TargetRecall    float64  `json:"target_recall,omitempty"`
+	Threshold       *float64 `json:"threshold"`
+	Precision       float64  `json:"precision"`
+	Recall          float64  `json:"recall"`
+	EmptyQueries    int      `json:"empty_queries"`
+}
+
+// CalibrationBin is one row of a reliability table.
+type CalibrationBin struct {
+	Low       float64 `json:"low"`
+	High      float64 `json:"high"`
+	Count     int     `json:"count"`
+	MeanScore float64 `json:"mean_score"`
+	Relevant  float64 `json:"relevant"`
+	MeanGrade float64 `json:"mean_grade"`
+}
+
+// ContextRedundancy sums the packed contexts' repeats.
+type ContextRedundancy struct {
+	Shingle   int     `json:"shingle_words"`
+	Threshold float64 `json:"jaccard_threshold"`
+	Unit      string  `json:"unit"` // tokens (the tokenizer's) or words
+	Contexts  int     `json:"contexts"`
+	// Exact and near-duplicate pairs, and contexts with any.
+	ExactPairs     int `json:"exact_pairs"`
+	NearPairs      int `json:"near_pairs"`
+	WithRepeats    int `json:"contexts_with_repeats"`
+	Tokens         int `json:"tokens"`
+	RepeatTokens   int `json:"repeat_tokens"`
+	RelevantItems  int `json:"relevant_items"`
+	UniqueRelevant int `json:"unique_relevant"`
+	// RepeatShare is RepeatTokens over Tokens; DocShare each document's
+	// share of all context tokens, largest first (at most 10), of Docs.
+	RepeatShare float64          `json:"repeat_share"`
+	Docs        int              `json:"documents"`
+	DocShare    []analysis.Share `json:"document_share"`
+}
+
+// EvidencePosition is where relevant evidence sat in the packed contexts
+// (the thirds of each context's tokens) and how often those queries were
+// answered exactly right; NoEvidence is the queries with a graded answer
+// and no relevant passage in the context.
+type EvidencePosition struct {
+	Buckets    []PositionBucket `json:"buckets"`
+	NoEvidence PositionBucket   `json:"no_evidence"`
+}
+
+// PositionBucket is one third of the context.
+type PositionBucket struct {
+	Bucket   string  `json:"bucket"`
+	Passages int     `json:"passages"`
+	MeanRank float64 `json:"mean_rank"`
+	// Queries with a graded answer (an answer to an answerable query with
+	// reference answers) and evidence here; Correct their share answered
+	// with an exact match.
+	Queries int     `json:"queries"`
+	Correct float64 `json:"correct"`
+	right   int
+	ranks   int
+}
+
+// CostReport prices each query's prompt and answer.
+type CostReport struct {
+	PriceIn  float64 `json:"price_in_per_million"`
+	PriceOut float64 `json:"price_out_per_million"`
+	Queries  int     `json:"queries"`
+	// Mean tokens per query of each part of the prompt and of the answer,
+	// and their cost per query.
+	Parts    []CostPart `json:"parts"`
+	PerQuery float64    `json:"cost_per_query"`
+	Total    float64    `json:"cost_total"`
+}
+
+// CostPart is one part of the generation request.
+type CostPart struct {
+	Part       string  `json:"part"`
+	MeanTokens float64 `json:"mean_tokens"`
+	PerQuery   float64 `json:"cost_per_query"`
+}
+
+// traceAnalyses is one trace's contribution to the analyses.
+type traceAnalyses struct {
+	lists      []*analysis.List // per stage; nil: no scores or not judged
+	redundancy *analysis.Redundancy
+	relevant   int
+	docTokens  map[string]int
+	effects    []analysis.PositionEffect
+	ranks      []int // summed per bucket
+	correct    bool  // graded and answered with an exact match
+	noEvidence bool  // graded, with no relevant passage in the context
+	stale      map[string]*analysis.Reach
+	parts      []int // instructions, request, context, answer tokens; nil: not counted
+}
+
+var costParts = []string{"instructions", "request", "context", "answer"}
+
+// analyze computes one trace's contribution.
+func (j *joiner) analyze(v *view, names []string, budget *Budget) (*traceAnalyses, error) {
+	o := j.opt.Analyses
+	minGrade := int32(j.opt.Policy.MinGrade)
+	a := &traceAnalyses{lists: make([]*analysis.List, len(names)), stale: map[string]*analysis.Reach{}}
+	scored := v.topic.Answerable && v.q != nil
+	staleIDs := map[string]bool{}
+	for i := range names {
+		if scored {
+			a.lists[i] = scoredList(v.t.Query, v.t.Stages[i].Items, v.stages[i])
+		}
+		for _, p := range v.stages[i] {
+			if p.stale {
+				staleIDs[p.id] = true
+			}
+		}
+	}
+	ans := v.t.Answer
+	answered := ans != nil && (ans.Abstained == nil || !*ans.Abstained)
+	if answered {
+		for _, id := range ans.Citations {
+			if staleIDs[id] {
+				reach(a.stale, id).Answers++
+			}
+		}
+	}
+	ci := slices.Index(names, trace.ContextStage)
+	if ci < 0 {
+		return a, nil
+	}
+	ps := make([]analysis.Passage, len(v.stages[ci]))
+	for k, p := range v.stages[ci] {
+		n := len(strings.Fields(p.text))
+		if budget != nil && k < len(budget.Items) {
+			n = budget.Items[k].Tokens
+		}
+		ps[k] = analysis.Passage{ID: p.id, Doc: p.meta.Doc, Text: p.text, Tokens: n,
+			Relevant: p.state == evidence && p.grade != metric.Unjudged && p.grade >= minGrade}
+		if ps[k].Relevant {
+			a.relevant++
+		}
+		if p.stale && !slices.ContainsFunc(v.stages[ci][:k], func(q placed) bool { return q.id == p.id }) {
+			reach(a.stale, p.id).Contexts++
+		}
+	}
+	r, err := analysis.Redundant(ps, o.Shingle, o.Jaccard)
+	if err != nil {
+		return nil, err
+	}
+	a.redundancy = &r
+	a.docTokens = map[string]int{}
+	for _, p := range ps {
+		a.docTokens[cmp.Or(p.Doc, p.ID)] += p.Tokens
+	}
+	placements := analysis.Positions(v.t.Query, ps)
+	correct := map[string]bool{}
+	graded := answered && v.topic.Answerable && len(v.topic.Answers) > 0
+	if graded {
+		em, _ := MatchAnswer(ans.Text, ans.Citations, v.topic.Answers)
+		a.correct, a.noEvidence = em == 1, len(placements) == 0
+		correct[v.t.Query] = a.correct
+	}
+	a.effects = analysis.Effects(placements, correct)
+	a.ranks = make([]int, len(analysis.Buckets))
+	for _, pl := range placements {
+		a.ranks[slices.Index(analysis.Buckets, pl.Bucket)] += pl.Rank
+	}
+	if o.Price != nil && budget != nil {
+		out := 0
+		if answered {
+			out = j.opt.Tokenizer.Count(ans.Text)
+		}
+		a.parts = []int{budget.Instructions, budget.Request, budget.Context, out}
+	}
+	return a, nil
+}
+
+func reach(m map[string]*analysis.Reach, id string) *analysis.Reach {
+	if m[id] == nil {
+		m[id] = &analysis.Reach{Item: id}
+	}
+	return m[id]
+}
+
+// scoredList reduces one stage's list to what calibration needs: its
+// judged scored items and, as one unjudged item, its highest score (which
+// alone decides whether a threshold leaves the query empty). Nil when no
+// item carries a score.
+func scoredList(query string, items []trace.Item, ps []placed) *analysis.List {
+	l := &analysis.List{Query: query}
+	top, any := math.Inf(-1), false
+	for k, p := range ps {
+		s := items[k].Score
+		if s == nil {
+			continue
+		}
+		any = true
+		top = max(top, *s)
+		if p.grade != metric.Unjudged {
+			l.Items = append(l.Items, analysis.Scored{Score: *s, Grade: int(p.grade), Judged: true})
+		}
+	}
+	if !any {
+		return nil
+	}
+	l.Items = append(l.Items, analysis.Scored{Score: top})
+	return l
+}
+
+// analysesTally adds up one system's contributions.
+type analysesTally struct {
+	lists      [][]analysis.List
+	red        ContextRedundancy
+	docTokens  map[string]int
+	pos        []PositionBucket
+	noEvidence PositionBucket
+	stale      map[string]*analysis.Reach
+	parts      []int
+	costed     int
+}
+
+func (t *analysesTally) add(a *traceAnalyses) {
+	if t.docTokens == nil {
+		t.docTokens, t.stale = map[string]int{}, map[string]*analysis.Reach{}
+		t.pos = make([]PositionBucket, len(analysis.Buckets))
+		t.parts = make([]int, len(costParts))
+	}
+	for len(t.lists) < len(a.lists) {
+		t.lists = append(t.lists, nil)
+	}
+	for i, l := range a.lists {
+		if l != nil {
+			t.lists[i] = append(t.lists[i], *l)
+		}
+	}
+	for id, r := range a.stale {
+		s := reach(t.stale, id)
+		s.Contexts += r.Contexts
+		s.Answers += r.Answers
+	}
+	if a.redundancy == nil {
+		return
+	}
+	r := a.redundancy
+	t.red.Contexts++
+	for _, d := range r.Duplicates {
+		if d.Exact {
+			t.red.ExactPairs++
+		} else {
+			t.red.NearPairs++
+		}
+	}
+	if len(r.Duplicates) > 0 {
+		t.red.WithRepeats++
+	}
+	for _, n := range a.docTokens {
+		t.red.Tokens += n
+	}
+	t.red.RepeatTokens += r.RepeatTokens
+	t.red.RelevantItems += a.relevant
+	t.red.UniqueRelevant += r.UniqueRelevant
+	for d, n := range a.docTokens {
+		t.docTokens[d] += n
+	}
+	for i, e := range a.effects {
+		b := &t.pos[i]
+		b.Passages += e.Passages
+		b.Queries += e.Queries
+		b.ranks += a.ranks[i]
+		if a.correct {
+			b.right += e.Queries // one query a trace: 0 or 1
+		}
+	}
+	if a.noEvidence {
+		t.noEvidence.Queries++
+		if a.correct {
+			t.noEvidence.right++
+		}
+	}
+	if a.parts != nil {
+		t.costed++
+		for i, n := range a.parts {
+			t.parts[i] += n
+		}
+	}
+}
+
+// finish computes the analyses; lists are taken in query order so that
+// the result does not depend on the order traces arrived in.
+func (t *analysesTally) finish(o AnalysisOptions, names []string, minGrade int, unit string) (*Analyses, error) {
+	a := &Analyses{Calibration: []StageCalibration{}, Stale: []analysis.Reach{}}
+	for i, name := range names {
+		if i >= len(t.lists) || len(t.lists[i]) == 0 {
+			continue
+		}
+		lists := byQuery(t.lists[i], func(l analysis.List) string { return l.Query })
+		c, err := analysis.Calibrate(lists, minGrade, o.Bins, o.Target)
+		if err != nil {
+			return nil, fmt.Errorf("stage %q: %w", name, err)
+		}
+		sc := StageCalibration{Stage: name, Queries: len(lists), Judged: c.Judged, Bins: []CalibrationBin{},
+			TargetPrecision: o.Target.Precision, TargetRecall: o.Target.Recall,
+			Precision: c.Precision, Recall: c.Recall, EmptyQueries: c.EmptyQueries}
+		for _, b := range c.Bins {
+			sc.Bins = append(sc.Bins, CalibrationBin(b))
+		}
+		if c.Probabilistic && !math.IsNaN(c.ECE) {
+			sc.ECE = &c.ECE
+		}
+		if c.ThresholdOK {
+			sc.Threshold = &c.Threshold
+		} else {
+			sc.Precision, sc.Recall = 0, 0
+		}
+		a.Calibration = append(a.Calibration, sc)
+	}
+	red := t.red
+	red.Shingle, red.Threshold, red.Unit = o.Shingle, o.Jaccard, unit
+	red.Docs = len(t.docTokens)
+	red.DocShare = []analysis.Share{}
+	if red.Tokens > 0 {
+		red.RepeatShare = float64(red.RepeatTokens) / float64(red.Tokens)
+		docs := slices.SortedFunc(maps.Keys(t.docTokens), func(x, y string) int {
+			return cmp.Or(cmp.Compare(t.docTokens[y], t.docTokens[x]), strings.Compare(x, y))
+		})
+		for _, d := range docs[:min(len(docs), 10)] {
+			red.DocShare = append(red.DocShare, analysis.Share{Doc: d, Share: float64(t.docTokens[d]) / float64(red.Tokens)})
+		}
+	}
+	a.Redundancy = red
+	for i, b := range t.pos {
+		b.Bucket = analysis.Buckets[i]
+		a.Position.Buckets = append(a.Position.Buckets, b.done())
+	}
+	a.Position.NoEvidence = t.noEvidence
+	a.Position.NoEvidence.Bucket = "none"
+	a.Position.NoEvidence = a.Position.NoEvidence.done()
+	var rs []analysis.Reach
+	for _, r := range t.stale {
+		rs = append(rs, *r)
+	}
+	a.Stale = append(a.Stale, analysis.Stalest(rs)...)
+	if o.Price != nil {
+		c := &CostReport{PriceIn: o.Price.Input, PriceOut: o.Price.Output, Queries: t.costed}
+		in := 0
+		for i, part := range costParts {
+			n := t.parts[i]
+			p := CostPart{Part: part}
+			if t.costed > 0 {
+				p.MeanTokens = float64(n) / float64(t.costed)
+				if part == "answer" {
+					p.PerQuery = o.Price.Of(0, n) / float64(t.costed)
+				} else {
+					p.PerQuery = o.Price.Of(n, 0) / float64(t.costed)
+					in += n
+				}
+			}
+			c.Parts = append(c.Parts, p)
+		}
+		c.Total = o.Price.Of(in, t.parts[len(t.parts)-1])
+		if t.costed > 0 {
+			c.PerQuery = c.Total / float64(t.costed)
+		}
+		a.Cost = c
+	}
+	return a, nil
+}
+
+func (b PositionBucket) done() PositionBucket {
+	if b.Queries > 0 {
+		b.Correct = float64(b.right) / float64(b.Queries)
+	}
+	if b.Passages > 0 {
+		b.MeanRank = float64(b.ranks) / float64(b.Passages)
+	}
+	return b
+}
