@@ -38,6 +38,7 @@ type Given struct {
 	Tokenizer     stages.Tokenizer
 	TokenizerName string
 	RunFormat     runs.Format    // the format of runs; "" detects it
+	NumericIDs    bool           // runs: JSON ids written as integers are accepted
 	Cutoffs       map[string]int // traces: each stage's cutoff
 	// Mapping returns how a trace file in another format was mapped (its
 	// import manifest), to be recorded; nil, or a nil result, for none.
@@ -247,7 +248,7 @@ func (g *Given) evaluate(in *systems.Input) (*Side, error) {
 	}
 	var mu sync.Mutex
 	rankings := map[string]Ranking{}
-	res, err := ev.RunVisit(in.System(), in.File, runs.Options{Format: g.RunFormat}, func(r *runs.Ranking) {
+	res, err := ev.RunVisit(in.System(), in.File, runs.Options{Format: g.RunFormat, NumericIDs: g.NumericIDs}, func(r *runs.Ranking) {
 		q := ev.Judgments().Query(r.Query)
 		if q == nil {
 			return

@@ -49,13 +49,18 @@ func (e *Error) Error() string {
 		b.WriteString(strings.Join(who, ", "))
 		b.WriteString(": ")
 	}
-	b.WriteString(e.Msg)
-	if e.Hint != "" {
+	writeMsg(&b, e.Msg, e.Hint)
+	return b.String()
+}
+
+// writeMsg writes msg and, when there is one, the hint in parentheses.
+func writeMsg(b *strings.Builder, msg, hint string) {
+	b.WriteString(msg)
+	if hint != "" {
 		b.WriteString(" (")
-		b.WriteString(e.Hint)
+		b.WriteString(hint)
 		b.WriteString(")")
 	}
-	return b.String()
 }
 
 // MaxEcho is how many bytes of a field from the input a message repeats.
@@ -78,9 +83,29 @@ func Quote(s string) string {
 // List collects problems. The zero value is ready to use; it is not safe for
 // concurrent use (callers that collect from several goroutines lock around it).
 type List struct {
-	errs  []error
-	total int
+	errs    []error
+	total   int
+	tallies []Tally
 }
+
+// Tally is the total of one kind of problem, every one counted though only
+// a few are kept in detail: a count that counts them all.
+type Tally struct {
+	N    int    // how many problems of the kind
+	Msg  string // the totals in words: "37,895 returned items in 43 queries have no judgment"
+	Hint string // what would fix or accept them; may be empty
+}
+
+// Tally records the total of one kind of problem, printed after the kept
+// problems. Of its N problems, shown were passed to Add (to be kept in
+// detail, up to Max); the rest are counted here without being kept.
+func (l *List) Tally(t Tally, shown int) {
+	l.total += t.N - shown
+	l.tallies = append(l.tallies, t)
+}
+
+// Tallies returns the totals recorded with Tally.
+func (l *List) Tallies() []Tally { return l.tallies }
 
 // Add records err (a nil err is ignored) and reports whether the list is now
 // full, in which case the caller should stop reading.
@@ -94,6 +119,7 @@ func (l *List) Add(err error) (full bool) {
 			l.Add(e)
 		}
 		l.total += inner.total - len(inner.errs)
+		l.tallies = append(l.tallies, inner.tallies...)
 		return l.Full()
 	}
 	l.total++
@@ -133,17 +159,17 @@ func position(err error) (string, int) {
 // Err returns nil when nothing was recorded, the single error when there is
 // one, and the List itself otherwise.
 func (l *List) Err() error {
-	switch l.total {
-	case 0:
+	switch {
+	case l.total == 0:
 		return nil
-	case 1:
+	case l.total == 1 && len(l.errs) == 1 && len(l.tallies) == 0:
 		return l.errs[0]
 	}
 	return l
 }
 
-// Error prints one problem a line, and says how many were left out or
-// that reading stopped.
+// Error prints one problem a line, says how many were left out or that
+// reading stopped, and then each tally's totals.
 func (l *List) Error() string {
 	var b strings.Builder
 	for i, e := range l.errs {
@@ -152,10 +178,32 @@ func (l *List) Error() string {
 		}
 		b.WriteString(e.Error())
 	}
-	if l.total > len(l.errs) {
-		fmt.Fprintf(&b, "\n... and %d more problems (ragstat stops after %d)", l.total-len(l.errs), Max)
-	} else if l.Full() {
+	switch {
+	case l.total > len(l.errs) && len(l.tallies) > 0:
+		fmt.Fprintf(&b, "\n... and %s more problems, counted below", Count(l.total-len(l.errs)))
+	case l.total > len(l.errs):
+		fmt.Fprintf(&b, "\n... and %s more problems (ragstat stops after %d)", Count(l.total-len(l.errs)), Max)
+	case l.Full() && len(l.tallies) == 0:
 		fmt.Fprintf(&b, "\n(ragstat stops after %d problems)", Max)
+	}
+	for _, t := range l.tallies {
+		b.WriteString("\nin all: ")
+		writeMsg(&b, t.Msg, t.Hint)
+	}
+	return b.String()
+}
+
+// Count writes n with its thousands grouped by commas: 37,895.
+func Count(n int) string {
+	s := strconv.Itoa(n)
+	digits := strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	b.WriteString(s[:len(s)-len(digits)])
+	for i, c := range digits {
+		if i > 0 && (len(digits)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
 	}
 	return b.String()
 }

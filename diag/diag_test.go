@@ -58,3 +58,37 @@ func TestList(t *testing.T) {
 		t.Error("a full list does not say reading stopped")
 	}
 }
+
+// TestTally: a tally's problems count in Len though few are kept, and its
+// totals follow the kept problems; an outer list takes an inner one's.
+func TestTally(t *testing.T) {
+	var inner List
+	for i := range 3 {
+		inner.Add(&Error{File: "r", Line: i + 1, Msg: "no judgment"})
+	}
+	inner.Tally(Tally{N: 37895, Msg: "37,895 items have no judgment", Hint: "accept them"}, 3)
+	var l List
+	l.Add(&Error{File: "q", Msg: "other"})
+	l.Add(&inner)
+	if l.Len() != 37896 || len(l.Errs()) != 4 || len(l.Tallies()) != 1 {
+		t.Fatalf("Len %d, kept %d, tallies %v", l.Len(), len(l.Errs()), l.Tallies())
+	}
+	want := "q: other\nr:1: no judgment\nr:2: no judgment\nr:3: no judgment\n... and 37,892 more problems, counted below\nin all: 37,895 items have no judgment (accept them)"
+	if got := l.Error(); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	var one List
+	one.Add(&Error{Msg: "x"})
+	one.Tally(Tally{N: 1, Msg: "1 item"}, 1)
+	if one.Err() != &one || one.Error() != "x\nin all: 1 item" {
+		t.Errorf("a single tallied problem reads %q", one.Error())
+	}
+}
+
+func TestCount(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 37895: "37,895", -1234567: "-1,234,567"} {
+		if got := Count(n); got != want {
+			t.Errorf("Count(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

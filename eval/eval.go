@@ -523,6 +523,7 @@ func (e *Evaluator) collect(name, file string, visit func(*runs.Ranking), read f
 	var mu sync.Mutex
 	rows := map[string]Row{}
 	notJudged := map[string]bool{} // a set: runs.Read may deliver a query twice
+	var unjudged holes             // counted without stopping the reader
 	err := read(func(list *runs.Ranking) error {
 		if e.keep != nil && !e.keep(list.Query) {
 			return nil
@@ -539,9 +540,13 @@ func (e *Evaluator) collect(name, file string, visit func(*runs.Ranking), read f
 		}
 		row.Query = strings.Clone(row.Query)
 		rows[row.Query] = row
-		return err
+		unjudged.record(row.Query, err)
+		return nil
 	})
 	if err != nil {
+		return nil, err
+	}
+	if err := unjudged.err(); err != nil {
 		return nil, err
 	}
 	return e.Collect(name, file, rows, slices.Collect(maps.Keys(notJudged)))
@@ -554,7 +559,7 @@ func (e *Evaluator) Lists(name string, lists map[string][]string) (*Result, erro
 	}
 	rows := map[string]Row{}
 	var notJudged []string
-	var errs diag.List
+	var unjudged holes
 	for q, items := range lists {
 		if e.keep != nil && !e.keep(q) {
 			continue
@@ -564,10 +569,10 @@ func (e *Evaluator) Lists(name string, lists map[string][]string) (*Result, erro
 			notJudged = append(notJudged, q)
 			continue
 		}
-		errs.Add(err)
+		unjudged.record(q, err)
 		rows[q] = row
 	}
-	if err := errs.Err(); err != nil {
+	if err := unjudged.err(); err != nil {
 		return nil, err
 	}
 	return e.Collect(name, name, rows, notJudged)

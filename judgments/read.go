@@ -46,6 +46,9 @@ func Detect(head []byte) Format {
 type Options struct {
 	Format Format // Auto detects it
 	Scale  Scale  // allowed grades; the zero value means DefaultScale
+	// NumericIDs accepts a JSON Lines id written as an integer (7 reads
+	// as "7"); any other number stays an error.
+	NumericIDs bool
 }
 
 // Read reads every judgment of f. Problems are gathered (up to diag.Max)
@@ -72,7 +75,7 @@ func Read(f *input.File, opt Options) (*Set, error) {
 	}
 	defer r.Close()
 	s := newSet(f.Name, format)
-	rd := reader{set: s, scale: opt.Scale}
+	rd := reader{set: s, scale: opt.Scale, numericIDs: opt.NumericIDs}
 	switch format {
 	case TREC:
 		err = rd.trec(r)
@@ -118,9 +121,10 @@ func (rd *reader) done() (*Set, error) {
 }
 
 type reader struct {
-	set   *Set
-	scale Scale
-	errs  diag.List
+	set        *Set
+	scale      Scale
+	numericIDs bool
+	errs       diag.List
 }
 
 func (rd *reader) bad(line int, q, item, msg, hint string) error {
@@ -161,8 +165,8 @@ func (rd *reader) trec(r io.Reader) error {
 var errStop = &diag.Error{Msg: "too many problems"}
 
 type jsonlJudgment struct {
-	Query *string         `json:"query"`
-	Item  *string         `json:"item"`
+	Query *jsonin.ID      `json:"query"`
+	Item  *jsonin.ID      `json:"item"`
 	Grade json.RawMessage `json:"grade"`
 	Spans []string        `json:"spans"`
 	Facts []string        `json:"facts"`
@@ -174,19 +178,28 @@ func (rd *reader) jsonLine(line int, data []byte) error {
 	if err := jsonin.Decode(data, &v); err != nil {
 		return rd.bad(line, "", "", err.Error(), `write {"query":"q","item":"d","grade":3}`)
 	}
-	switch {
-	case v.Query == nil:
+	if v.Query == nil {
 		return rd.bad(line, "", "", `missing "query"`, "")
-	case v.Item == nil:
-		return rd.bad(line, *v.Query, "", `missing "item"`, "")
-	case v.Grade == nil:
-		return rd.bad(line, *v.Query, *v.Item, `missing "grade"`, "")
+	}
+	q, err := v.Query.Value("query", rd.numericIDs)
+	if err != nil {
+		return rd.bad(line, "", "", err.Error(), "")
+	}
+	if v.Item == nil {
+		return rd.bad(line, q, "", `missing "item"`, "")
+	}
+	item, err := v.Item.Value("item", rd.numericIDs)
+	if err != nil {
+		return rd.bad(line, q, "", err.Error(), "")
+	}
+	if v.Grade == nil {
+		return rd.bad(line, q, item, `missing "grade"`, "")
 	}
 	g, err := grade(string(v.Grade))
 	if err != nil {
-		return rd.bad(line, *v.Query, *v.Item, err.Error(), "")
+		return rd.bad(line, q, item, err.Error(), "")
 	}
-	return rd.accept(Judgment{Query: *v.Query, Item: *v.Item, Grade: g, Spans: v.Spans, Line: line})
+	return rd.accept(Judgment{Query: q, Item: item, Grade: g, Spans: v.Spans, Line: line})
 }
 
 // grade reads a JSON integer; a string, a fraction or an exponent is not one.

@@ -68,7 +68,13 @@ func TestErrors(t *testing.T) {
 		{"a TREC run", "q Q0 d 1 2.5 bm25\nq Q0 e 2 1.5 bm25\n", Options{}, []string{"q.txt: looks like a run", "did you swap --judgments and the run?"}},
 		{"a JSONL run", `{"query":"q","items":["d"]}`, Options{}, []string{"looks like a run"}},
 		{"a query named items", `{"items": {"d": 1}}`, Options{}, nil},
-		{"numeric id", `{"query":7,"item":"d","grade":1}`, Options{}, []string{`field "query": ids must be strings: quote them`}},
+		{"numeric id", `{"query":7,"item":"d","grade":1}`, Options{}, []string{`q.txt:1: field "query": ids must be strings: quote them ("7", not 7), or pass --numeric-ids`}},
+		{"numeric item id", `{"query":"q","item":42,"grade":1}`, Options{}, []string{`query "q": field "item": ids must be strings`, "--numeric-ids"}},
+		{"numeric ids accepted", `{"query":7,"item":-42,"grade":1}`, Options{NumericIDs: true}, nil},
+		{"fractional numeric id", `{"query":7.5,"item":"d","grade":1}`, Options{NumericIDs: true}, []string{`field "query": id 7.5 is a number but not an integer`}},
+		{"exponent numeric id", `{"query":"q","item":1e3,"grade":1}`, Options{NumericIDs: true}, []string{`field "item": id 1e3 is a number but not an integer`}},
+		{"negative zero id", `{"query":-0,"item":"d","grade":1}`, Options{NumericIDs: true}, []string{`id -0 is a number but not an integer`}},
+		{"boolean id", `{"query":true,"item":"d","grade":1}`, Options{NumericIDs: true}, []string{`field "query": expected a string, found JSON bool`}},
 		{"trec grade with a plus sign", "q 0 d +1\n", Options{}, []string{`grade "+1" is not an integer`}},
 		{"jsonl key given twice", `{"query":"q","item":"d","grade":0,"grade":3}`, Options{}, []string{"q.txt:1:", `key "grade" given twice`}},
 		{"jsonl key twice in meta", `{"query":"q","item":"d","grade":0,"meta":{"a":1,"a":2}}`, Options{}, []string{`key "a" given twice`}},
@@ -228,5 +234,21 @@ func TestNew(t *testing.T) {
 		if _, err := New("memory", tt.js, Scale{}); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("New(%v) = %v, want %q", tt.js, err, tt.want)
 		}
+	}
+}
+
+// TestNumericIDsExact: an integer id reads as its digits exactly, however
+// long, so pandas' to_json output matches a run's string ids.
+func TestNumericIDsExact(t *testing.T) {
+	s, err := read(t, "q.jsonl", `{"query":7,"item":123456789012345678901234567890,"grade":2}`+"\n", Options{NumericIDs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := s.Query("7")
+	if q == nil {
+		t.Fatalf("query 7 not read as \"7\": %v", s.IDs())
+	}
+	if g, ok := q.Grade("123456789012345678901234567890"); !ok || g != 2 {
+		t.Fatalf(`Grade("7", "1234…") = %d, %v; want 2, true`, g, ok)
 	}
 }

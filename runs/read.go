@@ -51,6 +51,9 @@ type Options struct {
 	Format  Format
 	Order   Order // ByScore when empty
 	Workers int   // parallel parsers for TREC runs; 0 means all cores
+	// NumericIDs accepts a JSON Lines id written as an integer (7 reads
+	// as "7"); any other number stays an error.
+	NumericIDs bool
 }
 
 // Read calls fn once per query with its ranked list, in no particular order
@@ -76,7 +79,7 @@ func Read(f *input.File, opt Options, fn func(*Ranking) error) (Format, error) {
 		return format, &diag.Error{File: f.Name, Msg: "looks like judgments (query iteration item grade, or {\"query\",\"item\",\"grade\"}), not a run",
 			Hint: "did you swap --judgments and the run?"}
 	}
-	rd := &reader{file: f.Name, order: opt.Order, fn: fn, checked: format == TREC, byQuery: map[string]*diag.List{}}
+	rd := &reader{file: f.Name, order: opt.Order, fn: fn, checked: format == TREC, numericIDs: opt.NumericIDs, byQuery: map[string]*diag.List{}}
 	switch format {
 	case TREC:
 		err = rd.trec(f, opt.Workers)
@@ -103,6 +106,8 @@ type reader struct {
 	queries int
 	listers sync.Pool
 	checked bool // the format's reader checks ids and scores itself
+	// numericIDs accepts JSON Lines ids written as integers
+	numericIDs bool
 	// byQuery holds each query's problems, replaced when the query is
 	// delivered again; found counts every problem seen, to stop early.
 	byQuery map[string]*diag.List
@@ -177,13 +182,13 @@ func (rd *reader) json(f *input.File, format Format) error {
 }
 
 type jsonlList struct {
-	Query *string           `json:"query"`
+	Query *jsonin.ID        `json:"query"`
 	Items []json.RawMessage `json:"items"`
 	Meta  json.RawMessage   `json:"meta"`
 }
 
 type scoredItem struct {
-	ID    *string         `json:"id"`
+	ID    *jsonin.ID      `json:"id"`
 	Score json.RawMessage `json:"score"`
 }
 
@@ -196,43 +201,58 @@ func (rd *reader) jsonLine(line int, data []byte, once func(string, int) error) 
 	if err := jsonin.Decode(data, &v); err != nil {
 		return bad("", "", err.Error())
 	}
-	if v.Query == nil || strings.TrimSpace(*v.Query) == "" {
+	if v.Query == nil {
+		return bad("", "", `missing or empty "query"`)
+	}
+	q, err := v.Query.Value("query", rd.numericIDs)
+	if err != nil {
+		return bad("", "", err.Error())
+	}
+	if strings.TrimSpace(q) == "" {
 		return bad("", "", `missing or empty "query"`)
 	}
 	if v.Items == nil {
-		return bad(*v.Query, "", `missing "items" (an empty list is [])`)
+		return bad(q, "", `missing "items" (an empty list is [])`)
 	}
-	if err := once(*v.Query, line); err != nil {
+	if err := once(q, line); err != nil {
 		return err
 	}
 	es := make([]entry, 0, len(v.Items))
 	scored := false
 	for i, raw := range v.Items {
 		e := entry{Line: line, Rank: i + 1}
-		if len(raw) > 0 && raw[0] == '"' {
+		if len(raw) > 0 && raw[0] != '{' {
 			if i > 0 && scored {
-				return bad(*v.Query, "", "items mix plain ids and {id, score} objects")
+				return bad(q, "", "items mix plain ids and {id, score} objects")
 			}
-			json.Unmarshal(raw, &e.Doc)
+			var id jsonin.ID
+			if err := jsonin.Decode(raw, &id); err != nil {
+				return bad(q, "", fmt.Sprintf("item %d: expected an id string or {\"id\":..,\"score\":..}, found %.80s", i+1, raw))
+			}
+			if e.Doc, err = id.Value(fmt.Sprintf("items[%d]", i), rd.numericIDs); err != nil {
+				return bad(q, "", err.Error())
+			}
 		} else {
 			var si scoredItem
 			if err := jsonin.Decode(raw, &si); err != nil || si.ID == nil || si.Score == nil {
-				return bad(*v.Query, "", fmt.Sprintf("item %d: expected an id string or {\"id\":..,\"score\":..}, found %.80s", i+1, raw))
+				return bad(q, "", fmt.Sprintf("item %d: expected an id string or {\"id\":..,\"score\":..}, found %.80s", i+1, raw))
 			}
 			if i > 0 && !scored {
-				return bad(*v.Query, "", "items mix plain ids and {id, score} objects")
+				return bad(q, "", "items mix plain ids and {id, score} objects")
 			}
 			scored = true
-			e.Doc = *si.ID
+			if e.Doc, err = si.ID.Value(fmt.Sprintf("items[%d].id", i), rd.numericIDs); err != nil {
+				return bad(q, "", err.Error())
+			}
 			s, err := parseScore(si.Score)
 			if err != nil {
-				return bad(*v.Query, e.Doc, err.Error())
+				return bad(q, e.Doc, err.Error())
 			}
 			e.Score = s
 		}
 		es = append(es, e)
 	}
-	return rd.deliver(*v.Query, es, scored)
+	return rd.deliver(q, es, scored)
 }
 
 // parseScore reads a score given as a JSON value: a number, finite. A

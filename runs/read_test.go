@@ -90,6 +90,12 @@ func TestErrors(t *testing.T) {
 		{"json huge score", `{"q":{"a":1e999}}`, Options{}, []string{"not a finite number"}},
 		{"json repeated item", "{\"q\":{\"a\":1,\n\"a\":2}}", Options{}, []string{"run.txt:2:", `repeated key "a"`}},
 		{"empty", "", Options{}, []string{"empty"}},
+		{"jsonl numeric query", `{"query":7,"items":["a"]}`, Options{}, []string{"run.txt:1:", `field "query": ids must be strings: quote them ("7", not 7), or pass --numeric-ids`}},
+		{"jsonl numeric item", `{"query":"q","items":["a",8]}`, Options{}, []string{`query "q": field "items[1]": ids must be strings`, "--numeric-ids"}},
+		{"jsonl numeric scored item", `{"query":"q","items":[{"id":8,"score":1}]}`, Options{}, []string{`field "items[0].id": ids must be strings`}},
+		{"jsonl fractional query", `{"query":7.5,"items":["a"]}`, Options{NumericIDs: true}, []string{`field "query": id 7.5 is a number but not an integer`}},
+		{"jsonl exponent item", `{"query":"q","items":[1e3]}`, Options{NumericIDs: true}, []string{`field "items[0]": id 1e3 is a number but not an integer`}},
+		{"jsonl null item", `{"query":"q","items":[null]}`, Options{NumericIDs: true}, []string{"item 1: expected an id string"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -103,6 +109,20 @@ func TestErrors(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestNumericIDs: under NumericIDs an integer id reads as its digits,
+// exactly, in every place a JSON Lines run holds an id.
+func TestNumericIDs(t *testing.T) {
+	content := `{"query":7,"items":[12345678901234567890,-3]}` + "\n" + `{"query":"x","items":[{"id":1,"score":2},{"id":"b","score":1}]}` + "\n"
+	got, _, err := collect(t, content, Options{NumericIDs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]string{"7": {"12345678901234567890", "-3"}, "x": {"1", "b"}}
+	if !maps.EqualFunc(got, want, slices.Equal) {
+		t.Fatalf("got %v, want %v", got, want)
 	}
 }
 

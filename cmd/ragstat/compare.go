@@ -64,7 +64,7 @@ func (c *compareCmd) Run(e *env) error {
 	defer jf.Close()
 	c.announcePreset(e)
 	runFormat, _ := input.ParseFormat(c.RunFormat)
-	g := compare.Given{Evaluator: ev, Judgments: jf, TokenizerName: c.Tokenizer, RunFormat: runFormat,
+	g := compare.Given{Evaluator: ev, Judgments: jf, TokenizerName: c.Tokenizer, RunFormat: runFormat, NumericIDs: c.NumericIDs,
 		Cutoffs: c.K.ByStage, Version: Version}
 	err = c.readGiven(e, &g)
 	defer closeAll([]*input.File{g.TopicsFile, g.CorpusFile})

@@ -48,7 +48,7 @@ func (c *remapCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	js, err := readJudgments(e, c.Judgments, c.Grades)
+	js, err := readJudgments(e, c.Judgments, c.Grades, false)
 	if err != nil {
 		return err
 	}
@@ -213,7 +213,7 @@ func (c *splitCmd) Run(e *env) error {
 		"held-out.topics.jsonl": func(w io.Writer) error { return topics.Write(w, r.HeldOut) },
 	}
 	if c.Judgments != "" {
-		js, err := readJudgments(e, c.Judgments, c.Grades)
+		js, err := readJudgments(e, c.Judgments, c.Grades, false)
 		if err != nil {
 			return err
 		}
@@ -254,10 +254,12 @@ func readFile[T any](e *env, path string, read func(*input.File) (T, error)) (T,
 	return read(f)
 }
 
-func readJudgments(e *env, path, grades string) (*judgments.Set, error) {
+func readJudgments(e *env, path, grades string, numericIDs bool) (*judgments.Set, error) {
 	scale, err := judgments.ParseScale(grades)
 	if err != nil {
 		return nil, err
 	}
-	return readFile(e, path, func(f *input.File) (*judgments.Set, error) { return judgments.Read(f, judgments.Options{Scale: scale}) })
+	return readFile(e, path, func(f *input.File) (*judgments.Set, error) {
+		return judgments.Read(f, judgments.Options{Scale: scale, NumericIDs: numericIDs})
+	})
 }

@@ -45,6 +45,7 @@ type policyFlags struct {
 	DocMap          string   `placeholder:"FILE" help:"Item to document map for --unit doc: TSV (item<TAB>doc) or JSONL {\"item\":..,\"doc\":..}."`
 	DocIDPattern    string   `placeholder:"REGEX" help:"For --unit doc: the first group of REGEX is the document id."`
 	Order           string   `default:"score" enum:"score,rank" help:"Rank by score (ties: item id descending) or by the TREC rank column."`
+	NumericIDs      bool     `name:"numeric-ids" help:"Accept JSON ids written as integers (7 reads as \"7\"; pandas' to_json writes them); other numbers stay errors."`
 
 	preset []string // what --like set, for the notes
 }
@@ -155,7 +156,7 @@ func (f *policyFlags) shardEvaluator(e *env, sh *shard.Spec) (*eval.Evaluator, *
 		return nil, nil, nil, err
 	}
 	format, _ := input.ParseFormat(f.JudgmentsFormat)
-	qrels, err := judgmentsOf(jf, judgments.Options{Format: format, Scale: p.Scale})
+	qrels, err := judgmentsOf(jf, judgments.Options{Format: format, Scale: p.Scale, NumericIDs: f.NumericIDs})
 	if err != nil {
 		return nil, jf, nil, err
 	}
@@ -266,7 +267,7 @@ func (c *evalCmd) Run(e *env) error {
 	bar := e.progress("evaluating", files[1:])
 	defer bar.Done()
 	for _, in := range sys {
-		res, err := evalRun(ev, in.System(), in.File, runs.Options{Format: runFormat})
+		res, err := evalRun(ev, in.System(), in.File, runs.Options{Format: runFormat, NumericIDs: c.NumericIDs})
 		if err != nil {
 			return err
 		}

@@ -18,6 +18,7 @@ import (
 	"github.com/ragstat/ragstat/internal/outfile"
 	"github.com/ragstat/ragstat/internal/pool"
 	"github.com/ragstat/ragstat/judgments"
+	"github.com/ragstat/ragstat/runs"
 	"github.com/ragstat/ragstat/systems"
 	"github.com/ragstat/ragstat/topics"
 )
@@ -31,16 +32,17 @@ type judgingCommands struct {
 
 type poolCmd struct {
 	mappingFlags
-	Depth     int      `default:"20" help:"Pool depth k: the top k of every list is judged."`
-	Judgments string   `short:"j" placeholder:"FILE" help:"Existing judgments: pairs judged there are left out (a negative grade counts as unjudged)."`
-	Stage     string   `placeholder:"NAME" help:"From traces, pool this stage only (default: the top k of every stage)."`
-	Topics    string   `placeholder:"FILE" help:"Topics (JSONL): with --corpus, items out of a query's scopes or not in effect at its as_of are not pooled."`
-	Corpus    string   `placeholder:"FILE" help:"Corpus (JSONL) with the items' scope and validity dates; needs --topics."`
-	Seed      uint64   `default:"1" help:"Seed of the queue's shuffle."`
-	RunFormat string   `default:"auto" enum:"auto,trec,jsonl,json" help:"Force the run format (${enum}); traces are recognised by their \"stages\"."`
-	Out       string   `short:"o" required:"" placeholder:"FILE" help:"Where to write the queue (JSONL); - for standard output."`
-	Force     bool     `help:"Replace --out if it exists."`
-	Inputs    []string `arg:"" placeholder:"RUN_OR_TRACE" help:"Runs (PATH or NAME=PATH) and trace files (ragstat's, OTLP, LangSmith, Langfuse)."`
+	Depth      int      `default:"20" help:"Pool depth k: the top k of every list is judged."`
+	Judgments  string   `short:"j" placeholder:"FILE" help:"Existing judgments: pairs judged there are left out (a negative grade counts as unjudged)."`
+	Stage      string   `placeholder:"NAME" help:"From traces, pool this stage only (default: the top k of every stage)."`
+	Topics     string   `placeholder:"FILE" help:"Topics (JSONL): with --corpus, items out of a query's scopes or not in effect at its as_of are not pooled."`
+	Corpus     string   `placeholder:"FILE" help:"Corpus (JSONL) with the items' scope and validity dates; needs --topics."`
+	Seed       uint64   `default:"1" help:"Seed of the queue's shuffle."`
+	RunFormat  string   `default:"auto" enum:"auto,trec,jsonl,json" help:"Force the run format (${enum}); traces are recognised by their \"stages\"."`
+	NumericIDs bool     `name:"numeric-ids" help:"Accept JSON ids written as integers in runs and --judgments (7 reads as \"7\"); other numbers stay errors."`
+	Out        string   `short:"o" required:"" placeholder:"FILE" help:"Where to write the queue (JSONL); - for standard output."`
+	Force      bool     `help:"Replace --out if it exists."`
+	Inputs     []string `arg:"" placeholder:"RUN_OR_TRACE" help:"Runs (PATH or NAME=PATH) and trace files (ragstat's, OTLP, LangSmith, Langfuse)."`
 }
 
 func (c *poolCmd) Run(e *env) error {
@@ -70,7 +72,7 @@ func (c *poolCmd) Run(e *env) error {
 		opt.Invalid = pool.InvalidEvidence(cs, ts)
 	}
 	if c.Judgments != "" {
-		if opt.Judged, err = readJudged(c.Judgments, e); err != nil {
+		if opt.Judged, err = readJudged(c.Judgments, c.NumericIDs, e); err != nil {
 			return err
 		}
 	}
@@ -102,11 +104,11 @@ func (c *poolCmd) read(e *env) ([]pool.Ranking, error) {
 		return nil, err
 	}
 	format, _ := input.ParseFormat(c.RunFormat)
-	return pool.Read(ins, c.Stage, format)
+	return pool.Read(ins, c.Stage, runs.Options{Format: format, NumericIDs: c.NumericIDs})
 }
 
-func readJudged(path string, e *env) (pool.Judged, error) {
-	set, err := readJudgments(e, path, fmt.Sprintf("%d..%d", math.MinInt32, math.MaxInt32))
+func readJudged(path string, numericIDs bool, e *env) (pool.Judged, error) {
+	set, err := readJudgments(e, path, fmt.Sprintf("%d..%d", math.MinInt32, math.MaxInt32), numericIDs)
 	if err != nil {
 		return nil, err
 	}

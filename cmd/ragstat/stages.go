@@ -139,7 +139,7 @@ func (c *stagesCmd) read(e *env, scale judgments.Scale) (stages.Input, []report.
 		return in, nil, files, err
 	}
 	format, _ := input.ParseFormat(c.JudgmentsFormat)
-	if in.Judgments, err = judgmentsOf(jf, judgments.Options{Format: format, Scale: scale}); err != nil {
+	if in.Judgments, err = judgmentsOf(jf, judgments.Options{Format: format, Scale: scale, NumericIDs: c.NumericIDs}); err != nil {
 		return in, nil, files, err
 	}
 	inputs[0].Format = string(in.Judgments.Format)

@@ -359,3 +359,69 @@ func DecodeFast(data []byte, v any) error {
 	msg := strings.TrimPrefix(strings.TrimPrefix(err.Error(), "json: "), "jsontext: ")
 	return fmt.Errorf("invalid JSON: %s (strict: each documented key once, spelt as documented)", msg)
 }
+
+// ID is an id field of a JSON input as written: a string, or a JSON number
+// (pandas' to_json writes integer ids as numbers), kept as its text so that
+// an integer converts exactly. Value decides whether a number is accepted.
+type ID struct {
+	s      string
+	number string // the number as written, when the id was one
+}
+
+// UnmarshalJSON keeps a string or a number; any other JSON value is a type
+// error naming the field, as for a plain string field.
+func (id *ID) UnmarshalJSON(b []byte) error {
+	switch {
+	case len(b) > 0 && b[0] == '"':
+		id.number = ""
+		return json.Unmarshal(b, &id.s)
+	case len(b) > 0 && (b[0] == '-' || b[0] >= '0' && b[0] <= '9'):
+		id.s, id.number = "", string(b)
+		return nil
+	}
+	what := "object"
+	switch {
+	case len(b) == 0 || b[0] == 'n':
+		what = "null"
+	case b[0] == '[':
+		what = "array"
+	case b[0] == 't' || b[0] == 'f':
+		what = "bool"
+	}
+	return &json.UnmarshalTypeError{Value: what, Type: reflect.TypeFor[string]()}
+}
+
+// Value is the id as a string. A number is an error naming field unless
+// numeric is set; then an integer becomes its digits as written (7 is "7")
+// and any other number (7.5, 1e3, -0) stays an error, since which string
+// it stands for is a guess.
+func (id ID) Value(field string, numeric bool) (string, error) {
+	if id.number == "" {
+		return id.s, nil
+	}
+	n := id.number
+	if len(n) > diag.MaxEcho {
+		n = diag.Quote(n)
+	}
+	switch {
+	case !numeric:
+		return "", fmt.Errorf("field %q: ids must be strings: quote them (\"%s\", not %s), or pass --numeric-ids", field, n, n)
+	case !isInteger(id.number):
+		return "", fmt.Errorf("field %q: id %s is a number but not an integer, so which string it stands for is ambiguous: quote it", field, n)
+	}
+	return id.number, nil
+}
+
+// isInteger reports a JSON number written as an integer, -0 excepted.
+func isInteger(s string) bool {
+	digits := strings.TrimPrefix(s, "-")
+	if digits == "" || digits == "0" && s != digits || len(digits) > 1 && digits[0] == '0' {
+		return false
+	}
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}

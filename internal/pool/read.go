@@ -16,8 +16,8 @@ import (
 // Read takes the ranked lists of every input: a run's lists (named NAME or
 // after the file), or every stage of every trace (only stage, when given).
 // A name given to a trace file names its one system. Two inputs giving
-// one system name are an error.
-func Read(ins []*systems.Input, stage string, format runs.Format) ([]Ranking, error) {
+// one system name are an error. opt says how runs are read.
+func Read(ins []*systems.Input, stage string, opt runs.Options) ([]Ranking, error) {
 	var out []Ranking
 	var names systems.Names
 	for _, in := range ins {
@@ -26,7 +26,7 @@ func Read(ins []*systems.Input, stage string, format runs.Format) ([]Ranking, er
 		if in.Kind == systems.Traces {
 			rs, err = traceRankings(in, stage)
 		} else {
-			rs, err = runRankings(in, format)
+			rs, err = runRankings(in, opt)
 		}
 		if err != nil {
 			return nil, err
@@ -45,11 +45,11 @@ func Read(ins []*systems.Input, stage string, format runs.Format) ([]Ranking, er
 	return out, nil
 }
 
-func runRankings(in *systems.Input, format runs.Format) ([]Ranking, error) {
+func runRankings(in *systems.Input, opt runs.Options) ([]Ranking, error) {
 	name := in.System()
 	var mu sync.Mutex
 	var out []Ranking
-	_, err := runs.Read(in.File, runs.Options{Format: format}, func(r *runs.Ranking) error {
+	_, err := runs.Read(in.File, opt, func(r *runs.Ranking) error {
 		items := make([]string, len(r.Items)) // the reader reuses its memory: copy
 		for i, it := range r.Items {
 			items[i] = strings.Clone(it)
