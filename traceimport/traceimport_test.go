@@ -289,15 +289,7 @@ func TestStageOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var tr trace.Trace
-	if err := json.Unmarshal([]byte(out), &tr); err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, s := range tr.Stages {
-		names = append(names, s.Name)
-	}
-	if got := strings.Join(names, " "); got != "inner reranked context" {
+	if got := stageNames(t, out); got != "inner reranked context" {
 		t.Errorf("stages %q, want inner reranked context", got)
 	}
 }
@@ -316,6 +308,14 @@ func TestStageOrderSkew(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if got := stageNames(t, out); got != "before innermost inner outer context" {
+		t.Errorf("stages %q, want before innermost inner outer context", got)
+	}
+}
+
+// stageNames lists, space-separated, the stages of the one trace in out.
+func stageNames(t *testing.T, out string) string {
+	t.Helper()
 	var tr trace.Trace
 	if err := json.Unmarshal([]byte(out), &tr); err != nil {
 		t.Fatal(err)
@@ -324,9 +324,7 @@ func TestStageOrderSkew(t *testing.T) {
 	for _, s := range tr.Stages {
 		names = append(names, s.Name)
 	}
-	if got := strings.Join(names, " "); got != "before innermost inner outer context" {
-		t.Errorf("stages %q, want before innermost inner outer context", got)
-	}
+	return strings.Join(names, " ")
 }
 
 // TestDuplicateQuery: two traces for one query and system are an error
