@@ -18,10 +18,8 @@ while [ $# -gt 0 ]; do
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac
 done
-command -v /usr/bin/time >/dev/null || { echo "needs GNU time (apt-get install time)" >&2; exit 2; }
-mkdir -p "$data"
-bin="$data/ragstat"
-(cd "$root" && go build -o "$bin" ./cmd/ragstat)
+. "$here/lib.sh"
+build_ragstat
 dir="$data/t$traces"
 if [ ! -s "$dir/spans.otlp.jsonl" ]; then
   (cd "$root" && go run ./bench/genotlp -out "$dir" -traces "$traces")

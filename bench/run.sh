@@ -27,11 +27,8 @@ while [ $# -gt 0 ]; do
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac
 done
-command -v /usr/bin/time >/dev/null || { echo "needs GNU time (apt-get install time)" >&2; exit 2; }
-
-bin="$data/ragstat"
-mkdir -p "$data"
-(cd "$root" && go build -o "$bin" ./cmd/ragstat)
+. "$here/lib.sh"
+build_ragstat
 
 metrics=(-m R@10 -m R@100 -m R@1000 -m RR@10 -m nDCG@10 -m nDCG@100 -m P@10 -m AP)
 

@@ -21,10 +21,8 @@ while [ $# -gt 0 ]; do
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac
 done
-command -v /usr/bin/time >/dev/null || { echo "needs GNU time (apt-get install time)" >&2; exit 2; }
-bin="$data/ragstat"
-mkdir -p "$data"
-(cd "$root" && go build -o "$bin" ./cmd/ragstat)
+. "$here/lib.sh"
+build_ragstat
 dir="$data/q$queries"
 if [ ! -s "$dir/run.txt" ]; then
   python3 "$gen" --out "$dir" --queries "$queries"
