@@ -137,6 +137,12 @@ func TestFrontierAndCost(t *testing.T) {
 	if got := Frontier(ps); !slices.Equal(got, []string{"cheap", "good", "fast"}) {
 		t.Errorf("frontier %v", got)
 	}
+	if got := BeatenBy(ps, 2); !slices.Equal(got, []string{"good"}) {
+		t.Errorf("worse beaten by %v", got)
+	}
+	if twin := append(ps, ps[1]); !slices.Equal(Frontier(twin), []string{"cheap", "good", "fast", "good"}) {
+		t.Errorf("two systems alike are not both on the frontier: %v", Frontier(twin))
+	}
 	if c := (Cost{Input: 2.5, Output: 10}); !near(c.Of(1000, 200), 0.0045) {
 		t.Errorf("cost %v", c.Of(1000, 200))
 	}

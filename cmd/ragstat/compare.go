@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 
+	"github.com/ragstat/ragstat/analysis"
 	"github.com/ragstat/ragstat/compare"
 	"github.com/ragstat/ragstat/corpus"
 	"github.com/ragstat/ragstat/eval"
@@ -41,6 +42,9 @@ type compareCmd struct {
 	FailOn                      []string `placeholder:"RULE" help:"Gate: exit 3 when a mean difference meets RULE, e.g. 'nDCG@10 < -0.01' or 'R@100[tag:legal] < 0' (repeatable)."`
 	FailOnSignificantRegression bool     `help:"Gate: exit 3 when any metric is significantly worse after correction on the whole set (or a --gate-slice)."`
 	GateSlice                   []string `placeholder:"SLICE" help:"A slice also checked by --fail-on-significant-regression (repeatable), e.g. tag:legal."`
+	Quality                     string   `placeholder:"METRIC" help:"Traces: the metric whose mean is each system's quality beside its cost and p90 latency (default: the last stage's first metric)."`
+	PriceIn                     float64  `placeholder:"USD" help:"Traces, with --tokenizer: price per million input tokens, for each system's cost per query."`
+	PriceOut                    float64  `placeholder:"USD" help:"Traces, with --tokenizer: price per million output tokens."`
 	Format                      string   `short:"f" default:"table" enum:"table,json,csv,markdown,html" help:"Output format (${enum})."`
 	CSVComments                 bool     `name:"csv-comments" help:"CSV as before: the settings, policy and notes as # lines above the header (default: columns, notes to stderr)."`
 	Systems                     []string `arg:"" placeholder:"BASE CAND" help:"Base then candidates: runs (PATH or NAME=PATH), saved ragstat eval --format json results (all their runs), or traces (ragstat's, OTLP, LangSmith, Langfuse)."`
@@ -66,6 +70,9 @@ func (c *compareCmd) Run(e *env) error {
 	runFormat, _ := input.ParseFormat(c.RunFormat)
 	g := compare.Given{Evaluator: ev, Judgments: jf, TokenizerName: c.Tokenizer, RunFormat: runFormat, NumericIDs: c.NumericIDs,
 		Cutoffs: c.K.ByStage, Version: Version}
+	if c.PriceIn != 0 || c.PriceOut != 0 {
+		g.Price = &analysis.Cost{Input: c.PriceIn, Output: c.PriceOut}
+	}
 	err = c.readGiven(e, &g)
 	defer closeAll([]*input.File{g.TopicsFile, g.CorpusFile})
 	if err != nil {
@@ -112,7 +119,7 @@ func (c *compareCmd) config() (compare.Config, error) {
 	}
 	corr, _ := stats.ParseCorrection(c.Correction)
 	cfg := compare.Config{SliceBy: c.SliceBy, AllowMismatch: c.AllowMismatch,
-		FailOnSignificant: c.FailOnSignificantRegression, GateSlices: c.GateSlice,
+		FailOnSignificant: c.FailOnSignificantRegression, GateSlices: c.GateSlice, Quality: c.Quality,
 		Options: compare.Options{Correction: corr, Top: c.Top, MinSlice: c.MinSlice,
 			Stats: stats.Options{Level: c.Level, Resamples: c.Resamples, Randomizations: c.Randomizations,
 				Interval: stats.IntervalMethod(c.Interval), Seed: c.Seed}}}

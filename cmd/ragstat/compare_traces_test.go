@@ -35,6 +35,31 @@ func TestCompareTraces(t *testing.T) {
 	if code != 0 || !strings.Contains(page, `aria-label="where relevant evidence stopped, v2"`) {
 		t.Errorf("HTML of a trace comparison lacks the waterfall: exit %d, %s", code, errs)
 	}
+	// Priced, each system's cost per query beside its quality and p90
+	// latency; the frontier in every format.
+	priced := []string{"compare", "-j", "judgments.jsonl", "--topics", "topics.jsonl", "--corpus", "corpus.jsonl",
+		"--resamples", "100", "--randomizations", "100", "--tokenizer", "o200k_base", "--price-in", "2.5", "--price-out", "10"}
+	md, errs, code := ragstat(t, "", append(priced, "-f", "markdown", "traces-v1.jsonl", "traces-v2.jsonl")...)
+	if code != 0 {
+		t.Fatalf("priced: exit %d, %s", code, errs)
+	}
+	golden(t, "compare.traces.frontier.golden", md)
+	js, _, _ := ragstat(t, "", append(priced, "-f", "json", "traces-v1.jsonl", "traces-v2.jsonl")...)
+	page, _, _ = ragstat(t, "", append(priced, "-f", "html", "--quality", "context/nDCG@10", "traces-v1.jsonl", "traces-v2.jsonl")...)
+	for _, c := range []struct{ out, want string }{
+		{js, `"cost_per_query": 0.00028125`},
+		{js, `"on_frontier": true`},
+		{page, `aria-label="quality vs cost per query"`},
+		{page, `aria-label="quality vs p90 latency (ms)"`},
+		{page, `quality is the mean of context/nDCG@10`},
+	} {
+		if !strings.Contains(c.out, c.want) {
+			t.Errorf("priced output lacks %q", c.want)
+		}
+	}
+	if _, errs, code := ragstat(t, "", append(priced, "--quality", "nDCG@10", "traces-v1.jsonl", "traces-v2.jsonl")...); code != exitInput || !strings.Contains(errs, "not among the compared metrics") {
+		t.Errorf("an unknown quality metric: exit %d, %s", code, errs)
+	}
 	// Topics from standard input are read once, for the manifest, the traces and the slices.
 	topics, _ := os.ReadFile("topics.jsonl")
 	if _, errs, code := ragstat(t, string(topics), "compare", "-j", "judgments.jsonl", "--topics", "-", "--corpus", "corpus.jsonl",

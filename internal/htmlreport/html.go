@@ -103,12 +103,22 @@ type panel struct {
 
 type compareView struct {
 	page
-	R       *compare.Result
-	Header  []string
-	Summary []statRow
-	Slices  []statRow
-	Panels  []panel
-	Losses  []lossView
+	R        *compare.Result
+	Header   []string
+	Summary  []statRow
+	Slices   []statRow
+	Panels   []panel
+	Losses   []lossView
+	Frontier *frontierView
+}
+
+// frontierView is each traced system's quality beside its cost and p90
+// latency, as a table and as plots.
+type frontierView struct {
+	Header []string
+	Rows   [][]string
+	Plots  []template.HTML
+	Legend string
 }
 
 // lossView is one traced system's waterfalls.
@@ -178,6 +188,19 @@ func Compare(w io.Writer, r *compare.Result) error {
 		v.Losses = append(v.Losses, lossView{System: l.System,
 			Evidence: waterfall(steps(l.Evidence), "where relevant evidence stopped, "+l.System),
 			Facts:    waterfall(steps(l.Facts), "where required facts stopped, "+l.System)})
+	}
+	if f := r.Frontier; f != nil {
+		fv := &frontierView{Header: compare.FrontierHeader, Legend: f.Lines()[0]}
+		for _, s := range f.Systems {
+			fv.Rows = append(fv.Rows, s.Cells())
+		}
+		if f.Costed {
+			fv.Plots = append(fv.Plots, frontierPlot(f, "cost per query", func(s compare.FrontierSystem) float64 { return *s.CostPerQuery }))
+		}
+		if f.Timed {
+			fv.Plots = append(fv.Plots, frontierPlot(f, "p90 latency (ms)", func(s compare.FrontierSystem) float64 { return *s.P90Latency }))
+		}
+		v.Frontier = fv
 	}
 	t := pages
 	if r.Manifest != nil && r.Manifest.Policy.Validate() == nil {
