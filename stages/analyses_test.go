@@ -91,19 +91,25 @@ func TestAnalysesOnThePipeline(t *testing.T) {
 		t.Errorf("unscored stages calibrated: %+v", sys3.Calibration)
 	}
 
-	// Redundancy: faq#7 repeats policy#2 word for word (5 words of
-	// 4+5+6+5 = 20); its two relevant passages are one piece of evidence.
-	r := sys3.Redundancy
-	if r.ExactPairs != 1 || r.NearPairs != 0 || r.Tokens != 20 || r.RepeatTokens != 5 || !close(r.RepeatShare, 0.25) ||
-		r.RelevantItems != 2 || r.UniqueRelevant != 1 || r.Unit != "words" || r.Shingle != 3 || r.Threshold != 0.8 {
+	// Redundancy in v3's context: faq#7 repeats policy#2 word for word (5
+	// words of 4+5+6+5 = 20); its two relevant passages are one piece of
+	// evidence.
+	if len(sys3.Redundancy.Stages) != 1 || sys3.Redundancy.Unit != "words" || sys3.Redundancy.Shingle != 3 || sys3.Redundancy.Threshold != 0.8 {
+		t.Fatalf("v3 redundancy %+v", sys3.Redundancy)
+	}
+	r := sys3.Redundancy.Stages[0]
+	if r.Stage != "context" || r.ExactPairs != 1 || r.NearPairs != 0 || r.Tokens != 20 || r.RepeatTokens != 5 || !close(r.RepeatShare, 0.25) ||
+		r.RelevantItems != 2 || r.UniqueRelevant != 1 {
 		t.Errorf("v3 redundancy %+v", r)
 	}
 	if len(r.DocShare) != 3 || r.DocShare[0] != (analysis.Share{Doc: "refund-policy", Share: 9.0 / 20}) ||
 		r.DocShare[1] != (analysis.Share{Doc: "shipping", Share: 6.0 / 20}) || r.DocShare[2] != (analysis.Share{Doc: "refund-faq", Share: 5.0 / 20}) {
 		t.Errorf("v3 document shares %+v", r.DocShare)
 	}
-	if r := v1.Redundancy; r.Contexts != 4 || r.ExactPairs+r.NearPairs != 0 || r.UniqueRelevant != r.RelevantItems {
-		t.Errorf("v1 redundancy %+v", r)
+	for _, r := range v1.Redundancy.Stages {
+		if r.Lists != 4 || r.ExactPairs+r.NearPairs != 0 || r.UniqueRelevant != r.RelevantItems || r.NoText != 0 {
+			t.Errorf("v1 redundancy %+v", r)
+		}
 	}
 
 	// Position: v3's relevant passages start at words 4 and 15 of 20:
@@ -169,5 +175,41 @@ func TestAnalysesCost(t *testing.T) {
 	opt.Tokenizer = nil
 	if _, err := Evaluate(in, traces, opt); err == nil || !strings.Contains(err.Error(), "tokenizer") {
 		t.Errorf("a price without a tokenizer: %v", err)
+	}
+}
+
+// TestRedundancyPerStage checks each stage's repeats, in words and in a
+// tokenizer's tokens. Candidates: a and d the same words (both relevant:
+// one piece of evidence), x without text, b; reranked: a, b, c, no
+// repeats; context: b packed as a's very words.
+func TestRedundancyPerStage(t *testing.T) {
+	const tr = `{"query":"q","system":"s","stages":[{"name":"candidates","items":[{"id":"a","text":"Returns within thirty days."},{"id":"x"},{"id":"d","text":"returns within thirty days"},{"id":"b"}]},{"name":"reranked","items":[{"id":"a"},{"id":"b"},{"id":"c"}]},{"name":"context","items":[{"id":"a","text":"Returns within thirty days"},{"id":"b","text":"Returns within thirty days"}]}],"answer":{"text":"Thirty days.","abstained":false}}`
+	in, traces := fixture(t, qrels, topic, corp, tr)
+	want := []StageRedundancy{
+		{Stage: "candidates", Lists: 1, Items: 4, NoText: 1, ExactPairs: 1, WithRepeats: 1, Tokens: 16, RepeatTokens: 4, RepeatShare: 0.25,
+			RelevantItems: 3, UniqueRelevant: 2, Docs: 4, DocShare: []analysis.Share{{Doc: "b", Share: 0.5}, {Doc: "a", Share: 0.25}, {Doc: "d", Share: 0.25}, {Doc: "x", Share: 0}}},
+		{Stage: "reranked", Lists: 1, Items: 3, Tokens: 13, RelevantItems: 2, UniqueRelevant: 2, Docs: 3,
+			DocShare: []analysis.Share{{Doc: "b", Share: 8.0 / 13}, {Doc: "a", Share: 4.0 / 13}, {Doc: "c", Share: 1.0 / 13}}},
+		{Stage: "context", Lists: 1, Items: 2, ExactPairs: 1, WithRepeats: 1, Tokens: 8, RepeatTokens: 4, RepeatShare: 0.5,
+			RelevantItems: 2, UniqueRelevant: 1, Docs: 2, DocShare: []analysis.Share{{Doc: "a", Share: 0.5}, {Doc: "b", Share: 0.5}}},
+	}
+	for _, c := range []struct {
+		tok  Tokenizer
+		unit string
+	}{{nil, "words"}, {words{}, "tokens"}} {
+		opt := options()
+		opt.Policy.Unjudged = "nonrelevant"
+		opt.Truncated = TruncatedInherit
+		opt.Tokenizer = c.tok
+		a := DefaultAnalysisOptions()
+		opt.Analyses = &a
+		res, err := Evaluate(in, traces, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := res.Systems[0].Analyses.Redundancy
+		if r.Unit != c.unit || !reflect.DeepEqual(r.Stages, want) {
+			t.Errorf("%s: redundancy %+v, want %+v", c.unit, r, want)
+		}
 	}
 }

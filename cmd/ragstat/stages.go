@@ -42,7 +42,7 @@ type stagesCmd struct {
 	Target          string   `placeholder:"precision=P|recall=R" help:"With --analyses: the score threshold each stage needs to keep this precision or recall."`
 	Bins            int      `default:"10" help:"With --analyses: reliability-table bins."`
 	Shingle         int      `default:"3" help:"With --analyses: words per shingle for near duplicates."`
-	Jaccard         float64  `default:"0.8" help:"With --analyses: shingle Jaccard at or above which two context passages are near duplicates."`
+	Jaccard         float64  `default:"0.8" help:"With --analyses: shingle Jaccard at or above which two items of a stage are near duplicates."`
 	PriceIn         float64  `placeholder:"USD" help:"With --analyses and --tokenizer: price per million input tokens."`
 	PriceOut        float64  `placeholder:"USD" help:"With --analyses and --tokenizer: price per million output tokens."`
 	Traces          []string `arg:"" placeholder:"TRACES" help:"Trace files: ragstat traces (JSONL, one per query and system), or OTLP, LangSmith or Langfuse files mapped as by import."`
