@@ -18,7 +18,7 @@ func analysesLines(w io.Writer, a *stages.Analyses) {
 		fmt.Fprintln(w, "  calibration: no stage recorded scores")
 	}
 	redundancyLines(w, a.Redundancy)
-	fmt.Fprintln(w, "  relevant evidence by position in the packed context (thirds of its tokens), and exact-match answers:")
+	fmt.Fprintf(w, "  relevant evidence by position in the packed context (thirds of its tokens), and correct answers (correct: %s):\n", a.Position.Rule)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "    position\tpassages\tmean rank\tqueries\tcorrect")
 	for _, b := range append(a.Position.Buckets, a.Position.NoEvidence) {

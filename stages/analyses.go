@@ -24,6 +24,10 @@ type AnalysisOptions struct {
 	// Price per million input and output tokens; nil: no cost. Cost needs
 	// a tokenizer.
 	Price *analysis.Cost
+	// PassF1 is the token F1 with a reference answer at which an answer
+	// counts as correct beside evidence position; 0 asks for an exact
+	// match (see AnswerGrade.Correct).
+	PassF1 float64
 }
 
 // DefaultAnalysisOptions are the defaults of `ragstat stages --analyses`.
@@ -34,6 +38,9 @@ func DefaultAnalysisOptions() AnalysisOptions {
 func (o AnalysisOptions) check(tok Tokenizer) error {
 	if o.Bins < 1 {
 		return fmt.Errorf("stages: %d calibration bins: give 1 or more", o.Bins)
+	}
+	if o.PassF1 < 0 || o.PassF1 > 1 || math.IsNaN(o.PassF1) {
+		return fmt.Errorf("stages: a passing F1 of %g: give a value in [0, 1]", o.PassF1)
 	}
 	if o.Shingle < 1 || o.Jaccard <= 0 || o.Jaccard > 1 {
 		return fmt.Errorf("stages: shingles of %d words at Jaccard %g: give 1 or more words and a threshold in (0, 1]", o.Shingle, o.Jaccard)
@@ -128,9 +135,11 @@ type StageRedundancy struct {
 
 // EvidencePosition is where relevant evidence sat in the packed contexts
 // (the thirds of each context's tokens) and how often those queries were
-// answered exactly right; NoEvidence is the queries with a graded answer
-// and no relevant passage in the context.
+// answered correctly; NoEvidence is the queries with a graded answer and
+// no relevant passage in the context.
 type EvidencePosition struct {
+	// Rule states when an answer is correct (AnswerGrade.Correct).
+	Rule       string           `json:"correct_rule"`
 	Buckets    []PositionBucket `json:"buckets"`
 	NoEvidence PositionBucket   `json:"no_evidence"`
 }
@@ -140,9 +149,10 @@ type PositionBucket struct {
 	Bucket   string  `json:"bucket"`
 	Passages int     `json:"passages"`
 	MeanRank float64 `json:"mean_rank"`
-	// Queries with a graded answer (an answer to an answerable query with
-	// reference answers) and evidence here; Correct their share answered
-	// with an exact match.
+	// Queries with a graded answer (an answer or abstention recorded for
+	// an answerable query with reference answers or required facts) and
+	// evidence here; Correct their share answered correctly (see
+	// EvidencePosition.Rule).
 	Queries int     `json:"queries"`
 	Correct float64 `json:"correct"`
 	right   int
@@ -174,7 +184,7 @@ type traceAnalyses struct {
 	redundancy []stageRepeats   // per stage
 	effects    []analysis.PositionEffect
 	ranks      []int // summed per bucket
-	correct    bool  // graded and answered with an exact match
+	correct    bool  // graded and answered correctly (AnswerGrade.Correct)
 	noEvidence bool  // graded, with no relevant passage in the context
 	stale      map[string]*analysis.Reach
 	parts      []int // instructions, request, context, answer tokens; nil: not counted
@@ -244,11 +254,13 @@ func (j *joiner) analyze(v *view, names []string, budget *Budget) (*traceAnalyse
 	}
 	placements := analysis.Positions(v.t.Query, ps)
 	correct := map[string]bool{}
-	graded := answered && v.topic.Answerable && len(v.topic.Answers) > 0
-	if graded {
-		em, _ := MatchAnswer(ans.Text, ans.Citations, v.topic.Answers)
-		a.correct, a.noEvidence = em == 1, len(placements) == 0
-		correct[v.t.Query] = a.correct
+	if ans != nil && v.topic.Answerable {
+		abstained := ans.Abstained != nil && *ans.Abstained
+		ok, graded := GradeAnswer(v.topic, ans.Text, ans.Citations, abstained).Correct(o.PassF1)
+		if graded {
+			a.correct, a.noEvidence = ok, len(placements) == 0
+			correct[v.t.Query] = ok
+		}
 	}
 	a.effects = analysis.Effects(placements, correct)
 	a.ranks = make([]int, len(analysis.Buckets))
@@ -462,6 +474,7 @@ func (t *analysesTally) finish(o AnalysisOptions, names []string, minGrade int, 
 		b.Bucket = analysis.Buckets[i]
 		a.Position.Buckets = append(a.Position.Buckets, b.done())
 	}
+	a.Position.Rule = CorrectRule(o.PassF1)
 	a.Position.NoEvidence = t.noEvidence
 	a.Position.NoEvidence.Bucket = "none"
 	a.Position.NoEvidence = a.Position.NoEvidence.done()

@@ -12,6 +12,7 @@ import (
 	"github.com/ragstat/ragstat/analysis"
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/topics"
 	"github.com/ragstat/ragstat/trace"
 )
 
@@ -210,6 +211,67 @@ func TestRedundancyPerStage(t *testing.T) {
 		r := res.Systems[0].Analyses.Redundancy
 		if r.Unit != c.unit || !reflect.DeepEqual(r.Stages, want) {
 			t.Errorf("%s: redundancy %+v, want %+v", c.unit, r, want)
+		}
+	}
+}
+
+func TestCorrect(t *testing.T) {
+	facts := []topics.Fact{{ID: "f", Support: []topics.Support{{{Item: "a"}}}}}
+	for _, c := range []struct {
+		name            string
+		topic           topics.Topic
+		text            string
+		cited           []string
+		abstained       bool
+		passF1          float64
+		correct, graded bool
+	}{
+		{"exact", topics.Topic{Answers: []string{"Thirty days."}}, "thirty days", nil, false, 0, true, true},
+		{"near, exact asked", topics.Topic{Answers: []string{"Thirty days."}}, "within thirty days", nil, false, 0, false, true},
+		{"near, F1 0.8 >= 0.5", topics.Topic{Answers: []string{"Thirty days."}}, "within thirty days", nil, false, 0.5, true, true},
+		{"F1 below the bar", topics.Topic{Answers: []string{"Thirty days."}}, "within thirty days", nil, false, 0.9, false, true},
+		{"abstained", topics.Topic{Answers: []string{"Thirty days."}}, "thirty days", nil, true, 0, false, true},
+		{"facts cited", topics.Topic{Facts: facts}, "anything", []string{"a"}, false, 0, true, true},
+		{"fact not cited", topics.Topic{Facts: facts}, "anything", []string{"b"}, false, 0, false, true},
+		{"right words, fact not cited", topics.Topic{Answers: []string{"Thirty days."}, Facts: facts}, "thirty days", nil, false, 0, false, true},
+		{"nothing to grade", topics.Topic{}, "anything", nil, false, 0, false, false},
+	} {
+		ok, graded := GradeAnswer(&c.topic, c.text, c.cited, c.abstained).Correct(c.passF1)
+		if ok != c.correct || graded != c.graded {
+			t.Errorf("%s: correct %v graded %v, want %v %v", c.name, ok, graded, c.correct, c.graded)
+		}
+	}
+}
+
+// TestPositionCorrectness grades the answers beside evidence position by
+// the answer rule: a near answer counts at --pass-f1, and an exact answer
+// that cites no support for a required fact does not.
+func TestPositionCorrectness(t *testing.T) {
+	const tr = `{"query":"q","system":"s","stages":[{"name":"context","items":[{"id":"a","text":"Returns within thirty days."},{"id":"c","text":"Noise."}]}],"answer":{"text":"Within thirty days.","citations":["a"],"abstained":false}}`
+	for _, c := range []struct {
+		name   string
+		topic  string
+		passF1 float64
+		want   float64
+	}{
+		{"exact only", `{"id":"q","text":"How long?","answers":["Thirty days."]}`, 0, 0},
+		{"F1 0.8 at 0.5", `{"id":"q","text":"How long?","answers":["Thirty days."]}`, 0.5, 1},
+		{"facts cited", topic, 0, 0}, // f2 (b and d) is not cited
+		{"facts only, none missing", `{"id":"q","text":"How long?","facts":[{"id":"f1","support":[{"item":"a","span":"thirty days"}]}]}`, 0, 1},
+	} {
+		in, traces := fixture(t, qrels, c.topic, corp, tr)
+		opt := options()
+		opt.Policy.Unjudged = "nonrelevant"
+		a := DefaultAnalysisOptions()
+		a.PassF1 = c.passF1
+		opt.Analyses = &a
+		res, err := Evaluate(in, traces, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := res.Systems[0].Analyses.Position
+		if b := p.Buckets[0]; b.Queries != 1 || b.Correct != c.want || !strings.Contains(p.Rule, "citing support for every required fact") {
+			t.Errorf("%s: begin %+v, rule %q", c.name, b, p.Rule)
 		}
 	}
 }

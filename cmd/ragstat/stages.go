@@ -43,6 +43,7 @@ type stagesCmd struct {
 	Bins            int      `default:"10" help:"With --analyses: reliability-table bins."`
 	Shingle         int      `default:"3" help:"With --analyses: words per shingle for near duplicates."`
 	Jaccard         float64  `default:"0.8" help:"With --analyses: shingle Jaccard at or above which two items of a stage are near duplicates."`
+	PassF1          float64  `name:"pass-f1" placeholder:"X" help:"With --analyses: beside evidence position, an answer matches a reference at token F1 >= X (default: exact match only)."`
 	PriceIn         float64  `placeholder:"USD" help:"With --analyses and --tokenizer: price per million input tokens."`
 	PriceOut        float64  `placeholder:"USD" help:"With --analyses and --tokenizer: price per million output tokens."`
 	Traces          []string `arg:"" placeholder:"TRACES" help:"Trace files: ragstat traces (JSONL, one per query and system), or OTLP, LangSmith or Langfuse files mapped as by import."`
@@ -242,8 +243,8 @@ func closeAll(files []*input.File) {
 // analyses are the --analyses options, nil without the flag.
 func (c *stagesCmd) analyses() (*stages.AnalysisOptions, error) {
 	if !c.Analyses {
-		if c.Target != "" || c.PriceIn != 0 || c.PriceOut != 0 {
-			return nil, fmt.Errorf("--target, --price-in and --price-out belong to --analyses")
+		if c.Target != "" || c.PriceIn != 0 || c.PriceOut != 0 || c.PassF1 != 0 {
+			return nil, fmt.Errorf("--target, --pass-f1, --price-in and --price-out belong to --analyses")
 		}
 		return nil, nil
 	}
@@ -251,7 +252,7 @@ func (c *stagesCmd) analyses() (*stages.AnalysisOptions, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := &stages.AnalysisOptions{Target: t, Bins: c.Bins, Shingle: c.Shingle, Jaccard: c.Jaccard}
+	o := &stages.AnalysisOptions{Target: t, Bins: c.Bins, Shingle: c.Shingle, Jaccard: c.Jaccard, PassF1: c.PassF1}
 	if c.PriceIn != 0 || c.PriceOut != 0 {
 		o.Price = &analysis.Cost{Input: c.PriceIn, Output: c.PriceOut}
 	}
