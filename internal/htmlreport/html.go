@@ -3,9 +3,13 @@
 // vanilla JavaScript to sort and filter tables and pick a chart. For a
 // comparison it shows the summary with intervals, the per-query difference
 // chart, the base-vs-candidate scatter, the slice table and the largest
-// regressions with both rankings side by side and grades marked; for an
-// evaluation, the means and every query's values. It formats what compare
-// and eval computed and computes no statistic itself.
+// regressions with both rankings side by side and grades marked, the
+// power of each gate rule and, over traces, every system's quality against
+// its cost and p90 latency with the frontier marked; for a stages result,
+// every stage and analysis (calibration, redundancy per stage, evidence
+// position against correct answers, stale reach, cost); for an evaluation,
+// the means and every query's values. It formats what compare, stages and
+// eval computed and computes no statistic itself.
 package htmlreport
 
 import (
@@ -36,6 +40,7 @@ func pagesFor(p eval.Policy) (*template.Template, error) {
 		"f4":     func(v float64) string { return strconv.FormatFloat(v, 'f', 4, 64) },
 		"signed": func(v float64) string { return fmt.Sprintf("%+.4f", v) },
 		"short":  func(s string) string { return s[:min(len(s), 16)] },
+		"pct":    func(v float64) float64 { return 100 * v },
 		"dict": func(kv ...any) map[string]any {
 			m := map[string]any{}
 			for i := 0; i+1 < len(kv); i += 2 {
