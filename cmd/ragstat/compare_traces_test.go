@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -57,8 +58,16 @@ func TestCompareTraces(t *testing.T) {
 			t.Errorf("priced output lacks %q", c.want)
 		}
 	}
-	if _, errs, code := ragstat(t, "", append(priced, "--quality", "nDCG@10", "traces-v1.jsonl", "traces-v2.jsonl")...); code != exitInput || !strings.Contains(errs, "not among the compared metrics") {
-		t.Errorf("an unknown quality metric: exit %d, %s", code, errs)
+	for _, bad := range []struct {
+		args []string
+		says string
+	}{
+		{append(slices.Clone(priced), "--quality", "nDCG@10"), "not among the compared metrics"},
+		{slices.DeleteFunc(slices.Clone(priced), func(a string) bool { return a == "--tokenizer" || a == "o200k_base" }), "needs the generator's tokenizer"},
+	} {
+		if _, errs, code := ragstat(t, "", append(bad.args, "traces-v1.jsonl", "traces-v2.jsonl")...); code != exitInput || !strings.Contains(errs, bad.says) {
+			t.Errorf("%v: exit %d, %s", bad.args, code, errs)
+		}
 	}
 	// Topics from standard input are read once, for the manifest, the traces and the slices.
 	topics, _ := os.ReadFile("topics.jsonl")
