@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"hash/fnv"
+	"io"
 	"maps"
 	"slices"
 	"strings"
@@ -121,14 +122,23 @@ func Redundant(ps []Passage, shingle int, threshold float64) (Redundancy, error)
 	return r, nil
 }
 
+// shingles hashes every run of n words (all of them when fewer), the
+// words joined by single spaces; nil for no words.
 func shingles(words []string, n int) map[uint64]struct{} {
-	out := map[uint64]struct{}{}
-	if len(words) < n {
-		n = len(words)
+	n = min(n, len(words))
+	if n == 0 {
+		return nil
 	}
-	for i := 0; i+n <= len(words) && n > 0; i++ {
-		h := fnv.New64a()
-		h.Write([]byte(strings.Join(words[i:i+n], " ")))
+	out := make(map[uint64]struct{}, len(words)-n+1)
+	h := fnv.New64a()
+	for i := 0; i+n <= len(words); i++ {
+		h.Reset()
+		for k, w := range words[i : i+n] {
+			if k > 0 {
+				h.Write([]byte{' '})
+			}
+			io.WriteString(h, w)
+		}
 		out[h.Sum64()] = struct{}{}
 	}
 	return out

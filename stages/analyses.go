@@ -127,7 +127,8 @@ type StageRedundancy struct {
 	UniqueRelevant int `json:"unique_relevant"`
 	// RepeatShare is RepeatTokens over Tokens: the share of the stage spent
 	// on repeats; DocShare each document's share of all the stage's
-	// tokens, largest first (at most 10), of Docs.
+	// tokens, largest first (at most 10), of Docs (items of no known
+	// document pooled as NoDocument).
 	RepeatShare float64          `json:"repeat_share"`
 	Docs        int              `json:"documents"`
 	DocShare    []analysis.Share `json:"document_share"`
@@ -277,6 +278,11 @@ func (j *joiner) analyze(v *view, names []string, budget *Budget) (*traceAnalyse
 	return a, nil
 }
 
+// NoDocument is the share of the items whose document is unknown (no doc
+// in the trace or the corpus): pooled, so that the per-document sums stay
+// bounded by the corpus's documents, not its items.
+const NoDocument = "(no document)"
+
 // passages lays out stage i's list for the redundancy analysis: each
 // item's text as packed (context) or as the trace or corpus has it, its
 // size in the packed context's counted tokens (tokens, when given), else
@@ -309,7 +315,7 @@ func (j *joiner) passages(v *view, i int, tokens []int) ([]analysis.Passage, sta
 		if ps[k].Relevant {
 			rep.relevant++
 		}
-		rep.docTokens[cmp.Or(p.meta.Doc, p.id)] += n
+		rep.docTokens[cmp.Or(p.meta.Doc, NoDocument)] += n
 	}
 	return ps, rep
 }

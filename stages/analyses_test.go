@@ -182,17 +182,22 @@ func TestAnalysesCost(t *testing.T) {
 // TestRedundancyPerStage checks each stage's repeats, in words and in a
 // tokenizer's tokens. Candidates: a and d the same words (both relevant:
 // one piece of evidence), x without text, b; reranked: a, b, c, no
-// repeats; context: b packed as a's very words.
+// repeats; context: b packed as a's very words. Items of no known
+// document (x, c) are pooled as NoDocument.
 func TestRedundancyPerStage(t *testing.T) {
 	const tr = `{"query":"q","system":"s","stages":[{"name":"candidates","items":[{"id":"a","text":"Returns within thirty days."},{"id":"x"},{"id":"d","text":"returns within thirty days"},{"id":"b"}]},{"name":"reranked","items":[{"id":"a"},{"id":"b"},{"id":"c"}]},{"name":"context","items":[{"id":"a","text":"Returns within thirty days"},{"id":"b","text":"Returns within thirty days"}]}],"answer":{"text":"Thirty days.","abstained":false}}`
-	in, traces := fixture(t, qrels, topic, corp, tr)
+	const docs = `{"id":"a","doc":"returns","text":"Returns within thirty days."}
+{"id":"b","doc":"exceptions","text":"Exceptions apply to clearance items and gift cards."}
+{"id":"c","text":"Noise."}
+{"id":"d","doc":"gifts","text":"Gift cards."}`
+	in, traces := fixture(t, qrels, topic, docs, tr)
 	want := []StageRedundancy{
 		{Stage: "candidates", Lists: 1, Items: 4, NoText: 1, ExactPairs: 1, WithRepeats: 1, Tokens: 16, RepeatTokens: 4, RepeatShare: 0.25,
-			RelevantItems: 3, UniqueRelevant: 2, Docs: 4, DocShare: []analysis.Share{{Doc: "b", Share: 0.5}, {Doc: "a", Share: 0.25}, {Doc: "d", Share: 0.25}, {Doc: "x", Share: 0}}},
+			RelevantItems: 3, UniqueRelevant: 2, Docs: 4, DocShare: []analysis.Share{{Doc: "exceptions", Share: 0.5}, {Doc: "gifts", Share: 0.25}, {Doc: "returns", Share: 0.25}, {Doc: NoDocument, Share: 0}}},
 		{Stage: "reranked", Lists: 1, Items: 3, Tokens: 13, RelevantItems: 2, UniqueRelevant: 2, Docs: 3,
-			DocShare: []analysis.Share{{Doc: "b", Share: 8.0 / 13}, {Doc: "a", Share: 4.0 / 13}, {Doc: "c", Share: 1.0 / 13}}},
+			DocShare: []analysis.Share{{Doc: "exceptions", Share: 8.0 / 13}, {Doc: "returns", Share: 4.0 / 13}, {Doc: NoDocument, Share: 1.0 / 13}}},
 		{Stage: "context", Lists: 1, Items: 2, ExactPairs: 1, WithRepeats: 1, Tokens: 8, RepeatTokens: 4, RepeatShare: 0.5,
-			RelevantItems: 2, UniqueRelevant: 1, Docs: 2, DocShare: []analysis.Share{{Doc: "a", Share: 0.5}, {Doc: "b", Share: 0.5}}},
+			RelevantItems: 2, UniqueRelevant: 1, Docs: 2, DocShare: []analysis.Share{{Doc: "exceptions", Share: 0.5}, {Doc: "returns", Share: 0.5}}},
 	}
 	for _, c := range []struct {
 		tok  Tokenizer
