@@ -57,14 +57,14 @@ func (c *compareCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	ev, jf, err := c.evaluator(e)
+	ev, err := c.settings().Open(e.files())
 	if err != nil {
-		return err
+		return flagged(err)
 	}
-	defer jf.Close()
-	c.announcePreset(e)
+	defer ev.File.Close()
+	c.announcePreset(e, ev.Preset)
 	runFormat, _ := input.ParseFormat(c.RunFormat)
-	g := compare.Given{Evaluator: ev, Judgments: jf, TokenizerName: c.Tokenizer, RunFormat: runFormat, NumericIDs: c.NumericIDs,
+	g := compare.Given{Evaluator: ev.Evaluator, Judgments: ev.File, TokenizerName: c.Tokenizer, RunFormat: runFormat, NumericIDs: c.NumericIDs,
 		Cutoffs: c.K.ByStage, Version: Version}
 	err = c.readGiven(e, &g)
 	defer closeAll([]*input.File{g.TopicsFile, g.CorpusFile})

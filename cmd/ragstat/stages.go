@@ -12,6 +12,7 @@ import (
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/metric"
+	"github.com/ragstat/ragstat/parquetio"
 	"github.com/ragstat/ragstat/report"
 	"github.com/ragstat/ragstat/stages"
 	"github.com/ragstat/ragstat/systems"
@@ -55,11 +56,11 @@ func (c *stagesCmd) Run(e *env) error {
 	if c.Unit != "item" {
 		return fmt.Errorf("--unit doc is not available for stages: stages evaluate the items the pipeline delivered")
 	}
-	p, err := c.policy()
+	p, preset, err := c.settings().Policy()
 	if err != nil {
-		return err
+		return flagged(err)
 	}
-	c.announcePreset(e)
+	c.announcePreset(e, preset)
 	ms, err := c.stageMetrics(p)
 	if err != nil {
 		return err
@@ -97,7 +98,7 @@ func (c *stagesCmd) Run(e *env) error {
 		return err
 	}
 	if c.Format == "json" {
-		if err := digests(inputs, files); err != nil {
+		if err := report.Digests(inputs, files); err != nil {
 			return err
 		}
 	}
@@ -139,7 +140,7 @@ func (c *stagesCmd) read(e *env, scale judgments.Scale) (stages.Input, []report.
 		return in, nil, files, err
 	}
 	format, _ := input.ParseFormat(c.JudgmentsFormat)
-	if in.Judgments, err = judgmentsOf(jf, judgments.Options{Format: format, Scale: scale, NumericIDs: c.NumericIDs}); err != nil {
+	if in.Judgments, err = parquetio.ReadAnyJudgments(jf, judgments.Options{Format: format, Scale: scale, NumericIDs: c.NumericIDs}); err != nil {
 		return in, nil, files, err
 	}
 	inputs[0].Format = string(in.Judgments.Format)
