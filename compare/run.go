@@ -243,8 +243,7 @@ func savedSides(f *input.File, name string) ([]*Side, error) {
 func (g *Given) evaluate(in *systems.Input) (*Side, error) {
 	ev := g.Evaluator
 	if ev.Policy().Unjudged == eval.UnjudgedBounds {
-		return nil, &eval.PolicyError{Field: "unjudged", Value: string(eval.UnjudgedBounds),
-			Msg: "gives [low, high] per query; compare needs one value: use nonrelevant or skip"}
+		return nil, errBounds
 	}
 	var mu sync.Mutex
 	rankings := map[string]Ranking{}
