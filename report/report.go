@@ -70,9 +70,9 @@ func Render(w io.Writer, format string, r *Eval) error {
 	return fmt.Errorf("unknown format %q: use %s", format, strings.Join(Formats, ", "))
 }
 
-// PrintsNotes reports whether format prints Eval.Notes (table, markdown,
+// printsNotes reports whether format prints Eval.Notes (table, markdown,
 // json); the others have no place for them, so a caller shows them apart.
-func PrintsNotes(format string) bool {
+func printsNotes(format string) bool {
 	return format == "table" || format == "markdown" || format == "json"
 }
 

@@ -42,11 +42,3 @@ func (c *cutoffs) Decode(ctx *kong.DecodeContext) error {
 	c.ByStage[name] = n
 	return nil
 }
-
-// or returns the default cutoff, or def when none was given.
-func (c cutoffs) or(def int) int {
-	if c.Default > 0 {
-		return c.Default
-	}
-	return def
-}

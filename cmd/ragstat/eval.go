@@ -47,11 +47,17 @@ type policyFlags struct {
 	NumericIDs      bool     `name:"numeric-ids" help:"Accept JSON ids written as integers (7 reads as \"7\"; pandas' to_json writes them); other numbers stay errors."`
 }
 
+// rowFlags choose the format and the rows of an evaluation's result; eval
+// and merge take them.
+type rowFlags struct {
+	Format   string `short:"f" default:"table" enum:"table,json,jsonl,csv,tsv,markdown,trec" help:"Output format (${enum})."`
+	PerQuery bool   `help:"Print a row per query (default: when there are at most 50 queries)."`
+	Summary  bool   `help:"Print the means only."`
+}
+
 type evalCmd struct {
 	policyFlags `set:"cutoff_help=Cutoff of the default metrics R@K RR@K nDCG@K (default 10)."`
-	Format      string   `short:"f" default:"table" enum:"table,json,jsonl,csv,tsv,markdown,trec" help:"Output format (${enum})."`
-	PerQuery    bool     `help:"Print a row per query (default: when there are at most 50 queries)."`
-	Summary     bool     `help:"Print the means only."`
+	rowFlags
 	PerQueryOut string   `placeholder:"FILE" help:"Also write a row per query to FILE: Parquet when it ends in .parquet, JSON Lines otherwise."`
 	Force       bool     `help:"Overwrite --per-query-out's FILE if it exists."`
 	Shard       string   `placeholder:"I/N" help:"Evaluate only shard I of N (0 <= I < N): the queries whose id's FNV-1a 64-bit hash is I modulo N; merge the --format json parts with ragstat merge."`
@@ -73,6 +79,8 @@ func (e *env) files() eval.Files {
 		ReadJudgments: parquetio.ReadAnyJudgments}
 }
 
+var errExclusive = errors.New("--per-query and --summary exclude each other")
+
 // flagged names the flags of a setting the library refused.
 func flagged(err error) error {
 	var pe *eval.PolicyError
@@ -92,7 +100,7 @@ func (f *policyFlags) announcePreset(e *env, preset []string) {
 
 func (c *evalCmd) Run(e *env) error {
 	if c.PerQuery && c.Summary {
-		return fmt.Errorf("--per-query and --summary exclude each other")
+		return errExclusive
 	}
 	if len(c.K.ByStage) > 0 {
 		return fmt.Errorf("-k NAME=K sets a stage's cutoff and applies to ragstat stages; eval takes -k K")
@@ -132,7 +140,7 @@ func (c *evalCmd) Run(e *env) error {
 			in.File.KeepSHA256()
 		}
 	}
-	bar := e.progress("evaluating", inputs[1:])
+	bar := progress.Files(e.stderr, "evaluating", inputs[1:], e.terminal, time.Now)
 	defer bar.Done()
 	for _, in := range sys {
 		res, err := parquetio.Evaluate(ev.Evaluator, in.System(), in.File, runs.Options{Format: runFormat, NumericIDs: c.NumericIDs})
@@ -147,8 +155,8 @@ func (c *evalCmd) Run(e *env) error {
 			return err
 		}
 	}
-	rep.PerQuery = c.PerQuery || !c.Summary && len(rep.Results[0].Rows) <= 50
 	rep.Notes = report.Notes(ev.FoldedJudgments, ev.Policy(), ev.Preset, rep.Results)
+	rep.ChoosePerQuery(c.PerQuery, c.Summary)
 	if c.PerQueryOut != "" {
 		if err := c.writePerQuery(e, rep); err != nil {
 			return err
@@ -157,18 +165,8 @@ func (c *evalCmd) Run(e *env) error {
 	if err := report.Render(bar.ClearBefore(e.stdout), c.Format, rep); err != nil {
 		return internal(err)
 	}
-	if !report.PrintsNotes(c.Format) {
-		for _, n := range rep.Notes {
-			fmt.Fprintln(e.stderr, "ragstat: note:", n)
-		}
-	}
-	if (c.Format == "csv" || c.Format == "tsv") && !c.CSVComments {
-		for _, d := range rep.Definitions() {
-			fmt.Fprintln(e.stderr, "ragstat:", d)
-		}
-	}
-	for _, w := range report.Warnings(rep.Results) {
-		fmt.Fprintln(e.stderr, "ragstat:", w)
+	for _, l := range rep.Beside(c.Format) {
+		fmt.Fprintln(e.stderr, "ragstat:", l)
 	}
 	return nil
 }
@@ -192,17 +190,4 @@ func (c *evalCmd) writePerQuery(e *env, rep *report.Eval) error {
 		return err
 	}
 	return out.Commit()
-}
-
-// progress starts a bar over the bytes of files, drawn only on a terminal.
-func (e *env) progress(label string, files []*input.File) *progress.Bar {
-	var total int64
-	for _, f := range files {
-		total += f.Size()
-	}
-	bar := progress.Start(e.stderr, label, total, e.terminal, time.Now)
-	for _, f := range files {
-		f.Watch(bar.Add)
-	}
-	return bar
 }

@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/ragstat/ragstat/corpus"
 	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/progress"
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/report"
 	"github.com/ragstat/ragstat/stages"
@@ -76,7 +78,7 @@ func (c *stagesCmd) Run(e *env) error {
 		return err
 	}
 	files = append(files, traceFiles...)
-	bar := e.progress("evaluating traces", traceFiles)
+	bar := progress.Files(e.stderr, "evaluating traces", traceFiles, e.terminal, time.Now)
 	res, err := stages.Evaluate(in, traces, opt)
 	bar.Done()
 	if err != nil {
