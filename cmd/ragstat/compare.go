@@ -67,12 +67,7 @@ func (c *compareCmd) Run(e *env) error {
 		return err
 	}
 	var mapped mappings
-	g.Mapping = func(path string) any {
-		if man := mapped.of(path); man != nil {
-			return man
-		}
-		return nil
-	}
+	g.Mapping = mapped.of
 	sys, err := systems.Open(c.Systems, e.stdin, systems.Options{Traces: traceFormats(m, e.stderr, mapped.keep)})
 	defer systems.Close(sys)
 	if err != nil {

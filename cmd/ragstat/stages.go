@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/ragstat/ragstat/corpus"
-	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/progress"
 	"github.com/ragstat/ragstat/judgments"
@@ -128,16 +127,13 @@ func (c *stagesCmd) traces(e *env, inputs *[]report.Input, cp *corpus.Corpus) (s
 		*inputs = append(*inputs, report.Input{Role: "traces", Path: in.File.Name, Format: in.Format})
 	}
 	return func(fn func(*trace.Trace) error) error {
-		var errs diag.List
-		for _, in := range ins {
-			errs.Add(in.Scan(fn))
-		}
+		err := systems.Scan(ins, fn)
 		for i := range *inputs { // the manifest records how each foreign file was mapped
 			if man := mapped.of((*inputs)[i].Path); man != nil && (*inputs)[i].Role == "traces" {
 				(*inputs)[i].Mapping = man
 			}
 		}
-		return errs.Err()
+		return err
 	}, files, err
 }
 
