@@ -9,12 +9,6 @@ import (
 	"github.com/ragstat/ragstat/systems"
 )
 
-// compareCommands are the compare and report commands, embedded in the command line.
-type compareCommands struct {
-	Compare compareCmd `cmd:"" help:"Compare candidates with a base on the same queries: paired differences, intervals, tests, slices, a release gate."`
-	Report  reportCmd  `cmd:"" help:"Render a saved eval, stages or compare JSON result as one self-contained HTML file."`
-}
-
 type compareCmd struct {
 	policyFlags `set:"cutoff_help=Cutoff of the default metrics R@K RR@K nDCG@K (default 10); over traces also NAME=K, one stage's cutoff (repeatable)."`
 	mappingFlags

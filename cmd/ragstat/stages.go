@@ -17,12 +17,6 @@ import (
 	"github.com/ragstat/ragstat/trace"
 )
 
-// stagesCommands are the stages and tokens commands, embedded in the command line.
-type stagesCommands struct {
-	Stages stagesCmd `cmd:"" help:"Evaluate every pipeline stage from traces: metrics per stage, where evidence was lost, the packed context, facts, validity, answers."`
-	Tokens tokensCmd `cmd:"" help:"Count tokens with a real tokenizer: a line COUNT<TAB>TOKENIZER<TAB>FILE per file, then the total."`
-}
-
 type stagesCmd struct {
 	policyFlags `set:"cutoff_help=A stage's cutoff, NAME=K (repeatable, e.g. --k candidates=50 --k reranked=10); a stage without one is read whole."`
 	mappingFlags
