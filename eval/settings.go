@@ -19,7 +19,7 @@ import (
 // "unjudged", "doc_map").
 type Settings struct {
 	Judgments       string // the judgments (qrels) file
-	JudgmentsFormat string // "", auto, trec, jsonl or json; Parquet is Files.ReadJudgments's
+	JudgmentsFormat string // "", auto, trec, jsonl or json (Parquet needs Files.ReadJudgments)
 	// Metrics are the metric names (metric.ParseAllLike); none: R@k, RR@k
 	// and nDCG@k at Cutoff (10 when 0).
 	Metrics []string
