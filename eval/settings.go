@@ -107,8 +107,8 @@ func (s Settings) MetricList(p Policy) ([]metric.Metric, error) {
 
 // Files is how Open reaches the files settings name.
 type Files struct {
-	// Open opens a path (input.Open with standard input, for a command
-	// line).
+	// Open opens a path; it is required (a command line passes input.Open
+	// with its standard input).
 	Open func(path string) (*input.File, error)
 	// ReadJudgments reads the judgments file; nil means judgments.Read,
 	// the text formats (parquetio.ReadAnyJudgments adds Parquet).
