@@ -1,6 +1,10 @@
 package stages
 
 import (
+	"errors"
+	"strconv"
+	"strings"
+
 	"github.com/ragstat/ragstat/analysis"
 	"github.com/ragstat/ragstat/corpus"
 	"github.com/ragstat/ragstat/eval"
@@ -135,4 +139,20 @@ func (r Request) Read(scale judgments.Scale, files eval.Files) (Input, []*input.
 		in.Corpus, err = corpus.Read(cf)
 	}
 	return in, opened, err
+}
+
+// ParseCutoff reads a cutoff as a command line gives it: K, a cutoff for
+// every list (stage ""), or STAGE=K, one stage's; K is a positive integer.
+func ParseCutoff(s string) (stage string, k int, err error) {
+	stage, v, staged := strings.Cut(s, "=")
+	if !staged {
+		stage, v = "", s
+	}
+	if k, err = strconv.Atoi(strings.TrimSpace(v)); err != nil || k <= 0 {
+		return "", 0, errors.New("the cutoff must be a positive integer")
+	}
+	if staged && strings.TrimSpace(stage) == "" {
+		return "", 0, errors.New("name the stage, as in reranked=10")
+	}
+	return stage, k, nil
 }

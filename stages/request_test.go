@@ -107,3 +107,27 @@ func TestRequestRead(t *testing.T) {
 		})
 	}
 }
+
+func TestParseCutoff(t *testing.T) {
+	tests := []struct {
+		in, stage string
+		k         int
+		err       string
+	}{
+		{"10", "", 10, ""},
+		{" 7 ", "", 7, ""},
+		{"reranked=10", "reranked", 10, ""},
+		{"candidates= 50", "candidates", 50, ""},
+		{"0", "", 0, "positive integer"},
+		{"x", "", 0, "positive integer"},
+		{"reranked=-1", "", 0, "positive integer"},
+		{"=10", "", 0, "name the stage"},
+		{" =10", "", 0, "name the stage"},
+	}
+	for _, tt := range tests {
+		stage, k, err := ParseCutoff(tt.in)
+		if stage != tt.stage || k != tt.k || (err == nil) != (tt.err == "") || err != nil && !strings.Contains(err.Error(), tt.err) {
+			t.Errorf("ParseCutoff(%q) = %q, %d, %v; want %q, %d, %q", tt.in, stage, k, err, tt.stage, tt.k, tt.err)
+		}
+	}
+}
