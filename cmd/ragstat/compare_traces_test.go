@@ -47,7 +47,9 @@ func TestCompareTraces(t *testing.T) {
 	golden(t, "compare.traces.frontier.golden", md)
 	js, _, _ := ragstat(t, "", append(priced, "-f", "json", "traces-v1.jsonl", "traces-v2.jsonl")...)
 	page, _, _ = ragstat(t, "", append(priced, "-f", "html", "--quality", "context/nDCG@10", "traces-v1.jsonl", "traces-v2.jsonl")...)
+	saved, _, _ := ragstat(t, js, "report", "-")
 	for _, c := range []struct{ out, want string }{
+		{saved, `aria-label="quality vs p90 latency (ms)"`}, // read back from the saved JSON
 		{js, `"cost_per_query": 0.00028125`},
 		{js, `"on_frontier": true`},
 		{page, `aria-label="quality vs cost per query"`},
