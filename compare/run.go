@@ -293,7 +293,7 @@ func (g *Given) traceSides(ref *manifest.Manifest, in *systems.Input) ([]*Side, 
 		Truncated: stages.TruncatedError, Tokenizer: g.Tokenizer}
 	if g.Price != nil {
 		a := stages.DefaultAnalysisOptions()
-		a.Price = g.Price
+		a.Price, a.CostOnly = g.Price, true
 		opt.Analyses = &a
 	}
 	st := stages.Input{Judgments: ev.Judgments(), Topics: g.Topics, Corpus: g.Corpus}

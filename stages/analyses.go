@@ -28,6 +28,9 @@ type AnalysisOptions struct {
 	// counts as correct beside evidence position; 0 asks for an exact
 	// match (see AnswerGrade.Correct).
 	PassF1 float64
+	// CostOnly computes the cost alone, a running sum, and leaves every
+	// other analysis empty (compare's frontier needs nothing else).
+	CostOnly bool
 }
 
 // DefaultAnalysisOptions are the defaults of `ragstat stages --analyses`.
@@ -204,6 +207,10 @@ var costParts = []string{"instructions", "request", "context", "answer"}
 func (j *joiner) analyze(v *view, names []string, budget *Budget) (*traceAnalyses, error) {
 	o := j.opt.Analyses
 	a := &traceAnalyses{lists: make([]*analysis.List, len(names)), stale: map[string]*analysis.Reach{}}
+	if o.CostOnly {
+		a.parts = j.costParts(v, budget)
+		return a, nil
+	}
 	scored := v.topic.Answerable && v.q != nil
 	staleIDs := map[string]bool{}
 	for i := range names {
@@ -268,14 +275,21 @@ func (j *joiner) analyze(v *view, names []string, budget *Budget) (*traceAnalyse
 	for _, pl := range placements {
 		a.ranks[slices.Index(analysis.Buckets, pl.Bucket)] += pl.Rank
 	}
-	if o.Price != nil && budget != nil {
-		out := 0
-		if answered {
-			out = j.opt.Tokenizer.Count(ans.Text)
-		}
-		a.parts = []int{budget.Instructions, budget.Request, budget.Context, out}
-	}
+	a.parts = j.costParts(v, budget)
 	return a, nil
+}
+
+// costParts counts a trace's instructions, request, context and answer
+// tokens when it is priced; nil when not, or without a packed context.
+func (j *joiner) costParts(v *view, budget *Budget) []int {
+	if j.opt.Analyses.Price == nil || budget == nil {
+		return nil
+	}
+	out := 0
+	if ans := v.t.Answer; ans != nil && (ans.Abstained == nil || !*ans.Abstained) {
+		out = j.opt.Tokenizer.Count(ans.Text)
+	}
+	return []int{budget.Instructions, budget.Request, budget.Context, out}
 }
 
 // NoDocument is the share of the items whose document is unknown (no doc
@@ -408,6 +422,12 @@ func (t *analysesTally) add(a *traceAnalyses) {
 		red.RelevantItems += r.relevant
 		red.UniqueRelevant += r.UniqueRelevant
 	}
+	if a.parts != nil {
+		t.costed++
+		for i, n := range a.parts {
+			t.parts[i] += n
+		}
+	}
 	if a.effects == nil { // no packed context
 		return
 	}
@@ -424,12 +444,6 @@ func (t *analysesTally) add(a *traceAnalyses) {
 		t.noEvidence.Queries++
 		if a.correct {
 			t.noEvidence.right++
-		}
-	}
-	if a.parts != nil {
-		t.costed++
-		for i, n := range a.parts {
-			t.parts[i] += n
 		}
 	}
 }

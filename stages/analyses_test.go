@@ -173,6 +173,15 @@ func TestAnalysesCost(t *testing.T) {
 	if p := res.Systems[0].Analyses.Position; p.Buckets[0].Queries != 1 || p.Buckets[0].Correct != 1 || p.NoEvidence.Queries != 0 {
 		t.Errorf("position %+v", p)
 	}
+	// The cost alone is the same cost, with nothing else computed.
+	a.CostOnly = true
+	only, err := Evaluate(in, traces, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := only.Systems[0].Analyses; !reflect.DeepEqual(o.Cost, c) || len(o.Calibration) != 0 || o.Redundancy.Stages[0].Lists != 0 || o.Position.Buckets[0].Passages != 0 {
+		t.Errorf("cost only: %+v", o)
+	}
 	opt.Tokenizer = nil
 	if _, err := Evaluate(in, traces, opt); err == nil || !strings.Contains(err.Error(), "tokenizer") {
 		t.Errorf("a price without a tokenizer: %v", err)
