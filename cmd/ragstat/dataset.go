@@ -48,7 +48,11 @@ func (c *remapCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	js, err := readJudgments(e, c.Judgments, c.Grades, false)
+	scale, err := judgments.ParseScale(c.Grades)
+	if err != nil {
+		return err
+	}
+	js, err := readJudgments(e, c.Judgments, scale, false)
 	if err != nil {
 		return err
 	}
@@ -213,7 +217,11 @@ func (c *splitCmd) Run(e *env) error {
 		"held-out.topics.jsonl": func(w io.Writer) error { return topics.Write(w, r.HeldOut) },
 	}
 	if c.Judgments != "" {
-		js, err := readJudgments(e, c.Judgments, c.Grades, false)
+		scale, err := judgments.ParseScale(c.Grades)
+		if err != nil {
+			return err
+		}
+		js, err := readJudgments(e, c.Judgments, scale, false)
 		if err != nil {
 			return err
 		}
@@ -254,11 +262,8 @@ func readFile[T any](e *env, path string, read func(*input.File) (T, error)) (T,
 	return read(f)
 }
 
-func readJudgments(e *env, path, grades string, numericIDs bool) (*judgments.Set, error) {
-	scale, err := judgments.ParseScale(grades)
-	if err != nil {
-		return nil, err
-	}
+// readJudgments reads the judgments file at path on scale.
+func readJudgments(e *env, path string, scale judgments.Scale, numericIDs bool) (*judgments.Set, error) {
 	return readFile(e, path, func(f *input.File) (*judgments.Set, error) {
 		return judgments.Read(f, judgments.Options{Scale: scale, NumericIDs: numericIDs})
 	})

@@ -245,3 +245,30 @@ func (s *Set) Abort() {
 	}
 	s.dirs = nil
 }
+
+// Inputs names paths given under one flag (each run or trace file of a
+// command's arguments, say) as inputs.
+func Inputs(flag string, paths ...string) []Input {
+	ins := make([]Input, len(paths))
+	for i, p := range paths {
+		ins[i] = Input{Flag: flag, Path: p}
+	}
+	return ins
+}
+
+// Start is New followed by a Claim of every output that has a path (an
+// optional output not given is skipped): what a command does before it
+// reads anything. On an error nothing stays claimed.
+func Start(opt Options, inputs []Input, outputs ...Input) (*Set, error) {
+	s := New(opt, inputs...)
+	for _, o := range outputs {
+		if o.Path == "" {
+			continue
+		}
+		if err := s.Claim(o.Flag, o.Path); err != nil {
+			s.Abort()
+			return nil, err
+		}
+	}
+	return s, nil
+}

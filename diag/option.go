@@ -1,0 +1,33 @@
+package diag
+
+import "strings"
+
+// OptionError is an option of a library call that is refused: out of
+// range, malformed, or given with another it excludes or needs. Options
+// are named as in JSON ("out_topics"), so a command line can name its own
+// flags instead (see Named).
+type OptionError struct {
+	Options []string // the options concerned, in the order they are named
+	Value   string   // the value refused, as echoed (quoted when it should be); empty when none
+	Msg     string   // what is wrong, as it follows the names: ": give one", " go together"
+}
+
+// Error names the options as they are: `write_batch and read_batch: give one`.
+func (e *OptionError) Error() string { return e.Named(func(o string) string { return o }) }
+
+// Named is the message with every option named by name(option), as
+// `--write-batch and --read-batch: give one`.
+func (e *OptionError) Named(name func(string) string) string {
+	var b strings.Builder
+	for i, o := range e.Options {
+		if i > 0 {
+			b.WriteString(" and ")
+		}
+		b.WriteString(name(o))
+	}
+	if e.Value != "" {
+		b.WriteString(" " + e.Value)
+	}
+	b.WriteString(e.Msg)
+	return b.String()
+}
