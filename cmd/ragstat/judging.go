@@ -65,13 +65,13 @@ func (c *poolCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	if src.Corpus, src.Topics, err = readCorpusTopics(c.Corpus, c.Topics, e); err != nil {
-		return err
-	}
-	if c.Judgments != "" {
-		if src.Judgments, err = readJudgments(e, c.Judgments, pool.JudgedScale, c.NumericIDs); err != nil {
-			return err
-		}
+	fs := files{e: e}
+	src.Corpus, src.Topics = read(&fs, c.Corpus, corpus.Read), read(&fs, c.Topics, topics.Read)
+	src.Judgments = read(&fs, c.Judgments, func(f *input.File) (*judgments.Set, error) {
+		return judgments.Read(f, judgments.Options{Scale: pool.JudgedScale, NumericIDs: c.NumericIDs})
+	})
+	if fs.err != nil {
+		return fs.err
 	}
 	res, err := pool.Pool(src, pool.Options{Depth: c.Depth, Seed: c.Seed})
 	if err != nil {
@@ -99,9 +99,10 @@ func (c *baselineCmd) Run(e *env) error {
 		return err
 	}
 	defer out.Abort()
-	cs, ts, err := readCorpusTopics(c.Corpus, c.Topics, e)
-	if err != nil {
-		return err
+	fs := files{e: e}
+	cs, ts := read(&fs, c.Corpus, corpus.Read), read(&fs, c.Topics, topics.Read)
+	if fs.err != nil {
+		return fs.err
 	}
 	res, err := baseline.Run(cs, ts, baseline.Options{K: c.K})
 	if err != nil {
@@ -115,19 +116,6 @@ func (c *baselineCmd) Run(e *env) error {
 		fmt.Fprintf(e.stderr, "ragstat: warning: %d queries matched no passage and are absent from the run: %s\n", len(empty), strings.Join(empty, ", "))
 	}
 	return nil
-}
-
-// readCorpusTopics reads the corpus and the topics files, each when named.
-func readCorpusTopics(corpusPath, topicsPath string, e *env) (cs *corpus.Corpus, ts *topics.Set, err error) {
-	if corpusPath != "" {
-		if cs, err = readFile(e, corpusPath, corpus.Read); err != nil {
-			return nil, nil, err
-		}
-	}
-	if topicsPath != "" {
-		ts, err = readFile(e, topicsPath, topics.Read)
-	}
-	return cs, ts, err
 }
 
 // writeCommit writes the one output of a command and commits it.
@@ -191,9 +179,10 @@ func (c *judgeServeCmd) Run(e *env) error {
 		return err
 	}
 	defer qf.Close()
-	cs, ts, err := readCorpusTopics(c.Corpus, c.Topics, e)
-	if err != nil {
-		return err
+	fs := files{e: e}
+	cs, ts := read(&fs, c.Corpus, corpus.Read), read(&fs, c.Topics, topics.Read)
+	if fs.err != nil {
+		return fs.err
 	}
 	task, err := assess.ReadTask(qf, cs, ts)
 	if err != nil {
