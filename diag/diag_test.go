@@ -100,11 +100,11 @@ func TestOptionError(t *testing.T) {
 		plain, flag string
 	}{
 		{OptionError{Options: []string{"write_batch", "read_batch"}, Msg: ": give one"},
-			"write_batch and read_batch: give one", "--write-batch and --read-batch: give one"},
+			"write batch and read batch: give one", "--write-batch and --read-batch: give one"},
 		{OptionError{Options: []string{"topics", "out_topics"}, Msg: " go together"},
-			"topics and out_topics go together", "--topics and --out-topics go together"},
+			"topics and out topics go together", "--topics and --out-topics go together"},
 		{OptionError{Options: []string{"close_after"}, Value: `"x"`, Msg: ": give a number"},
-			`close_after "x": give a number`, `--close-after "x": give a number`},
+			`close after "x": give a number`, `--close-after "x": give a number`},
 	} {
 		if got := c.err.Error(); got != c.plain {
 			t.Errorf("Error() = %q, want %q", got, c.plain)

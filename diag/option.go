@@ -12,8 +12,10 @@ type OptionError struct {
 	Msg     string   // what is wrong, as it follows the names: ": give one", " go together"
 }
 
-// Error names the options as they are: `write_batch and read_batch: give one`.
-func (e *OptionError) Error() string { return e.Named(func(o string) string { return o }) }
+// Error names the options in words: `write batch and read batch: give one`.
+func (e *OptionError) Error() string {
+	return e.Named(func(o string) string { return strings.ReplaceAll(o, "_", " ") })
+}
 
 // Named is the message with every option named by name(option), as
 // `--write-batch and --read-batch: give one`.
