@@ -14,7 +14,10 @@ func TestParseOptions(t *testing.T) {
 		want string // the value, or the error
 	}{
 		{"no renames", func() (string, error) { s, err := ParseStages(nil); return fmt.Sprint(s == nil), err }, "true"},
-		{"renames", func() (string, error) { s, err := ParseStages([]string{"rerank=reranked", "debug=-"}); return fmt.Sprint(s), err },
+		{"renames", func() (string, error) {
+			s, err := ParseStages([]string{"rerank=reranked", "debug=-"})
+			return fmt.Sprint(s), err
+		},
 			"map[debug:- rerank:reranked]"},
 		{"rename without =", func() (string, error) { _, err := ParseStages([]string{"rerank"}); return "", err },
 			`stage "rerank": give SPAN=NAME or SPAN=-`},
