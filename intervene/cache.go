@@ -54,6 +54,9 @@ func OpenCache(path string, gen Generator) (*Cache, error) {
 	return c, nil
 }
 
+// Path is the cache's file.
+func (c *Cache) Path() string { return c.path }
+
 // Generate answers from the file, else from Gen, and records the answer.
 func (c *Cache) Generate(ctx context.Context, id string, req Request) (Response, error) {
 	key := req.Key()
