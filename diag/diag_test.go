@@ -112,5 +112,11 @@ func TestOptionError(t *testing.T) {
 		if got := c.err.Named(flag); got != c.flag {
 			t.Errorf("Named = %q, want %q", got, c.flag)
 		}
+		if got := Flagged(fmt.Errorf("wrapped: %w", &c.err)).Error(); got != c.flag {
+			t.Errorf("Flagged = %q, want %q", got, c.flag)
+		}
+	}
+	if plain := errors.New("plain"); Flagged(plain) != plain || Flagged(nil) != nil {
+		t.Error("Flagged changed an error that names no option")
 	}
 }

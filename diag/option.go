@@ -1,6 +1,9 @@
 package diag
 
-import "strings"
+import (
+	"errors"
+	"strings"
+)
 
 // OptionError is an option of a library call that is refused: out of
 // range, malformed, or given with another it excludes or needs. Options
@@ -32,4 +35,15 @@ func (e *OptionError) Named(name func(string) string) string {
 	}
 	b.WriteString(e.Msg)
 	return b.String()
+}
+
+// Flagged is err with the options of an OptionError in it named as
+// command-line flags: "--" and the name with dashes (--out-topics). Other
+// errors are returned as they are.
+func Flagged(err error) error {
+	var oe *OptionError
+	if !errors.As(err, &oe) {
+		return err
+	}
+	return errors.New(oe.Named(func(o string) string { return "--" + strings.ReplaceAll(o, "_", "-") }))
 }

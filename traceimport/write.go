@@ -3,6 +3,7 @@ package traceimport
 import (
 	"encoding/json"
 	"io"
+	"sync"
 
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/trace"
@@ -22,4 +23,29 @@ func (m *Manifest) WriteJSON(w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(m)
+}
+
+// Manifests keeps the manifest of every file imported, by file, for a
+// caller that reads several files at once (Reader's report).
+type Manifests struct {
+	mu  sync.Mutex
+	got map[string]*Manifest
+}
+
+// Keep records man under its (first) file.
+func (ms *Manifests) Keep(man *Manifest) {
+	ms.mu.Lock()
+	defer ms.mu.Unlock()
+	if ms.got == nil {
+		ms.got = map[string]*Manifest{}
+	}
+	ms.got[man.Files[0]] = man
+}
+
+// Of returns the manifest of the file at path, or nil when it was not
+// imported.
+func (ms *Manifests) Of(path string) *Manifest {
+	ms.mu.Lock()
+	defer ms.mu.Unlock()
+	return ms.got[path]
 }

@@ -1,8 +1,8 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
-	"io"
 	"path/filepath"
 
 	"github.com/ragstat/ragstat/input"
@@ -61,39 +61,28 @@ func (c *remapCmd) Run(e *env) error {
 	if err := res.WriteSummary(e.stdout); err != nil {
 		return internal(err)
 	}
-	if !res.Withheld {
-		if err := out.Write(c.Out, func(w io.Writer) error { return judgments.WriteJSONL(w, res.Judgments.Judgments) }); err != nil {
+	paths := map[string]string{"judgments": c.Out, "topics": c.OutTopics, "review": c.Review}
+	for _, o := range res.Outputs() {
+		if paths[o.Name] == "" { // the review lines without --review
+			err = o.Write(e.stderr)
+		} else {
+			err = out.Write(paths[o.Name], o.Write)
+		}
+		if err != nil {
 			return err
 		}
-		if res.Topics != nil {
-			if err := out.Write(c.OutTopics, func(w io.Writer) error { return topics.Write(w, res.Topics.Topics) }); err != nil {
-				return err
-			}
-		}
-	}
-	where, review := c.Review, func(w io.Writer) error { return remap.WriteReview(w, res.Review) }
-	switch {
-	case c.Review != "":
-		err = out.Write(c.Review, review)
-	case len(res.Review) > 0:
-		where, err = "standard error", review(e.stderr)
-	default:
-		where = "standard error"
-	}
-	if err != nil {
-		return err
 	}
 	if err := out.Commit(); err != nil {
 		return err
 	}
 	if res.Withheld {
-		return fmt.Errorf("%d review lines (--strict): check them in %s; the remapped files were not written", len(res.Review), where)
+		return fmt.Errorf("%d review lines (--strict): check them in %s; the remapped files were not written", len(res.Review), cmp.Or(c.Review, "standard error"))
 	}
 	fmt.Fprintf(e.stdout, "wrote %d judgments to %s\n", len(res.Judgments.Judgments), c.Out)
 	if res.Topics != nil {
 		fmt.Fprintf(e.stdout, "wrote %d topics to %s\n", len(res.Topics.Topics), c.OutTopics)
 	}
-	fmt.Fprintf(e.stdout, "%d review lines to %s\n", len(res.Review), where)
+	fmt.Fprintf(e.stdout, "%d review lines to %s\n", len(res.Review), cmp.Or(c.Review, "standard error"))
 	return nil
 }
 
@@ -153,13 +142,7 @@ func (c *splitCmd) Run(e *env) error {
 // readFile opens path ("-": standard input), reads it with read and
 // closes it.
 func readFile[T any](e *env, path string, read func(*input.File) (T, error)) (T, error) {
-	f, err := input.Open(path, e.stdin)
-	if err != nil {
-		var zero T
-		return zero, err
-	}
-	defer f.Close()
-	return read(f)
+	return input.Read(path, e.stdin, read)
 }
 
 // files reads the input files of a command in turn and keeps the first

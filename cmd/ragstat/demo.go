@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 
+	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/internal/demo"
 	"github.com/ragstat/ragstat/tokenize"
 )
@@ -24,7 +25,7 @@ func (c *demoCmd) Run(e *env) error {
 	case c.Generator != "":
 		ctx, stop := interrupted()
 		defer stop()
-		return optionFlags(demo.Serve(ctx, c.Generator, func(url string) {
+		return diag.Flagged(demo.Serve(ctx, c.Generator, func(url string) {
 			fmt.Fprintf(e.stderr, "ragstat: the demo's generator answers at %s (Ctrl-C stops it)\n", url)
 		}))
 	}

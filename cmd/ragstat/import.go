@@ -4,9 +4,9 @@ import (
 	"cmp"
 	"fmt"
 	"io"
-	"sync"
 
 	"github.com/ragstat/ragstat/corpus"
+	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/outfile"
 	"github.com/ragstat/ragstat/parquetio"
@@ -42,31 +42,15 @@ func (f *mappingFlags) mapping(c *corpus.Corpus, renames stageFlags) (traceimpor
 	if m.Stages, err = traceimport.ParseStages(renames.Stage); err == nil {
 		m.CloseAfter, err = traceimport.ParseCloseAfter(f.CloseAfter)
 	}
-	return m, optionFlags(err)
+	return m, diag.Flagged(err)
 }
 
 // mappings keeps the import manifest of every foreign trace file read, by
-// path, for the manifest of the result; files are read concurrently.
-type mappings struct {
-	mu  sync.Mutex
-	got map[string]*traceimport.Manifest
-}
+// path, for the manifest of the result.
+type mappings struct{ traceimport.Manifests }
 
-func (m *mappings) keep(man *traceimport.Manifest) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.got == nil {
-		m.got = map[string]*traceimport.Manifest{}
-	}
-	m.got[man.Files[0]] = man
-}
-
-// of returns how the file at path was mapped, or nil.
-func (m *mappings) of(path string) *traceimport.Manifest {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.got[path]
-}
+func (m *mappings) keep(man *traceimport.Manifest)       { m.Keep(man) }
+func (m *mappings) of(path string) *traceimport.Manifest { return m.Of(path) }
 
 // traceFormats are the trace formats commands read: ragstat's own, then
 // those traceimport maps with m, each file's summary written to stderr and

@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"time"
 
+	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/internal/outfile"
 	"github.com/ragstat/ragstat/intervene"
 	"github.com/ragstat/ragstat/judgments"
@@ -77,7 +78,7 @@ func (c *interveneCmd) Run(e *env) error {
 		return err
 	}
 	if opt.Citation, opt.Abstain, err = (traceimport.Mapping{Citation: c.CitationPattern, Abstain: c.AbstainPattern}).Patterns(); err != nil {
-		return optionFlags(err)
+		return diag.Flagged(err)
 	}
 	var batch *intervene.Batch
 	var out *outfile.Set
@@ -107,7 +108,7 @@ func (c *interveneCmd) Run(e *env) error {
 	defer stop()
 	res, err := intervene.Run(ctx, traces, opt)
 	if err != nil {
-		return optionFlags(err)
+		return diag.Flagged(err)
 	}
 	if batch != nil {
 		if err := writeCommit(out, c.WriteBatch, func(w io.Writer) error { _, err := batch.WriteTo(w); return err }); err != nil {

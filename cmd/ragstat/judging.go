@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -75,12 +74,12 @@ func (c *poolCmd) Run(e *env) error {
 	}
 	res, err := pool.Pool(src, pool.Options{Depth: c.Depth, Seed: c.Seed})
 	if err != nil {
-		return optionFlags(err)
+		return diag.Flagged(err)
 	}
 	if err := writeCommit(out, c.Out, func(w io.Writer) error { return pool.WriteQueue(w, res.Queue) }); err != nil {
 		return err
 	}
-	return res.WriteSummary(e.reportFor(c.Out), c.Out)
+	return res.WriteSummary(outfile.ReportTo(c.Out, e.stdout, e.stderr), c.Out)
 }
 
 type baselineCmd struct {
@@ -111,7 +110,7 @@ func (c *baselineCmd) Run(e *env) error {
 	if err := writeCommit(out, c.Out, func(w io.Writer) error { return baseline.WriteRun(w, res.Rankings, c.Tag) }); err != nil {
 		return err
 	}
-	fmt.Fprintf(e.reportFor(c.Out), "%s -> %s\n", res.Summary(), c.Out)
+	fmt.Fprintf(outfile.ReportTo(c.Out, e.stdout, e.stderr), "%s -> %s\n", res.Summary(), c.Out)
 	if empty := res.Empty(); len(empty) > 0 {
 		fmt.Fprintf(e.stderr, "ragstat: warning: %d queries matched no passage and are absent from the run: %s\n", len(empty), strings.Join(empty, ", "))
 	}
@@ -126,28 +125,10 @@ func writeCommit(out *outfile.Set, path string, write func(io.Writer) error) err
 	return out.Commit()
 }
 
-// reportFor is where a command's summary goes: standard output, unless its
-// output is written there.
-func (e *env) reportFor(out string) io.Writer {
-	if out == outfile.Stdout {
-		return e.stderr
-	}
-	return e.stdout
-}
-
 // interrupted is a context that ends on an interrupt or a termination
 // signal: a server's way to stop.
 func interrupted() (context.Context, context.CancelFunc) {
 	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-}
-
-// optionFlags names the flags of the options a library call refused.
-func optionFlags(err error) error {
-	var oe *diag.OptionError
-	if !errors.As(err, &oe) {
-		return err
-	}
-	return errors.New(oe.Named(func(o string) string { return "--" + strings.ReplaceAll(o, "_", "-") }))
 }
 
 type judgeCmd struct {
@@ -169,22 +150,16 @@ type judgeServeCmd struct {
 func (c *judgeServeCmd) Run(e *env) error {
 	// The database is read and written in place; it may not be one of the
 	// files it is built from.
-	inputs := outfile.New(outfile.Options{Force: true}, outfile.Input{Flag: "--queue", Path: c.Queue},
-		outfile.Input{Flag: "--corpus", Path: c.Corpus}, outfile.Input{Flag: "--topics", Path: c.Topics})
-	if err := inputs.Claim("--db", c.DB); err != nil {
+	ins := []outfile.Input{{Flag: "--queue", Path: c.Queue}, {Flag: "--corpus", Path: c.Corpus}, {Flag: "--topics", Path: c.Topics}}
+	if _, err := outfile.Start(outfile.Options{Force: true}, ins, outfile.Input{Flag: "--db", Path: c.DB}); err != nil {
 		return err
 	}
-	qf, err := input.Open(c.Queue, e.stdin)
-	if err != nil {
-		return err
-	}
-	defer qf.Close()
 	fs := files{e: e}
-	cs, ts := read(&fs, c.Corpus, corpus.Read), read(&fs, c.Topics, topics.Read)
+	q, cs, ts := read(&fs, c.Queue, pool.ReadQueue), read(&fs, c.Corpus, corpus.Read), read(&fs, c.Topics, topics.Read)
 	if fs.err != nil {
 		return fs.err
 	}
-	task, err := assess.ReadTask(qf, cs, ts)
+	task, err := assess.NewTask(c.Queue, q, cs, ts)
 	if err != nil {
 		return err
 	}

@@ -4,23 +4,8 @@ import (
 	"context"
 	"io"
 
-	"github.com/ragstat/ragstat/corpus"
-	"github.com/ragstat/ragstat/input"
-	"github.com/ragstat/ragstat/internal/pool"
 	"github.com/ragstat/ragstat/judgments"
-	"github.com/ragstat/ragstat/topics"
 )
-
-// ReadTask reads the queue file from pool and joins it with the corpus and
-// topics (NewTask), before any database is opened: a bad queue changes
-// nothing stored.
-func ReadTask(queue *input.File, c *corpus.Corpus, ts *topics.Set) (*Task, error) {
-	q, err := pool.ReadQueue(queue)
-	if err != nil {
-		return nil, err
-	}
-	return NewTask(queue.Name, q, c, ts)
-}
 
 // ServeFile opens the database at path, creating it when missing (on
 // scale; nil: judgments.DefaultScale for a new one, whichever an existing

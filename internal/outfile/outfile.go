@@ -272,3 +272,12 @@ func Start(opt Options, inputs []Input, outputs ...Input) (*Set, error) {
 	}
 	return s, nil
 }
+
+// ReportTo is where a command's report on its output goes: stdout, unless
+// the output is written there (out is Stdout).
+func ReportTo(out string, stdout, stderr io.Writer) io.Writer {
+	if out == Stdout {
+		return stderr
+	}
+	return stdout
+}

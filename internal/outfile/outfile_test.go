@@ -202,3 +202,10 @@ func TestStart(t *testing.T) {
 		})
 	}
 }
+
+func TestReportTo(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if ReportTo("queue.jsonl", &stdout, &stderr) != &stdout || ReportTo(Stdout, &stdout, &stderr) != &stderr {
+		t.Error("the report goes to standard error only when the output is standard output")
+	}
+}

@@ -70,3 +70,24 @@ func (r *Result) WriteSummary(w io.Writer) error {
 	fmt.Fprintln(w)
 	return WriteCounts(w, "topic", "pieces", r.Topics.Counts)
 }
+
+// Output is one file of a remap: Name is "judgments", "topics" or
+// "review".
+type Output struct {
+	Name  string
+	Write func(io.Writer) error
+}
+
+// Outputs are the files a remap writes, in order: the judgments (JSONL,
+// with spans) and, when topics were remapped, the topics, unless they are
+// Withheld; then the review lines (JSONL).
+func (r *Result) Outputs() []Output {
+	var outs []Output
+	if !r.Withheld {
+		outs = append(outs, Output{"judgments", func(w io.Writer) error { return judgments.WriteJSONL(w, r.Judgments.Judgments) }})
+		if r.Topics != nil {
+			outs = append(outs, Output{"topics", func(w io.Writer) error { return topics.Write(w, r.Topics.Topics) }})
+		}
+	}
+	return append(outs, Output{"review", func(w io.Writer) error { return WriteReview(w, r.Review) }})
+}

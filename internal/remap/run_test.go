@@ -29,12 +29,13 @@ func TestRun(t *testing.T) {
 		strict    bool
 		review    int
 		withheld  bool
+		outputs   string
 		summary   []string
 	}{
-		{"nothing to review", j("o3", 2), nil, true, 0, false, []string{"remap: 1 judgments of 1 queries, old.jsonl -> new.jsonl (min-overlap 0.9)"}},
-		{"review, not strict", j("o2", 1), nil, false, 1, false, []string{"TOTAL  1"}},
-		{"review, strict", j("o2", 1), nil, true, 1, true, nil},
-		{"with topics", j("o3", 2), ts, false, 0, false, []string{"topic  pieces"}},
+		{"nothing to review", j("o3", 2), nil, true, 0, false, "judgments review", []string{"remap: 1 judgments of 1 queries, old.jsonl -> new.jsonl (min-overlap 0.9)"}},
+		{"review, not strict", j("o2", 1), nil, false, 1, false, "judgments review", []string{"TOTAL  1"}},
+		{"review, strict", j("o2", 1), nil, true, 1, true, "review", nil},
+		{"with topics", j("o3", 2), ts, false, 0, false, "judgments topics review", []string{"topic  pieces"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			js, err := judgments.Read(read("j.jsonl", c.judgments), judgments.Options{Scale: judgments.DefaultScale})
@@ -47,6 +48,13 @@ func TestRun(t *testing.T) {
 			}
 			if len(res.Review) != c.review || res.Withheld != c.withheld || (res.Topics != nil) != (c.topics != nil) {
 				t.Errorf("review %d, withheld %v, topics %v", len(res.Review), res.Withheld, res.Topics != nil)
+			}
+			var names []string
+			for _, o := range res.Outputs() {
+				names = append(names, o.Name)
+			}
+			if got := strings.Join(names, " "); got != c.outputs {
+				t.Errorf("outputs %s, want %s", got, c.outputs)
 			}
 			var buf bytes.Buffer
 			if err := res.WriteSummary(&buf); err != nil {
