@@ -27,3 +27,19 @@ func TestRead(t *testing.T) {
 		}
 	}
 }
+
+func TestOpenAll(t *testing.T) {
+	dir := t.TempDir()
+	a := filepath.Join(dir, "a.txt")
+	os.WriteFile(a, []byte("a\n"), 0o644)
+	fs, err := OpenAll([]string{a, "-"}, strings.NewReader("b\n"))
+	if err != nil || len(fs) != 2 || fs[0].Name != a || fs[1].Name != "-" {
+		t.Fatalf("OpenAll: %v, %v", fs, err)
+	}
+	for _, f := range fs {
+		f.Close()
+	}
+	if _, err := OpenAll([]string{a, filepath.Join(dir, "missing.txt")}, nil); err == nil || !strings.Contains(err.Error(), "missing.txt") {
+		t.Errorf("missing file: %v", err)
+	}
+}

@@ -92,15 +92,11 @@ func (c *importCmd) Run(e *env) error {
 	if fs.err != nil || err != nil {
 		return cmp.Or(fs.err, err)
 	}
-	var inputs []*input.File
-	defer func() { closeAll(inputs) }()
-	for _, path := range c.Files {
-		f, err := input.Open(path, e.stdin)
-		if err != nil {
-			return err
-		}
-		inputs = append(inputs, f)
+	inputs, err := input.OpenAll(c.Files, e.stdin)
+	if err != nil {
+		return err
 	}
+	defer closeAll(inputs)
 	var man *traceimport.Manifest
 	err = out.Write(c.Out, func(w io.Writer) (err error) {
 		man, err = traceimport.ImportJSONL(w, format, inputs, m)
