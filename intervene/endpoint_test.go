@@ -33,8 +33,8 @@ func TestEndpoint(t *testing.T) {
 					t.Errorf("client %+v", g)
 				}
 			case *intervene.Cache:
-				if c.gen != "*intervene.Cache" || g.Path() != cache {
-					t.Errorf("cache at %s", g.Path())
+				if c.gen != "*intervene.Cache" || g.Path() != cache || g.Note() != "cache: "+cache+" (0 of the answers came from it)" {
+					t.Errorf("cache at %s: %s", g.Path(), g.Note())
 				}
 			}
 		})

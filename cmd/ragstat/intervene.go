@@ -118,7 +118,7 @@ func (c *interveneCmd) Run(e *env) error {
 		return nil
 	}
 	if cache, ok := opt.Generator.(*intervene.Cache); ok {
-		notes = append(notes, fmt.Sprintf("cache: %s (%d of the answers came from it)", cache.Path(), cache.Hits))
+		notes = append(notes, cache.Note())
 	}
 	rep := &report.Intervention{Tool: "ragstat", Version: Version, Inputs: inputs, Result: res, Notes: notes}
 	if err := report.RenderIntervention(e.stdout, c.Format, rep); err != nil {
