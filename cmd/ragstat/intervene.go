@@ -111,7 +111,7 @@ func (c *interveneCmd) Run(e *env) error {
 		return diag.Flagged(err)
 	}
 	if batch != nil {
-		if err := writeCommit(out, c.WriteBatch, func(w io.Writer) error { _, err := batch.WriteTo(w); return err }); err != nil {
+		if err := out.Finish(c.WriteBatch, func(w io.Writer) error { _, err := batch.WriteTo(w); return err }); err != nil {
 			return err
 		}
 		fmt.Fprintf(e.stderr, "ragstat: %d requests written to %s; send it as a Batch API job, then rerun with --read-batch OUTPUT\n", batch.Len(), c.WriteBatch)

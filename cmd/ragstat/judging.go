@@ -76,7 +76,7 @@ func (c *poolCmd) Run(e *env) error {
 	if err != nil {
 		return diag.Flagged(err)
 	}
-	if err := writeCommit(out, c.Out, func(w io.Writer) error { return pool.WriteQueue(w, res.Queue) }); err != nil {
+	if err := out.Finish(c.Out, func(w io.Writer) error { return pool.WriteQueue(w, res.Queue) }); err != nil {
 		return err
 	}
 	return res.WriteSummary(outfile.ReportTo(c.Out, e.stdout, e.stderr), c.Out)
@@ -107,7 +107,7 @@ func (c *baselineCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	if err := writeCommit(out, c.Out, func(w io.Writer) error { return baseline.WriteRun(w, res.Rankings, c.Tag) }); err != nil {
+	if err := out.Finish(c.Out, func(w io.Writer) error { return baseline.WriteRun(w, res.Rankings, c.Tag) }); err != nil {
 		return err
 	}
 	fmt.Fprintf(outfile.ReportTo(c.Out, e.stdout, e.stderr), "%s -> %s\n", res.Summary(), c.Out)
@@ -115,14 +115,6 @@ func (c *baselineCmd) Run(e *env) error {
 		fmt.Fprintf(e.stderr, "ragstat: warning: %d queries matched no passage and are absent from the run: %s\n", len(empty), strings.Join(empty, ", "))
 	}
 	return nil
-}
-
-// writeCommit writes the one output of a command and commits it.
-func writeCommit(out *outfile.Set, path string, write func(io.Writer) error) error {
-	if err := out.Write(path, write); err != nil {
-		return err
-	}
-	return out.Commit()
 }
 
 // interrupted is a context that ends on an interrupt or a termination
@@ -198,7 +190,7 @@ func (c *judgeExportCmd) Run(e *env) error {
 	defer out.Abort()
 	var n int
 	var scale judgments.Scale
-	err = writeCommit(out, c.Out, func(w io.Writer) (err error) {
+	err = out.Finish(c.Out, func(w io.Writer) (err error) {
 		n, scale, err = assess.ExportFile(context.Background(), c.DB, w, assess.ExportOptions{Format: c.Format, Assessor: c.Assessor, Merge: c.Merge})
 		return err
 	})

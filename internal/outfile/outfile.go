@@ -228,6 +228,15 @@ func (s *Set) Commit() error {
 	return nil
 }
 
+// Finish writes the last output, path, as Write does, and commits the
+// Set: the end of a command with one output.
+func (s *Set) Finish(path string, write func(io.Writer) error) error {
+	if err := s.Write(path, write); err != nil {
+		return err
+	}
+	return s.Commit()
+}
+
 // Abort removes what the Set wrote and the folders it created, unless
 // Commit succeeded; it may be deferred unconditionally.
 func (s *Set) Abort() {

@@ -209,3 +209,26 @@ func TestReportTo(t *testing.T) {
 		t.Error("the report goes to standard error only when the output is standard output")
 	}
 }
+
+func TestFinish(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "queue.jsonl")
+	s, err := Start(Options{}, nil, Input{"--out", path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Finish(path, write("done\n")); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(path); err != nil || string(b) != "done\n" {
+		t.Errorf("%q, %v", b, err)
+	}
+	s, _ = Start(Options{Force: true}, nil, Input{"--out", path})
+	if err := s.Finish(path, func(io.Writer) error { return errors.New("failed") }); err == nil {
+		t.Error("a failed write finished")
+	}
+	s.Abort()
+	if b, _ := os.ReadFile(path); string(b) != "done\n" {
+		t.Errorf("a failed write replaced the file: %q", b)
+	}
+}
