@@ -7,6 +7,7 @@ import (
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/htmlreport"
 	"github.com/ragstat/ragstat/systems"
+	"github.com/ragstat/ragstat/traceimport"
 )
 
 type compareCmd struct {
@@ -64,9 +65,9 @@ func (c *compareCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	var mapped mappings
-	g.Mapping = mapped.of
-	sys, err := systems.Open(c.Systems, e.stdin, systems.Options{Traces: traceFormats(m, e.stderr, mapped.keep)})
+	var mapped traceimport.Manifests
+	g.Mapping = mapped.Of
+	sys, err := systems.Open(c.Systems, e.stdin, systems.Options{Traces: traceFormats(m, e.stderr, mapped.Keep)})
 	defer systems.Close(sys)
 	if err != nil {
 		return err

@@ -47,12 +47,12 @@ func (c *remapCmd) Run(e *env) error {
 		return err
 	}
 	defer out.Abort()
-	fs := files{e: e}
-	src := remap.Sources{Old: read(&fs, c.OldChunks, chunks.Read), New: read(&fs, c.NewChunks, chunks.Read),
-		Documents: read(&fs, c.Documents, chunks.ReadDocuments), Judgments: read(&fs, c.Judgments, judgmentsOn(c.Grades, false)),
-		Topics: read(&fs, c.Topics, topics.Read)}
-	if fs.err != nil {
-		return fs.err
+	fs := input.Batch{Stdin: e.stdin}
+	src := remap.Sources{Old: input.ReadIn(&fs, c.OldChunks, chunks.Read), New: input.ReadIn(&fs, c.NewChunks, chunks.Read),
+		Documents: input.ReadIn(&fs, c.Documents, chunks.ReadDocuments), Judgments: input.ReadIn(&fs, c.Judgments, judgments.ReadOn(c.Grades, judgments.Options{})),
+		Topics: input.ReadIn(&fs, c.Topics, topics.Read)}
+	if fs.Err != nil {
+		return fs.Err
 	}
 	res, err := remap.Run(src, remap.Options{MinOverlap: c.MinOverlap, Strict: c.Strict})
 	if err != nil {
@@ -113,10 +113,10 @@ func (c *splitCmd) Run(e *env) error {
 			return err
 		}
 	}
-	fs := files{e: e}
-	ts, js := read(&fs, c.Topics, topics.Read), read(&fs, c.Judgments, judgmentsOn(c.Grades, false))
-	if fs.err != nil {
-		return fs.err
+	fs := input.Batch{Stdin: e.stdin}
+	ts, js := input.ReadIn(&fs, c.Topics, topics.Read), input.ReadIn(&fs, c.Judgments, judgments.ReadOn(c.Grades, judgments.Options{}))
+	if fs.Err != nil {
+		return fs.Err
 	}
 	res, outputs, err := split.Run(ts, js, split.Options{HeldOut: c.HeldOut, Seed: c.Seed, GroupBy: by})
 	if err != nil {
@@ -137,38 +137,4 @@ func (c *splitCmd) Run(e *env) error {
 		fmt.Fprintf(e.stdout, "wrote %s\n", filepath.Join(c.OutDir, name))
 	}
 	return nil
-}
-
-// readFile opens path ("-": standard input), reads it with read and
-// closes it.
-func readFile[T any](e *env, path string, read func(*input.File) (T, error)) (T, error) {
-	return input.Read(path, e.stdin, read)
-}
-
-// files reads the input files of a command in turn and keeps the first
-// error: once one fails, the others are not read.
-type files struct {
-	e   *env
-	err error
-}
-
-// read reads the file at path with fn (nothing when path is empty) unless
-// an earlier file failed.
-func read[T any](fs *files, path string, fn func(*input.File) (T, error)) T {
-	var v T
-	if fs.err == nil && path != "" {
-		v, fs.err = readFile(fs.e, path, fn)
-	}
-	return v
-}
-
-// judgmentsOn reads judgments on the grade scale MIN..MAX.
-func judgmentsOn(grades string, numericIDs bool) func(*input.File) (*judgments.Set, error) {
-	return func(f *input.File) (*judgments.Set, error) {
-		scale, err := judgments.ParseScale(grades)
-		if err != nil {
-			return nil, err
-		}
-		return judgments.Read(f, judgments.Options{Scale: scale, NumericIDs: numericIDs})
-	}
 }

@@ -45,13 +45,6 @@ func (f *mappingFlags) mapping(c *corpus.Corpus, renames stageFlags) (traceimpor
 	return m, diag.Flagged(err)
 }
 
-// mappings keeps the import manifest of every foreign trace file read, by
-// path, for the manifest of the result.
-type mappings struct{ traceimport.Manifests }
-
-func (m *mappings) keep(man *traceimport.Manifest)       { m.Keep(man) }
-func (m *mappings) of(path string) *traceimport.Manifest { return m.Of(path) }
-
 // traceFormats are the trace formats commands read: ragstat's own, then
 // those traceimport maps with m, each file's summary written to stderr and
 // its manifest handed to keep, when not nil.
@@ -87,16 +80,16 @@ func (c *importCmd) Run(e *env) error {
 		return err
 	}
 	defer out.Abort()
-	fs := files{e: e}
-	m, err := c.mapping(read(&fs, c.Corpus, corpus.Read), c.stageFlags)
-	if fs.err != nil || err != nil {
-		return cmp.Or(fs.err, err)
+	fs := input.Batch{Stdin: e.stdin}
+	m, err := c.mapping(input.ReadIn(&fs, c.Corpus, corpus.Read), c.stageFlags)
+	if fs.Err != nil || err != nil {
+		return cmp.Or(fs.Err, err)
 	}
 	inputs, err := input.OpenAll(c.Files, e.stdin)
 	if err != nil {
 		return err
 	}
-	defer closeAll(inputs)
+	defer input.CloseAll(inputs)
 	var man *traceimport.Manifest
 	err = out.Write(c.Out, func(w io.Writer) (err error) {
 		man, err = traceimport.ImportJSONL(w, format, inputs, m)

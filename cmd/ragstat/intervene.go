@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ragstat/ragstat/diag"
+	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/outfile"
 	"github.com/ragstat/ragstat/intervene"
 	"github.com/ragstat/ragstat/judgments"
@@ -59,12 +60,12 @@ func (c *interveneCmd) Run(e *env) error {
 	s := &stagesCmd{policyFlags: policyFlags{Judgments: c.Judgments, JudgmentsFormat: c.JudgmentsFormat},
 		mappingFlags: c.mappingFlags, Topics: c.Topics, Corpus: c.Corpus, Traces: c.Traces}
 	in, inputs, files, err := s.read(e, scale)
-	defer closeAll(files)
+	defer input.CloseAll(files)
 	if err != nil {
 		return err
 	}
 	scan, traceFiles, err := s.traces(e, &inputs, in.Corpus)
-	defer closeAll(traceFiles)
+	defer input.CloseAll(traceFiles)
 	if err != nil {
 		return err
 	}
@@ -94,7 +95,7 @@ func (c *interveneCmd) Run(e *env) error {
 		batch = &intervene.Batch{}
 		opt.Generator = batch
 	case c.ReadBatch != "":
-		answers, err := readFile(e, c.ReadBatch, intervene.ReadBatch)
+		answers, err := input.Read(c.ReadBatch, e.stdin, intervene.ReadBatch)
 		if err != nil {
 			return err
 		}

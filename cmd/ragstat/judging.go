@@ -64,13 +64,13 @@ func (c *poolCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	fs := files{e: e}
-	src.Corpus, src.Topics = read(&fs, c.Corpus, corpus.Read), read(&fs, c.Topics, topics.Read)
-	src.Judgments = read(&fs, c.Judgments, func(f *input.File) (*judgments.Set, error) {
+	fs := input.Batch{Stdin: e.stdin}
+	src.Corpus, src.Topics = input.ReadIn(&fs, c.Corpus, corpus.Read), input.ReadIn(&fs, c.Topics, topics.Read)
+	src.Judgments = input.ReadIn(&fs, c.Judgments, func(f *input.File) (*judgments.Set, error) {
 		return judgments.Read(f, judgments.Options{Scale: pool.JudgedScale, NumericIDs: c.NumericIDs})
 	})
-	if fs.err != nil {
-		return fs.err
+	if fs.Err != nil {
+		return fs.Err
 	}
 	res, err := pool.Pool(src, pool.Options{Depth: c.Depth, Seed: c.Seed})
 	if err != nil {
@@ -98,10 +98,10 @@ func (c *baselineCmd) Run(e *env) error {
 		return err
 	}
 	defer out.Abort()
-	fs := files{e: e}
-	cs, ts := read(&fs, c.Corpus, corpus.Read), read(&fs, c.Topics, topics.Read)
-	if fs.err != nil {
-		return fs.err
+	fs := input.Batch{Stdin: e.stdin}
+	cs, ts := input.ReadIn(&fs, c.Corpus, corpus.Read), input.ReadIn(&fs, c.Topics, topics.Read)
+	if fs.Err != nil {
+		return fs.Err
 	}
 	res, err := baseline.Run(cs, ts, baseline.Options{K: c.K})
 	if err != nil {
@@ -146,10 +146,10 @@ func (c *judgeServeCmd) Run(e *env) error {
 	if _, err := outfile.Start(outfile.Options{Force: true}, ins, outfile.Input{Flag: "--db", Path: c.DB}); err != nil {
 		return err
 	}
-	fs := files{e: e}
-	q, cs, ts := read(&fs, c.Queue, pool.ReadQueue), read(&fs, c.Corpus, corpus.Read), read(&fs, c.Topics, topics.Read)
-	if fs.err != nil {
-		return fs.err
+	fs := input.Batch{Stdin: e.stdin}
+	q, cs, ts := input.ReadIn(&fs, c.Queue, pool.ReadQueue), input.ReadIn(&fs, c.Corpus, corpus.Read), input.ReadIn(&fs, c.Topics, topics.Read)
+	if fs.Err != nil {
+		return fs.Err
 	}
 	task, err := assess.NewTask(c.Queue, q, cs, ts)
 	if err != nil {

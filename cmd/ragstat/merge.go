@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 
+	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/report"
 	"github.com/ragstat/ragstat/shard"
 )
@@ -19,7 +20,7 @@ func (c *mergeCmd) Run(e *env) error {
 	parts := make([]*report.Saved, len(c.Parts))
 	for i, path := range c.Parts {
 		var err error
-		if parts[i], err = readFile(e, path, report.Read); err != nil {
+		if parts[i], err = input.Read(path, e.stdin, report.Read); err != nil {
 			return err
 		}
 	}

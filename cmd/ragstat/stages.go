@@ -15,6 +15,7 @@ import (
 	"github.com/ragstat/ragstat/systems"
 	"github.com/ragstat/ragstat/tokenize"
 	"github.com/ragstat/ragstat/trace"
+	"github.com/ragstat/ragstat/traceimport"
 )
 
 type stagesCmd struct {
@@ -62,12 +63,12 @@ func (c *stagesCmd) Run(e *env) error {
 	// tighter collector target keeps peak memory nearer what is live.
 	defer debug.SetGCPercent(debug.SetGCPercent(50))
 	in, inputs, files, err := c.read(e, p.Scale)
-	defer closeAll(files)
+	defer input.CloseAll(files)
 	if err != nil {
 		return err
 	}
 	traces, traceFiles, err := c.traces(e, &inputs, in.Corpus)
-	defer closeAll(traceFiles)
+	defer input.CloseAll(traceFiles)
 	if err != nil {
 		return err
 	}
@@ -111,8 +112,8 @@ func (c *stagesCmd) traces(e *env, inputs *[]report.Input, cp *corpus.Corpus) (s
 	if err != nil {
 		return nil, nil, err
 	}
-	var mapped mappings
-	ins, err := systems.Open(c.Traces, e.stdin, systems.Options{Accept: []systems.Kind{systems.Traces}, Traces: traceFormats(m, e.stderr, mapped.keep)})
+	var mapped traceimport.Manifests
+	ins, err := systems.Open(c.Traces, e.stdin, systems.Options{Accept: []systems.Kind{systems.Traces}, Traces: traceFormats(m, e.stderr, mapped.Keep)})
 	var files []*input.File
 	for _, in := range ins {
 		if in.Name != "" && err == nil {
@@ -124,7 +125,7 @@ func (c *stagesCmd) traces(e *env, inputs *[]report.Input, cp *corpus.Corpus) (s
 	return func(fn func(*trace.Trace) error) error {
 		err := systems.Scan(ins, fn)
 		for i := range *inputs { // the manifest records how each foreign file was mapped
-			if man := mapped.of((*inputs)[i].Path); man != nil && (*inputs)[i].Role == "traces" {
+			if man := mapped.Of((*inputs)[i].Path); man != nil && (*inputs)[i].Role == "traces" {
 				(*inputs)[i].Mapping = man
 			}
 		}
@@ -156,7 +157,7 @@ func (c *tokensCmd) Run(e *env) error {
 	}
 	total := 0
 	for _, path := range c.Files {
-		data, err := readFile(e, path, (*input.File).ReadAll)
+		data, err := input.Read(path, e.stdin, (*input.File).ReadAll)
 		if err != nil {
 			return err
 		}
@@ -168,11 +169,4 @@ func (c *tokensCmd) Run(e *env) error {
 		fmt.Fprintf(e.stdout, "%d\t%s\ttotal\n", total, tok.Name())
 	}
 	return nil
-}
-
-// closeAll closes every file (removing the copies of standard input).
-func closeAll(files []*input.File) {
-	for _, f := range files {
-		f.Close()
-	}
 }
