@@ -61,13 +61,13 @@ func (c *compareCmd) Run(e *env) error {
 	}
 	defer g.Close()
 	g.Version = Version
-	m, err := c.mapping(g.Corpus, c.stageFlags)
+	var mapped traceimport.Manifests
+	g.Mapping = mapped.Of
+	readers, err := e.traceFormats(c.mappingFlags, c.stageFlags, &mapped)(g.Corpus)
 	if err != nil {
 		return err
 	}
-	var mapped traceimport.Manifests
-	g.Mapping = mapped.Of
-	sys, err := systems.Open(c.Systems, e.stdin, systems.Options{Traces: traceFormats(m, e.stderr, mapped.Keep)})
+	sys, err := systems.Open(c.Systems, e.stdin, systems.Options{Traces: readers})
 	defer systems.Close(sys)
 	if err != nil {
 		return err

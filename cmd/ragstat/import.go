@@ -45,16 +45,14 @@ func (f *mappingFlags) mapping(c *corpus.Corpus, renames stageFlags) (traceimpor
 	return m, diag.Flagged(err)
 }
 
-// traceFormats are the trace formats commands read: ragstat's own, then
-// those traceimport maps with m, each file's summary written to stderr and
-// its manifest handed to keep, when not nil.
-func traceFormats(m traceimport.Mapping, stderr io.Writer, keep func(*traceimport.Manifest)) []systems.TraceReader {
-	return []systems.TraceReader{systems.JSONL, parquetio.Traces, traceimport.Reader(m, func(man *traceimport.Manifest) {
-		fmt.Fprint(stderr, man.Summary())
-		if keep != nil {
-			keep(man)
-		}
-	})}
+// traceFormats are the trace formats commands read, foreign traces mapped
+// with the flags over the corpus read, each import's summary on stderr and
+// its manifest kept in mapped when not nil.
+func (e *env) traceFormats(f mappingFlags, renames stageFlags, mapped *traceimport.Manifests) func(*corpus.Corpus) ([]systems.TraceReader, error) {
+	return func(c *corpus.Corpus) ([]systems.TraceReader, error) {
+		m, err := f.mapping(c, renames)
+		return traceimport.Readers(m, e.stderr, mapped, parquetio.Traces), err
+	}
 }
 
 type importCmd struct {

@@ -10,11 +10,13 @@ import (
 	"time"
 
 	"github.com/ragstat/ragstat/diag"
+	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/outfile"
 	"github.com/ragstat/ragstat/intervene"
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/report"
+	"github.com/ragstat/ragstat/stages"
 	"github.com/ragstat/ragstat/tokenize"
 	"github.com/ragstat/ragstat/traceimport"
 )
@@ -57,23 +59,18 @@ func (c *interveneCmd) Run(e *env) error {
 	if err != nil {
 		return fmt.Errorf("--grades: %w", err)
 	}
-	s := &stagesCmd{policyFlags: policyFlags{Judgments: c.Judgments, JudgmentsFormat: c.JudgmentsFormat},
-		mappingFlags: c.mappingFlags, Topics: c.Topics, Corpus: c.Corpus, Traces: c.Traces}
-	in, inputs, files, err := s.read(e, scale)
-	defer input.CloseAll(files)
+	var mapped traceimport.Manifests
+	req := stages.Request{Settings: eval.Settings{Judgments: c.Judgments, JudgmentsFormat: c.JudgmentsFormat}, Topics: c.Topics, Corpus: c.Corpus}
+	src, err := req.Open(scale, e.files(), c.Traces, e.stdin, e.traceFormats(c.mappingFlags, stageFlags{}, &mapped))
+	defer src.Close()
 	if err != nil {
 		return err
 	}
-	scan, traceFiles, err := s.traces(e, &inputs, in.Corpus)
-	defer input.CloseAll(traceFiles)
+	traces, err := intervene.Gather(src.Scan)
 	if err != nil {
 		return err
 	}
-	traces, err := intervene.Gather(scan)
-	if err != nil {
-		return err
-	}
-	opt := intervene.Options{Judgments: in.Judgments, Topics: in.Topics, Corpus: in.Corpus, MinGrade: c.MinGrade, PassF1: c.PassF1,
+	opt := intervene.Options{Judgments: src.Judgments, Topics: src.Topics, Corpus: src.Corpus, MinGrade: c.MinGrade, PassF1: c.PassF1,
 		Queries: c.Queries, Failing: c.Failing, Settings: intervene.Settings{Model: c.Model, Temperature: c.Temperature, Seed: c.Seed, MaxTokens: c.MaxTokens}}
 	if opt.Tokenizer, err = tokenize.New(c.Tokenizer); err != nil {
 		return err
@@ -121,7 +118,7 @@ func (c *interveneCmd) Run(e *env) error {
 	if cache, ok := opt.Generator.(*intervene.Cache); ok {
 		notes = append(notes, cache.Note())
 	}
-	rep := &report.Intervention{Tool: "ragstat", Version: Version, Inputs: inputs, Result: res, Notes: notes}
+	rep := &report.Intervention{Tool: "ragstat", Version: Version, Inputs: report.StagesInputs(src, &mapped), Result: res, Notes: notes}
 	if err := report.RenderIntervention(e.stdout, c.Format, rep); err != nil {
 		return internal(err)
 	}

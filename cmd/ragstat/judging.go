@@ -53,13 +53,13 @@ func (c *poolCmd) Run(e *env) error {
 		return err
 	}
 	defer out.Abort()
-	m, err := c.mapping(nil, stageFlags{})
+	readers, err := e.traceFormats(c.mappingFlags, stageFlags{}, nil)(nil)
 	if err != nil {
 		return err
 	}
 	format, _ := input.ParseFormat(c.RunFormat)
 	src := pool.Sources{Stage: c.Stage, Runs: runs.Options{Format: format, NumericIDs: c.NumericIDs}}
-	src.Systems, err = systems.Open(c.Inputs, e.stdin, systems.Options{Accept: []systems.Kind{systems.Run, systems.Traces}, Traces: traceFormats(m, e.stderr, nil)})
+	src.Systems, err = systems.Open(c.Inputs, e.stdin, systems.Options{Accept: []systems.Kind{systems.Run, systems.Traces}, Traces: readers})
 	defer systems.Close(src.Systems)
 	if err != nil {
 		return err

@@ -6,15 +6,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ragstat/ragstat/corpus"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/progress"
-	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/report"
 	"github.com/ragstat/ragstat/stages"
-	"github.com/ragstat/ragstat/systems"
 	"github.com/ragstat/ragstat/tokenize"
-	"github.com/ragstat/ragstat/trace"
 	"github.com/ragstat/ragstat/traceimport"
 )
 
@@ -62,25 +58,25 @@ func (c *stagesCmd) Run(e *env) error {
 	// Judgments and topics stay in memory while traces stream past them: a
 	// tighter collector target keeps peak memory nearer what is live.
 	defer debug.SetGCPercent(debug.SetGCPercent(50))
-	in, inputs, files, err := c.read(e, p.Scale)
-	defer input.CloseAll(files)
+	var mapped traceimport.Manifests
+	src, err := req.Open(p.Scale, e.files(), c.Traces, e.stdin, e.traceFormats(c.mappingFlags, c.stageFlags, &mapped))
+	defer src.Close()
 	if err != nil {
 		return err
 	}
-	traces, traceFiles, err := c.traces(e, &inputs, in.Corpus)
-	defer input.CloseAll(traceFiles)
-	if err != nil {
-		return err
+	var traceFiles []*input.File
+	for _, in := range src.Traces {
+		traceFiles = append(traceFiles, in.File)
 	}
-	files = append(files, traceFiles...)
 	bar := progress.Files(e.stderr, "evaluating traces", traceFiles, e.terminal, time.Now)
-	res, err := stages.Evaluate(in, traces, opt)
+	res, err := stages.Evaluate(src.Input, src.Scan, opt)
 	bar.Done()
 	if err != nil {
 		return err
 	}
+	inputs := report.StagesInputs(src, &mapped)
 	if c.Format == "json" {
-		if err := report.Digests(inputs, files); err != nil {
+		if err := report.Digests(inputs, src.All()); err != nil {
 			return err
 		}
 	}
@@ -89,48 +85,6 @@ func (c *stagesCmd) Run(e *env) error {
 		return internal(err)
 	}
 	return c.gate(res)
-}
-
-// read opens and reads every input but the traces, with the record of each.
-func (c *stagesCmd) read(e *env, scale judgments.Scale) (stages.Input, []report.Input, []*input.File, error) {
-	in, files, err := c.request().Read(scale, e.files())
-	var inputs []report.Input
-	for i, f := range files {
-		inputs = append(inputs, report.Input{Role: []string{"judgments", "topics", "corpus"}[i], Path: f.Name, Format: "jsonl"})
-	}
-	if err == nil {
-		inputs[0].Format = string(in.Judgments.Format)
-	}
-	return in, inputs, files, err
-}
-
-// traces opens the trace files, to be streamed on all cores; files in
-// another trace format are mapped as they are read, and what could not be
-// mapped is summarised on standard error.
-func (c *stagesCmd) traces(e *env, inputs *[]report.Input, cp *corpus.Corpus) (stages.Traces, []*input.File, error) {
-	m, err := c.mapping(cp, c.stageFlags)
-	if err != nil {
-		return nil, nil, err
-	}
-	var mapped traceimport.Manifests
-	ins, err := systems.Open(c.Traces, e.stdin, systems.Options{Accept: []systems.Kind{systems.Traces}, Traces: traceFormats(m, e.stderr, mapped.Keep)})
-	var files []*input.File
-	for _, in := range ins {
-		if in.Name != "" && err == nil {
-			err = fmt.Errorf("%s: stages reads the systems' names from the traces; give the path alone", in.Path)
-		}
-		files = append(files, in.File)
-		*inputs = append(*inputs, report.Input{Role: "traces", Path: in.File.Name, Format: in.Format})
-	}
-	return func(fn func(*trace.Trace) error) error {
-		err := systems.Scan(ins, fn)
-		for i := range *inputs { // the manifest records how each foreign file was mapped
-			if man := mapped.Of((*inputs)[i].Path); man != nil && (*inputs)[i].Role == "traces" {
-				(*inputs)[i].Mapping = man
-			}
-		}
-		return err
-	}, files, err
 }
 
 // gate fails the command when an out-of-scope item was seen and asked to.
