@@ -56,11 +56,7 @@ func (s *Sources) Scan(fn func(*trace.Trace) error) error { return systems.Scan(
 
 // All are every file open: Files, then the trace files.
 func (s *Sources) All() []*input.File {
-	all := append([]*input.File(nil), s.Files...)
-	for _, in := range s.Traces {
-		all = append(all, in.File)
-	}
-	return all
+	return append(append([]*input.File(nil), s.Files...), systems.Files(s.Traces)...)
 }
 
 // Close closes every file (removing the copies of standard input).

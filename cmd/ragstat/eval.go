@@ -125,37 +125,18 @@ func (c *evalCmd) Run(e *env) error {
 	if part != nil {
 		part.FoldedJudgments = ev.FoldedJudgments
 	}
-	rep := &report.Eval{Tool: "ragstat", Version: Version, Policy: ev.Policy(), Shard: part, CSVComments: c.CSVComments}
-	rep.Inputs = append(rep.Inputs, report.Input{Role: "judgments", Path: ev.File.Name, Format: string(ev.Judgments().Format)})
 	runFormat, _ := input.ParseFormat(c.RunFormat)
 	sys, err := systems.Open(c.Runs, e.stdin, systems.Options{Accept: []systems.Kind{systems.Run}})
 	defer systems.Close(sys)
 	if err != nil {
 		return err
 	}
-	inputs := []*input.File{ev.File}
-	for _, in := range sys {
-		inputs = append(inputs, in.File)
-		if c.Format == "json" { // the manifest's digest, computed as the run is read
-			in.File.KeepSHA256()
-		}
-	}
-	bar := progress.Files(e.stderr, "evaluating", inputs[1:], e.terminal, time.Now)
+	bar := progress.Files(e.stderr, "evaluating", systems.Files(sys), e.terminal, time.Now)
 	defer bar.Done()
-	for _, in := range sys {
-		res, err := parquetio.Evaluate(ev.Evaluator, in.System(), in.File, runs.Options{Format: runFormat, NumericIDs: c.NumericIDs})
-		if err != nil {
-			return err
-		}
-		rep.Results = append(rep.Results, res)
-		rep.Inputs = append(rep.Inputs, report.Input{Role: "run", Path: in.File.Name, Format: res.Format})
+	rep := &report.Eval{Tool: "ragstat", Version: Version, Shard: part, CSVComments: c.CSVComments}
+	if err := parquetio.EvaluateRuns(rep, ev, sys, runs.Options{Format: runFormat, NumericIDs: c.NumericIDs}, c.Format == "json"); err != nil {
+		return err
 	}
-	if c.Format == "json" {
-		if err := report.Digests(rep.Inputs, inputs); err != nil {
-			return err
-		}
-	}
-	rep.Notes = report.Notes(ev.FoldedJudgments, ev.Policy(), ev.Preset, rep.Results)
 	rep.ChoosePerQuery(c.PerQuery, c.Summary)
 	if c.PerQueryOut != "" {
 		if err := c.writePerQuery(e, rep); err != nil {
@@ -175,19 +156,12 @@ func (c *evalCmd) Run(e *env) error {
 // Parquet or JSON Lines by its extension: never over an input, nor over an
 // existing file without --force.
 func (c *evalCmd) writePerQuery(e *env, rep *report.Eval) error {
-	ins := []outfile.Input{{Flag: "--judgments", Path: c.Judgments}, {Flag: "--doc-map", Path: c.DocMap}, {Flag: "--subtopics", Path: c.Subtopics}}
-	for _, r := range c.Runs {
-		_, path := systems.Split(r)
-		ins = append(ins, outfile.Input{Flag: "run", Path: path})
+	ins := append([]outfile.Input{{Flag: "--judgments", Path: c.Judgments}, {Flag: "--doc-map", Path: c.DocMap},
+		{Flag: "--subtopics", Path: c.Subtopics}}, outfile.Inputs("run", systems.Paths(c.Runs)...)...)
+	out, err := outfile.Start(outfile.Options{Force: c.Force, Stdout: e.stdout}, ins, outfile.Input{Flag: "--per-query-out", Path: c.PerQueryOut})
+	if err != nil {
+		return err
 	}
-	out := outfile.New(outfile.Options{Force: c.Force, Stdout: e.stdout}, ins...)
 	defer out.Abort()
-	if err := out.Claim("--per-query-out", c.PerQueryOut); err != nil {
-		return err
-	}
-	path := c.PerQueryOut
-	if err := out.Write(path, func(w io.Writer) error { return parquetio.WritePerQuery(w, path, rep) }); err != nil {
-		return err
-	}
-	return out.Commit()
+	return out.Finish(c.PerQueryOut, func(w io.Writer) error { return parquetio.WritePerQuery(w, c.PerQueryOut, rep) })
 }

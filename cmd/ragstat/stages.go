@@ -10,6 +10,7 @@ import (
 	"github.com/ragstat/ragstat/internal/progress"
 	"github.com/ragstat/ragstat/report"
 	"github.com/ragstat/ragstat/stages"
+	"github.com/ragstat/ragstat/systems"
 	"github.com/ragstat/ragstat/tokenize"
 	"github.com/ragstat/ragstat/traceimport"
 )
@@ -64,11 +65,7 @@ func (c *stagesCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	var traceFiles []*input.File
-	for _, in := range src.Traces {
-		traceFiles = append(traceFiles, in.File)
-	}
-	bar := progress.Files(e.stderr, "evaluating traces", traceFiles, e.terminal, time.Now)
+	bar := progress.Files(e.stderr, "evaluating traces", systems.Files(src.Traces), e.terminal, time.Now)
 	res, err := stages.Evaluate(src.Input, src.Scan, opt)
 	bar.Done()
 	if err != nil {
