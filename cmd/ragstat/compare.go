@@ -47,11 +47,11 @@ func (c *compareCmd) Run(e *env) error {
 		Quality: c.Quality, PriceIn: c.PriceIn, PriceOut: c.PriceOut}
 	cfg, err := req.Config()
 	if err != nil {
-		return flagged(err)
+		return err
 	}
 	ev, err := req.Open(e.files())
 	if err != nil {
-		return flagged(err)
+		return err
 	}
 	defer ev.File.Close()
 	c.announcePreset(e, ev.Preset)
@@ -79,7 +79,7 @@ func (c *compareCmd) Run(e *env) error {
 	}
 	res, reasons, err := compare.Run(g, sys, cfg)
 	if err != nil {
-		return flagged(err)
+		return err
 	}
 	if err := c.render(e, res); err != nil {
 		return internal(err)

@@ -81,15 +81,6 @@ func (e *env) files() eval.Files {
 
 var errExclusive = errors.New("--per-query and --summary exclude each other")
 
-// flagged names the flags of a setting the library refused.
-func flagged(err error) error {
-	var pe *eval.PolicyError
-	if !errors.As(err, &pe) {
-		return err
-	}
-	return errors.New(pe.Text(func(field string) string { return "--" + strings.ReplaceAll(field, "_", "-") }))
-}
-
 // announcePreset tells stderr what --like set, for the commands whose
 // output has no notes of its own (eval prints it with its results).
 func (f *policyFlags) announcePreset(e *env, preset []string) {
@@ -119,7 +110,7 @@ func (c *evalCmd) Run(e *env) error {
 	}
 	ev, err := c.settings().Open(files)
 	if err != nil {
-		return flagged(err)
+		return err
 	}
 	defer ev.File.Close()
 	if part != nil {

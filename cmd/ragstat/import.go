@@ -6,7 +6,6 @@ import (
 	"io"
 
 	"github.com/ragstat/ragstat/corpus"
-	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/outfile"
 	"github.com/ragstat/ragstat/parquetio"
@@ -42,7 +41,7 @@ func (f *mappingFlags) mapping(c *corpus.Corpus, renames stageFlags) (traceimpor
 	if m.Stages, err = traceimport.ParseStages(renames.Stage); err == nil {
 		m.CloseAfter, err = traceimport.ParseCloseAfter(f.CloseAfter)
 	}
-	return m, diag.Flagged(err)
+	return m, err
 }
 
 // traceFormats are the trace formats commands read, foreign traces mapped

@@ -9,7 +9,6 @@ import (
 	"os/signal"
 	"time"
 
-	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/outfile"
@@ -76,7 +75,7 @@ func (c *interveneCmd) Run(e *env) error {
 		return err
 	}
 	if opt.Citation, opt.Abstain, err = (traceimport.Mapping{Citation: c.CitationPattern, Abstain: c.AbstainPattern}).Patterns(); err != nil {
-		return diag.Flagged(err)
+		return err
 	}
 	var batch *intervene.Batch
 	var out *outfile.Set
@@ -106,7 +105,7 @@ func (c *interveneCmd) Run(e *env) error {
 	defer stop()
 	res, err := intervene.Run(ctx, traces, opt)
 	if err != nil {
-		return diag.Flagged(err)
+		return err
 	}
 	if batch != nil {
 		if err := out.Finish(c.WriteBatch, func(w io.Writer) error { _, err := batch.WriteTo(w); return err }); err != nil {

@@ -11,7 +11,6 @@ import (
 	"syscall"
 
 	"github.com/ragstat/ragstat/corpus"
-	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/assess"
 	"github.com/ragstat/ragstat/internal/baseline"
@@ -74,7 +73,7 @@ func (c *poolCmd) Run(e *env) error {
 	}
 	res, err := pool.Pool(src, pool.Options{Depth: c.Depth, Seed: c.Seed})
 	if err != nil {
-		return diag.Flagged(err)
+		return err
 	}
 	if err := out.Finish(c.Out, func(w io.Writer) error { return pool.WriteQueue(w, res.Queue) }); err != nil {
 		return err

@@ -49,12 +49,12 @@ func (c *stagesCmd) Run(e *env) error {
 	req := c.request()
 	p, preset, err := req.Policy()
 	if err != nil {
-		return flagged(err)
+		return err
 	}
 	c.announcePreset(e, preset)
 	opt, err := req.Options(p)
 	if err != nil {
-		return flagged(err)
+		return err
 	}
 	// Judgments and topics stay in memory while traces stream past them: a
 	// tighter collector target keeps peak memory nearer what is live.
