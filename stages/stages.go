@@ -56,7 +56,23 @@ type Options struct {
 	Tokenizer       Tokenizer // nil: no token accounting
 	// Analyses turns on the analyses of the evidence boundary (nil: off).
 	Analyses *AnalysisOptions
+	// Summary keeps the result's memory bounded by the queries' metric
+	// values instead of everything said of each query: the stages' rows,
+	// every relevant judgment's and fact's way through the stages, and
+	// every query's fact coverage and token budget are not held. The means,
+	// counts and percentiles are those of a full result; of the lost items
+	// and fact coverage lines the first Listed in query order are kept, and
+	// the over-budget and reported-token listings keep only their queries'
+	// budgets. PerQuery receives everything as it is computed.
+	Summary bool
+	// PerQuery, when set, receives each trace's record as soon as it is
+	// evaluated, one call at a time, in the order traces are read.
+	PerQuery func(*QueryRecord) error
 }
+
+// Listed is how many lost items and fact coverage lines a Summary result
+// keeps: the first in query order, as the table shows them.
+const Listed = 20
 
 // Input is what traces are evaluated against.
 type Input struct {
@@ -88,6 +104,10 @@ type System struct {
 	Configs  []string       `json:"configs,omitempty"`
 	// Analyses are present when Options.Analyses asks for them.
 	Analyses *Analyses `json:"analyses,omitempty"`
+	// Summary is set when the result holds the Options.Summary listings
+	// only; FactLines is then the number of queries with required facts.
+	Summary   bool `json:"-"`
+	FactLines int  `json:"-"`
 }
 
 // StageResult is one stage's metrics.

@@ -2,10 +2,13 @@ package main
 
 import (
 	"fmt"
-	"github.com/ragstat/ragstat/analysis"
-	"github.com/ragstat/ragstat/eval"
+	"io"
 	"runtime/debug"
 	"strings"
+
+	"github.com/ragstat/ragstat/analysis"
+	"github.com/ragstat/ragstat/eval"
+	"github.com/ragstat/ragstat/internal/outfile"
 
 	"github.com/ragstat/ragstat/corpus"
 	"github.com/ragstat/ragstat/diag"
@@ -38,6 +41,8 @@ type stagesCmd struct {
 	FailOnViolation bool     `help:"Exit 3 when an out-of-scope item appears in any stage."`
 	Format          string   `short:"f" default:"table" enum:"table,json" help:"Output format (${enum})."`
 	PerQuery        bool     `help:"Print per-query rows and every lost item."`
+	PerQueryOut     string   `placeholder:"FILE" help:"Write each trace's record (per-stage values, lost items, facts, budget, validity, answer) to FILE as it is evaluated, JSON Lines. With the table and no --per-query, the result then holds sums only: memory stays bounded."`
+	Force           bool     `help:"Overwrite --per-query-out's FILE if it exists."`
 	Analyses        bool     `help:"Add the analyses of the evidence boundary per system: score calibration per stage, redundancy, evidence position, stale items, cost."`
 	Target          string   `placeholder:"precision=P|recall=R" help:"With --analyses: the score threshold each stage needs to keep this precision or recall."`
 	Bins            int      `default:"10" help:"With --analyses: reliability-table bins."`
@@ -91,8 +96,9 @@ func (c *stagesCmd) Run(e *env) error {
 	}
 	files = append(files, traceFiles...)
 	bar := e.progress("evaluating traces", traceFiles)
-	res, err := stages.Evaluate(in, traces, opt)
+	res, out, err := c.evaluate(e, in, traces, opt)
 	bar.Done()
+	defer out.Abort()
 	if err != nil {
 		return err
 	}
@@ -105,7 +111,35 @@ func (c *stagesCmd) Run(e *env) error {
 	if err := report.RenderStages(e.stdout, c.Format, rep); err != nil {
 		return internal(err)
 	}
+	if err := out.Commit(); err != nil {
+		return err
+	}
 	return c.gate(res)
+}
+
+// evaluate evaluates the traces, writing each trace's record to
+// --per-query-out when given (committed by the caller once all went well).
+func (c *stagesCmd) evaluate(e *env, in stages.Input, traces stages.Traces, opt stages.Options) (*stages.Result, *outfile.Set, error) {
+	ins := []outfile.Input{{Flag: "--judgments", Path: c.Judgments}, {Flag: "--topics", Path: c.Topics}, {Flag: "--corpus", Path: c.Corpus}}
+	for _, t := range c.Traces {
+		ins = append(ins, outfile.Input{Flag: "traces", Path: t})
+	}
+	out := outfile.New(outfile.Options{Force: c.Force, Stdout: e.stdout}, ins...)
+	if c.PerQueryOut == "" {
+		res, err := stages.Evaluate(in, traces, opt)
+		return res, out, err
+	}
+	if err := out.Claim("--per-query-out", c.PerQueryOut); err != nil {
+		return nil, out, err
+	}
+	opt.Summary = c.Format == "table" && !c.PerQuery
+	var res *stages.Result
+	err := out.Write(c.PerQueryOut, func(w io.Writer) (err error) {
+		opt.PerQuery = report.StagesRecords(w)
+		res, err = stages.Evaluate(in, traces, opt)
+		return err
+	})
+	return res, out, err
 }
 
 // stageMetrics are -m, or R, RR and nDCG over each stage's whole list at
