@@ -22,6 +22,9 @@ type Stages struct {
 	Result   *stages.Result
 	PerQuery bool
 	Notes    []string
+	// Shard marks a partial result (stages --shard): recorded in the JSON
+	// manifest for ragstat merge.
+	Shard *manifest.Shard
 }
 
 // RenderStages writes r as a table, JSON or Markdown-free text.
@@ -430,6 +433,7 @@ func (r *Stages) manifest() *manifest.Manifest {
 	if len(r.Result.Systems) > 0 && len(r.Result.Systems[0].Stages) > 0 {
 		m.Queries = manifest.Queries(queryIDs(r.Result.Systems[0].Stages[0].Eval))
 	}
+	m.Shard = r.Shard
 	return m
 }
 

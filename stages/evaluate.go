@@ -64,9 +64,23 @@ func Evaluate(in Input, traces Traces, opt Options) (*Result, error) {
 		t := in.Topics.Get(q)
 		return t == nil || t.Answerable
 	}
-	ev, err := eval.New(in.Judgments.Subset(answerable), opt.Policy, opt.Metrics, nil)
+	judged := in.Judgments.Subset(answerable)
+	var positions map[string]int
+	if opt.Shard != nil {
+		positions = map[string]int{}
+		for i, q := range judged.IDs() {
+			if opt.Shard(q) {
+				positions[q] = i
+			}
+		}
+		judged = judged.Subset(opt.Shard)
+	}
+	ev, err := eval.New(judged, opt.Policy, opt.Metrics, nil)
 	if err != nil {
 		return nil, err
+	}
+	if opt.Shard != nil && opt.Analyses != nil {
+		return nil, fmt.Errorf("stages: the analyses do not merge across shards: run them without --shard")
 	}
 	if err := ev.CheckScoreGrades(); err != nil {
 		return nil, fmt.Errorf("stages: %w", err)
@@ -80,6 +94,9 @@ func Evaluate(in Input, traces Traces, opt Options) (*Result, error) {
 	var errs diag.List
 	tallies := map[string]*tally{}
 	err = traces(func(t *trace.Trace) error {
+		if opt.Shard != nil && !opt.Shard(t.Query) {
+			return nil
+		}
 		var local diag.List
 		j := &joiner{in: in, opt: opt, errs: &local}
 		d := j.digest(t, ev)
@@ -98,7 +115,7 @@ func Evaluate(in Input, traces Traces, opt Options) (*Result, error) {
 		return nil
 	})
 	errs.Add(err)
-	res := &Result{Options: opt}
+	res := &Result{Options: opt, Positions: positions}
 	if opt.Tokenizer != nil {
 		res.Tokenizer = opt.Tokenizer.Name()
 	}
@@ -342,7 +359,6 @@ func ordered(tallies map[string]*tally) []*tally {
 // finish checks that every trace recorded the first trace's stages, in its
 // order, and computes the system's results, listings in query order.
 func (t *tally) finish(ev *eval.Evaluator, opt Options) (*System, error) {
-	cutoffs := opt.Cutoffs
 	names := t.first.names
 	var mismatched []traceRef
 	for _, key := range slices.Sorted(maps.Keys(t.stageSets)) {
@@ -365,13 +381,24 @@ func (t *tally) finish(ev *eval.Evaluator, opt Options) (*System, error) {
 	if err := errs.Err(); err != nil {
 		return nil, err
 	}
-	sys := &System{Name: t.system, Summary: t.summary, FactLines: t.factLines}
+	evals := make([]*eval.Result, len(names))
 	for i, name := range names {
 		res, err := ev.CollectRows(name, t.first.file, t.rows[i], t.notJudged, !t.summary)
 		if err != nil {
 			return nil, fmt.Errorf("system %q, stage %q: %w", t.system, name, err)
 		}
-		st := &StageResult{Name: name, K: cutoffs[name], Eval: res,
+		evals[i] = res
+	}
+	return t.report(evals, opt)
+}
+
+// report computes the system's results from its stages' evaluations and
+// the tally, listings in query order.
+func (t *tally) report(evals []*eval.Result, opt Options) (*System, error) {
+	names := t.first.names
+	sys := &System{Name: t.system, Summary: t.summary, FactLines: t.factLines}
+	for i, name := range names {
+		st := &StageResult{Name: name, K: opt.Cutoffs[name], Eval: evals[i],
 			MeanLength: float64(t.total[i]) / float64(t.n), MaxLength: t.longest[i], FactQueries: t.factLines}
 		if t.factLines > 0 {
 			st.FactCoverage = t.covered[i].value() / float64(t.factLines)
@@ -405,6 +432,9 @@ func (t *tally) finish(ev *eval.Evaluator, opt Options) (*System, error) {
 			return nil, fmt.Errorf("system %q: %w", t.system, err)
 		}
 		sys.Analyses = a
+	}
+	if opt.Shard != nil {
+		sys.Partial = t.partial(evals, opt)
 	}
 	return sys, nil
 }

@@ -65,6 +65,11 @@ type Options struct {
 	// the over-budget and reported-token listings keep only their queries'
 	// budgets. PerQuery receives everything as it is computed.
 	Summary bool
+	// Shard, when set, evaluates only the queries it keeps (one shard of
+	// an evaluation split by query): the judgments are restricted to them,
+	// other traces are passed over, and each system carries the Partial
+	// that Merge needs.
+	Shard func(query string) bool
 	// PerQuery, when set, receives each trace's record as soon as it is
 	// evaluated, one call at a time, in the order traces are read.
 	PerQuery func(*QueryRecord) error
@@ -86,6 +91,10 @@ type Result struct {
 	Options   Options   `json:"-"`
 	Tokenizer string    `json:"tokenizer,omitempty"`
 	Systems   []*System `json:"systems"`
+	// Positions gives, under Options.Shard, each of the shard's judged
+	// answerable queries its place among all of them in the judgments'
+	// order, for Merge.
+	Positions map[string]int `json:"-"`
 }
 
 // System is one system's evaluation.
@@ -108,6 +117,9 @@ type System struct {
 	// only; FactLines is then the number of queries with required facts.
 	Summary   bool `json:"-"`
 	FactLines int  `json:"-"`
+	// Partial is present under Options.Shard: what Merge needs beyond the
+	// rest.
+	Partial *Partial `json:"partial,omitempty"`
 }
 
 // StageResult is one stage's metrics.

@@ -14,8 +14,10 @@ import (
 	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/judgments"
+	"github.com/ragstat/ragstat/manifest"
 	"github.com/ragstat/ragstat/metric"
 	"github.com/ragstat/ragstat/report"
+	"github.com/ragstat/ragstat/shard"
 	"github.com/ragstat/ragstat/stages"
 	"github.com/ragstat/ragstat/systems"
 	"github.com/ragstat/ragstat/tokenize"
@@ -43,6 +45,7 @@ type stagesCmd struct {
 	PerQuery        bool     `help:"Print per-query rows and every lost item."`
 	PerQueryOut     string   `placeholder:"FILE" help:"Write each trace's record (per-stage values, lost items, facts, budget, validity, answer) to FILE as it is evaluated, JSON Lines. With the table and no --per-query, the result then holds sums only: memory stays bounded."`
 	Force           bool     `help:"Overwrite --per-query-out's FILE if it exists."`
+	Shard           string   `placeholder:"I/N" help:"Evaluate only shard I of N (0 <= I < N): the queries whose id's FNV-1a 64-bit hash is I modulo N; merge the --format json parts with ragstat merge."`
 	Analyses        bool     `help:"Add the analyses of the evidence boundary per system: score calibration per stage, redundancy, evidence position, stale items, cost."`
 	Target          string   `placeholder:"precision=P|recall=R" help:"With --analyses: the score threshold each stage needs to keep this precision or recall."`
 	Bins            int      `default:"10" help:"With --analyses: reliability-table bins."`
@@ -81,6 +84,15 @@ func (c *stagesCmd) Run(e *env) error {
 	if opt.Analyses, err = c.analyses(); err != nil {
 		return err
 	}
+	var part *manifest.Shard
+	if c.Shard != "" {
+		spec, err := shard.Parse(c.Shard)
+		if err != nil {
+			return err
+		}
+		opt.Shard = spec.Has
+		part = &manifest.Shard{Index: spec.Index, Count: spec.Count, Hash: shard.Hash}
+	}
 	// Judgments and topics stay in memory while traces stream past them: a
 	// tighter collector target keeps peak memory nearer what is live.
 	defer debug.SetGCPercent(debug.SetGCPercent(50))
@@ -107,7 +119,10 @@ func (c *stagesCmd) Run(e *env) error {
 			return err
 		}
 	}
-	rep := &report.Stages{Tool: "ragstat", Version: Version, Policy: p, Inputs: inputs, Result: res, PerQuery: c.PerQuery}
+	if part != nil {
+		part.Positions = res.Positions
+	}
+	rep := &report.Stages{Tool: "ragstat", Version: Version, Policy: p, Inputs: inputs, Result: res, PerQuery: c.PerQuery, Shard: part}
 	if err := report.RenderStages(e.stdout, c.Format, rep); err != nil {
 		return internal(err)
 	}
@@ -132,7 +147,7 @@ func (c *stagesCmd) evaluate(e *env, in stages.Input, traces stages.Traces, opt 
 	if err := out.Claim("--per-query-out", c.PerQueryOut); err != nil {
 		return nil, out, err
 	}
-	opt.Summary = c.Format == "table" && !c.PerQuery
+	opt.Summary = c.Format == "table" && !c.PerQuery && opt.Shard == nil
 	var res *stages.Result
 	err := out.Write(c.PerQueryOut, func(w io.Writer) (err error) {
 		opt.PerQuery = report.StagesRecords(w)
