@@ -67,13 +67,11 @@ func Evaluate(in Input, traces Traces, opt Options) (*Result, error) {
 	judged := in.Judgments.Subset(answerable)
 	var positions map[string]int
 	if opt.Shard != nil {
-		positions = map[string]int{}
-		for i, q := range judged.IDs() {
-			if opt.Shard(q) {
-				positions[q] = i
-			}
-		}
 		judged = judged.Subset(opt.Shard)
+		positions = map[string]int{}
+		for _, q := range judged.IDs() {
+			positions[q] = judged.Query(q).FirstLine()
+		}
 	}
 	ev, err := eval.New(judged, opt.Policy, opt.Metrics, nil)
 	if err != nil {

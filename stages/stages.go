@@ -92,8 +92,9 @@ type Result struct {
 	Tokenizer string    `json:"tokenizer,omitempty"`
 	Systems   []*System `json:"systems"`
 	// Positions gives, under Options.Shard, each of the shard's judged
-	// answerable queries its place among all of them in the judgments'
-	// order, for Merge.
+	// answerable queries the line of its first judgment: their order in
+	// the judgments, whether or not the other shards' judgments were read
+	// (judgments.Options.Keep), for Merge.
 	Positions map[string]int `json:"-"`
 }
 

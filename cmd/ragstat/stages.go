@@ -170,9 +170,14 @@ func (c *stagesCmd) stageMetrics(p eval.Policy) ([]metric.Metric, error) {
 	return metric.ParseAllLike(names, p.Like)
 }
 
-// read opens and reads every input.
+// read opens and reads every input: under --shard, the judgments and
+// topics of the shard's queries only.
 func (c *stagesCmd) read(e *env, scale judgments.Scale) (stages.Input, []report.Input, []*input.File, error) {
 	var in stages.Input
+	var keep func(string) bool
+	if spec, err := shard.Parse(c.Shard); c.Shard != "" && err == nil {
+		keep = spec.Has
+	}
 	var inputs []report.Input
 	var files []*input.File
 	open := func(role, path string) (*input.File, error) {
@@ -188,7 +193,7 @@ func (c *stagesCmd) read(e *env, scale judgments.Scale) (stages.Input, []report.
 		return in, nil, files, err
 	}
 	format, _ := input.ParseFormat(c.JudgmentsFormat)
-	if in.Judgments, err = judgmentsOf(jf, judgments.Options{Format: format, Scale: scale, NumericIDs: c.NumericIDs}); err != nil {
+	if in.Judgments, err = judgmentsOf(jf, judgments.Options{Format: format, Scale: scale, NumericIDs: c.NumericIDs, Keep: keep}); err != nil {
 		return in, nil, files, err
 	}
 	inputs[0].Format = string(in.Judgments.Format)
@@ -196,7 +201,7 @@ func (c *stagesCmd) read(e *env, scale judgments.Scale) (stages.Input, []report.
 	if err != nil {
 		return in, nil, files, err
 	}
-	if in.Topics, err = topics.Read(tf); err != nil {
+	if in.Topics, err = topics.ReadOnly(tf, keep); err != nil {
 		return in, nil, files, err
 	}
 	if c.Corpus != "" {
