@@ -306,13 +306,11 @@ func (t *tally) remember(ref traceRef) {
 // lost counts one piece of evidence in w, and keeps it unless the tally
 // summarises, then only if it is among the first lost in query order.
 func (t *tally) lost(w *Waterfall, l Lost) {
-	if !t.summary {
-		w.Lost = append(w.Lost, l)
-		w.count(l.Status)
-		return
-	}
 	w.count(l.Status)
-	if l.Status != StatusDelivered {
+	switch {
+	case !t.summary:
+		w.Lost = append(w.Lost, l)
+	case l.Status != StatusDelivered:
 		w.Lost = keepFirst(w.Lost, l, func(l Lost) string { return l.Query })
 	}
 }

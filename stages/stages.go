@@ -63,7 +63,8 @@ type Options struct {
 	// counts and percentiles are those of a full result; of the lost items
 	// and fact coverage lines the first Listed in query order are kept, and
 	// the over-budget and reported-token listings keep only their queries'
-	// budgets. PerQuery receives everything as it is computed.
+	// budgets; listings of problems (validity, answers, truncated spans)
+	// stay whole. PerQuery receives everything as it is computed.
 	Summary bool
 	// Shard, when set, evaluates only the queries it keeps (one shard of
 	// an evaluation split by query): the judgments are restricted to them,
