@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/manifest"
 	"github.com/ragstat/ragstat/metric"
+	"github.com/ragstat/ragstat/parquetio"
 	"github.com/ragstat/ragstat/report"
 	"github.com/ragstat/ragstat/shard"
 	"github.com/ragstat/ragstat/stages"
@@ -43,7 +45,7 @@ type stagesCmd struct {
 	FailOnViolation bool     `help:"Exit 3 when an out-of-scope item appears in any stage."`
 	Format          string   `short:"f" default:"table" enum:"table,json" help:"Output format (${enum})."`
 	PerQuery        bool     `help:"Print per-query rows and every lost item."`
-	PerQueryOut     string   `placeholder:"FILE" help:"Write each trace's record (per-stage values, lost items, facts, budget, validity, answer) to FILE as it is evaluated, JSON Lines. With the table and no --per-query, the result then holds sums only: memory stays bounded."`
+	PerQueryOut     string   `placeholder:"FILE" help:"Write each trace's record (per-stage values, lost items, facts, budget, validity, answer) to FILE as it is evaluated: Parquet (a row per trace and stage) when it ends in .parquet, JSON Lines otherwise. With the table and no --per-query, the result then holds sums only: memory stays bounded."`
 	Force           bool     `help:"Overwrite --per-query-out's FILE if it exists."`
 	Shard           string   `placeholder:"I/N" help:"Evaluate only shard I of N (0 <= I < N): the queries whose id's FNV-1a 64-bit hash is I modulo N; merge the --format json parts with ragstat merge."`
 	Analyses        bool     `help:"Add the analyses of the evidence boundary per system: score calibration per stage, redundancy, evidence position, stale items, cost."`
@@ -150,9 +152,24 @@ func (c *stagesCmd) evaluate(e *env, in stages.Input, traces stages.Traces, opt 
 	opt.Summary = c.Format == "table" && !c.PerQuery && opt.Shard == nil
 	var res *stages.Result
 	err := out.Write(c.PerQueryOut, func(w io.Writer) (err error) {
-		opt.PerQuery = report.StagesRecords(w)
-		res, err = stages.Evaluate(in, traces, opt)
-		return err
+		if !strings.EqualFold(filepath.Ext(c.PerQueryOut), ".parquet") {
+			opt.PerQuery = report.StagesRecords(w)
+			res, err = stages.Evaluate(in, traces, opt)
+			return err
+		}
+		var names []string
+		for _, m := range opt.Metrics {
+			names = append(names, m.Name())
+		}
+		pw, err := parquetio.NewStagesWriter(w, names)
+		if err != nil {
+			return err
+		}
+		opt.PerQuery = pw.Write
+		if res, err = stages.Evaluate(in, traces, opt); err != nil {
+			return err
+		}
+		return pw.Close()
 	})
 	return res, out, err
 }

@@ -11,7 +11,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parquet-go/parquet-go"
+
 	"github.com/ragstat/ragstat/internal/sharedtest"
+	"github.com/ragstat/ragstat/stages"
 )
 
 // TestStagesShardsMergeToOneRun makes traces of two real pipelines from
@@ -46,6 +49,7 @@ func TestStagesShardsMergeToOneRun(t *testing.T) {
 	if !strings.Contains(single[0], "OVER BUDGET") || !strings.Contains(single[0], "Latency") {
 		t.Fatalf("the fixture should put some queries over budget and record latencies:\n%s", single[0])
 	}
+	checkStagesParquet(t, args, tmp)
 	for _, n := range []int{4, 7} {
 		var parts []string
 		for i := range n {
@@ -197,4 +201,53 @@ func readRun(t *testing.T, path string) map[string][]string {
 		out[f[0]] = append(out[f[0]], f[2])
 	}
 	return out
+}
+
+// checkStagesParquet writes the per-trace records as JSON Lines and as
+// Parquet and checks that every stage's values agree.
+func checkStagesParquet(t *testing.T, args []string, tmp string) {
+	jsonOut, pqOut := filepath.Join(tmp, "records.jsonl"), filepath.Join(tmp, "records.parquet")
+	for _, path := range []string{jsonOut, pqOut} {
+		if _, errs, code := ragstat(t, "", append(args, "--per-query-out", path)...); code != 0 {
+			t.Fatalf("--per-query-out %s: exit %d: %s", path, code, errs)
+		}
+	}
+	type pqRow struct {
+		System   string  `parquet:"system"`
+		Query    string  `parquet:"query"`
+		Stage    string  `parquet:"stage"`
+		Length   int64   `parquet:"length"`
+		Facts    int64   `parquet:"facts"`
+		Support  int64   `parquet:"facts_supported"`
+		Evidence int64   `parquet:"evidence"`
+		NDCG     float64 `parquet:"nDCG"`
+	}
+	rows, err := parquet.ReadFile[pqRow](pqOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]pqRow{}
+	data, _ := os.ReadFile(jsonOut)
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var r stages.QueryRecord
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatal(err)
+		}
+		for i, st := range r.Stages {
+			w := pqRow{System: r.System, Query: r.Query, Stage: st.Name, Length: int64(st.Length), Evidence: int64(len(r.Evidence))}
+			if r.Facts != nil {
+				w.Facts, w.Support = int64(r.Facts.Facts), int64(r.Facts.Supported[i])
+			}
+			w.NDCG = *st.Values[2].Value
+			want[r.System+"/"+r.Query+"/"+st.Name] = w
+		}
+	}
+	if len(rows) != len(want) || len(rows) == 0 {
+		t.Fatalf("%d Parquet rows, %d in the JSON Lines", len(rows), len(want))
+	}
+	for _, r := range rows {
+		if w := want[r.System+"/"+r.Query+"/"+r.Stage]; r != w {
+			t.Fatalf("Parquet row %+v, JSON Lines %+v", r, w)
+		}
+	}
 }
