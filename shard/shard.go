@@ -14,6 +14,7 @@ import (
 
 	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/manifest"
 )
 
 // Hash names the hash that assigns queries to shards, as recorded in a
@@ -112,4 +113,17 @@ func KindOf(f *input.File) (string, error) {
 		return "", &diag.Error{File: f.Name, Msg: err.Error(), Hint: "give partial results written with --shard I/N --format json"}
 	}
 	return doc.Manifest.Kind, nil
+}
+
+// Record is what a partial result of shard s carries for the merge: the
+// position of each of its queries among judged, every query judged, in
+// order. The caller adds the judgments folded.
+func (s Spec) Record(judged []string) *manifest.Shard {
+	part := &manifest.Shard{Index: s.Index, Count: s.Count, Hash: Hash, Positions: map[string]int{}}
+	for i, q := range judged {
+		if s.Has(q) {
+			part.Positions[q] = i
+		}
+	}
+	return part
 }
