@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -111,7 +112,8 @@ func readQrels(t *testing.T, path string) ([]string, map[string]string) {
 }
 
 // writeTopics writes a topic a judged query, with its text and, when it
-// has a relevant passage, a required fact that passage supports.
+// has a relevant passage, a required fact that passage supports; every
+// ninth is unanswerable.
 func writeTopics(t *testing.T, tsv, path string, judged []string, relevant map[string]string) {
 	data, err := os.ReadFile(tsv)
 	if err != nil {
@@ -123,9 +125,11 @@ func writeTopics(t *testing.T, tsv, path string, judged []string, relevant map[s
 		text[id] = q
 	}
 	var b strings.Builder
-	for _, q := range judged {
+	for i, q := range judged {
 		topic := map[string]any{"id": q, "text": text[q]}
-		if r := relevant[q]; r != "" {
+		if i%9 == 4 {
+			topic["answerable"] = false
+		} else if r := relevant[q]; r != "" {
 			topic["facts"] = []any{map[string]any{"id": "answer", "support": []any{map[string]string{"item": r}}}}
 		}
 		writeJSONLine(t, &b, topic)
@@ -238,7 +242,10 @@ func checkStagesParquet(t *testing.T, args []string, tmp string) {
 			if r.Facts != nil {
 				w.Facts, w.Support = int64(r.Facts.Facts), int64(r.Facts.Supported[i])
 			}
-			w.NDCG = *st.Values[2].Value
+			w.NDCG = -1 // not scored: NaN in Parquet
+			if len(st.Values) > 0 {
+				w.NDCG = *st.Values[2].Value
+			}
 			want[r.System+"/"+r.Query+"/"+st.Name] = w
 		}
 	}
@@ -246,6 +253,9 @@ func checkStagesParquet(t *testing.T, args []string, tmp string) {
 		t.Fatalf("%d Parquet rows, %d in the JSON Lines", len(rows), len(want))
 	}
 	for _, r := range rows {
+		if math.IsNaN(r.NDCG) {
+			r.NDCG = -1
+		}
 		if w := want[r.System+"/"+r.Query+"/"+r.Stage]; r != w {
 			t.Fatalf("Parquet row %+v, JSON Lines %+v", r, w)
 		}
