@@ -1,8 +1,11 @@
 package tokenize
 
 import (
+	"math/rand/v2"
 	"path/filepath"
 	"testing"
+
+	"github.com/ragstat/ragstat/internal/synth"
 )
 
 // BenchmarkCount measures o200k_base counting over the ~1 KB passages that
@@ -50,5 +53,28 @@ func BenchmarkHFCount(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkCountSynth measures o200k_base counting over the generated
+// English passages of bench/gentraces (ASCII words of a small vocabulary),
+// the text `ragstat stages` counts in bench/stages.sh.
+func BenchmarkCountSynth(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 2))
+	passages := make([]string, 256)
+	size := 0
+	for i := range passages {
+		passages[i] = synth.Passage(r, 1000)
+		size += len(passages[i])
+	}
+	tok, err := New("o200k_base")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(size))
+	for b.Loop() {
+		for _, p := range passages {
+			tok.Count(p)
+		}
 	}
 }

@@ -20,7 +20,7 @@ const noRank = math.MaxInt
 // merge returns the token boundaries of piece: starting from single bytes,
 // it repeatedly merges the adjacent pair whose concatenation has the lowest
 // rank (the leftmost of equal ranks) until no pair is in ranks.
-func (m *merger) merge(piece string, ranks map[string]int) []int {
+func (m *merger) merge(piece string, ranks *rankTable) []int {
 	m.starts, m.ranks = m.starts[:0], m.ranks[:0]
 	for i := 0; i <= len(piece); i++ {
 		m.starts = append(m.starts, i)
@@ -29,7 +29,7 @@ func (m *merger) merge(piece string, ranks map[string]int) []int {
 		if i+2 >= len(m.starts) {
 			return noRank
 		}
-		if r, ok := ranks[piece[m.starts[i]:m.starts[i+2]]]; ok {
+		if r, ok := ranks.get(piece[m.starts[i]:m.starts[i+2]]); ok {
 			return r
 		}
 		return noRank

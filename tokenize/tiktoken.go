@@ -57,7 +57,7 @@ func loadTiktoken(name string) (*tiktokenEncoding, error) {
 	if !ok {
 		return nil, fmt.Errorf("tokenize: %s: no scanner for its split pattern", name)
 	}
-	return &tiktokenEncoding{name: name, ranks: ranks, scan: scan}, nil
+	return &tiktokenEncoding{name: name, ranks: newRankTable(ranks), scan: scan}, nil
 }
 
 // tiktokenEncoding is an OpenAI encoding: text split by the encoding's
@@ -65,7 +65,7 @@ func loadTiktoken(name string) (*tiktokenEncoding, error) {
 // as OpenAI's tiktoken does (encode_ordinary).
 type tiktokenEncoding struct {
 	name  string
-	ranks map[string]int
+	ranks *rankTable
 	scan  pieces.Scanner
 }
 
@@ -73,13 +73,14 @@ func (e *tiktokenEncoding) Name() string { return e.name }
 
 func (e *tiktokenEncoding) Encode(text string) []int {
 	ids := make([]int, 0, len(text)/3+1)
-	e.each(text, func(piece string, bounds []int) {
+	e.each(text, func(piece string, rank int, bounds []int) {
 		if bounds == nil {
-			ids = append(ids, e.ranks[piece])
+			ids = append(ids, rank)
 			return
 		}
 		for i := 0; i+1 < len(bounds); i++ {
-			ids = append(ids, e.ranks[piece[bounds[i]:bounds[i+1]]])
+			r, _ := e.ranks.get(piece[bounds[i]:bounds[i+1]])
+			ids = append(ids, r)
 		}
 	})
 	return ids
@@ -87,25 +88,26 @@ func (e *tiktokenEncoding) Encode(text string) []int {
 
 func (e *tiktokenEncoding) Count(text string) int {
 	n := 0
-	e.each(text, func(_ string, bounds []int) {
+	e.each(text, func(_ string, _ int, bounds []int) {
 		n += max(1, len(bounds)-1)
 	})
 	return n
 }
 
-// each calls f with every piece of text and, unless the piece is a single
-// token (then bounds is nil), the byte offsets of its tokens.
-func (e *tiktokenEncoding) each(text string, f func(piece string, bounds []int)) {
+// each calls f with every piece of text and, if the piece is a single
+// token, its rank, else (then bounds is not nil) the byte offsets of its
+// tokens.
+func (e *tiktokenEncoding) each(text string, f func(piece string, rank int, bounds []int)) {
 	if !utf8.ValidString(text) {
 		text = string([]rune(text))
 	}
 	m := mergerPool.Get().(*merger)
 	defer mergerPool.Put(m)
 	e.scan.Each(text, func(piece string) bool {
-		if _, ok := e.ranks[piece]; ok {
-			f(piece, nil)
+		if rank, ok := e.ranks.get(piece); ok {
+			f(piece, rank, nil)
 		} else {
-			f(piece, m.merge(piece, e.ranks))
+			f(piece, 0, m.merge(piece, e.ranks))
 		}
 		return true
 	})
