@@ -99,6 +99,9 @@ func cl100kLike(s string, i, maxDigits int) int {
 }
 
 func o200k(s string, i int) int {
+	if end := o200kASCII(s, i); end > 0 {
+		return end
+	}
 	c, n := at(s, i)
 	if c&cPrefix != 0 {
 		if end := o200kLower(s, i+n); end > 0 {
@@ -123,6 +126,34 @@ func o200k(s string, i int) int {
 		return end
 	}
 	return newlinesOrSpaces(s, i)
+}
+
+// o200kASCII matches the first two alternatives of the o200k_base pattern
+// on ASCII text, the usual piece: an optional prefix, upper-case letters,
+// lower-case letters (at least one letter in all) and an optional
+// contraction. It returns 0 when the piece at i is another one, or when a
+// character that decides it is not ASCII; o200k then scans it in full.
+func o200kASCII(s string, i int) int {
+	p := i
+	if c := s[i]; c >= utf8.RuneSelf {
+		return 0
+	} else if latin1[c]&cPrefix != 0 {
+		p++
+	}
+	q := asciiRun(s, p, cUpperish)
+	q = asciiRun(s, q, cLowerish)
+	if q == p || q < len(s) && s[q] >= utf8.RuneSelf {
+		return 0
+	}
+	return optContraction(s, q)
+}
+
+// asciiRun is run over ASCII characters only.
+func asciiRun(s string, i int, in class) int {
+	for i < len(s) && s[i] < utf8.RuneSelf && latin1[s[i]]&in != 0 {
+		i++
+	}
+	return i
 }
 
 // o200kLower matches [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+
