@@ -2,18 +2,34 @@ package tokenize
 
 import (
 	"math"
-	"sync"
+	"strings"
 )
 
 // merger byte-pair encodes pieces with tiktoken's algorithm; it keeps its
-// buffers between pieces.
+// buffers between pieces, and the token counts of the last pieces counted.
 type merger struct {
 	starts []int // token boundaries, as byte offsets into the piece
 	ranks  []int // ranks[i]: rank of merging tokens i and i+1
 	bounds []int
+	counts map[string]int // piece -> tokens, at most maxCounts pieces
 }
 
-var mergerPool = sync.Pool{New: func() any { return new(merger) }}
+// maxCounts bounds a merger's memory of counts: words recur, so a few
+// thousand spare most merges of a text.
+const maxCounts = 4096
+
+// count returns the number of tokens of piece, len(merge(piece)) - 1.
+func (m *merger) count(piece string, ranks *rankTable) int {
+	if n, ok := m.counts[piece]; ok {
+		return n
+	}
+	n := len(m.merge(piece, ranks)) - 1
+	if m.counts == nil || len(m.counts) == maxCounts {
+		m.counts = make(map[string]int, maxCounts)
+	}
+	m.counts[strings.Clone(piece)] = n
+	return n
+}
 
 const noRank = math.MaxInt
 

@@ -64,20 +64,22 @@ func loadTiktoken(name string) (*tiktokenEncoding, error) {
 // pattern, each piece byte-pair encoded with the encoding's ranks, exactly
 // as OpenAI's tiktoken does (encode_ordinary).
 type tiktokenEncoding struct {
-	name  string
-	ranks *rankTable
-	scan  pieces.Scanner
+	name    string
+	ranks   *rankTable
+	scan    pieces.Scanner
+	mergers sync.Pool // of *merger: their counts are this encoding's
 }
 
 func (e *tiktokenEncoding) Name() string { return e.name }
 
 func (e *tiktokenEncoding) Encode(text string) []int {
 	ids := make([]int, 0, len(text)/3+1)
-	e.each(text, func(piece string, rank int, bounds []int) {
-		if bounds == nil {
+	e.each(text, func(m *merger, piece string, rank int, ok bool) {
+		if ok {
 			ids = append(ids, rank)
 			return
 		}
+		bounds := m.merge(piece, e.ranks)
 		for i := 0; i+1 < len(bounds); i++ {
 			r, _ := e.ranks.get(piece[bounds[i]:bounds[i+1]])
 			ids = append(ids, r)
@@ -88,27 +90,30 @@ func (e *tiktokenEncoding) Encode(text string) []int {
 
 func (e *tiktokenEncoding) Count(text string) int {
 	n := 0
-	e.each(text, func(_ string, _ int, bounds []int) {
-		n += max(1, len(bounds)-1)
+	e.each(text, func(m *merger, piece string, _ int, ok bool) {
+		if ok {
+			n++
+		} else {
+			n += m.count(piece, e.ranks)
+		}
 	})
 	return n
 }
 
-// each calls f with every piece of text and, if the piece is a single
-// token, its rank, else (then bounds is not nil) the byte offsets of its
-// tokens.
-func (e *tiktokenEncoding) each(text string, f func(piece string, rank int, bounds []int)) {
+// each calls f with every piece of text, its rank and true if it is a
+// single token, and a merger to encode it with if it is not.
+func (e *tiktokenEncoding) each(text string, f func(m *merger, piece string, rank int, ok bool)) {
 	if !utf8.ValidString(text) {
 		text = string([]rune(text))
 	}
-	m := mergerPool.Get().(*merger)
-	defer mergerPool.Put(m)
+	m, _ := e.mergers.Get().(*merger)
+	if m == nil {
+		m = new(merger)
+	}
+	defer e.mergers.Put(m)
 	e.scan.Each(text, func(piece string) bool {
-		if rank, ok := e.ranks.get(piece); ok {
-			f(piece, rank, nil)
-		} else {
-			f(piece, 0, m.merge(piece, e.ranks))
-		}
+		rank, ok := e.ranks.get(piece)
+		f(m, piece, rank, ok)
 		return true
 	})
 }
