@@ -35,7 +35,7 @@ func newRankTable(ranks map[string]int) *rankTable {
 			meta |= uint64(len(tails)) << 40
 			tails = append(tails, tok[8:]...)
 		}
-		i := t.index(tok)
+		i := t.index(tok, head(tok))
 		for t.slots[i].meta != 0 {
 			i = (i + 1) & (len(t.slots) - 1)
 		}
@@ -48,7 +48,7 @@ func newRankTable(ranks map[string]int) *rankTable {
 // get returns the rank of token s.
 func (t *rankTable) get(s string) (int, bool) {
 	h := head(s)
-	for i := t.index(s); ; i = (i + 1) & (len(t.slots) - 1) {
+	for i := t.index(s, h); ; i = (i + 1) & (len(t.slots) - 1) {
 		sl := &t.slots[i]
 		if sl.meta == 0 {
 			return 0, false
@@ -66,9 +66,9 @@ func (t *rankTable) get(s string) (int, bool) {
 	}
 }
 
-// index is the slot where probing for s starts.
-func (t *rankTable) index(s string) int {
-	h := head(s) ^ uint64(len(s))<<56
+// index is the slot where probing for s, whose head is h, starts.
+func (t *rankTable) index(s string, h uint64) int {
+	h ^= uint64(len(s)) << 56
 	if len(s) > 8 {
 		h ^= bits.RotateLeft64(le64(s[len(s)-8:]), 29) * 0x9e3779b97f4a7c15
 	}
