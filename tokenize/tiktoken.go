@@ -57,7 +57,7 @@ func loadTiktoken(name string) (*tiktokenEncoding, error) {
 	if !ok {
 		return nil, fmt.Errorf("tokenize: %s: no scanner for its split pattern", name)
 	}
-	return &tiktokenEncoding{name: name, ranks: newRankTable(ranks), scan: scan}, nil
+	return &tiktokenEncoding{name: name, ranks: newRankTable(ranks), scan: scan, memo: newCountMemo()}, nil
 }
 
 // tiktokenEncoding is an OpenAI encoding: text split by the encoding's
@@ -68,6 +68,7 @@ type tiktokenEncoding struct {
 	ranks   *rankTable
 	scan    pieces.Scanner
 	mergers sync.Pool // of *merger: their counts are this encoding's
+	memo    *countMemo
 }
 
 func (e *tiktokenEncoding) Name() string { return e.name }
@@ -89,6 +90,10 @@ func (e *tiktokenEncoding) Encode(text string) []int {
 }
 
 func (e *tiktokenEncoding) Count(text string) int {
+	return e.memo.count(text, e.count)
+}
+
+func (e *tiktokenEncoding) count(text string) int {
 	n := 0
 	e.each(text, func(m *merger, piece string, _ int, ok bool) {
 		if ok {
