@@ -17,6 +17,7 @@ import (
 	"github.com/ragstat/ragstat/systems"
 	"github.com/ragstat/ragstat/topics"
 	"github.com/ragstat/ragstat/trace"
+	"github.com/ragstat/ragstat/traceimport"
 )
 
 // Given is what the systems of a comparison are scored against and
@@ -42,7 +43,7 @@ type Given struct {
 	Cutoffs       map[string]int // traces: each stage's cutoff
 	// Mapping returns how a trace file in another format was mapped (its
 	// import manifest), to be recorded; nil, or a nil result, for none.
-	Mapping func(path string) any
+	Mapping func(path string) *traceimport.Manifest
 	Version string // the ragstat version, for the manifest
 }
 
@@ -243,8 +244,7 @@ func savedSides(f *input.File, name string) ([]*Side, error) {
 func (g *Given) evaluate(in *systems.Input) (*Side, error) {
 	ev := g.Evaluator
 	if ev.Policy().Unjudged == eval.UnjudgedBounds {
-		return nil, &eval.PolicyError{Field: "unjudged", Value: string(eval.UnjudgedBounds),
-			Msg: "gives [low, high] per query; compare needs one value: use nonrelevant or skip"}
+		return nil, errBounds
 	}
 	var mu sync.Mutex
 	rankings := map[string]Ranking{}
@@ -310,7 +310,9 @@ func (g *Given) traceSides(ref *manifest.Manifest, in *systems.Input) ([]*Side, 
 		}
 		file.System = s.Name
 		if g.Mapping != nil {
-			file.Mapping = g.Mapping(in.File.Name)
+			if man := g.Mapping(in.File.Name); man != nil {
+				file.Mapping = man
+			}
 		}
 		ref.Inputs = append(ref.Inputs, *file)
 		if s.Config != nil {
