@@ -3,6 +3,7 @@ package compare
 import (
 	"fmt"
 
+	"github.com/ragstat/ragstat/analysis"
 	"github.com/ragstat/ragstat/corpus"
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
@@ -39,6 +40,12 @@ type Request struct {
 	FailOn                                   []string // gate rules (ParseRule)
 	FailOnSignificant                        bool
 	GateSlices                               []string
+	// Quality names the metric whose mean is a traced system's quality
+	// (Config.Quality); PriceIn and PriceOut, per million input and output
+	// tokens, price each traced query (both 0: not priced; they need the
+	// Tokenizer).
+	Quality           string
+	PriceIn, PriceOut float64
 }
 
 // errBounds refuses the unjudged policy bounds, whose two values a query
@@ -58,7 +65,7 @@ func (s Request) Config() (Config, error) {
 	case !(s.Level > 0 && s.Level < 1):
 		return Config{}, &eval.PolicyError{Field: "level", Value: fmt.Sprintf("%g", s.Level), Msg: "must lie strictly between 0 and 1"}
 	}
-	cfg := Config{SliceBy: s.SliceBy, AllowMismatch: s.AllowMismatch, FailOnSignificant: s.FailOnSignificant, GateSlices: s.GateSlices,
+	cfg := Config{SliceBy: s.SliceBy, AllowMismatch: s.AllowMismatch, FailOnSignificant: s.FailOnSignificant, GateSlices: s.GateSlices, Quality: s.Quality,
 		Options: Options{Top: s.Top, MinSlice: s.MinSlice, Stats: stats.Options{Level: s.Level, Resamples: s.Resamples,
 			Randomizations: s.Randomizations, Interval: stats.IntervalMethod(s.Interval), Seed: s.Seed}}}
 	if s.Correction != "" {
@@ -89,6 +96,9 @@ func (s Request) Given(ev *eval.Evaluation, files eval.Files) (g Given, err erro
 	runFormat, _ := input.ParseFormat(s.RunFormat)
 	g = Given{Evaluator: ev.Evaluator, Judgments: ev.File, TokenizerName: s.Tokenizer, RunFormat: runFormat,
 		NumericIDs: s.NumericIDs, Cutoffs: s.StageCutoffs}
+	if s.PriceIn != 0 || s.PriceOut != 0 {
+		g.Price = &analysis.Cost{Input: s.PriceIn, Output: s.PriceOut}
+	}
 	defer func() {
 		if err != nil {
 			g.Close()

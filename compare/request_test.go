@@ -32,6 +32,7 @@ func TestRequestConfig(t *testing.T) {
 		{"every setting", func(r *Request) {
 			r.Topics, r.SliceBy, r.Correction, r.Interval, r.AllowMismatch = "t", []string{"family"}, "bh", "bca", []string{"policy.gain"}
 			r.FailOn, r.FailOnSignificant, r.GateSlices = []string{"nDCG@10 < -0.01"}, true, []string{"tag:a"}
+			r.Quality = "context/nDCG@10"
 		}, ""},
 		{"bounds", func(r *Request) { r.Unjudged = "bounds" }, "--unjudged bounds gives [low, high] per query"},
 		{"slices without topics", func(r *Request) { r.SliceBy = []string{"tag"} }, "--slice-by needs --topics"},
@@ -52,7 +53,7 @@ func TestRequestConfig(t *testing.T) {
 			case tt.err != "" && (err == nil || !strings.Contains(flagText(err), tt.err)):
 				t.Fatalf("got %v, want %q", err, tt.err)
 			case tt.err == "" && (cfg.Top != r.Top || cfg.Stats.Level != r.Level || len(cfg.FailOn) != len(r.FailOn) ||
-				cfg.Correction != stats.Correction(r.Correction)):
+				cfg.Correction != stats.Correction(r.Correction) || cfg.Quality != r.Quality):
 				t.Errorf("config %+v from %+v", cfg, r)
 			}
 		})
@@ -76,7 +77,7 @@ func TestRequestGiven(t *testing.T) {
 		err  string
 	}{
 		{"judgments alone", Request{}, ""},
-		{"every file", Request{Topics: "topics", Corpus: "corpus", Tokenizer: "cl100k_base", RunFormat: "trec"}, ""},
+		{"every file", Request{Topics: "topics", Corpus: "corpus", Tokenizer: "cl100k_base", RunFormat: "trec", PriceIn: 2.5, PriceOut: 10}, ""},
 		{"no topics file", Request{Topics: "nope"}, "nope: file does not exist"},
 		{"no tokenizer", Request{Tokenizer: "nope"}, "nope"},
 	}
@@ -99,7 +100,8 @@ func TestRequestGiven(t *testing.T) {
 			}
 			defer g.Close()
 			if g.Evaluator != ev.Evaluator || g.Judgments != ev.File || (g.Topics != nil) != (tt.r.Topics != "") ||
-				(g.Corpus != nil) != (tt.r.Corpus != "") || (g.Tokenizer != nil) != (tt.r.Tokenizer != "") || string(g.RunFormat) != tt.r.RunFormat {
+				(g.Corpus != nil) != (tt.r.Corpus != "") || (g.Tokenizer != nil) != (tt.r.Tokenizer != "") || string(g.RunFormat) != tt.r.RunFormat ||
+				(g.Price != nil) != (tt.r.PriceIn != 0) || g.Price != nil && (g.Price.Input != tt.r.PriceIn || g.Price.Output != tt.r.PriceOut) {
 				t.Errorf("given %+v from %+v", g, tt.r)
 			}
 		})

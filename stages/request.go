@@ -30,12 +30,13 @@ type Request struct {
 	Truncated                 string         // ParseTruncated's names; "": error
 	AllowNoMetadata           bool           // with scopes or dates in play, accept items with no metadata
 	// Analyses turns the analyses on, with Target (analysis.ParseTarget),
-	// Bins, Shingle and Jaccard (see AnalysisOptions) and the prices per
-	// million input and output tokens (0: no cost), which need it.
+	// Bins, Shingle, Jaccard and PassF1 (see AnalysisOptions) and the
+	// prices per million input and output tokens (0: no cost), which need
+	// it.
 	Analyses          bool
 	Target            string
 	Bins, Shingle     int
-	Jaccard           float64
+	Jaccard, PassF1   float64
 	PriceIn, PriceOut float64
 }
 
@@ -86,8 +87,8 @@ func (r Request) Options(p eval.Policy) (Options, error) {
 // analyses are the analyses' options, nil when they are off.
 func (r Request) analyses() (*AnalysisOptions, error) {
 	if !r.Analyses {
-		if r.Target != "" || r.PriceIn != 0 || r.PriceOut != 0 {
-			return nil, &eval.PolicyError{Msg: "{target}, {price_in} and {price_out} belong to {analyses}"}
+		if r.Target != "" || r.PriceIn != 0 || r.PriceOut != 0 || r.PassF1 != 0 {
+			return nil, &eval.PolicyError{Msg: "{target}, {pass_f1}, {price_in} and {price_out} belong to {analyses}"}
 		}
 		return nil, nil
 	}
@@ -95,7 +96,7 @@ func (r Request) analyses() (*AnalysisOptions, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := &AnalysisOptions{Target: t, Bins: r.Bins, Shingle: r.Shingle, Jaccard: r.Jaccard}
+	o := &AnalysisOptions{Target: t, Bins: r.Bins, Shingle: r.Shingle, Jaccard: r.Jaccard, PassF1: r.PassF1}
 	if r.PriceIn != 0 || r.PriceOut != 0 {
 		o.Price = &analysis.Cost{Input: r.PriceIn, Output: r.PriceOut}
 	}

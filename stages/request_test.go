@@ -36,8 +36,9 @@ func TestRequestOptions(t *testing.T) {
 		{"one cutoff", Request{Settings: eval.Settings{Cutoff: 10}}, "", "stages take per-stage cutoffs: --k NAME=K (e.g. --k candidates=50"},
 		{"bad policy", Request{Settings: eval.Settings{Unjudged: "maybe"}}, "", "--unjudged maybe is unknown"},
 		{"bad truncated", Request{Truncated: "cut"}, "", `unknown truncated policy "cut"`},
-		{"price without analyses", Request{PriceOut: 2}, "", "--target, --price-in and --price-out belong to --analyses"},
+		{"price without analyses", Request{PriceOut: 2}, "", "--target, --pass-f1, --price-in and --price-out belong to --analyses"},
 		{"bad target", Request{Analyses: true, Target: "speed=1"}, "", "speed"},
+		{"pass F1 without analyses", Request{PassF1: 0.5}, "", "--pass-f1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -29,6 +29,9 @@ type compareCmd struct {
 	FailOn                      []string `placeholder:"RULE" help:"Gate: exit 3 when a mean difference meets RULE, e.g. 'nDCG@10 < -0.01' or 'R@100[tag:legal] < 0' (repeatable)."`
 	FailOnSignificantRegression bool     `help:"Gate: exit 3 when any metric is significantly worse after correction on the whole set (or a --gate-slice)."`
 	GateSlice                   []string `placeholder:"SLICE" help:"A slice also checked by --fail-on-significant-regression (repeatable), e.g. tag:legal."`
+	Quality                     string   `placeholder:"METRIC" help:"Traces: the metric whose mean is each system's quality beside its cost and p90 latency (default: the last stage's first metric)."`
+	PriceIn                     float64  `placeholder:"USD" help:"Traces, with --tokenizer: price per million input tokens, for each system's cost per query."`
+	PriceOut                    float64  `placeholder:"USD" help:"Traces, with --tokenizer: price per million output tokens."`
 	Format                      string   `short:"f" default:"table" enum:"table,json,csv,markdown,html" help:"Output format (${enum})."`
 	CSVComments                 bool     `name:"csv-comments" help:"CSV as before: the settings, policy and notes as # lines above the header (default: columns, notes to stderr)."`
 	Systems                     []string `arg:"" placeholder:"BASE CAND" help:"Base then candidates: runs (PATH or NAME=PATH), saved ragstat eval --format json results (all their runs), or traces (ragstat's, OTLP, LangSmith, Langfuse)."`
@@ -39,7 +42,8 @@ func (c *compareCmd) Run(e *env) error {
 		RunFormat: c.RunFormat, StageCutoffs: c.K.ByStage, SliceBy: c.SliceBy, MinSlice: c.MinSlice, Top: c.Top,
 		Resamples: c.Resamples, Randomizations: c.Randomizations, Seed: c.Seed, Level: c.Level, Interval: c.Interval,
 		Correction: c.Correction, AllowMismatch: c.AllowMismatch, FailOn: c.FailOn,
-		FailOnSignificant: c.FailOnSignificantRegression, GateSlices: c.GateSlice}
+		FailOnSignificant: c.FailOnSignificantRegression, GateSlices: c.GateSlice,
+		Quality: c.Quality, PriceIn: c.PriceIn, PriceOut: c.PriceOut}
 	cfg, err := req.Config()
 	if err != nil {
 		return flagged(err)

@@ -33,7 +33,8 @@ type stagesCmd struct {
 	Target          string   `placeholder:"precision=P|recall=R" help:"With --analyses: the score threshold each stage needs to keep this precision or recall."`
 	Bins            int      `default:"10" help:"With --analyses: reliability-table bins."`
 	Shingle         int      `default:"3" help:"With --analyses: words per shingle for near duplicates."`
-	Jaccard         float64  `default:"0.8" help:"With --analyses: shingle Jaccard at or above which two context passages are near duplicates."`
+	Jaccard         float64  `default:"0.8" help:"With --analyses: shingle Jaccard at or above which two items of a stage are near duplicates."`
+	PassF1          float64  `name:"pass-f1" placeholder:"X" help:"With --analyses: beside evidence position, an answer matches a reference at token F1 >= X (default: exact match only)."`
 	PriceIn         float64  `placeholder:"USD" help:"With --analyses and --tokenizer: price per million input tokens."`
 	PriceOut        float64  `placeholder:"USD" help:"With --analyses and --tokenizer: price per million output tokens."`
 	Traces          []string `arg:"" placeholder:"TRACES" help:"Trace files: ragstat traces (JSONL, one per query and system), or OTLP, LangSmith or Langfuse files mapped as by import."`
@@ -43,7 +44,7 @@ type stagesCmd struct {
 func (c *stagesCmd) request() stages.Request {
 	return stages.Request{Settings: c.settings(), Topics: c.Topics, Corpus: c.Corpus, Tokenizer: c.Tokenizer,
 		StageCutoffs: c.K.ByStage, Truncated: c.Truncated, AllowNoMetadata: c.UnknownMetadata == "allow",
-		Analyses: c.Analyses, Target: c.Target, Bins: c.Bins, Shingle: c.Shingle, Jaccard: c.Jaccard, PriceIn: c.PriceIn, PriceOut: c.PriceOut}
+		Analyses: c.Analyses, Target: c.Target, Bins: c.Bins, Shingle: c.Shingle, Jaccard: c.Jaccard, PriceIn: c.PriceIn, PriceOut: c.PriceOut, PassF1: c.PassF1}
 }
 
 func (c *stagesCmd) Run(e *env) error {
