@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -111,40 +110,21 @@ func (c *stagesCmd) Run(e *env) error {
 
 // evaluate evaluates the traces, writing each trace's record to
 // --per-query-out when given (committed by the caller once all went well).
-func (c *stagesCmd) evaluate(e *env, in stages.Input, traces stages.Traces, opt stages.Options) (*stages.Result, *outfile.Set, error) {
-	ins := []outfile.Input{{Flag: "--judgments", Path: c.Judgments}, {Flag: "--topics", Path: c.Topics}, {Flag: "--corpus", Path: c.Corpus}}
-	for _, t := range c.Traces {
-		ins = append(ins, outfile.Input{Flag: "traces", Path: t})
-	}
-	out := outfile.New(outfile.Options{Force: c.Force, Stdout: e.stdout}, ins...)
+func (c *stagesCmd) evaluate(e *env, in stages.Input, traces stages.Traces, opt stages.Options) (res *stages.Result, out *outfile.Set, err error) {
+	ins := append([]outfile.Input{{Flag: "--judgments", Path: c.Judgments}, {Flag: "--topics", Path: c.Topics},
+		{Flag: "--corpus", Path: c.Corpus}}, outfile.Inputs("traces", c.Traces...)...)
+	out = outfile.New(outfile.Options{Force: c.Force, Stdout: e.stdout}, ins...)
 	if c.PerQueryOut == "" {
-		res, err := stages.Evaluate(in, traces, opt)
+		res, err = stages.Evaluate(in, traces, opt)
 		return res, out, err
 	}
 	if err := out.Claim("--per-query-out", c.PerQueryOut); err != nil {
 		return nil, out, err
 	}
 	opt.Summary = c.Format == "table" && !c.PerQuery && opt.Shard == nil
-	var res *stages.Result
-	err := out.Write(c.PerQueryOut, func(w io.Writer) (err error) {
-		if !strings.EqualFold(filepath.Ext(c.PerQueryOut), ".parquet") {
-			opt.PerQuery = report.StagesRecords(w)
-			res, err = stages.Evaluate(in, traces, opt)
-			return err
-		}
-		var names []string
-		for _, m := range opt.Metrics {
-			names = append(names, m.Name())
-		}
-		pw, err := parquetio.NewStagesWriter(w, names)
-		if err != nil {
-			return err
-		}
-		opt.PerQuery = pw.Write
-		if res, err = stages.Evaluate(in, traces, opt); err != nil {
-			return err
-		}
-		return pw.Close()
+	err = out.Write(c.PerQueryOut, func(w io.Writer) (err error) {
+		res, err = parquetio.EvaluateStages(w, c.PerQueryOut, in, traces, opt)
+		return err
 	})
 	return res, out, err
 }
