@@ -4,11 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-
 	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/alecthomas/kong"
 
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
@@ -20,6 +21,7 @@ import (
 	"github.com/ragstat/ragstat/report"
 	"github.com/ragstat/ragstat/runs"
 	"github.com/ragstat/ragstat/shard"
+	"github.com/ragstat/ragstat/stages"
 	"github.com/ragstat/ragstat/systems"
 )
 
@@ -45,6 +47,34 @@ type policyFlags struct {
 	DocIDPattern    string   `placeholder:"REGEX" help:"For --unit doc: the first group of REGEX is the document id."`
 	Order           string   `default:"score" enum:"score,rank" help:"Rank by score (ties: item id descending) or by the TREC rank column."`
 	NumericIDs      bool     `name:"numeric-ids" help:"Accept JSON ids written as integers (7 reads as \"7\"; pandas' to_json writes them); other numbers stay errors."`
+}
+
+// cutoffs is the -k flag: `-k 10` sets the cutoff of the default metrics;
+// `--k reranked=10` (stages) sets one stage's cutoff. It may repeat.
+type cutoffs struct {
+	Default int
+	ByStage map[string]int
+}
+
+// Decode reads one occurrence of the flag.
+func (c *cutoffs) Decode(ctx *kong.DecodeContext) error {
+	var s string
+	if err := ctx.Scan.PopValueInto("cutoff", &s); err != nil {
+		return err
+	}
+	stage, k, err := stages.ParseCutoff(s)
+	switch {
+	case err != nil:
+		return fmt.Errorf("-k %q: %w", s, err)
+	case stage == "":
+		c.Default = k
+	default:
+		if c.ByStage == nil {
+			c.ByStage = map[string]int{}
+		}
+		c.ByStage[stage] = k
+	}
+	return nil
 }
 
 // rowFlags choose the format and the rows of an evaluation's result; eval
