@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -97,7 +96,8 @@ func (c *interveneCmd) Run(e *env) error {
 		}
 		opt.Generator, notes = answers, []string{"answers: read from the batch output " + c.ReadBatch}
 	default:
-		if opt.Generator, notes, err = c.generator(); err != nil {
+		ep := intervene.Endpoint{URL: c.Endpoint, Timeout: c.Timeout, Retries: c.Retries, RateLimit: c.RateLimit, Cache: c.Cache}
+		if opt.Generator, notes, err = ep.Connect(c.APIKeyEnv, c.NoCache, os.Getenv); err != nil {
 			return err
 		}
 	}
@@ -122,23 +122,4 @@ func (c *interveneCmd) Run(e *env) error {
 		return internal(err)
 	}
 	return nil
-}
-
-// generator is the endpoint's client, behind the cache unless --no-cache.
-func (c *interveneCmd) generator() (intervene.Generator, []string, error) {
-	if c.Endpoint == "" {
-		return nil, nil, fmt.Errorf("give --endpoint URL (an OpenAI-compatible API up to /v1), or --write-batch FILE to send nothing")
-	}
-	ep := intervene.Endpoint{URL: c.Endpoint, APIKey: os.Getenv(c.APIKeyEnv), Timeout: c.Timeout, Retries: c.Retries, RateLimit: c.RateLimit}
-	notes := []string{ep.Note()}
-	if ep.APIKey == "" {
-		notes = append(notes, "no API key: $"+c.APIKeyEnv+" is empty")
-	}
-	if !c.NoCache {
-		if ep.Cache = cmp.Or(c.Cache, intervene.DefaultCache()); ep.Cache == "" {
-			return nil, nil, fmt.Errorf("no user cache folder: give --cache FILE or --no-cache")
-		}
-	}
-	gen, err := ep.Open()
-	return gen, notes, err
 }
