@@ -61,29 +61,10 @@ func (c *remapCmd) Run(e *env) error {
 	if err := res.WriteSummary(e.stdout); err != nil {
 		return internal(err)
 	}
-	paths := map[string]string{"judgments": c.Out, "topics": c.OutTopics, "review": c.Review}
-	for _, o := range res.Outputs() {
-		if paths[o.Name] == "" { // the review lines without --review
-			err = o.Write(e.stderr)
-		} else {
-			err = out.Write(paths[o.Name], o.Write)
-		}
-		if err != nil {
-			return err
-		}
-	}
-	if err := out.Commit(); err != nil {
+	if err := res.Save(out, remap.Paths{Judgments: c.Out, Topics: c.OutTopics, Review: c.Review}, e.stdout, e.stderr); err != nil || !res.Withheld {
 		return err
 	}
-	if res.Withheld {
-		return fmt.Errorf("%d review lines (--strict): check them in %s; the remapped files were not written", len(res.Review), cmp.Or(c.Review, "standard error"))
-	}
-	fmt.Fprintf(e.stdout, "wrote %d judgments to %s\n", len(res.Judgments.Judgments), c.Out)
-	if res.Topics != nil {
-		fmt.Fprintf(e.stdout, "wrote %d topics to %s\n", len(res.Topics.Topics), c.OutTopics)
-	}
-	fmt.Fprintf(e.stdout, "%d review lines to %s\n", len(res.Review), cmp.Or(c.Review, "standard error"))
-	return nil
+	return fmt.Errorf("%d review lines (--strict): check them in %s; the remapped files were not written", len(res.Review), cmp.Or(c.Review, "standard error"))
 }
 
 type splitCmd struct {
