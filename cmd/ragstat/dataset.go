@@ -3,7 +3,6 @@ package main
 import (
 	"cmp"
 	"fmt"
-	"path/filepath"
 
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/chunks"
@@ -85,14 +84,8 @@ func (c *splitCmd) Run(e *env) error {
 	}
 	out := outfile.New(outfile.Options{Force: c.Force}, outfile.Input{Flag: "--topics", Path: c.Topics}, outfile.Input{Flag: "--judgments", Path: c.Judgments})
 	defer out.Abort()
-	if err := out.Dir(c.OutDir); err != nil {
+	if err := split.Claim(out, c.OutDir, c.Judgments != ""); err != nil {
 		return err
-	}
-	names := split.FilesOf(c.Judgments != "")
-	for _, name := range names {
-		if err := out.Claim("--out-dir", filepath.Join(c.OutDir, name)); err != nil {
-			return err
-		}
 	}
 	fs := input.Batch{Stdin: e.stdin}
 	ts, js := input.ReadIn(&fs, c.Topics, topics.Read), input.ReadIn(&fs, c.Judgments, judgments.ReadOn(c.Grades, judgments.Options{}))
@@ -106,16 +99,5 @@ func (c *splitCmd) Run(e *env) error {
 	if err := res.WriteSummary(e.stdout); err != nil {
 		return internal(err)
 	}
-	for _, o := range outputs {
-		if err := out.Write(filepath.Join(c.OutDir, o.Name), o.Write); err != nil {
-			return err
-		}
-	}
-	if err := out.Commit(); err != nil {
-		return err
-	}
-	for _, name := range names {
-		fmt.Fprintf(e.stdout, "wrote %s\n", filepath.Join(c.OutDir, name))
-	}
-	return nil
+	return split.Save(out, c.OutDir, outputs, e.stdout)
 }
