@@ -154,18 +154,10 @@ func (c *judgeServeCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	var scale *judgments.Scale
-	if c.Grades != "" {
-		s, err := judgments.ParseScale(c.Grades)
-		if err != nil {
-			return fmt.Errorf("--grades: %w", err)
-		}
-		scale = &s
-	}
 	ctx, stop := interrupted()
 	defer stop()
 	opt := assess.RunOptions{Addr: c.Addr, Token: c.Token, Out: e.stdout, Log: log.New(e.stderr, "ragstat judge: ", log.LstdFlags)}
-	if err := assess.ServeFile(ctx, c.DB, scale, task, opt); err != nil {
+	if err := assess.ServeFile(ctx, c.DB, c.Grades, task, opt); err != nil {
 		return err
 	}
 	fmt.Fprintln(e.stderr, "ragstat judge: stopped; every acknowledged grade is in", c.DB)
