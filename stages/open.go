@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/ragstat/ragstat/corpus"
+	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/judgments"
@@ -22,12 +23,13 @@ type Sources struct {
 	Traces []*systems.Input
 }
 
-// Open reads the judgments (on scale), the topics and the corpus the
-// request names, then opens the trace files at paths ("-": stdin) in the
-// formats formats gives for the corpus read. A trace file is named by its
-// path alone: the systems' names are in the traces. On error the files
-// opened are closed.
-func (r Request) Open(scale judgments.Scale, files eval.Files, paths []string, stdin io.Reader,
+// Open reads the judgments (on the scale r.Grades, MIN..MAX; "": the
+// default), the topics and the corpus the request names, then opens the
+// trace files at paths ("-": stdin) in the formats formats gives for the
+// corpus read. A trace file is named by its path alone: the systems' names
+// are in the traces. A malformed scale is a diag.OptionError on "grades".
+// On error the files opened are closed.
+func (r Request) Open(files eval.Files, paths []string, stdin io.Reader,
 	formats func(*corpus.Corpus) ([]systems.TraceReader, error)) (s *Sources, err error) {
 	s = &Sources{}
 	defer func() {
@@ -35,6 +37,12 @@ func (r Request) Open(scale judgments.Scale, files eval.Files, paths []string, s
 			s.Close()
 		}
 	}()
+	scale := judgments.DefaultScale
+	if r.Grades != "" {
+		if scale, err = judgments.ParseScale(r.Grades); err != nil {
+			return s, &diag.OptionError{Option: "grades", Err: err}
+		}
+	}
 	if s.Input, s.Files, err = r.Read(scale, files); err != nil {
 		return s, err
 	}

@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"github.com/ragstat/ragstat/corpus"
+	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
-	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/systems"
 	"github.com/ragstat/ragstat/trace"
 )
@@ -42,7 +42,7 @@ func TestRequestOpen(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			src, err := req.Open(judgments.DefaultScale, files, tt.paths, nil, tt.formats)
+			src, err := req.Open(files, tt.paths, nil, tt.formats)
 			defer src.Close()
 			if tt.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.err) {
@@ -61,5 +61,13 @@ func TestRequestOpen(t *testing.T) {
 				t.Errorf("sources %+v", src)
 			}
 		})
+	}
+	bad := req
+	bad.Grades = "3..0"
+	src, err := bad.Open(files, []string{traces}, nil, jsonl)
+	src.Close()
+	var oe *diag.OptionError
+	if !errors.As(err, &oe) || oe.Option != "grades" {
+		t.Errorf("grades 3..0: got %v, want an error on grades", err)
 	}
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/outfile"
 	"github.com/ragstat/ragstat/intervene"
-	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/report"
 	"github.com/ragstat/ragstat/stages"
 	"github.com/ragstat/ragstat/tokenize"
@@ -53,13 +52,9 @@ func (c *interveneCmd) Run(e *env) error {
 	if c.WriteBatch != "" && c.ReadBatch != "" {
 		return fmt.Errorf("--write-batch and --read-batch: give one")
 	}
-	scale, err := judgments.ParseScale(c.Grades)
-	if err != nil {
-		return fmt.Errorf("--grades: %w", err)
-	}
 	var mapped traceimport.Manifests
-	req := stages.Request{Settings: eval.Settings{Judgments: c.Judgments, JudgmentsFormat: c.JudgmentsFormat}, Topics: c.Topics, Corpus: c.Corpus}
-	src, err := req.Open(scale, e.files(), c.Traces, e.stdin, e.traceFormats(c.mappingFlags, stageFlags{}, &mapped))
+	req := stages.Request{Settings: eval.Settings{Judgments: c.Judgments, JudgmentsFormat: c.JudgmentsFormat, Grades: c.Grades}, Topics: c.Topics, Corpus: c.Corpus}
+	src, err := req.Open(e.files(), c.Traces, e.stdin, e.traceFormats(c.mappingFlags, stageFlags{}, &mapped))
 	defer src.Close()
 	if err != nil {
 		return err

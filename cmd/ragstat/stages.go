@@ -77,7 +77,7 @@ func (c *stagesCmd) Run(e *env) error {
 	// tighter collector target keeps peak memory nearer what is live.
 	defer debug.SetGCPercent(debug.SetGCPercent(50))
 	var mapped traceimport.Manifests
-	src, err := req.Open(p.Scale, e.files(), c.Traces, e.stdin, e.traceFormats(c.mappingFlags, c.stageFlags, &mapped))
+	src, err := req.Open(e.files(), c.Traces, e.stdin, e.traceFormats(c.mappingFlags, c.stageFlags, &mapped))
 	defer src.Close()
 	if err != nil {
 		return err
