@@ -17,6 +17,25 @@ const maxFields = 7
 // concurrent use.
 type lineParser struct {
 	f [maxFields][]byte
+	s sepScanner
+}
+
+// begin starts splitting the lines of data, from its first byte.
+func (p *lineParser) begin(data []byte) { p.s.reset(data, 0) }
+
+// split splits the line that starts at offset off of the data given to
+// begin, as next does, and returns the offset of the line after it. Lines
+// of k fields in the usual shape take the fast path; lines must be split in
+// order.
+func (p *lineParser) split(off, k int) (line []byte, n, end int) {
+	if end, ok := p.fast(&p.s, off, k); ok {
+		return p.s.data[off : end-1], k, end
+	}
+	data := p.s.data
+	line, n, rest := p.next(data[off:])
+	end = len(data) - len(rest)
+	p.s.reset(data, end)
+	return line, n, end
 }
 
 // next splits the first line of data into up to maxFields whitespace-

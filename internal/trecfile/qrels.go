@@ -128,7 +128,7 @@ func (d *qrelsDelivery) deliver(pb *parsedBlock) error {
 // costs one allocation for all its docnos.
 func parseQrelsBlock(b *block, opt *Options) *parsedBlock {
 	q := &qrelsReader{opt: opt, pb: &parsedBlock{recs: make([]qrelsRec, 0, bytes.Count(b.data, nl)+1)}}
-	eachLine(b, &q.p, func(line []byte, n, no int) error {
+	eachLine(b, &q.p, 4, func(line []byte, n, no int) error {
 		if perr := q.parse(line, n, no, b.data); perr != nil {
 			if q.pb.errs = append(q.pb.errs, perr); len(q.pb.errs) == MaxErrors {
 				return errBlockFull

@@ -207,9 +207,10 @@ func (s *runStream) parseBlock(b *block) error {
 	var keys []string
 	var err error
 	// A plain loop rather than eachLine: this runs once per line of a run.
-	for data, no := b.data, b.line; len(data) > 0 && err == nil; no++ {
+	p.begin(b.data)
+	for off, no := 0, b.line; off < len(b.data) && err == nil; no++ {
 		var n int
-		_, n, data = p.next(data)
+		_, n, off = p.split(off, 6)
 		qid, d, tag, perr := p.run(n, no, s.opt)
 		switch {
 		case perr != nil:
@@ -256,16 +257,15 @@ func (s *runStream) deliver(q *RunQuery) error {
 }
 
 // eachLine calls f for every line of a block, split into p.f, with its
-// number of fields and its line number.
-func eachLine(b *block, p *lineParser, f func(line []byte, n, no int) error) error {
-	data, no := b.data, b.line
-	for len(data) > 0 {
-		line, n, rest := p.next(data)
+// number of fields and its line number; k is the usual number of fields.
+func eachLine(b *block, p *lineParser, k int, f func(line []byte, n, no int) error) error {
+	p.begin(b.data)
+	for off, no := 0, b.line; off < len(b.data); no++ {
+		line, n, end := p.split(off, k)
 		if err := f(line, n, no); err != nil {
 			return err
 		}
-		data = rest
-		no++
+		off = end
 	}
 	return nil
 }
@@ -278,7 +278,7 @@ func (s *runStream) inMemory(r io.Reader) error {
 	var p lineParser
 	err := pipeline(s.opt.Name, r, lineCut, 1, s.errs.full, func(b *block) error {
 		var bad []*diag.Error
-		eachLine(b, &p, func(_ []byte, n, no int) error {
+		eachLine(b, &p, 6, func(_ []byte, n, no int) error {
 			qid, d, tag, perr := p.run(n, no, s.opt)
 			if perr != nil {
 				if bad = append(bad, perr); len(bad) == MaxErrors {

@@ -531,6 +531,52 @@ func TestSplit(t *testing.T) {
 	}
 }
 
+// TestSplitLines: lines split one after another, on the fast path or not,
+// come out as strings.FieldsFunc splits them, whatever their length and
+// wherever they fall in the scanner's 64-byte windows.
+func TestSplitLines(t *testing.T) {
+	lines := []string{"q1 Q0 d1 1 2.5 tag", "q1\tQ0\td1\t1\t2.5\ttag", "", " ", "q1 Q0 d1 1 2.5", "q1 Q0 d1 1 2.5 tag x",
+		"q1  Q0 d1 1 2.5 tag", " q1 Q0 d1 1 2.5 tag", "q1 Q0 d1 1 2.5 tag ", "q1 Q0 d1 1 2.5 tag\r", "q1 Q0 d\x01 1 2.5 tag",
+		"q1 Q0 d\v1 1 2.5 tag", "# a comment", "q 0 d 1", "q 0 d 1 ", "q\x7f 0 d\xa0 1", strings.Repeat("long", 40) + " Q0 d 1 2 t",
+		"q Q0 " + strings.Repeat("d", 70) + " 1 2 t", "1 2 3 4 5 6 7 8 9"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 2000 { // random fields of random length, mostly in the usual shape
+		var b strings.Builder
+		for j := range 4 + rng.IntN(4) {
+			if j > 0 || rng.IntN(20) == 0 {
+				for range 1 + rng.IntN(2)*rng.IntN(2) {
+					b.WriteByte(" \t \t \t \t \v\r\x01"[rng.IntN(11)])
+				}
+			}
+			b.WriteString(strings.Repeat("x", 1+rng.IntN(40)))
+		}
+		lines = append(lines, b.String())
+	}
+	for _, k := range []int{4, 6} {
+		for _, last := range []string{"", "\n"} {
+			data := []byte(strings.Join(lines, "\n") + last)
+			var p lineParser
+			p.begin(data)
+			off := 0
+			for i, want := range lines {
+				line, n, end := p.split(off, k)
+				fields := strings.FieldsFunc(want, func(r rune) bool { return r < 256 && isSpace[byte(r)] })
+				got := make([]string, min(n, maxFields))
+				for j := range got {
+					got[j] = string(p.f[j])
+				}
+				if string(line) != want || n != len(fields) || !slices.Equal(got, fields[:len(got)]) {
+					t.Fatalf("k %d, line %d %q: got line %q, %d fields %q", k, i, want, line, n, got)
+				}
+				off = end
+			}
+			if off != len(data) {
+				t.Fatalf("k %d: ended at %d of %d", k, off, len(data))
+			}
+		}
+	}
+}
+
 func TestParseInt(t *testing.T) {
 	for in, want := range map[string]int{"0": 0, "7": 7, "123456789": 123456789, "1234567890": 1234567890, "-5": -5, "007": 7} {
 		if got, ok := parseInt([]byte(in)); !ok || got != want {

@@ -1,0 +1,88 @@
+package trecfile
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// sepScanner finds the separators of a block, 64 bytes at a time: it keeps a
+// bitmask of the bytes up to ' ' (every whitespace byte, and the other
+// control bytes) in a window of the block, so the next one costs a few
+// instructions and no unpredictable branch. It serves lineParser.fast.
+type sepScanner struct {
+	data []byte
+	base int    // the window's offset in data
+	mask uint64 // the window's candidate bytes not yet consumed, bit i for data[base+i]
+}
+
+// reset starts the scanner at offset start of data.
+func (s *sepScanner) reset(data []byte, start int) {
+	s.data = data
+	s.base = start &^ 63
+	s.mask = s.window(s.base) &^ (1<<(start-s.base) - 1)
+}
+
+// window returns the candidate bytes of data[base:base+64] as a bitmask.
+func (s *sepScanner) window(base int) uint64 {
+	b := s.data[base:]
+	if len(b) < 64 {
+		var pad [64]byte
+		copy(pad[copy(pad[:], b):], padding[:])
+		b = pad[:]
+	}
+	b = b[:64]
+	return lowBits(binary.LittleEndian.Uint64(b[0:])) |
+		lowBits(binary.LittleEndian.Uint64(b[8:]))<<8 |
+		lowBits(binary.LittleEndian.Uint64(b[16:]))<<16 |
+		lowBits(binary.LittleEndian.Uint64(b[24:]))<<24 |
+		lowBits(binary.LittleEndian.Uint64(b[32:]))<<32 |
+		lowBits(binary.LittleEndian.Uint64(b[40:]))<<40 |
+		lowBits(binary.LittleEndian.Uint64(b[48:]))<<48 |
+		lowBits(binary.LittleEndian.Uint64(b[56:]))<<56
+}
+
+// padding fills the window past the end of a block with bytes that are not
+// candidates.
+var padding = [64]byte{'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x',
+	'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x',
+	'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x',
+	'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x'}
+
+// lowBits returns one bit per byte of w (bit i for byte i) set for the
+// bytes up to ' ' (0x20).
+func lowBits(w uint64) uint64 {
+	above := w&low7 + (0x80-0x21)*ones // high bit set where the low seven bits are at least 0x21
+	m := ^(above | w) & highs
+	return (m >> 7) * 0x0102040810204080 >> 56
+}
+
+// sepByte marks the bytes that separate fields on the fast path.
+var sepByte = [256]bool{' ': true, '\t': true}
+
+// fast splits the line of s.data that starts at offset start when it has
+// exactly k fields separated by single spaces or tabs, no other byte up to
+// ' ' and a newline at its end: the shape of nearly every line. It stores the
+// fields in p.f and returns the offset after the newline; ok is false for
+// any other line, which lineParser.next must split (and s must be reset
+// after it).
+func (p *lineParser) fast(s *sepScanner, start, k int) (end int, ok bool) {
+	data, base, mask := s.data, s.base, s.mask
+	from := start
+	for i := range k {
+		for mask == 0 {
+			if base += 64; base >= len(data) {
+				return 0, false
+			}
+			mask = s.window(base)
+		}
+		j := base + bits.TrailingZeros64(mask)
+		mask &= mask - 1
+		if j == from || i < k-1 && !sepByte[data[j]] || i == k-1 && data[j] != '\n' {
+			return 0, false
+		}
+		p.f[i] = data[from:j]
+		from = j + 1
+	}
+	s.base, s.mask = base, mask
+	return from, true
+}
