@@ -207,11 +207,23 @@ func (s *runStream) parseBlock(b *block) error {
 	var keys []string
 	var err error
 	// A plain loop rather than eachLine: this runs once per line of a run.
-	p.begin(b.data)
-	for off, no := 0, b.line; off < len(b.data) && err == nil; no++ {
-		var n int
-		_, n, off = p.split(off, 6)
-		qid, d, tag, perr := p.run(n, no, s.opt)
+	data := b.data
+	p.begin(data)
+	var pos [maxFields]int
+	for off, no := 0, b.line; off < len(data) && err == nil; no++ {
+		var qid, tag []byte
+		var d RunDoc
+		var perr *diag.Error
+		if p.s.seps(off, 6, &pos) && data[off] != '#' { // the usual line, its fields read in place
+			qid, tag = data[off:pos[0]], data[pos[4]+1:pos[5]]
+			d, perr = runDoc(qid, data[pos[1]+1:pos[2]], data[pos[2]+1:pos[3]], data[pos[3]+1:pos[4]], no, s.opt)
+			off = pos[5] + 1
+		} else {
+			var n int
+			p.s.reset(data, off)
+			_, n, off = p.split(off, 6)
+			qid, d, tag, perr = p.run(n, no, s.opt)
+		}
 		switch {
 		case perr != nil:
 			if bad = append(bad, perr); len(bad) == MaxErrors {

@@ -59,30 +59,32 @@ func lowBits(w uint64) uint64 {
 // sepByte marks the bytes that separate fields on the fast path.
 var sepByte = [256]bool{' ': true, '\t': true}
 
-// fast splits the line of s.data that starts at offset start when it has
-// exactly k fields separated by single spaces or tabs, no other byte up to
-// ' ' and a newline at its end: the shape of nearly every line. It stores the
-// fields in p.f and returns the offset after the newline; ok is false for
-// any other line, which lineParser.next must split (and s must be reset
-// after it).
-func (p *lineParser) fast(s *sepScanner, start, k int) (end int, ok bool) {
+// seps finds the separators of the line that starts at offset start of
+// s.data when it has the usual shape: k fields, each but the last followed
+// by a single space or tab, the last by a newline, and no other byte up to
+// ' '. It stores their offsets in pos[:k] and reports whether the line has
+// that shape; if not, the caller must split the line another way and reset
+// s after it.
+func (s *sepScanner) seps(start, k int, pos *[maxFields]int) bool {
 	data, base, mask := s.data, s.base, s.mask
-	from := start
-	for i := range k {
+	for i := range pos[:k] {
 		for mask == 0 {
 			if base += 64; base >= len(data) {
-				return 0, false
+				return false
 			}
 			mask = s.window(base)
 		}
-		j := base + bits.TrailingZeros64(mask)
+		pos[i] = base + bits.TrailingZeros64(mask)
 		mask &= mask - 1
-		if j == from || i < k-1 && !sepByte[data[j]] || i == k-1 && data[j] != '\n' {
-			return 0, false
-		}
-		p.f[i] = data[from:j]
-		from = j + 1
 	}
 	s.base, s.mask = base, mask
-	return from, true
+	prev := start - 1
+	for _, j := range pos[:k-1] {
+		if j == prev+1 || !sepByte[data[j]] {
+			return false
+		}
+		prev = j
+	}
+	j := pos[k-1]
+	return j != prev+1 && data[j] == '\n'
 }

@@ -8,6 +8,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -573,6 +574,35 @@ func TestSplitLines(t *testing.T) {
 			if off != len(data) {
 				t.Fatalf("k %d: ended at %d of %d", k, off, len(data))
 			}
+		}
+	}
+}
+
+// TestFastDecimal: the fast parser agrees with strconv.ParseFloat on every
+// number it accepts, refuses what is not a plain decimal, and accepts the
+// usual shapes whatever the bytes after them.
+func TestFastDecimal(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	const alphabet = "0123456789012345678901234567890123456789..-+e x/:"
+	for i := range 200000 {
+		var b []byte
+		for range rng.IntN(20) {
+			b = append(b, alphabet[rng.IntN(len(alphabet))])
+		}
+		if i%2 == 0 { // a score as TREC runs write them
+			b = fmt.Appendf(nil, "%.*f", rng.IntN(10), rng.Float64()*math.Pow(10, float64(rng.IntN(9))))
+		}
+		in := append(b[:len(b):len(b)], " \n9.99999999999999999"[:rng.IntN(20)]...)[:len(b)] // bytes after it, or none
+		got, ok := fastDecimal(in)
+		want, err := strconv.ParseFloat(string(b), 64)
+		plain := isDecimal(b) && !bytes.ContainsAny(b, "eE")
+		switch {
+		case ok && (err != nil || got != want || math.Signbit(got) != math.Signbit(want)):
+			t.Fatalf("fastDecimal(%q) = %v, want %v (%v)", b, got, want, err)
+		case ok && !plain:
+			t.Fatalf("fastDecimal(%q) accepted", b)
+		case !ok && plain && len(bytes.TrimLeft(b, "+-0")) <= 15:
+			t.Fatalf("fastDecimal(%q) refused", b)
 		}
 	}
 }
