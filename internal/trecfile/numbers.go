@@ -63,9 +63,12 @@ func shortDecimal(b []byte) (v float64, ok bool) {
 	if frac > 0 && nonDigits(f)<<(64-8*frac) != 0 {
 		return 0, false
 	}
-	mant := eightDigits(w, point)*uint64(pow10[frac]) + eightDigits(f, frac)
-	return float64(mant) / pow10[frac], true
+	mant := eightDigits(w, point)*pow10int[frac] + eightDigits(f, frac)
+	return float64(int64(mant)) / pow10[frac], true
 }
+
+// pow10int holds the powers of ten up to 10^8.
+var pow10int = [...]uint64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8}
 
 // nonDigits marks the bytes of w that are not ASCII digits.
 func nonDigits(w uint64) uint64 {
@@ -163,7 +166,12 @@ func parseInt(b []byte) (int, bool) {
 	if len(b) > 0 && b[0] == '+' {
 		return 0, false
 	}
-	if 0 < len(b) && len(b) <= 9 { // the common case: a few digits, no sign
+	if n := len(b); 0 < n && n <= 8 && cap(b) >= 8 { // the common case: a few digits, no sign
+		if w := binary.LittleEndian.Uint64(b[:8]); nonDigits(w)<<(64-8*n) == 0 {
+			return int(eightDigits(w, n)), true
+		}
+	}
+	if 0 < len(b) && len(b) <= 9 {
 		v := 0
 		for _, c := range b {
 			if c-'0' >= 10 {

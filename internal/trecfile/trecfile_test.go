@@ -608,14 +608,20 @@ func TestFastDecimal(t *testing.T) {
 }
 
 func TestParseInt(t *testing.T) {
-	for in, want := range map[string]int{"0": 0, "7": 7, "123456789": 123456789, "1234567890": 1234567890, "-5": -5, "007": 7} {
-		if got, ok := parseInt([]byte(in)); !ok || got != want {
-			t.Errorf("parseInt(%q) = %d, %v", in, got, ok)
+	// each also with bytes after it, which the eight-byte path reads
+	padded := func(in string) []byte { return append([]byte(in), " 2.5 t\n1 Q0"...)[:len(in)] }
+	for in, want := range map[string]int{"0": 0, "7": 7, "12345678": 12345678, "123456789": 123456789, "1234567890": 1234567890, "-5": -5, "007": 7} {
+		for _, b := range [][]byte{[]byte(in), padded(in)} {
+			if got, ok := parseInt(b); !ok || got != want {
+				t.Errorf("parseInt(%q) = %d, %v", in, got, ok)
+			}
 		}
 	}
-	for _, in := range []string{"", "12a", "1.0", "x", "- 1", "+5", "1_0", "0x10"} {
-		if _, ok := parseInt([]byte(in)); ok {
-			t.Errorf("parseInt(%q) accepted", in)
+	for _, in := range []string{"", "12a", "1.0", "x", "- 1", "+5", "1_0", "0x10", "1234567:", "/", "1\x00"} {
+		for _, b := range [][]byte{[]byte(in), padded(in)} {
+			if _, ok := parseInt(b); ok {
+				t.Errorf("parseInt(%q) accepted", in)
+			}
 		}
 	}
 }
