@@ -56,9 +56,6 @@ func lowBits(w uint64) uint64 {
 	return (m >> 7) * 0x0102040810204080 >> 56
 }
 
-// sepByte marks the bytes that separate fields on the fast path.
-var sepByte = [256]bool{' ': true, '\t': true}
-
 // seps finds the separators of the line that starts at offset start of
 // s.data when it has the usual shape: k fields, each but the last followed
 // by a single space or tab, the last by a newline, and no other byte up to
@@ -67,6 +64,7 @@ var sepByte = [256]bool{' ': true, '\t': true}
 // s after it.
 func (s *sepScanner) seps(start, k int, pos *[maxFields]int) bool {
 	data, base, mask := s.data, s.base, s.mask
+	prev := start - 1
 	for i := range pos[:k] {
 		for mask == 0 {
 			if base += 64; base >= len(data) {
@@ -74,17 +72,21 @@ func (s *sepScanner) seps(start, k int, pos *[maxFields]int) bool {
 			}
 			mask = s.window(base)
 		}
-		pos[i] = base + bits.TrailingZeros64(mask)
+		j := base + bits.TrailingZeros64(mask)
 		mask &= mask - 1
-	}
-	s.base, s.mask = base, mask
-	prev := start - 1
-	for _, j := range pos[:k-1] {
-		if j == prev+1 || !sepByte[data[j]] {
+		if j == prev+1 || sepClass[data[j]] != sepWant[k-1-i] {
 			return false
 		}
-		prev = j
+		pos[i], prev = j, j
 	}
-	j := pos[k-1]
-	return j != prev+1 && data[j] == '\n'
+	s.base, s.mask = base, mask
+	return true
 }
+
+// sepClass classes the bytes up to ' ' for seps: 1 for a space or tab, 2
+// for a newline, 0 for the others; sepWant is the class wanted of a line's
+// separators, counted from its end.
+var (
+	sepClass = [256]uint8{' ': 1, '\t': 1, '\n': 2}
+	sepWant  = [maxFields]uint8{2, 1, 1, 1, 1, 1, 1}
+)
