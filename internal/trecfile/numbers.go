@@ -38,37 +38,31 @@ func fastDecimal(b []byte) (v float64, ok bool) {
 	return v, ok
 }
 
-// shortDecimal parses digits[.digits] with at most 7 digits before the
-// point and 8 after it, eight bytes at a time. It reads up to 16 bytes
-// past the start of b, within its capacity, and gives up (ok false) where
-// the capacity is shorter or the number longer.
+// shortDecimal parses digits[.digits] of at most 9 bytes, eight digits
+// at a time: the digits after the point are moved up over it, so the
+// mantissa is one word of digits. It reads 9 bytes from the start of b,
+// within its capacity, and gives up (ok false) where the capacity is
+// shorter or the number longer.
 func shortDecimal(b []byte) (v float64, ok bool) {
 	n := len(b)
-	if n == 0 || cap(b) < 16 {
+	if n == 0 || n > 9 || cap(b) < 9 {
 		return 0, false
 	}
 	w := binary.LittleEndian.Uint64(b[:8])
 	point := bits.TrailingZeros64(nonDigits(w)) / 8 // the first byte that is not a digit
-	if point >= n {                                 // an integer of at most 7 digits
-		if n == 8 {
-			return 0, false
-		}
+	if point >= n {                                 // an integer of at most 8 digits
 		return float64(eightDigits(w, n)), true
 	}
-	frac := n - point - 1
-	if point == 8 || b[point] != '.' || frac > 8 || point+frac == 0 {
+	if b[point] != '.' || n == 1 {
 		return 0, false
 	}
-	f := binary.LittleEndian.Uint64(b[point+1 : point+9])
-	if frac > 0 && nonDigits(f)<<(64-8*frac) != 0 {
+	before := uint64(1)<<(8*point) - 1 // the bytes before the point (all of them if it is the ninth)
+	digits := w&before | binary.LittleEndian.Uint64(b[1:9])&^before
+	if nonDigits(digits)<<(72-8*n) != 0 {
 		return 0, false
 	}
-	mant := eightDigits(w, point)*pow10int[frac] + eightDigits(f, frac)
-	return float64(int64(mant)) / pow10[frac], true
+	return float64(int64(eightDigits(digits, n-1))) / pow10[n-1-point], true
 }
-
-// pow10int holds the powers of ten up to 10^8.
-var pow10int = [...]uint64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8}
 
 // nonDigits marks the bytes of w that are not ASCII digits.
 func nonDigits(w uint64) uint64 {
