@@ -88,6 +88,10 @@ func TestRedundant(t *testing.T) {
 	if !slices.Equal(r.DocShare, []Share{{"policy", 0.5}, {"shipping", 6.0 / 40}, {"faq", 14.0 / 40}}) {
 		t.Errorf("document shares %v", r.DocShare)
 	}
+	// Passages whose text is unknown duplicate nothing, not each other.
+	if r, _ := Redundant([]Passage{{ID: "x", Tokens: 3}, {ID: "y", Tokens: 3}, {ID: "z", Text: "…", Tokens: 1}}, 2, 0.5); len(r.Duplicates) != 0 || r.RepeatTokens != 0 {
+		t.Errorf("texts unknown: %+v", r)
+	}
 	if _, err := Redundant(ps, 0, 0.5); err == nil {
 		t.Error("no error for 0-word shingles")
 	}
@@ -136,6 +140,12 @@ func TestFrontierAndCost(t *testing.T) {
 	}
 	if got := Frontier(ps); !slices.Equal(got, []string{"cheap", "good", "fast"}) {
 		t.Errorf("frontier %v", got)
+	}
+	if got := BeatenBy(ps, 2); !slices.Equal(got, []string{"good"}) {
+		t.Errorf("worse beaten by %v", got)
+	}
+	if twin := append(ps, ps[1]); !slices.Equal(Frontier(twin), []string{"cheap", "good", "fast", "good"}) {
+		t.Errorf("two systems alike are not both on the frontier: %v", Frontier(twin))
 	}
 	if c := (Cost{Input: 2.5, Output: 10}); !near(c.Of(1000, 200), 0.0045) {
 		t.Errorf("cost %v", c.Of(1000, 200))

@@ -62,25 +62,31 @@ type Point struct {
 	Latency float64 // p90, milliseconds; lower is better
 }
 
-// Frontier marks the systems no other system beats on quality and on
-// cost and latency together: a system is dominated when another is at
-// least as good on all three and better on one.
+// Beats reports whether q beats p: q is at least as good as p on
+// quality, cost and latency together, and strictly better on one.
+func (q Point) Beats(p Point) bool {
+	return q.Quality >= p.Quality && q.Cost <= p.Cost && q.Latency <= p.Latency &&
+		(q.Quality > p.Quality || q.Cost < p.Cost || q.Latency < p.Latency)
+}
+
+// Frontier marks the systems no other system beats (see Point.Beats), in
+// the order given. Two systems alike on all three both stay on it.
 func Frontier(ps []Point) []string {
 	var out []string
 	for i, p := range ps {
-		dominated := false
-		for j, q := range ps {
-			if i == j {
-				continue
-			}
-			if q.Quality >= p.Quality && q.Cost <= p.Cost && q.Latency <= p.Latency &&
-				(q.Quality > p.Quality || q.Cost < p.Cost || q.Latency < p.Latency) {
-				dominated = true
-				break
-			}
-		}
-		if !dominated {
+		if len(BeatenBy(ps, i)) == 0 {
 			out = append(out, p.System)
+		}
+	}
+	return out
+}
+
+// BeatenBy names the systems that beat ps[i], in the order given.
+func BeatenBy(ps []Point, i int) []string {
+	var out []string
+	for j, q := range ps {
+		if j != i && q.Beats(ps[i]) {
+			out = append(out, q.System)
 		}
 	}
 	return out

@@ -3,6 +3,9 @@ package analysis
 import (
 	"fmt"
 	"hash/fnv"
+	"io"
+	"maps"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -49,7 +52,10 @@ type Share struct {
 
 // Redundant finds exact and near-duplicate passages in one list by the
 // Jaccard similarity of their word shingles (shingle words each, case and
-// punctuation ignored); pairs at or above threshold are near duplicates.
+// punctuation ignored); pairs at or above threshold are near duplicates. A
+// passage without words (its text unknown) duplicates nothing. Only pairs
+// sharing a shingle are compared, through an index of the shingles seen:
+// the work grows with the overlap in the list, not with its length squared.
 func Redundant(ps []Passage, shingle int, threshold float64) (Redundancy, error) {
 	if shingle < 1 || threshold <= 0 || threshold > 1 {
 		return Redundancy{}, fmt.Errorf("analysis: shingles of %d words at Jaccard %g: give 1 or more words and a threshold in (0, 1]", shingle, threshold)
@@ -57,19 +63,27 @@ func Redundant(ps []Passage, shingle int, threshold float64) (Redundancy, error)
 	r := Redundancy{Shingle: shingle, Threshold: threshold}
 	sets := make([]map[uint64]struct{}, len(ps))
 	norm := make([]string, len(ps))
-	for i, p := range ps {
-		words := strings.FieldsFunc(strings.ToLower(p.Text), func(c rune) bool { return !unicode.IsLetter(c) && !unicode.IsNumber(c) })
-		norm[i] = strings.Join(words, " ")
-		sets[i] = shingles(words, shingle)
-	}
+	postings := map[uint64][]int{} // shingle -> the earlier passages holding it
 	total := 0
 	repeats := make([]bool, len(ps))
 	relevantRepeat := make([]bool, len(ps))
-	for j := range ps {
-		total += ps[j].Tokens
-		for i := 0; i < j; i++ {
+	shared := map[int]int{} // earlier passage -> shingles shared with this one
+	for j, p := range ps {
+		words := strings.FieldsFunc(strings.ToLower(p.Text), func(c rune) bool { return !unicode.IsLetter(c) && !unicode.IsNumber(c) })
+		norm[j] = strings.Join(words, " ")
+		sets[j] = shingles(words, shingle)
+		total += p.Tokens
+		clear(shared)
+		for h := range sets[j] {
+			for _, i := range postings[h] {
+				shared[i]++
+			}
+			postings[h] = append(postings[h], j)
+		}
+		for _, i := range slices.Sorted(maps.Keys(shared)) {
+			inter := shared[i]
 			exact := norm[i] == norm[j]
-			jac := jaccard(sets[i], sets[j])
+			jac := float64(inter) / float64(len(sets[i])+len(sets[j])-inter)
 			if exact {
 				jac = 1
 			}
@@ -108,28 +122,24 @@ func Redundant(ps []Passage, shingle int, threshold float64) (Redundancy, error)
 	return r, nil
 }
 
+// shingles hashes every run of n words (all of them when fewer), the
+// words joined by single spaces; nil for no words.
 func shingles(words []string, n int) map[uint64]struct{} {
-	out := map[uint64]struct{}{}
-	if len(words) < n {
-		n = len(words)
+	n = min(n, len(words))
+	if n == 0 {
+		return nil
 	}
-	for i := 0; i+n <= len(words) && n > 0; i++ {
-		h := fnv.New64a()
-		h.Write([]byte(strings.Join(words[i:i+n], " ")))
+	out := make(map[uint64]struct{}, len(words)-n+1)
+	h := fnv.New64a()
+	for i := 0; i+n <= len(words); i++ {
+		h.Reset()
+		for k, w := range words[i : i+n] {
+			if k > 0 {
+				h.Write([]byte{' '})
+			}
+			io.WriteString(h, w)
+		}
 		out[h.Sum64()] = struct{}{}
 	}
 	return out
-}
-
-func jaccard(a, b map[uint64]struct{}) float64 {
-	if len(a) == 0 && len(b) == 0 {
-		return 0
-	}
-	inter := 0
-	for k := range a {
-		if _, ok := b[k]; ok {
-			inter++
-		}
-	}
-	return float64(inter) / float64(len(a)+len(b)-inter)
 }

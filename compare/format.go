@@ -93,6 +93,9 @@ func (r *Result) head(withNotes bool) []string {
 	for _, g := range r.GatePower {
 		out = append(out, g.Line(r.Settings.Level))
 	}
+	if r.Frontier != nil {
+		out = append(out, r.Frontier.Lines()...)
+	}
 	return out
 }
 

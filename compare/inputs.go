@@ -24,6 +24,11 @@ type Side struct {
 	Rankings map[string]Ranking // by query; nil when unknown (a saved result)
 	Config   json.RawMessage    // traces: the pipeline configuration
 	Loss     *Loss              // traces: where evidence stopped
+	// Cost prices a traced system's queries (nil: not priced); Latencies
+	// are its traces' end-to-end latencies, in milliseconds, one a trace
+	// that records any.
+	Cost      *stages.CostReport
+	Latencies []float64
 	// LeftOut says which traced queries have no values and why (traces:
 	// an unanswerable query has no ranked-list metric).
 	LeftOut []string
@@ -75,6 +80,9 @@ func FromStages(sys *stages.System, name string) *Side {
 	}
 	if len(sys.Configs) > 0 {
 		s.Config = json.RawMessage(sys.Configs[0])
+	}
+	if sys.Analyses != nil {
+		s.Cost = sys.Analyses.Cost
 	}
 	for _, row := range sys.Stages[0].Eval.Rows {
 		s.Queries = append(s.Queries, row.Query)

@@ -19,6 +19,16 @@ func markdown(w io.Writer, r *Result) error {
 			row(append([]string{c.Candidate, c.Metric}, c.Cells()...)...)
 		}
 	})
+	skip := map[string]bool{} // the frontier's lines, shown as its table
+	if f := r.Frontier; f != nil {
+		fmt.Fprintf(w, "\nQuality (mean %s), cost and p90 latency per system; * no other system beats it (see below):\n\n", f.Metric)
+		mdTable(w, FrontierHeader, func(row func(...string)) {
+			for _, s := range f.Systems {
+				row(s.Cells()...)
+				skip[s.Line()] = true
+			}
+		})
+	}
 	if len(r.Slices) > 0 {
 		fmt.Fprintf(w, "\n<details><summary>Slices (%d)</summary>\n\n", len(r.Slices))
 		mdTable(w, append([]string{"slice", "n", "candidate", "metric"}, StatHeader...), func(row func(...string)) {
@@ -44,7 +54,9 @@ func markdown(w io.Writer, r *Result) error {
 	}
 	fmt.Fprintln(w)
 	for _, l := range r.Head()[1:] {
-		fmt.Fprintf(w, "<sub>%s</sub><br>\n", l)
+		if !skip[l] {
+			fmt.Fprintf(w, "<sub>%s</sub><br>\n", l)
+		}
 	}
 	return nil
 }

@@ -40,6 +40,9 @@ type Result struct {
 	// GatePower says, for every --fail-on rule, the smallest difference
 	// its queries can resolve.
 	GatePower []GatePower `json:"gate_power,omitempty"`
+	// Frontier sets, when systems were compared from traces, each
+	// system's quality beside its cost and p90 latency.
+	Frontier *Frontier `json:"frontier,omitempty"`
 }
 
 // Loss is one traced system's evidence waterfall (stages.Waterfall without

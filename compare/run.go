@@ -3,10 +3,12 @@ package compare
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
 
+	"github.com/ragstat/ragstat/analysis"
 	"github.com/ragstat/ragstat/corpus"
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
@@ -17,6 +19,7 @@ import (
 	"github.com/ragstat/ragstat/systems"
 	"github.com/ragstat/ragstat/topics"
 	"github.com/ragstat/ragstat/trace"
+	"github.com/ragstat/ragstat/traceimport"
 )
 
 // Given is what the systems of a comparison are scored against and
@@ -40,9 +43,12 @@ type Given struct {
 	RunFormat     runs.Format    // the format of runs; "" detects it
 	NumericIDs    bool           // runs: JSON ids written as integers are accepted
 	Cutoffs       map[string]int // traces: each stage's cutoff
+	// Price per million input and output tokens prices each traced
+	// query (nil: not priced); it needs the Tokenizer.
+	Price *analysis.Cost
 	// Mapping returns how a trace file in another format was mapped (its
 	// import manifest), to be recorded; nil, or a nil result, for none.
-	Mapping func(path string) any
+	Mapping func(path string) *traceimport.Manifest
 	Version string // the ragstat version, for the manifest
 }
 
@@ -60,6 +66,10 @@ type Config struct {
 	FailOn            []Rule
 	FailOnSignificant bool
 	GateSlices        []string
+	// Quality names the metric whose mean is a traced system's quality
+	// beside its cost and latency (Frontier); "" picks the first metric of
+	// the last stage.
+	Quality string
 }
 
 // rankingDepth is how much of each list the regressions view shows.
@@ -129,6 +139,9 @@ func Run(g Given, sys []*systems.Input, cfg Config) (*Result, []string, error) {
 		return nil, nil, err
 	}
 	if res.GatePower, err = res.Power(cfg.FailOn); err != nil {
+		return nil, nil, err
+	}
+	if res.Frontier, err = res.frontier(sides, cfg.Quality, g.Price, g.TokenizerName); err != nil {
 		return nil, nil, err
 	}
 	return res, reasons, nil
@@ -243,8 +256,7 @@ func savedSides(f *input.File, name string) ([]*Side, error) {
 func (g *Given) evaluate(in *systems.Input) (*Side, error) {
 	ev := g.Evaluator
 	if ev.Policy().Unjudged == eval.UnjudgedBounds {
-		return nil, &eval.PolicyError{Field: "unjudged", Value: string(eval.UnjudgedBounds),
-			Msg: "gives [low, high] per query; compare needs one value: use nonrelevant or skip"}
+		return nil, errBounds
 	}
 	var mu sync.Mutex
 	rankings := map[string]Ranking{}
@@ -279,16 +291,27 @@ func (g *Given) traceSides(ref *manifest.Manifest, in *systems.Input) ([]*Side, 
 	ev := g.Evaluator
 	opt := stages.Options{Policy: ev.Policy(), Metrics: ev.Metrics(), Cutoffs: g.Cutoffs,
 		Truncated: stages.TruncatedError, Tokenizer: g.Tokenizer}
+	if g.Price != nil {
+		a := stages.DefaultAnalysisOptions()
+		a.Price, a.CostOnly = g.Price, true
+		opt.Analyses = &a
+	}
 	st := stages.Input{Judgments: ev.Judgments(), Topics: g.Topics, Corpus: g.Corpus}
 	var mu sync.Mutex
 	unanswerable := map[string][]string{} // by system, the unanswerable queries traced
+	latencies := map[string][]float64{}   // by system, each trace's end-to-end latency
 	res, err := stages.Evaluate(st, func(fn func(*trace.Trace) error) error {
 		return in.Scan(func(t *trace.Trace) error {
-			if tp := g.Topics.Get(t.Query); tp != nil && !tp.Answerable {
-				mu.Lock()
+			tp := g.Topics.Get(t.Query)
+			ms, timed := endToEnd(t)
+			mu.Lock()
+			if tp != nil && !tp.Answerable {
 				unanswerable[t.System] = append(unanswerable[t.System], strings.Clone(t.Query))
-				mu.Unlock()
 			}
+			if timed {
+				latencies[t.System] = append(latencies[t.System], ms)
+			}
+			mu.Unlock()
 			return fn(t)
 		})
 	}, opt)
@@ -298,6 +321,7 @@ func (g *Given) traceSides(ref *manifest.Manifest, in *systems.Input) ([]*Side, 
 	var out []*Side
 	for _, sys := range res.Systems {
 		s := FromStages(sys, in.Name)
+		s.Latencies = latencies[sys.Name]
 		if qs := unanswerable[sys.Name]; len(qs) > 0 {
 			slices.Sort(qs)
 			qs = slices.Compact(qs)
@@ -310,7 +334,9 @@ func (g *Given) traceSides(ref *manifest.Manifest, in *systems.Input) ([]*Side, 
 		}
 		file.System = s.Name
 		if g.Mapping != nil {
-			file.Mapping = g.Mapping(in.File.Name)
+			if man := g.Mapping(in.File.Name); man != nil {
+				file.Mapping = man
+			}
 		}
 		ref.Inputs = append(ref.Inputs, *file)
 		if s.Config != nil {
@@ -323,4 +349,15 @@ func (g *Given) traceSides(ref *manifest.Manifest, in *systems.Input) ([]*Side, 
 		out = append(out, s)
 	}
 	return out, nil
+}
+
+// endToEnd is a trace's end-to-end latency: the sum of its recorded stage
+// and generation latencies, in a fixed order so that the sum does not
+// depend on map order; false when it records none.
+func endToEnd(t *trace.Trace) (float64, bool) {
+	ms := 0.0
+	for _, k := range slices.Sorted(maps.Keys(t.Latency)) {
+		ms += t.Latency[k]
+	}
+	return ms, len(t.Latency) > 0
 }

@@ -20,6 +20,8 @@ func TestSchema(t *testing.T) {
 		{[]string{"$defs", "ranking"}, Ranking{}},
 		{[]string{"$defs", "item"}, Item{}},
 		{[]string{"$defs", "loss"}, Loss{}},
+		{[]string{"properties", "frontier"}, Frontier{}},
+		{[]string{"$defs", "frontier_system"}, FrontierSystem{}},
 	}
 	for _, tt := range tests {
 		schematest.Check(t, "compare.schema.json", tt.typ, tt.path...)

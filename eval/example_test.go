@@ -1,6 +1,7 @@
 package eval_test
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -88,4 +89,37 @@ func ExampleEvaluator_Run() {
 	// Output:
 	// nDCG@10 0.6309, Judged@10 0.1, 1 unjudged returned
 	// x: no AP among the metrics computed (nDCG@10 Judged@10)
+}
+
+// Settings in words, as a command line gives them: a tool's preset, a
+// cutoff for the default metrics, files opened by path. The errors name
+// each setting, so a caller can name its own flag.
+func ExampleSettings_Open() {
+	files := map[string]string{"qrels.txt": "refund 0 policy 3\nrefund 0 noise 0\nlimits 0 limit 2\n"}
+	ev, err := eval.Settings{Judgments: "qrels.txt", Like: "trec_eval", Cutoff: 5}.Open(eval.Files{
+		Open: func(path string) (*input.File, error) { return input.FromBytes(path, []byte(files[path])), nil },
+	})
+	if err != nil {
+		panic(err)
+	}
+	defer ev.File.Close()
+	res, err := ev.Lists("bm25", map[string][]string{"refund": {"noise", "policy"}, "limits": {"other", "limit"}})
+	if err != nil {
+		panic(err)
+	}
+	for i, m := range res.Metrics {
+		fmt.Printf("%s %.4f\n", m.Name(), res.Mean[i])
+	}
+	fmt.Println(len(ev.Preset), "policies set by the preset")
+	_, err = eval.Settings{Judgments: "qrels.txt", Unjudged: "maybe"}.Open(eval.Files{})
+	var pe *eval.PolicyError
+	if errors.As(err, &pe) {
+		fmt.Println(pe.Text(func(field string) string { return "--" + strings.ReplaceAll(field, "_", "-") }))
+	}
+	// Output:
+	// R@5 1.0000
+	// RR@5 0.5000
+	// nDCG@5 0.6309
+	// 5 policies set by the preset
+	// --unjudged maybe is unknown: use error, nonrelevant, skip, bounds
 }

@@ -102,20 +102,48 @@ func DefaultPolicy() Policy {
 // 2^23 items (2^1000 * 2^23 < the largest float64).
 const MaxExpGrade = 1000
 
-// PolicyError is a policy choice that is missing or not allowed. Field is
-// the choice's name as in JSON ("min_grade", "unjudged"), so a command line
-// can name its own flag.
+// PolicyError is a policy choice or setting that is missing, not allowed,
+// or at odds with another. Field is the choice's name as in JSON
+// ("min_grade", "unjudged", "doc_map"), and Msg names any other choice as
+// {name}, so a command line can name its own flags (see Text).
 type PolicyError struct {
-	Field string
+	Field string // "" when Msg is the whole message
 	Value string // the value given; empty when none was
 	Msg   string
+	Err   error // the cause, written after "Field: " when Msg is empty
 }
 
 func (e *PolicyError) Error() string {
-	if e.Value == "" {
-		return fmt.Sprintf("policy: %s %s", e.Field, e.Msg)
+	return "policy: " + e.Text(func(name string) string { return name })
+}
+
+func (e *PolicyError) Unwrap() error { return e.Err }
+
+// Text writes the error with each choice named by name(field): "Field
+// [Value] Msg", or "Field: Err".
+func (e *PolicyError) Text(name func(field string) string) string {
+	var words []string
+	if e.Field != "" {
+		words = append(words, name(e.Field))
 	}
-	return fmt.Sprintf("policy: %s %s %s", e.Field, e.Value, e.Msg)
+	if e.Err != nil {
+		return strings.Join(words, "") + ": " + e.Err.Error()
+	}
+	if e.Value != "" {
+		words = append(words, e.Value)
+	}
+	var msg strings.Builder
+	for rest := e.Msg; ; {
+		before, field, ok := strings.Cut(rest, "{")
+		field, after, closed := strings.Cut(field, "}")
+		if !ok || !closed {
+			msg.WriteString(rest)
+			break
+		}
+		msg.WriteString(before + name(field))
+		rest = after
+	}
+	return strings.Join(append(words, msg.String()), " ")
 }
 
 func oneOf[T ~string](field, s string, allowed ...T) (T, error) {
@@ -214,7 +242,7 @@ func (p Policy) Validate() error {
 	}
 	if p.Gain == metric.Exp && p.Scale.Max > MaxExpGrade {
 		return &PolicyError{Field: "gain", Value: "exp", Msg: fmt.Sprintf("over grades up to %d: 2^g-1 is not a finite number beyond grade %d "+
-			"(largest usable grade %d); use --gain linear, or a smaller scale", p.Scale.Max, MaxExpGrade, MaxExpGrade)}
+			"(largest usable grade %d); use {gain} linear, or a smaller scale", p.Scale.Max, MaxExpGrade, MaxExpGrade)}
 	}
 	if p.JudgedDivisor != "" {
 		if _, err := ParseJudgedDivisor(string(p.JudgedDivisor)); err != nil {

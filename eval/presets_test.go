@@ -101,7 +101,7 @@ func TestAggregates(t *testing.T) {
 func TestExpGainOverflowRefused(t *testing.T) {
 	p := DefaultPolicy()
 	p.Scale = judgments.Scale{Min: 0, Max: 2000}
-	if err := p.Validate(); err == nil || !strings.Contains(err.Error(), "largest usable grade 1000") || !strings.Contains(err.Error(), "--gain linear") {
+	if err := p.Validate(); err == nil || !strings.Contains(err.Error(), "largest usable grade 1000") || !strings.Contains(err.Error(), "use gain linear") {
 		t.Fatalf("got %v", err)
 	}
 	p.Gain = metric.Linear

@@ -53,17 +53,15 @@ func (opt *Options) grade(topic *topics.Topic, text string, cited []string, abst
 	if opt.Abstain != nil {
 		g.Abstained = &abstained
 	}
-	pass := !abstained
-	if len(topic.Answers) > 0 {
-		em, f1 := stages.MatchAnswer(text, cited, topic.Answers)
-		g.ExactMatch, g.F1 = &em, &f1
-		pass = pass && (em == 1 || opt.PassF1 > 0 && f1 >= opt.PassF1)
+	ag := stages.GradeAnswer(topic, text, cited, abstained)
+	if ag.References {
+		g.ExactMatch, g.F1 = &ag.EM, &ag.F1
 	}
-	if len(topic.Facts) > 0 {
-		share := stages.FactsCited(topic.Facts, cited)
-		g.FactsCited = &share
-		pass = pass && share == 1
+	if ag.Facts {
+		g.FactsCited = &ag.FactsCited
 	}
+	pass, graded := ag.Correct(opt.PassF1)
+	pass = pass || !graded && !abstained // nothing to grade against: an answer passes
 	if context != nil {
 		q := opt.Judgments.Query(topic.ID)
 		for _, id := range cited {

@@ -47,3 +47,12 @@ func ReadJudgments(f *input.File, scale judgments.Scale) (*judgments.Set, error)
 	set.Format = Format
 	return set, nil
 }
+
+// ReadAnyJudgments reads judgments from Parquet, or else from any text
+// format judgments.Read reads (opt.Scale applies to both).
+func ReadAnyJudgments(f *input.File, opt judgments.Options) (*judgments.Set, error) {
+	if isParquet, err := Is(f); err == nil && isParquet {
+		return ReadJudgments(f, opt.Scale)
+	}
+	return judgments.Read(f, opt)
+}

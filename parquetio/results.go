@@ -3,11 +3,23 @@ package parquetio
 import (
 	"fmt"
 	"io"
+	"path/filepath"
+	"strings"
 
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/ragstat/ragstat/report"
 )
+
+// WritePerQuery writes the per-query rows of every run of r for a file
+// named path: Parquet (WriteEval) when it ends in .parquet, JSON Lines
+// otherwise.
+func WritePerQuery(w io.Writer, path string, r *report.Eval) error {
+	if strings.EqualFold(filepath.Ext(path), ".parquet") {
+		return WriteEval(w, r)
+	}
+	return report.Render(w, "jsonl", r)
+}
 
 // WriteEval writes one row per query of every run of r: run, query,
 // missing_from_run, unjudged, folded, and one double column per metric

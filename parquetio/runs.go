@@ -20,6 +20,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/ragstat/ragstat/diag"
+	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/runs"
 )
@@ -145,4 +146,18 @@ func kindNames(kinds []parquet.Kind) string {
 		s = append(s, k.String())
 	}
 	return strings.Join(s, " or ")
+}
+
+// Evaluate scores the run in f, Parquet or any text format runs.Read
+// reads, as the system name.
+func Evaluate(ev *eval.Evaluator, name string, f *input.File, opt runs.Options) (*eval.Result, error) {
+	isParquet, err := Is(f)
+	if err != nil || !isParquet {
+		return ev.Run(name, f, opt)
+	}
+	lists, err := ReadRun(f)
+	if err != nil {
+		return nil, err
+	}
+	return ev.RunLists(name, f.Name, Format, lists, opt)
 }

@@ -17,17 +17,8 @@ func analysesLines(w io.Writer, a *stages.Analyses) {
 	if len(a.Calibration) == 0 {
 		fmt.Fprintln(w, "  calibration: no stage recorded scores")
 	}
-	r := a.Redundancy
-	fmt.Fprintf(w, "  redundancy in %d packed context(s) (%d-word shingles, near duplicate at Jaccard >= %g): %d exact and %d near-duplicate pair(s) in %d context(s); repeats %d of %d %s (%.4f); unique relevant evidence %d of %d relevant passages\n",
-		r.Contexts, r.Shingle, r.Threshold, r.ExactPairs, r.NearPairs, r.WithRepeats, r.RepeatTokens, r.Tokens, r.Unit, r.RepeatShare, r.UniqueRelevant, r.RelevantItems)
-	if len(r.DocShare) > 0 {
-		fmt.Fprintf(w, "  share of the context %s by document (%d documents, largest first):", r.Unit, r.Docs)
-		for _, s := range r.DocShare {
-			fmt.Fprintf(w, " %s %.4f", s.Doc, s.Share)
-		}
-		fmt.Fprintln(w)
-	}
-	fmt.Fprintln(w, "  relevant evidence by position in the packed context (thirds of its tokens), and exact-match answers:")
+	redundancyLines(w, a.Redundancy)
+	fmt.Fprintf(w, "  relevant evidence by position in the packed context (thirds of its tokens), and correct answers (correct: %s):\n", a.Position.Rule)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "    position\tpassages\tmean rank\tqueries\tcorrect")
 	for _, b := range append(a.Position.Buckets, a.Position.NoEvidence) {
@@ -74,4 +65,26 @@ func calibrationLines(w io.Writer, c stages.StageCalibration) {
 	}
 	fmt.Fprintf(w, "    threshold for %s: score >= %g keeps precision %.4f, recall %.4f; leaves %d of %d queries empty\n",
 		target, *c.Threshold, c.Precision, c.Recall, c.EmptyQueries, c.Queries)
+}
+
+// redundancyLines prints each stage's repeats, then its documents' shares.
+func redundancyLines(w io.Writer, r stages.RedundancyReport) {
+	fmt.Fprintf(w, "  redundancy per stage (%d-word shingles, near duplicate at Jaccard >= %g; sizes in %s):\n", r.Shingle, r.Threshold, r.Unit)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "    stage\tlists\titems\twithout text\texact pairs\tnear pairs\tlists with repeats\trepeat %s\tof\tshare\tunique relevant\tof relevant\n", r.Unit)
+	for _, s := range r.Stages {
+		fmt.Fprintf(tw, "    %s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.4f\t%d\t%d\n", s.Stage, s.Lists, s.Items, s.NoText,
+			s.ExactPairs, s.NearPairs, s.WithRepeats, s.RepeatTokens, s.Tokens, s.RepeatShare, s.UniqueRelevant, s.RelevantItems)
+	}
+	tw.Flush()
+	for _, s := range r.Stages {
+		if len(s.DocShare) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "  documents' share of stage %s (%d documents, largest first, by %s):", s.Stage, s.Docs, r.Unit)
+		for _, d := range s.DocShare {
+			fmt.Fprintf(w, " %s %.4f", d.Doc, d.Share)
+		}
+		fmt.Fprintln(w)
+	}
 }

@@ -72,3 +72,29 @@ func list(ids []string) string {
 	}
 	return strings.Join(ids, ", ")
 }
+
+// Beside lists, one a line, what format leaves out of r, for standard
+// error: the notes, as "note: ...", where it prints none (table, markdown and json print them);
+// the definitions, in CSV and TSV without comments; the warnings.
+func (r *Eval) Beside(format string) []string {
+	var out []string
+	if !printsNotes(format) {
+		for _, n := range r.Notes {
+			out = append(out, "note: "+n)
+		}
+	}
+	if (format == "csv" || format == "tsv") && !r.CSVComments {
+		out = append(out, r.Definitions()...)
+	}
+	return append(out, Warnings(r.Results)...)
+}
+
+// PerQueryMax is how many queries a result may have and still print a row
+// each when neither rows nor a summary were asked for.
+const PerQueryMax = 50
+
+// ChoosePerQuery sets r.PerQuery: rows when perQuery asks for them, none
+// when summary does, else rows for at most PerQueryMax queries.
+func (r *Eval) ChoosePerQuery(perQuery, summary bool) {
+	r.PerQuery = perQuery || !summary && len(r.Results) > 0 && len(r.Results[0].Rows) <= PerQueryMax
+}

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/ragstat/ragstat/eval"
+	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/manifest"
 	"github.com/ragstat/ragstat/metric"
 )
@@ -69,9 +70,9 @@ func Render(w io.Writer, format string, r *Eval) error {
 	return fmt.Errorf("unknown format %q: use %s", format, strings.Join(Formats, ", "))
 }
 
-// PrintsNotes reports whether format prints Eval.Notes (table, markdown,
+// printsNotes reports whether format prints Eval.Notes (table, markdown,
 // json); the others have no place for them, so a caller shows them apart.
-func PrintsNotes(format string) bool {
+func printsNotes(format string) bool {
 	return format == "table" || format == "markdown" || format == "json"
 }
 
@@ -149,4 +150,17 @@ func (r *Eval) resultRows(res *eval.Result) iter.Seq[row] {
 		}
 		yield(row{res.Name, "MEAN", res.Mean, res.MeanHigh, false})
 	}
+}
+
+// Digests records in each input the SHA-256 of the file at the same
+// index, as read so far (input.File.KeepSHA256 computes it while reading).
+func Digests(inputs []Input, files []*input.File) error {
+	for i, f := range files {
+		sum, err := f.SHA256()
+		if err != nil {
+			return err
+		}
+		inputs[i].SHA256 = sum
+	}
+	return nil
 }

@@ -21,7 +21,7 @@ type Merged struct {
 
 // MergeEval combines the partial results of `ragstat eval --shard I/N
 // --format json`, named by names (file names, for messages), into exactly
-// the evaluation one run over every query gives. It refuses parts that are
+// the evaluation one run over every query gives, with its notes. It refuses parts that are
 // not one split's shards each once (overlap, gap), whose manifests disagree
 // (judgments, runs, policy, metrics, ragstat version) or that hold a query
 // of another shard, naming them.
@@ -87,6 +87,7 @@ func MergeEval(names []string, parts []*report.Saved) (*Merged, error) {
 	for _, p := range parts {
 		out.FoldedJudgments += p.Manifest.Shard.FoldedJudgments
 	}
+	out.Notes = report.Notes(out.FoldedJudgments, out.Policy, nil, out.Results)
 	return out, nil
 }
 

@@ -10,6 +10,8 @@ import (
 	"hash/fnv"
 	"strconv"
 	"strings"
+
+	"github.com/ragstat/ragstat/manifest"
 )
 
 // Hash names the hash that assigns queries to shards, as recorded in a
@@ -90,4 +92,17 @@ func Cover(names []string, parts []Spec) error {
 		return fmt.Errorf("cannot merge: %s", strings.Join(problems, "; "))
 	}
 	return nil
+}
+
+// Record is what a partial result of shard s carries for the merge: the
+// position of each of its queries among judged, every query judged, in
+// order. The caller adds the judgments folded.
+func (s Spec) Record(judged []string) *manifest.Shard {
+	part := &manifest.Shard{Index: s.Index, Count: s.Count, Hash: Hash, Positions: map[string]int{}}
+	for i, q := range judged {
+		if s.Has(q) {
+			part.Positions[q] = i
+		}
+	}
+	return part
 }

@@ -94,3 +94,20 @@ func TestEveryQueryInOneShard(t *testing.T) {
 		}
 	}
 }
+
+// Record keeps the position of each of the shard's queries among all.
+func TestRecord(t *testing.T) {
+	judged := []string{"a", "b", "c", "d", "e", "f"}
+	for i := range 3 {
+		s := Spec{Index: i, Count: 3}
+		part := s.Record(judged)
+		if part.Index != i || part.Count != 3 || part.Hash != Hash {
+			t.Errorf("shard %s: record %+v", s, part)
+		}
+		for pos, q := range judged {
+			if got, ok := part.Positions[q]; ok != s.Has(q) || ok && got != pos {
+				t.Errorf("shard %s, query %s: position %d, %v", s, q, got, ok)
+			}
+		}
+	}
+}

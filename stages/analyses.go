@@ -24,6 +24,13 @@ type AnalysisOptions struct {
 	// Price per million input and output tokens; nil: no cost. Cost needs
 	// a tokenizer.
 	Price *analysis.Cost
+	// PassF1 is the token F1 with a reference answer at which an answer
+	// counts as correct beside evidence position; 0 asks for an exact
+	// match (see AnswerGrade.Correct).
+	PassF1 float64
+	// CostOnly computes the cost alone, a running sum, and leaves every
+	// other analysis empty (compare's frontier needs nothing else).
+	CostOnly bool
 }
 
 // DefaultAnalysisOptions are the defaults of `ragstat stages --analyses`.
@@ -34,6 +41,9 @@ func DefaultAnalysisOptions() AnalysisOptions {
 func (o AnalysisOptions) check(tok Tokenizer) error {
 	if o.Bins < 1 {
 		return fmt.Errorf("stages: %d calibration bins: give 1 or more", o.Bins)
+	}
+	if o.PassF1 < 0 || o.PassF1 > 1 || math.IsNaN(o.PassF1) {
+		return fmt.Errorf("stages: a passing F1 of %g: give a value in [0, 1]", o.PassF1)
 	}
 	if o.Shingle < 1 || o.Jaccard <= 0 || o.Jaccard > 1 {
 		return fmt.Errorf("stages: shingles of %d words at Jaccard %g: give 1 or more words and a threshold in (0, 1]", o.Shingle, o.Jaccard)
@@ -56,7 +66,7 @@ type Analyses struct {
 	// Calibration has one entry per stage whose items carry scores;
 	// scores of different stages (and systems) are never pooled.
 	Calibration []StageCalibration `json:"calibration"`
-	Redundancy  ContextRedundancy  `json:"redundancy"`
+	Redundancy  RedundancyReport   `json:"redundancy"`
 	Position    EvidencePosition   `json:"position"`
 	Stale       []analysis.Reach   `json:"stale_reach"`
 	Cost        *CostReport        `json:"cost,omitempty"`
@@ -93,22 +103,35 @@ type CalibrationBin struct {
 	MeanGrade float64 `json:"mean_grade"`
 }
 
-// ContextRedundancy sums the packed contexts' repeats.
-type ContextRedundancy struct {
+// RedundancyReport is how much each stage's lists repeat themselves: a
+// passage repeated ten times covers a fact once.
+type RedundancyReport struct {
 	Shingle   int     `json:"shingle_words"`
 	Threshold float64 `json:"jaccard_threshold"`
 	Unit      string  `json:"unit"` // tokens (the tokenizer's) or words
-	Contexts  int     `json:"contexts"`
-	// Exact and near-duplicate pairs, and contexts with any.
+	// Stages in pipeline order: candidates, reranked, the packed context.
+	Stages []StageRedundancy `json:"stages"`
+}
+
+// StageRedundancy sums one stage's repeats over its lists (one a trace,
+// at the stage's cutoff).
+type StageRedundancy struct {
+	Stage  string `json:"stage"`
+	Lists  int    `json:"lists"`
+	Items  int    `json:"items"`
+	NoText int    `json:"items_without_text"` // no text in the trace or the corpus: compared with nothing
+	// Exact and near-duplicate pairs, and lists with any.
 	ExactPairs     int `json:"exact_pairs"`
 	NearPairs      int `json:"near_pairs"`
-	WithRepeats    int `json:"contexts_with_repeats"`
+	WithRepeats    int `json:"lists_with_repeats"`
 	Tokens         int `json:"tokens"`
 	RepeatTokens   int `json:"repeat_tokens"`
 	RelevantItems  int `json:"relevant_items"`
 	UniqueRelevant int `json:"unique_relevant"`
-	// RepeatShare is RepeatTokens over Tokens; DocShare each document's
-	// share of all context tokens, largest first (at most 10), of Docs.
+	// RepeatShare is RepeatTokens over Tokens: the share of the stage spent
+	// on repeats; DocShare each document's share of all the stage's
+	// tokens, largest first (at most 10), of Docs (items of no known
+	// document pooled as NoDocument).
 	RepeatShare float64          `json:"repeat_share"`
 	Docs        int              `json:"documents"`
 	DocShare    []analysis.Share `json:"document_share"`
@@ -116,9 +139,11 @@ type ContextRedundancy struct {
 
 // EvidencePosition is where relevant evidence sat in the packed contexts
 // (the thirds of each context's tokens) and how often those queries were
-// answered exactly right; NoEvidence is the queries with a graded answer
-// and no relevant passage in the context.
+// answered correctly; NoEvidence is the queries with a graded answer and
+// no relevant passage in the context.
 type EvidencePosition struct {
+	// Rule states when an answer is correct (AnswerGrade.Correct).
+	Rule       string           `json:"correct_rule"`
 	Buckets    []PositionBucket `json:"buckets"`
 	NoEvidence PositionBucket   `json:"no_evidence"`
 }
@@ -128,9 +153,10 @@ type PositionBucket struct {
 	Bucket   string  `json:"bucket"`
 	Passages int     `json:"passages"`
 	MeanRank float64 `json:"mean_rank"`
-	// Queries with a graded answer (an answer to an answerable query with
-	// reference answers) and evidence here; Correct their share answered
-	// with an exact match.
+	// Queries with a graded answer (an answer or abstention recorded for
+	// an answerable query with reference answers or required facts) and
+	// evidence here; Correct their share answered correctly (see
+	// EvidencePosition.Rule).
 	Queries int     `json:"queries"`
 	Correct float64 `json:"correct"`
 	right   int
@@ -159,15 +185,20 @@ type CostPart struct {
 // traceAnalyses is one trace's contribution to the analyses.
 type traceAnalyses struct {
 	lists      []*analysis.List // per stage; nil: no scores or not judged
-	redundancy *analysis.Redundancy
-	relevant   int
-	docTokens  map[string]int
+	redundancy []stageRepeats   // per stage
 	effects    []analysis.PositionEffect
 	ranks      []int // summed per bucket
-	correct    bool  // graded and answered with an exact match
+	correct    bool  // graded and answered correctly (AnswerGrade.Correct)
 	noEvidence bool  // graded, with no relevant passage in the context
 	stale      map[string]*analysis.Reach
 	parts      []int // instructions, request, context, answer tokens; nil: not counted
+}
+
+// stageRepeats is one list's contribution to its stage's redundancy.
+type stageRepeats struct {
+	analysis.Redundancy
+	items, noText, relevant int
+	docTokens               map[string]int
 }
 
 var costParts = []string{"instructions", "request", "context", "answer"}
@@ -175,8 +206,11 @@ var costParts = []string{"instructions", "request", "context", "answer"}
 // analyze computes one trace's contribution.
 func (j *joiner) analyze(v *view, names []string, budget *Budget) (*traceAnalyses, error) {
 	o := j.opt.Analyses
-	minGrade := int32(j.opt.Policy.MinGrade)
 	a := &traceAnalyses{lists: make([]*analysis.List, len(names)), stale: map[string]*analysis.Reach{}}
+	if o.CostOnly {
+		a.parts = j.costParts(v, budget)
+		return a, nil
+	}
 	scored := v.topic.Answerable && v.q != nil
 	staleIDs := map[string]bool{}
 	for i := range names {
@@ -199,54 +233,105 @@ func (j *joiner) analyze(v *view, names []string, budget *Budget) (*traceAnalyse
 		}
 	}
 	ci := slices.Index(names, trace.ContextStage)
+	var ps []analysis.Passage
+	for i := range names {
+		var items []int
+		if i == ci && budget != nil {
+			for _, it := range budget.Items {
+				items = append(items, it.Tokens)
+			}
+		}
+		stage, rep := j.passages(v, i, items)
+		r, err := analysis.Redundant(stage, o.Shingle, o.Jaccard)
+		if err != nil {
+			return nil, err
+		}
+		rep.Redundancy = r
+		a.redundancy = append(a.redundancy, rep)
+		if i == ci {
+			ps = stage
+		}
+	}
 	if ci < 0 {
 		return a, nil
 	}
-	ps := make([]analysis.Passage, len(v.stages[ci]))
 	for k, p := range v.stages[ci] {
-		n := len(strings.Fields(p.text))
-		if budget != nil && k < len(budget.Items) {
-			n = budget.Items[k].Tokens
-		}
-		ps[k] = analysis.Passage{ID: p.id, Doc: p.meta.Doc, Text: p.text, Tokens: n,
-			Relevant: p.state == evidence && p.grade != metric.Unjudged && p.grade >= minGrade}
-		if ps[k].Relevant {
-			a.relevant++
-		}
 		if p.stale && !slices.ContainsFunc(v.stages[ci][:k], func(q placed) bool { return q.id == p.id }) {
 			reach(a.stale, p.id).Contexts++
 		}
 	}
-	r, err := analysis.Redundant(ps, o.Shingle, o.Jaccard)
-	if err != nil {
-		return nil, err
-	}
-	a.redundancy = &r
-	a.docTokens = map[string]int{}
-	for _, p := range ps {
-		a.docTokens[cmp.Or(p.Doc, p.ID)] += p.Tokens
-	}
 	placements := analysis.Positions(v.t.Query, ps)
 	correct := map[string]bool{}
-	graded := answered && v.topic.Answerable && len(v.topic.Answers) > 0
-	if graded {
-		em, _ := MatchAnswer(ans.Text, ans.Citations, v.topic.Answers)
-		a.correct, a.noEvidence = em == 1, len(placements) == 0
-		correct[v.t.Query] = a.correct
+	if ans != nil && v.topic.Answerable {
+		abstained := ans.Abstained != nil && *ans.Abstained
+		ok, graded := GradeAnswer(v.topic, ans.Text, ans.Citations, abstained).Correct(o.PassF1)
+		if graded {
+			a.correct, a.noEvidence = ok, len(placements) == 0
+			correct[v.t.Query] = ok
+		}
 	}
 	a.effects = analysis.Effects(placements, correct)
 	a.ranks = make([]int, len(analysis.Buckets))
 	for _, pl := range placements {
 		a.ranks[slices.Index(analysis.Buckets, pl.Bucket)] += pl.Rank
 	}
-	if o.Price != nil && budget != nil {
-		out := 0
-		if answered {
-			out = j.opt.Tokenizer.Count(ans.Text)
-		}
-		a.parts = []int{budget.Instructions, budget.Request, budget.Context, out}
-	}
+	a.parts = j.costParts(v, budget)
 	return a, nil
+}
+
+// costParts counts a trace's instructions, request, context and answer
+// tokens when it is priced; nil when not, or without a packed context.
+func (j *joiner) costParts(v *view, budget *Budget) []int {
+	if j.opt.Analyses.Price == nil || budget == nil {
+		return nil
+	}
+	out := 0
+	if ans := v.t.Answer; ans != nil && (ans.Abstained == nil || !*ans.Abstained) {
+		out = j.opt.Tokenizer.Count(ans.Text)
+	}
+	return []int{budget.Instructions, budget.Request, budget.Context, out}
+}
+
+// NoDocument is the share of the items whose document is unknown (no doc
+// in the trace or the corpus): pooled, so that the per-document sums stay
+// bounded by the corpus's documents, not its items.
+const NoDocument = "(no document)"
+
+// passages lays out stage i's list for the redundancy analysis: each
+// item's text as packed (context) or as the trace or corpus has it, its
+// size in the packed context's counted tokens (tokens, when given), else
+// by the tokenizer, else in words, and whether it is valid relevant
+// evidence.
+func (j *joiner) passages(v *view, i int, tokens []int) ([]analysis.Passage, stageRepeats) {
+	minGrade := int32(j.opt.Policy.MinGrade)
+	rep := stageRepeats{docTokens: map[string]int{}}
+	ps := make([]analysis.Passage, len(v.stages[i]))
+	for k, p := range v.stages[i] {
+		text, has := p.text, p.has
+		if v.t.Stages[i].Name != trace.ContextStage {
+			text, has = j.packedText(v.t.Stages[i].Items[k])
+		}
+		var n int
+		switch {
+		case k < len(tokens):
+			n = tokens[k]
+		case j.opt.Tokenizer != nil:
+			n = j.opt.Tokenizer.Count(text)
+		default:
+			n = len(strings.Fields(text))
+		}
+		ps[k] = analysis.Passage{ID: p.id, Doc: p.meta.Doc, Text: text, Tokens: n,
+			Relevant: p.state == evidence && p.grade != metric.Unjudged && p.grade >= minGrade}
+		rep.items++
+		if !has {
+			rep.noText++
+		}
+		if ps[k].Relevant {
+			rep.relevant++
+		}
+		rep.docTokens[cmp.Or(p.meta.Doc, NoDocument)] += n
+	}
+	return ps, rep
 }
 
 func reach(m map[string]*analysis.Reach, id string) *analysis.Reach {
@@ -284,8 +369,8 @@ func scoredList(query string, items []trace.Item, ps []placed) *analysis.List {
 // analysesTally adds up one system's contributions.
 type analysesTally struct {
 	lists      [][]analysis.List
-	red        ContextRedundancy
-	docTokens  map[string]int
+	red        []StageRedundancy // per stage position
+	docTokens  []map[string]int  // per stage position
 	pos        []PositionBucket
 	noEvidence PositionBucket
 	stale      map[string]*analysis.Reach
@@ -294,13 +379,15 @@ type analysesTally struct {
 }
 
 func (t *analysesTally) add(a *traceAnalyses) {
-	if t.docTokens == nil {
-		t.docTokens, t.stale = map[string]int{}, map[string]*analysis.Reach{}
+	if t.stale == nil {
+		t.stale = map[string]*analysis.Reach{}
 		t.pos = make([]PositionBucket, len(analysis.Buckets))
 		t.parts = make([]int, len(costParts))
 	}
 	for len(t.lists) < len(a.lists) {
 		t.lists = append(t.lists, nil)
+		t.red = append(t.red, StageRedundancy{})
+		t.docTokens = append(t.docTokens, map[string]int{})
 	}
 	for i, l := range a.lists {
 		if l != nil {
@@ -312,29 +399,37 @@ func (t *analysesTally) add(a *traceAnalyses) {
 		s.Contexts += r.Contexts
 		s.Answers += r.Answers
 	}
-	if a.redundancy == nil {
-		return
+	for i, r := range a.redundancy {
+		red := &t.red[i]
+		red.Lists++
+		red.Items += r.items
+		red.NoText += r.noText
+		for _, d := range r.Duplicates {
+			if d.Exact {
+				red.ExactPairs++
+			} else {
+				red.NearPairs++
+			}
+		}
+		if len(r.Duplicates) > 0 {
+			red.WithRepeats++
+		}
+		for d, n := range r.docTokens {
+			red.Tokens += n
+			t.docTokens[i][d] += n
+		}
+		red.RepeatTokens += r.RepeatTokens
+		red.RelevantItems += r.relevant
+		red.UniqueRelevant += r.UniqueRelevant
 	}
-	r := a.redundancy
-	t.red.Contexts++
-	for _, d := range r.Duplicates {
-		if d.Exact {
-			t.red.ExactPairs++
-		} else {
-			t.red.NearPairs++
+	if a.parts != nil {
+		t.costed++
+		for i, n := range a.parts {
+			t.parts[i] += n
 		}
 	}
-	if len(r.Duplicates) > 0 {
-		t.red.WithRepeats++
-	}
-	for _, n := range a.docTokens {
-		t.red.Tokens += n
-	}
-	t.red.RepeatTokens += r.RepeatTokens
-	t.red.RelevantItems += a.relevant
-	t.red.UniqueRelevant += r.UniqueRelevant
-	for d, n := range a.docTokens {
-		t.docTokens[d] += n
+	if a.effects == nil { // no packed context
+		return
 	}
 	for i, e := range a.effects {
 		b := &t.pos[i]
@@ -349,12 +444,6 @@ func (t *analysesTally) add(a *traceAnalyses) {
 		t.noEvidence.Queries++
 		if a.correct {
 			t.noEvidence.right++
-		}
-	}
-	if a.parts != nil {
-		t.costed++
-		for i, n := range a.parts {
-			t.parts[i] += n
 		}
 	}
 }
@@ -388,24 +477,24 @@ func (t *analysesTally) finish(o AnalysisOptions, names []string, minGrade int, 
 		}
 		a.Calibration = append(a.Calibration, sc)
 	}
-	red := t.red
-	red.Shingle, red.Threshold, red.Unit = o.Shingle, o.Jaccard, unit
-	red.Docs = len(t.docTokens)
-	red.DocShare = []analysis.Share{}
-	if red.Tokens > 0 {
-		red.RepeatShare = float64(red.RepeatTokens) / float64(red.Tokens)
-		docs := slices.SortedFunc(maps.Keys(t.docTokens), func(x, y string) int {
-			return cmp.Or(cmp.Compare(t.docTokens[y], t.docTokens[x]), strings.Compare(x, y))
-		})
-		for _, d := range docs[:min(len(docs), 10)] {
-			red.DocShare = append(red.DocShare, analysis.Share{Doc: d, Share: float64(t.docTokens[d]) / float64(red.Tokens)})
+	a.Redundancy = RedundancyReport{Shingle: o.Shingle, Threshold: o.Jaccard, Unit: unit, Stages: []StageRedundancy{}}
+	for i, name := range names {
+		var red StageRedundancy
+		docs := map[string]int{}
+		if i < len(t.red) {
+			red, docs = t.red[i], t.docTokens[i]
 		}
+		red.Stage, red.Docs, red.DocShare = name, len(docs), topShares(docs, red.Tokens)
+		if red.Tokens > 0 {
+			red.RepeatShare = float64(red.RepeatTokens) / float64(red.Tokens)
+		}
+		a.Redundancy.Stages = append(a.Redundancy.Stages, red)
 	}
-	a.Redundancy = red
 	for i, b := range t.pos {
 		b.Bucket = analysis.Buckets[i]
 		a.Position.Buckets = append(a.Position.Buckets, b.done())
 	}
+	a.Position.Rule = CorrectRule(o.PassF1)
 	a.Position.NoEvidence = t.noEvidence
 	a.Position.NoEvidence.Bucket = "none"
 	a.Position.NoEvidence = a.Position.NoEvidence.done()
@@ -438,6 +527,22 @@ func (t *analysesTally) finish(o AnalysisOptions, names []string, minGrade int, 
 		a.Cost = c
 	}
 	return a, nil
+}
+
+// topShares is the ten largest documents' shares of total, largest first
+// (ties by name).
+func topShares(docTokens map[string]int, total int) []analysis.Share {
+	out := []analysis.Share{}
+	if total == 0 {
+		return out
+	}
+	docs := slices.SortedFunc(maps.Keys(docTokens), func(x, y string) int {
+		return cmp.Or(cmp.Compare(docTokens[y], docTokens[x]), strings.Compare(x, y))
+	})
+	for _, d := range docs[:min(len(docs), 10)] {
+		out = append(out, analysis.Share{Doc: d, Share: float64(docTokens[d]) / float64(total)})
+	}
+	return out
 }
 
 func (b PositionBucket) done() PositionBucket {

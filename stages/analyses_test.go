@@ -12,6 +12,7 @@ import (
 	"github.com/ragstat/ragstat/analysis"
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/topics"
 	"github.com/ragstat/ragstat/trace"
 )
 
@@ -91,19 +92,25 @@ func TestAnalysesOnThePipeline(t *testing.T) {
 		t.Errorf("unscored stages calibrated: %+v", sys3.Calibration)
 	}
 
-	// Redundancy: faq#7 repeats policy#2 word for word (5 words of
-	// 4+5+6+5 = 20); its two relevant passages are one piece of evidence.
-	r := sys3.Redundancy
-	if r.ExactPairs != 1 || r.NearPairs != 0 || r.Tokens != 20 || r.RepeatTokens != 5 || !close(r.RepeatShare, 0.25) ||
-		r.RelevantItems != 2 || r.UniqueRelevant != 1 || r.Unit != "words" || r.Shingle != 3 || r.Threshold != 0.8 {
+	// Redundancy in v3's context: faq#7 repeats policy#2 word for word (5
+	// words of 4+5+6+5 = 20); its two relevant passages are one piece of
+	// evidence.
+	if len(sys3.Redundancy.Stages) != 1 || sys3.Redundancy.Unit != "words" || sys3.Redundancy.Shingle != 3 || sys3.Redundancy.Threshold != 0.8 {
+		t.Fatalf("v3 redundancy %+v", sys3.Redundancy)
+	}
+	r := sys3.Redundancy.Stages[0]
+	if r.Stage != "context" || r.ExactPairs != 1 || r.NearPairs != 0 || r.Tokens != 20 || r.RepeatTokens != 5 || !close(r.RepeatShare, 0.25) ||
+		r.RelevantItems != 2 || r.UniqueRelevant != 1 {
 		t.Errorf("v3 redundancy %+v", r)
 	}
 	if len(r.DocShare) != 3 || r.DocShare[0] != (analysis.Share{Doc: "refund-policy", Share: 9.0 / 20}) ||
 		r.DocShare[1] != (analysis.Share{Doc: "shipping", Share: 6.0 / 20}) || r.DocShare[2] != (analysis.Share{Doc: "refund-faq", Share: 5.0 / 20}) {
 		t.Errorf("v3 document shares %+v", r.DocShare)
 	}
-	if r := v1.Redundancy; r.Contexts != 4 || r.ExactPairs+r.NearPairs != 0 || r.UniqueRelevant != r.RelevantItems {
-		t.Errorf("v1 redundancy %+v", r)
+	for _, r := range v1.Redundancy.Stages {
+		if r.Lists != 4 || r.ExactPairs+r.NearPairs != 0 || r.UniqueRelevant != r.RelevantItems || r.NoText != 0 {
+			t.Errorf("v1 redundancy %+v", r)
+		}
 	}
 
 	// Position: v3's relevant passages start at words 4 and 15 of 20:
@@ -166,8 +173,119 @@ func TestAnalysesCost(t *testing.T) {
 	if p := res.Systems[0].Analyses.Position; p.Buckets[0].Queries != 1 || p.Buckets[0].Correct != 1 || p.NoEvidence.Queries != 0 {
 		t.Errorf("position %+v", p)
 	}
+	// The cost alone is the same cost, with nothing else computed.
+	a.CostOnly = true
+	only, err := Evaluate(in, traces, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := only.Systems[0].Analyses; !reflect.DeepEqual(o.Cost, c) || len(o.Calibration) != 0 || o.Redundancy.Stages[0].Lists != 0 || o.Position.Buckets[0].Passages != 0 {
+		t.Errorf("cost only: %+v", o)
+	}
 	opt.Tokenizer = nil
 	if _, err := Evaluate(in, traces, opt); err == nil || !strings.Contains(err.Error(), "tokenizer") {
 		t.Errorf("a price without a tokenizer: %v", err)
+	}
+}
+
+// TestRedundancyPerStage checks each stage's repeats, in words and in a
+// tokenizer's tokens. Candidates: a and d the same words (both relevant:
+// one piece of evidence), x without text, b; reranked: a, b, c, no
+// repeats; context: b packed as a's very words. Items of no known
+// document (x, c) are pooled as NoDocument.
+func TestRedundancyPerStage(t *testing.T) {
+	const tr = `{"query":"q","system":"s","stages":[{"name":"candidates","items":[{"id":"a","text":"Returns within thirty days."},{"id":"x"},{"id":"d","text":"returns within thirty days"},{"id":"b"}]},{"name":"reranked","items":[{"id":"a"},{"id":"b"},{"id":"c"}]},{"name":"context","items":[{"id":"a","text":"Returns within thirty days"},{"id":"b","text":"Returns within thirty days"}]}],"answer":{"text":"Thirty days.","abstained":false}}`
+	const docs = `{"id":"a","doc":"returns","text":"Returns within thirty days."}
+{"id":"b","doc":"exceptions","text":"Exceptions apply to clearance items and gift cards."}
+{"id":"c","text":"Noise."}
+{"id":"d","doc":"gifts","text":"Gift cards."}`
+	in, traces := fixture(t, qrels, topic, docs, tr)
+	want := []StageRedundancy{
+		{Stage: "candidates", Lists: 1, Items: 4, NoText: 1, ExactPairs: 1, WithRepeats: 1, Tokens: 16, RepeatTokens: 4, RepeatShare: 0.25,
+			RelevantItems: 3, UniqueRelevant: 2, Docs: 4, DocShare: []analysis.Share{{Doc: "exceptions", Share: 0.5}, {Doc: "gifts", Share: 0.25}, {Doc: "returns", Share: 0.25}, {Doc: NoDocument, Share: 0}}},
+		{Stage: "reranked", Lists: 1, Items: 3, Tokens: 13, RelevantItems: 2, UniqueRelevant: 2, Docs: 3,
+			DocShare: []analysis.Share{{Doc: "exceptions", Share: 8.0 / 13}, {Doc: "returns", Share: 4.0 / 13}, {Doc: NoDocument, Share: 1.0 / 13}}},
+		{Stage: "context", Lists: 1, Items: 2, ExactPairs: 1, WithRepeats: 1, Tokens: 8, RepeatTokens: 4, RepeatShare: 0.5,
+			RelevantItems: 2, UniqueRelevant: 1, Docs: 2, DocShare: []analysis.Share{{Doc: "exceptions", Share: 0.5}, {Doc: "returns", Share: 0.5}}},
+	}
+	for _, c := range []struct {
+		tok  Tokenizer
+		unit string
+	}{{nil, "words"}, {words{}, "tokens"}} {
+		opt := options()
+		opt.Policy.Unjudged = "nonrelevant"
+		opt.Truncated = TruncatedInherit
+		opt.Tokenizer = c.tok
+		a := DefaultAnalysisOptions()
+		opt.Analyses = &a
+		res, err := Evaluate(in, traces, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := res.Systems[0].Analyses.Redundancy
+		if r.Unit != c.unit || !reflect.DeepEqual(r.Stages, want) {
+			t.Errorf("%s: redundancy %+v, want %+v", c.unit, r, want)
+		}
+	}
+}
+
+func TestCorrect(t *testing.T) {
+	facts := []topics.Fact{{ID: "f", Support: []topics.Support{{{Item: "a"}}}}}
+	for _, c := range []struct {
+		name            string
+		topic           topics.Topic
+		text            string
+		cited           []string
+		abstained       bool
+		passF1          float64
+		correct, graded bool
+	}{
+		{"exact", topics.Topic{Answers: []string{"Thirty days."}}, "thirty days", nil, false, 0, true, true},
+		{"near, exact asked", topics.Topic{Answers: []string{"Thirty days."}}, "within thirty days", nil, false, 0, false, true},
+		{"near, F1 0.8 >= 0.5", topics.Topic{Answers: []string{"Thirty days."}}, "within thirty days", nil, false, 0.5, true, true},
+		{"F1 below the bar", topics.Topic{Answers: []string{"Thirty days."}}, "within thirty days", nil, false, 0.9, false, true},
+		{"abstained", topics.Topic{Answers: []string{"Thirty days."}}, "thirty days", nil, true, 0, false, true},
+		{"facts cited", topics.Topic{Facts: facts}, "anything", []string{"a"}, false, 0, true, true},
+		{"fact not cited", topics.Topic{Facts: facts}, "anything", []string{"b"}, false, 0, false, true},
+		{"right words, fact not cited", topics.Topic{Answers: []string{"Thirty days."}, Facts: facts}, "thirty days", nil, false, 0, false, true},
+		{"nothing to grade", topics.Topic{}, "anything", nil, false, 0, false, false},
+	} {
+		ok, graded := GradeAnswer(&c.topic, c.text, c.cited, c.abstained).Correct(c.passF1)
+		if ok != c.correct || graded != c.graded {
+			t.Errorf("%s: correct %v graded %v, want %v %v", c.name, ok, graded, c.correct, c.graded)
+		}
+	}
+}
+
+// TestPositionCorrectness grades the answers beside evidence position by
+// the answer rule: a near answer counts at --pass-f1, and an exact answer
+// that cites no support for a required fact does not.
+func TestPositionCorrectness(t *testing.T) {
+	const tr = `{"query":"q","system":"s","stages":[{"name":"context","items":[{"id":"a","text":"Returns within thirty days."},{"id":"c","text":"Noise."}]}],"answer":{"text":"Within thirty days.","citations":["a"],"abstained":false}}`
+	for _, c := range []struct {
+		name   string
+		topic  string
+		passF1 float64
+		want   float64
+	}{
+		{"exact only", `{"id":"q","text":"How long?","answers":["Thirty days."]}`, 0, 0},
+		{"F1 0.8 at 0.5", `{"id":"q","text":"How long?","answers":["Thirty days."]}`, 0.5, 1},
+		{"facts cited", topic, 0, 0}, // f2 (b and d) is not cited
+		{"facts only, none missing", `{"id":"q","text":"How long?","facts":[{"id":"f1","support":[{"item":"a","span":"thirty days"}]}]}`, 0, 1},
+	} {
+		in, traces := fixture(t, qrels, c.topic, corp, tr)
+		opt := options()
+		opt.Policy.Unjudged = "nonrelevant"
+		a := DefaultAnalysisOptions()
+		a.PassF1 = c.passF1
+		opt.Analyses = &a
+		res, err := Evaluate(in, traces, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := res.Systems[0].Analyses.Position
+		if b := p.Buckets[0]; b.Queries != 1 || b.Correct != c.want || !strings.Contains(p.Rule, "citing support for every required fact") {
+			t.Errorf("%s: begin %+v, rule %q", c.name, b, p.Rule)
+		}
 	}
 }

@@ -86,6 +86,16 @@ func (in *Input) Scan(fn func(*trace.Trace) error) error {
 	return in.reader.Scan(in.File, in.Format, fn)
 }
 
+// Scan calls fn with every trace of every input, which all hold traces,
+// and gathers the problems of every file (diag.List).
+func Scan(ins []*Input, fn func(*trace.Trace) error) error {
+	var errs diag.List
+	for _, in := range ins {
+		errs.Add(in.Scan(fn))
+	}
+	return errs.Err()
+}
+
 // Split splits NAME=PATH; a plain path, or one whose part before "=" holds
 // a path separator, has no name.
 func Split(arg string) (name, path string) {

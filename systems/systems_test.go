@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/ragstat/ragstat/input"
@@ -120,5 +121,24 @@ func TestNames(t *testing.T) {
 	}
 	if err := n.Claim("a", "y.run"); err == nil || !strings.Contains(err.Error(), "x.run and y.run") {
 		t.Errorf("a second a: %v", err)
+	}
+}
+
+// Scan reads every input's traces and reports the problems of all files.
+func TestScan(t *testing.T) {
+	dir := t.TempDir()
+	good := write(t, dir, "a.jsonl", `{"query":"q","system":"s","stages":[{"name":"r","items":[{"id":"a"}]}]}`+"\n")
+	bad := write(t, dir, "b.jsonl", `{"query":"q","system":"s","stages":[{"name":"r","items":[{"id":"a"}]}]}`+"\n"+`{"query":1}`+"\n")
+	worse := write(t, dir, "c.jsonl", `{"query":"q","system":"s","stages":[{"name":"r","items":[{"id":"a"}]}]}`+"\n"+`{"query":2}`+"\n")
+	ins, err := Open([]string{good, bad, worse}, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer Close(ins)
+	var mu sync.Mutex
+	n := 0
+	err = Scan(ins, func(*trace.Trace) error { mu.Lock(); n++; mu.Unlock(); return nil })
+	if err == nil || !strings.Contains(err.Error(), "b.jsonl:2") || !strings.Contains(err.Error(), "c.jsonl:2") || n < 1 {
+		t.Errorf("%d traces, %v; want the problems of b.jsonl and c.jsonl", n, err)
 	}
 }

@@ -4,22 +4,10 @@ import (
 	"fmt"
 
 	"github.com/ragstat/ragstat/compare"
-	"github.com/ragstat/ragstat/corpus"
-	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/htmlreport"
-	"github.com/ragstat/ragstat/manifest"
-	"github.com/ragstat/ragstat/stats"
 	"github.com/ragstat/ragstat/systems"
-	"github.com/ragstat/ragstat/tokenize"
-	"github.com/ragstat/ragstat/topics"
 )
-
-// compareCommands are the compare and report commands, embedded in the command line.
-type compareCommands struct {
-	Compare compareCmd `cmd:"" help:"Compare candidates with a base on the same queries: paired differences, intervals, tests, slices, a release gate."`
-	Report  reportCmd  `cmd:"" help:"Render a saved eval, stages or compare JSON result as one self-contained HTML file."`
-}
 
 type compareCmd struct {
 	policyFlags `set:"cutoff_help=Cutoff of the default metrics R@K RR@K nDCG@K (default 10); over traces also NAME=K, one stage's cutoff (repeatable)."`
@@ -41,47 +29,43 @@ type compareCmd struct {
 	FailOn                      []string `placeholder:"RULE" help:"Gate: exit 3 when a mean difference meets RULE, e.g. 'nDCG@10 < -0.01' or 'R@100[tag:legal] < 0' (repeatable)."`
 	FailOnSignificantRegression bool     `help:"Gate: exit 3 when any metric is significantly worse after correction on the whole set (or a --gate-slice)."`
 	GateSlice                   []string `placeholder:"SLICE" help:"A slice also checked by --fail-on-significant-regression (repeatable), e.g. tag:legal."`
+	Quality                     string   `placeholder:"METRIC" help:"Traces: the metric whose mean is each system's quality beside its cost and p90 latency (default: the last stage's first metric)."`
+	PriceIn                     float64  `placeholder:"USD" help:"Traces, with --tokenizer: price per million input tokens, for each system's cost per query."`
+	PriceOut                    float64  `placeholder:"USD" help:"Traces, with --tokenizer: price per million output tokens."`
 	Format                      string   `short:"f" default:"table" enum:"table,json,csv,markdown,html" help:"Output format (${enum})."`
 	CSVComments                 bool     `name:"csv-comments" help:"CSV as before: the settings, policy and notes as # lines above the header (default: columns, notes to stderr)."`
 	Systems                     []string `arg:"" placeholder:"BASE CAND" help:"Base then candidates: runs (PATH or NAME=PATH), saved ragstat eval --format json results (all their runs), or traces (ragstat's, OTLP, LangSmith, Langfuse)."`
 }
 
 func (c *compareCmd) Run(e *env) error {
-	if c.Unjudged == string(eval.UnjudgedBounds) {
-		return fmt.Errorf("--unjudged bounds gives [low, high] per query; compare needs one value: use nonrelevant or skip")
+	req := compare.Request{Settings: c.settings(), Topics: c.Topics, Corpus: c.Corpus, Tokenizer: c.Tokenizer,
+		RunFormat: c.RunFormat, StageCutoffs: c.K.ByStage, SliceBy: c.SliceBy, MinSlice: c.MinSlice, Top: c.Top,
+		Resamples: c.Resamples, Randomizations: c.Randomizations, Seed: c.Seed, Level: c.Level, Interval: c.Interval,
+		Correction: c.Correction, AllowMismatch: c.AllowMismatch, FailOn: c.FailOn,
+		FailOnSignificant: c.FailOnSignificantRegression, GateSlices: c.GateSlice,
+		Quality: c.Quality, PriceIn: c.PriceIn, PriceOut: c.PriceOut}
+	cfg, err := req.Config()
+	if err != nil {
+		return flagged(err)
 	}
-	if c.Topics == "" && len(c.SliceBy) > 0 {
-		return fmt.Errorf("--slice-by needs --topics")
+	ev, err := req.Open(e.files())
+	if err != nil {
+		return flagged(err)
 	}
-	cfg, err := c.config()
+	defer ev.File.Close()
+	c.announcePreset(e, ev.Preset)
+	g, err := req.Given(ev, e.files())
 	if err != nil {
 		return err
 	}
-	ev, jf, err := c.evaluator(e)
-	if err != nil {
-		return err
-	}
-	defer jf.Close()
-	c.announcePreset(e)
-	runFormat, _ := input.ParseFormat(c.RunFormat)
-	g := compare.Given{Evaluator: ev, Judgments: jf, TokenizerName: c.Tokenizer, RunFormat: runFormat, NumericIDs: c.NumericIDs,
-		Cutoffs: c.K.ByStage, Version: Version}
-	err = c.readGiven(e, &g)
-	defer closeAll([]*input.File{g.TopicsFile, g.CorpusFile})
-	if err != nil {
-		return err
-	}
+	defer g.Close()
+	g.Version = Version
 	m, err := c.mapping(g.Corpus, c.stageFlags)
 	if err != nil {
 		return err
 	}
 	var mapped mappings
-	g.Mapping = func(path string) any {
-		if man := mapped.of(path); man != nil {
-			return man
-		}
-		return nil
-	}
+	g.Mapping = mapped.of
 	sys, err := systems.Open(c.Systems, e.stdin, systems.Options{Traces: traceFormats(m, e.stderr, mapped.keep)})
 	defer systems.Close(sys)
 	if err != nil {
@@ -100,60 +84,6 @@ func (c *compareCmd) Run(e *env) error {
 		return internal(err)
 	}
 	return gate(e, reasons)
-}
-
-// config is the comparison the flags ask for.
-func (c *compareCmd) config() (compare.Config, error) {
-	switch {
-	case c.Top < 1 || c.MinSlice < 1 || c.Resamples < 1 || c.Randomizations < 1:
-		return compare.Config{}, fmt.Errorf("--top, --min-slice, --resamples and --randomizations must be positive")
-	case !(c.Level > 0 && c.Level < 1):
-		return compare.Config{}, fmt.Errorf("--level %g must lie strictly between 0 and 1", c.Level)
-	}
-	corr, _ := stats.ParseCorrection(c.Correction)
-	cfg := compare.Config{SliceBy: c.SliceBy, AllowMismatch: c.AllowMismatch,
-		FailOnSignificant: c.FailOnSignificantRegression, GateSlices: c.GateSlice,
-		Options: compare.Options{Correction: corr, Top: c.Top, MinSlice: c.MinSlice,
-			Stats: stats.Options{Level: c.Level, Resamples: c.Resamples, Randomizations: c.Randomizations,
-				Interval: stats.IntervalMethod(c.Interval), Seed: c.Seed}}}
-	for _, f := range c.AllowMismatch {
-		if err := manifest.CheckField(f); err != nil {
-			return cfg, fmt.Errorf("--allow-mismatch: %w", err)
-		}
-	}
-	for _, s := range c.FailOn {
-		r, err := compare.ParseRule(s)
-		if err != nil {
-			return cfg, err
-		}
-		cfg.FailOn = append(cfg.FailOn, r)
-	}
-	return cfg, nil
-}
-
-// readGiven reads the topics, corpus and tokenizer the flags name.
-func (c *compareCmd) readGiven(e *env, g *compare.Given) error {
-	var err error
-	if c.Topics != "" {
-		if g.TopicsFile, err = input.Open(c.Topics, e.stdin); err != nil {
-			return err
-		}
-		if g.Topics, err = topics.Read(g.TopicsFile); err != nil {
-			return err
-		}
-	}
-	if c.Corpus != "" {
-		if g.CorpusFile, err = input.Open(c.Corpus, e.stdin); err != nil {
-			return err
-		}
-		if g.Corpus, err = corpus.Read(g.CorpusFile); err != nil {
-			return err
-		}
-	}
-	if c.Tokenizer != "" {
-		g.Tokenizer, err = tokenize.New(c.Tokenizer)
-	}
-	return err
 }
 
 // render writes a comparison in the format asked for; CSV has no place

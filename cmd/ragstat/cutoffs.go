@@ -2,10 +2,10 @@ package main
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/alecthomas/kong"
+
+	"github.com/ragstat/ragstat/stages"
 )
 
 // cutoffs is the -k flag: `-k 10` sets the cutoff of the default metrics;
@@ -21,32 +21,17 @@ func (c *cutoffs) Decode(ctx *kong.DecodeContext) error {
 	if err := ctx.Scan.PopValueInto("cutoff", &s); err != nil {
 		return err
 	}
-	name, k, staged := strings.Cut(s, "=")
-	if !staged {
-		k = name
+	stage, k, err := stages.ParseCutoff(s)
+	switch {
+	case err != nil:
+		return fmt.Errorf("-k %q: %w", s, err)
+	case stage == "":
+		c.Default = k
+	default:
+		if c.ByStage == nil {
+			c.ByStage = map[string]int{}
+		}
+		c.ByStage[stage] = k
 	}
-	n, err := strconv.Atoi(strings.TrimSpace(k))
-	if err != nil || n <= 0 {
-		return fmt.Errorf("-k %q: the cutoff must be a positive integer", s)
-	}
-	if !staged {
-		c.Default = n
-		return nil
-	}
-	if strings.TrimSpace(name) == "" {
-		return fmt.Errorf("-k %q: name the stage, as in reranked=10", s)
-	}
-	if c.ByStage == nil {
-		c.ByStage = map[string]int{}
-	}
-	c.ByStage[name] = n
 	return nil
-}
-
-// or returns the default cutoff, or def when none was given.
-func (c cutoffs) or(def int) int {
-	if c.Default > 0 {
-		return c.Default
-	}
-	return def
 }

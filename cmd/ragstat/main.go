@@ -18,6 +18,7 @@ import (
 	"os"
 
 	"github.com/alecthomas/kong"
+	"golang.org/x/term"
 
 	"github.com/ragstat/ragstat/input"
 )
@@ -46,10 +47,12 @@ type cli struct {
 	Eval            evalCmd          `cmd:"" help:"Evaluate runs against judgments, strictly."`
 	TrecEval        trecEvalCmd      `cmd:"" name:"trec-eval" passthrough:"" help:"A drop-in for NIST trec_eval v10 (same flags, same output)."`
 	Merge           mergeCmd         `cmd:"" help:"Merge the partial results of eval --shard I/N --format json into the result one run gives."`
-	compareCommands `embed:""`
+	Compare         compareCmd       `cmd:"" help:"Compare candidates with a base on the same queries: paired differences, intervals, tests, slices, a release gate."`
+	Report          reportCmd        `cmd:"" help:"Render a saved eval, stages or compare JSON result as one self-contained HTML file."`
 	judgingCommands `embed:""`
 	datasetCommands `embed:""`
-	stagesCommands  `embed:""`
+	Stages          stagesCmd    `cmd:"" help:"Evaluate every pipeline stage from traces: metrics per stage, where evidence was lost, the packed context, facts, validity, answers."`
+	Tokens          tokensCmd    `cmd:"" help:"Count tokens with a real tokenizer: a line COUNT<TAB>TOKENIZER<TAB>FILE per file, then the total."`
 	Collect         collectCmd   `cmd:"" help:"Receive OpenTelemetry spans over OTLP/HTTP and append them to a file for ragstat import."`
 	Import          importCmd    `cmd:"" help:"Map OpenTelemetry (OpenInference, GenAI), LangSmith or Langfuse traces into ragstat traces."`
 	Intervene       interveneCmd `cmd:"" help:"Rerun failing queries with a verified context through the same generator: is it the retrieval or the generator?"`
@@ -60,7 +63,7 @@ type cli struct {
 }
 
 func main() {
-	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, terminal: isTerminal(os.Stderr)}
+	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, terminal: term.IsTerminal(int(os.Stderr.Fd()))}
 	os.Exit(run(os.Args[1:], e))
 }
 

@@ -2,29 +2,20 @@ package main
 
 import (
 	"fmt"
-	"github.com/ragstat/ragstat/analysis"
-	"github.com/ragstat/ragstat/eval"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/ragstat/ragstat/corpus"
-	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/progress"
 	"github.com/ragstat/ragstat/judgments"
-	"github.com/ragstat/ragstat/metric"
 	"github.com/ragstat/ragstat/report"
 	"github.com/ragstat/ragstat/stages"
 	"github.com/ragstat/ragstat/systems"
 	"github.com/ragstat/ragstat/tokenize"
-	"github.com/ragstat/ragstat/topics"
 	"github.com/ragstat/ragstat/trace"
 )
-
-// stagesCommands are the stages and tokens commands, embedded in the command line.
-type stagesCommands struct {
-	Stages stagesCmd `cmd:"" help:"Evaluate every pipeline stage from traces: metrics per stage, where evidence was lost, the packed context, facts, validity, answers."`
-	Tokens tokensCmd `cmd:"" help:"Count tokens with a real tokenizer: a line COUNT<TAB>TOKENIZER<TAB>FILE per file, then the total."`
-}
 
 type stagesCmd struct {
 	policyFlags `set:"cutoff_help=A stage's cutoff, NAME=K (repeatable, e.g. --k candidates=50 --k reranked=10); a stage without one is read whole."`
@@ -42,39 +33,30 @@ type stagesCmd struct {
 	Target          string   `placeholder:"precision=P|recall=R" help:"With --analyses: the score threshold each stage needs to keep this precision or recall."`
 	Bins            int      `default:"10" help:"With --analyses: reliability-table bins."`
 	Shingle         int      `default:"3" help:"With --analyses: words per shingle for near duplicates."`
-	Jaccard         float64  `default:"0.8" help:"With --analyses: shingle Jaccard at or above which two context passages are near duplicates."`
+	Jaccard         float64  `default:"0.8" help:"With --analyses: shingle Jaccard at or above which two items of a stage are near duplicates."`
+	PassF1          float64  `name:"pass-f1" placeholder:"X" help:"With --analyses: beside evidence position, an answer matches a reference at token F1 >= X (default: exact match only)."`
 	PriceIn         float64  `placeholder:"USD" help:"With --analyses and --tokenizer: price per million input tokens."`
 	PriceOut        float64  `placeholder:"USD" help:"With --analyses and --tokenizer: price per million output tokens."`
 	Traces          []string `arg:"" placeholder:"TRACES" help:"Trace files: ragstat traces (JSONL, one per query and system), or OTLP, LangSmith or Langfuse files mapped as by import."`
 }
 
+// request is the flags in the library's words.
+func (c *stagesCmd) request() stages.Request {
+	return stages.Request{Settings: c.settings(), Topics: c.Topics, Corpus: c.Corpus, Tokenizer: c.Tokenizer,
+		StageCutoffs: c.K.ByStage, Truncated: c.Truncated, AllowNoMetadata: c.UnknownMetadata == "allow",
+		Analyses: c.Analyses, Target: c.Target, Bins: c.Bins, Shingle: c.Shingle, Jaccard: c.Jaccard, PriceIn: c.PriceIn, PriceOut: c.PriceOut, PassF1: c.PassF1}
+}
+
 func (c *stagesCmd) Run(e *env) error {
-	if c.Subtopics != "" {
-		return fmt.Errorf("--subtopics is not available for stages: the diversity metrics apply to eval and compare over runs")
-	}
-	if c.Unit != "item" {
-		return fmt.Errorf("--unit doc is not available for stages: stages evaluate the items the pipeline delivered")
-	}
-	p, err := c.policy()
+	req := c.request()
+	p, preset, err := req.Policy()
 	if err != nil {
-		return err
+		return flagged(err)
 	}
-	c.announcePreset(e)
-	ms, err := c.stageMetrics(p)
+	c.announcePreset(e, preset)
+	opt, err := req.Options(p)
 	if err != nil {
-		return err
-	}
-	opt := stages.Options{Policy: p, Metrics: ms, Cutoffs: c.K.ByStage, AllowNoMetadata: c.UnknownMetadata == "allow"}
-	if opt.Truncated, err = stages.ParseTruncated(c.Truncated); err != nil {
-		return err
-	}
-	if c.Tokenizer != "" {
-		if opt.Tokenizer, err = tokenize.New(c.Tokenizer); err != nil {
-			return err
-		}
-	}
-	if opt.Analyses, err = c.analyses(); err != nil {
-		return err
+		return flagged(err)
 	}
 	// Judgments and topics stay in memory while traces stream past them: a
 	// tighter collector target keeps peak memory nearer what is live.
@@ -90,14 +72,14 @@ func (c *stagesCmd) Run(e *env) error {
 		return err
 	}
 	files = append(files, traceFiles...)
-	bar := e.progress("evaluating traces", traceFiles)
+	bar := progress.Files(e.stderr, "evaluating traces", traceFiles, e.terminal, time.Now)
 	res, err := stages.Evaluate(in, traces, opt)
 	bar.Done()
 	if err != nil {
 		return err
 	}
 	if c.Format == "json" {
-		if err := digests(inputs, files); err != nil {
+		if err := report.Digests(inputs, files); err != nil {
 			return err
 		}
 	}
@@ -108,58 +90,17 @@ func (c *stagesCmd) Run(e *env) error {
 	return c.gate(res)
 }
 
-// stageMetrics are -m, or R, RR and nDCG over each stage's whole list at
-// its cutoff; -k alone does not apply to stages.
-func (c *stagesCmd) stageMetrics(p eval.Policy) ([]metric.Metric, error) {
-	if c.K.Default > 0 {
-		return nil, fmt.Errorf("stages take per-stage cutoffs: --k NAME=K (e.g. --k candidates=50 --k reranked=10)")
-	}
-	names := c.Metric
-	if len(names) == 0 {
-		names = []string{"R", "RR", "nDCG"}
-	}
-	return metric.ParseAllLike(names, p.Like)
-}
-
-// read opens and reads every input.
+// read opens and reads every input but the traces, with the record of each.
 func (c *stagesCmd) read(e *env, scale judgments.Scale) (stages.Input, []report.Input, []*input.File, error) {
-	var in stages.Input
+	in, files, err := c.request().Read(scale, e.files())
 	var inputs []report.Input
-	var files []*input.File
-	open := func(role, path string) (*input.File, error) {
-		f, err := input.Open(path, e.stdin)
-		if err == nil {
-			inputs = append(inputs, report.Input{Role: role, Path: path, Format: "jsonl"})
-			files = append(files, f)
-		}
-		return f, err
+	for i, f := range files {
+		inputs = append(inputs, report.Input{Role: []string{"judgments", "topics", "corpus"}[i], Path: f.Name, Format: "jsonl"})
 	}
-	jf, err := open("judgments", c.Judgments)
-	if err != nil {
-		return in, nil, files, err
+	if err == nil {
+		inputs[0].Format = string(in.Judgments.Format)
 	}
-	format, _ := input.ParseFormat(c.JudgmentsFormat)
-	if in.Judgments, err = judgmentsOf(jf, judgments.Options{Format: format, Scale: scale, NumericIDs: c.NumericIDs}); err != nil {
-		return in, nil, files, err
-	}
-	inputs[0].Format = string(in.Judgments.Format)
-	tf, err := open("topics", c.Topics)
-	if err != nil {
-		return in, nil, files, err
-	}
-	if in.Topics, err = topics.Read(tf); err != nil {
-		return in, nil, files, err
-	}
-	if c.Corpus != "" {
-		cf, err := open("corpus", c.Corpus)
-		if err != nil {
-			return in, nil, files, err
-		}
-		if in.Corpus, err = corpus.Read(cf); err != nil {
-			return in, nil, files, err
-		}
-	}
-	return in, inputs, files, nil
+	return in, inputs, files, err
 }
 
 // traces opens the trace files, to be streamed on all cores; files in
@@ -181,16 +122,13 @@ func (c *stagesCmd) traces(e *env, inputs *[]report.Input, cp *corpus.Corpus) (s
 		*inputs = append(*inputs, report.Input{Role: "traces", Path: in.File.Name, Format: in.Format})
 	}
 	return func(fn func(*trace.Trace) error) error {
-		var errs diag.List
-		for _, in := range ins {
-			errs.Add(in.Scan(fn))
-		}
+		err := systems.Scan(ins, fn)
 		for i := range *inputs { // the manifest records how each foreign file was mapped
 			if man := mapped.of((*inputs)[i].Path); man != nil && (*inputs)[i].Role == "traces" {
 				(*inputs)[i].Mapping = man
 			}
 		}
-		return errs.Err()
+		return err
 	}, files, err
 }
 
@@ -237,23 +175,4 @@ func closeAll(files []*input.File) {
 	for _, f := range files {
 		f.Close()
 	}
-}
-
-// analyses are the --analyses options, nil without the flag.
-func (c *stagesCmd) analyses() (*stages.AnalysisOptions, error) {
-	if !c.Analyses {
-		if c.Target != "" || c.PriceIn != 0 || c.PriceOut != 0 {
-			return nil, fmt.Errorf("--target, --price-in and --price-out belong to --analyses")
-		}
-		return nil, nil
-	}
-	t, err := analysis.ParseTarget(c.Target)
-	if err != nil {
-		return nil, err
-	}
-	o := &stages.AnalysisOptions{Target: t, Bins: c.Bins, Shingle: c.Shingle, Jaccard: c.Jaccard}
-	if c.PriceIn != 0 || c.PriceOut != 0 {
-		o.Price = &analysis.Cost{Input: c.PriceIn, Output: c.PriceOut}
-	}
-	return o, nil
 }

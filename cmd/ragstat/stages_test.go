@@ -85,6 +85,8 @@ func TestStagesAnalyses(t *testing.T) {
 		{"--analyses", "--target", "f1=0.5"}, // not a target
 		{"--analyses", "--bins", "0"},        // no bins
 		{"--analyses", "--jaccard", "0"},     // no threshold
+		{"--pass-f1", "0.5"},                 // without --analyses
+		{"--analyses", "--pass-f1", "1.5"},   // not an F1
 	} {
 		a := append([]string{"stages", "-j", "judgments.jsonl", "--topics", "topics.jsonl", "--corpus", "corpus.jsonl", "traces-v1.jsonl"}, bad...)
 		if _, errs, code := ragstat(t, "", a...); code != exitInput {

@@ -3,9 +3,13 @@
 // vanilla JavaScript to sort and filter tables and pick a chart. For a
 // comparison it shows the summary with intervals, the per-query difference
 // chart, the base-vs-candidate scatter, the slice table and the largest
-// regressions with both rankings side by side and grades marked; for an
-// evaluation, the means and every query's values. It formats what compare
-// and eval computed and computes no statistic itself.
+// regressions with both rankings side by side and grades marked, the
+// power of each gate rule and, over traces, every system's quality against
+// its cost and p90 latency with the frontier marked; for a stages result,
+// every stage and analysis (calibration, redundancy per stage, evidence
+// position against correct answers, stale reach, cost); for an evaluation,
+// the means and every query's values. It formats what compare, stages and
+// eval computed and computes no statistic itself.
 package htmlreport
 
 import (
@@ -36,6 +40,7 @@ func pagesFor(p eval.Policy) (*template.Template, error) {
 		"f4":     func(v float64) string { return strconv.FormatFloat(v, 'f', 4, 64) },
 		"signed": func(v float64) string { return fmt.Sprintf("%+.4f", v) },
 		"short":  func(s string) string { return s[:min(len(s), 16)] },
+		"pct":    func(v float64) float64 { return 100 * v },
 		"dict": func(kv ...any) map[string]any {
 			m := map[string]any{}
 			for i := 0; i+1 < len(kv); i += 2 {
@@ -103,12 +108,22 @@ type panel struct {
 
 type compareView struct {
 	page
-	R       *compare.Result
-	Header  []string
-	Summary []statRow
-	Slices  []statRow
-	Panels  []panel
-	Losses  []lossView
+	R        *compare.Result
+	Header   []string
+	Summary  []statRow
+	Slices   []statRow
+	Panels   []panel
+	Losses   []lossView
+	Frontier *frontierView
+}
+
+// frontierView is each traced system's quality beside its cost and p90
+// latency, as a table and as plots.
+type frontierView struct {
+	Header []string
+	Rows   [][]string
+	Plots  []template.HTML
+	Legend string
 }
 
 // lossView is one traced system's waterfalls.
@@ -178,6 +193,19 @@ func Compare(w io.Writer, r *compare.Result) error {
 		v.Losses = append(v.Losses, lossView{System: l.System,
 			Evidence: waterfall(steps(l.Evidence), "where relevant evidence stopped, "+l.System),
 			Facts:    waterfall(steps(l.Facts), "where required facts stopped, "+l.System)})
+	}
+	if f := r.Frontier; f != nil {
+		fv := &frontierView{Header: compare.FrontierHeader, Legend: f.Lines()[0]}
+		for _, s := range f.Systems {
+			fv.Rows = append(fv.Rows, s.Cells())
+		}
+		if f.Costed {
+			fv.Plots = append(fv.Plots, frontierPlot(f, "cost per query", func(s compare.FrontierSystem) float64 { return *s.CostPerQuery }))
+		}
+		if f.Timed {
+			fv.Plots = append(fv.Plots, frontierPlot(f, "p90 latency (ms)", func(s compare.FrontierSystem) float64 { return *s.P90Latency }))
+		}
+		v.Frontier = fv
 	}
 	t := pages
 	if r.Manifest != nil && r.Manifest.Policy.Validate() == nil {

@@ -122,3 +122,40 @@ func TestGradeClass(t *testing.T) {
 		t.Errorf("an unjudged item is %s", c)
 	}
 }
+
+// TestCompareFrontierAndGatePower renders the frontier's table and plots
+// and the gate's power from the values the result holds.
+func TestCompareFrontierAndGatePower(t *testing.T) {
+	tab := &compare.Table{Queries: []string{"a", "b"}, Metrics: []string{"context/R@10"},
+		Systems: []compare.System{{Name: "v1", Values: [][]float64{{0.5, 0.2}}}, {Name: "v2", Values: [][]float64{{0.1, 0.4}}}}}
+	r, err := compare.Compare(tab, compare.Options{Stats: stats.Options{Seed: 1, Resamples: 100}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c1, c2, l1, l2, mde := 0.0003, 0.0002, 834.25, 985.5, 1.3
+	r.Frontier = &compare.Frontier{Metric: "context/R@10", Queries: 2, Costed: true, Timed: true, PriceIn: 2.5, PriceOut: 10, Tokenizer: "o200k_base",
+		Systems: []compare.FrontierSystem{
+			{System: "v1", Quality: 0.35, CostPerQuery: &c1, CostQueries: 3, P90Latency: &l1, Timed: 3, OnFrontier: true},
+			{System: "v2", Quality: 0.25, CostPerQuery: &c2, CostQueries: 3, P90Latency: &l2, Timed: 3, BeatenBy: []string{"v1"}}}}
+	r.GatePower = []compare.GatePower{{Rule: "context/R@10 < -0.01", Candidate: "v2", Metric: "context/R@10", Queries: 2, Threshold: -0.01, MDE: &mde, Power: 0.8}}
+	var b bytes.Buffer
+	if err := Compare(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	for _, want := range []string{
+		"<tr><td>v1</td><td>0.3500</td><td>0.000300</td><td>834.2</td><td>*</td></tr>",
+		"<tr><td>v2</td><td>0.2500</td><td>0.000200</td><td>985.5</td><td>beaten by v1</td></tr>",
+		`aria-label="quality vs cost per query"`, `aria-label="quality vs p90 latency (ms)"`,
+		`<circle class="pos" cx="244.00"`, // v1: the dearest, on the frontier
+		`<circle class="same"`,            // v2: beaten
+		"quality (context/R@10)",
+		"a system beats another when it is at least as good on quality, cost and p90 latency, and strictly better on one",
+		`<tr class="bad"><td>context/R@10 &lt; -0.01</td><td>v2</td><td>all</td><td>2</td><td>-0.01</td><td>1.3000</td>`,
+		"80% power",
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+}

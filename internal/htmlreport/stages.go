@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
@@ -27,6 +28,9 @@ type systemView struct {
 	Lost        []stages.Lost
 	LastStage   int
 	Calibration []calibrationView
+	// Repeats charts each stage's share spent on repeats; Correct each
+	// position bucket's share of correct answers (nil without analyses).
+	Repeats, Correct template.HTML
 }
 
 // calibrationView is one stage's reliability table and diagram.
@@ -44,7 +48,9 @@ type stagesView struct {
 // Stages writes the HTML report of a `ragstat stages` result: for every
 // system, the metrics of each stage, the waterfall of where relevant
 // evidence and required facts stopped, every lost item, the packed
-// context's budget, evidence validity and the answers.
+// context's budget, evidence validity and the answers, and with analyses
+// each scored stage's reliability diagram, the repeats of every stage,
+// evidence position beside correct answers, stale items by reach and cost.
 func Stages(w io.Writer, s *report.SavedStages) error {
 	var head []string
 	for _, f := range s.Policy.Fields() {
@@ -89,10 +95,26 @@ func systemOf(sys *stages.System) systemView {
 			sv.Lost = append(sv.Lost, l)
 		}
 	}
-	if sys.Analyses != nil {
-		for _, c := range sys.Analyses.Calibration {
+	if a := sys.Analyses; a != nil {
+		for _, c := range a.Calibration {
 			sv.Calibration = append(sv.Calibration, calibrationView{StageCalibration: c, Summary: calibrationSummary(c), Diagram: reliability(c)})
 		}
+		var names []string
+		var shares []float64
+		for _, r := range a.Redundancy.Stages {
+			names, shares = append(names, r.Stage), append(shares, r.RepeatShare)
+		}
+		sv.Repeats = meanBars(names, shares, "share of each stage spent on repeats, "+sys.Name)
+		names, shares = nil, nil
+		for _, b := range append(a.Position.Buckets, a.Position.NoEvidence) {
+			names = append(names, b.Bucket)
+			if b.Queries == 0 {
+				shares = append(shares, math.NaN()) // no graded query: no bar
+			} else {
+				shares = append(shares, b.Correct)
+			}
+		}
+		sv.Correct = meanBars(names, shares, "share of answers correct by where the evidence sat, "+sys.Name)
 	}
 	return sv
 }

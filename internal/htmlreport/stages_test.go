@@ -6,9 +6,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ragstat/ragstat/analysis"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/demo"
 	"github.com/ragstat/ragstat/report"
+	"github.com/ragstat/ragstat/stages"
 	"github.com/ragstat/ragstat/tokenize"
 )
 
@@ -71,5 +73,63 @@ func TestStages(t *testing.T) {
 		if strings.Contains(strings.ReplaceAll(page, `xmlns="http://www.w3.org/2000/svg"`, ""), bad) {
 			t.Errorf("page refers outside itself: %q", bad)
 		}
+	}
+}
+
+// TestStagesAnalyses renders every analysis of a system from the values
+// the result holds, after a JSON round trip: the page computes nothing.
+func TestStagesAnalyses(t *testing.T) {
+	rep, err := demo.Pipeline(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ece := 0.125
+	rep.Result.Systems[0].Analyses = &stages.Analyses{
+		Calibration: []stages.StageCalibration{{Stage: "reranked", Queries: 3, Judged: 6, ECE: &ece,
+			Bins: []stages.CalibrationBin{{Low: 0, High: 1, Count: 6, MeanScore: 0.5, Relevant: 0.625}}}},
+		Redundancy: stages.RedundancyReport{Shingle: 3, Threshold: 0.8, Unit: "words", Stages: []stages.StageRedundancy{
+			{Stage: "candidates", Lists: 4, Items: 13, NoText: 1, ExactPairs: 2, NearPairs: 1, WithRepeats: 2, Tokens: 200, RepeatTokens: 50,
+				RepeatShare: 0.25, RelevantItems: 6, UniqueRelevant: 5, Docs: 2, DocShare: []analysis.Share{{Doc: "refund-policy", Share: 0.75}, {Doc: "faq", Share: 0.25}}},
+			{Stage: "context", Lists: 4, Items: 7, Tokens: 100, DocShare: []analysis.Share{}}}},
+		Position: stages.EvidencePosition{Rule: "a stated rule", Buckets: []stages.PositionBucket{
+			{Bucket: "begin", Passages: 3, MeanRank: 1, Queries: 3, Correct: 2.0 / 3}, {Bucket: "middle"}, {Bucket: "end"}},
+			NoEvidence: stages.PositionBucket{Bucket: "none", Queries: 1}},
+		Stale: []analysis.Reach{{Item: "policy-2025#2", Contexts: 2, Answers: 1}},
+		Cost: &stages.CostReport{PriceIn: 2.5, PriceOut: 10, Queries: 4, PerQuery: 0.000226, Total: 0.000902,
+			Parts: []stages.CostPart{{Part: "context", MeanTokens: 38.25, PerQuery: 0.000096}}},
+	}
+	var js bytes.Buffer
+	if err := report.RenderStages(&js, "json", rep); err != nil {
+		t.Fatal(err)
+	}
+	saved, err := report.ReadStages(input.FromBytes("stages.json", js.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := Stages(&out, saved); err != nil {
+		t.Fatal(err)
+	}
+	page := out.String()
+	for _, w := range []string{
+		`aria-label="reliability diagram, stage reranked"`,
+		"<tr><td>candidates</td><td>4</td><td>13</td><td>1</td><td>2</td><td>1</td><td>2</td><td>50</td><td>200</td><td>0.2500</td><td>5</td><td>6</td></tr>",
+		"Jaccard of 3-word shingles at or above 0.8. Sizes in words.",
+		"refund-policy 0.7500; faq 0.2500;",
+		`aria-label="share of each stage spent on repeats, v1"`,
+		"Correct: a stated rule.",
+		`aria-label="share of answers correct by where the evidence sat, v1"`,
+		"<tr><td>begin</td><td>3</td><td>1.00</td><td>3</td><td>0.6667</td></tr>",
+		"<tr><td>policy-2025#2</td><td>2</td><td>1</td></tr>",
+		"0.000226 per query, 0.000902 over 4 queries, at 2.5 per 1M input and 10 per 1M output tokens.",
+		"<tr><td>context</td><td>38.2</td><td>0.000096</td></tr>",
+	} {
+		if !strings.Contains(page, w) {
+			t.Errorf("page lacks %q", w)
+		}
+	}
+	// A system without analyses shows none.
+	if strings.Count(page, "<h3>Redundancy per stage</h3>") != 1 {
+		t.Error("redundancy shown for a system without analyses")
 	}
 }

@@ -137,3 +137,41 @@ func meanBars(names []string, means []float64, label string) template.HTML {
 	b.WriteString("</svg>")
 	return template.HTML(b.String())
 }
+
+// frontierPlot places every system at its cost or latency (x, from zero)
+// and quality (y, from zero), named beside its point: a system on the
+// frontier filled, a beaten one hollow.
+func frontierPlot(f *compare.Frontier, axis string, x func(compare.FrontierSystem) float64) template.HTML {
+	var b strings.Builder
+	svgOpen(&b, scatterSide, scatterSide, "quality vs "+axis)
+	xTop, yTop := 0.0, 0.0
+	for _, s := range f.Systems {
+		xTop, yTop = math.Max(xTop, x(s)), math.Max(yTop, float64(s.Quality))
+	}
+	if xTop == 0 {
+		xTop = 1
+	}
+	if yTop == 0 || math.IsNaN(yTop) {
+		yTop = 1
+	}
+	inner := scatterSide - 2*pad
+	px := func(v float64) float64 { return pad + v/xTop*inner }
+	py := func(v float64) float64 { return scatterSide - pad - v/yTop*inner }
+	fmt.Fprintf(&b, `<rect class="frame" x="%g" y="%g" width="%g" height="%g"/>`, pad, pad, inner, inner)
+	for _, s := range f.Systems {
+		class := "same"
+		if s.OnFrontier {
+			class = "pos"
+		}
+		cx, cy := px(x(s)), py(float64(s.Quality))
+		fmt.Fprintf(&b, `<circle class="%s" cx="%.2f" cy="%.2f" r="5"><title>%s: quality %.4f, %s %.6g</title></circle>`,
+			class, cx, cy, template.HTMLEscapeString(s.System), float64(s.Quality), axis, x(s))
+		fmt.Fprintf(&b, `<text x="%.2f" y="%.2f">%s</text>`, cx+8, cy+4, template.HTMLEscapeString(s.System))
+	}
+	fmt.Fprintf(&b, `<text x="%g" y="%g" text-anchor="middle">%s</text>`, scatterSide/2, scatterSide-8, axis)
+	fmt.Fprintf(&b, `<text x="12" y="%g" transform="rotate(-90 12 %g)" text-anchor="middle">quality (%s)</text>`,
+		scatterSide/2, scatterSide/2, template.HTMLEscapeString(f.Metric))
+	fmt.Fprintf(&b, `<text x="%g" y="%g">0</text><text x="%g" y="%g" text-anchor="end">%.3g</text><text x="%g" y="%g" text-anchor="end">%.3g</text></svg>`,
+		pad-10, scatterSide-pad+12, scatterSide-pad, scatterSide-pad+12, xTop, pad-4, pad+4, yTop)
+	return template.HTML(b.String())
+}

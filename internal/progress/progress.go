@@ -11,6 +11,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/ragstat/ragstat/input"
 )
 
 // Bar counts bytes done out of a total.
@@ -37,6 +39,20 @@ func Start(w io.Writer, label string, total int64, show bool, now func() time.Ti
 	b := &Bar{w: w, label: label, total: total, now: now, start: now(), stop: make(chan struct{})}
 	if show {
 		b.wg.Go(b.loop)
+	}
+	return b
+}
+
+// Files begins a bar over the bytes of files, each counting what is read
+// of it (input.File.Watch), as Start does.
+func Files(w io.Writer, label string, files []*input.File, show bool, now func() time.Time) *Bar {
+	var total int64
+	for _, f := range files {
+		total += f.Size()
+	}
+	b := Start(w, label, total, show, now)
+	for _, f := range files {
+		f.Watch(b.Add)
 	}
 	return b
 }

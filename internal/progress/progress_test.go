@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ragstat/ragstat/input"
 )
 
 func TestLine(t *testing.T) {
@@ -73,5 +75,19 @@ func TestClearBefore(t *testing.T) {
 	got := tty.String()
 	if !strings.Contains(got, "evaluating [") || !strings.HasSuffix(got, "\r\033[K# results\nmore\n") {
 		t.Fatalf("got %q", got)
+	}
+}
+
+// TestFiles: the total is the files' sizes, and reading them counts.
+func TestFiles(t *testing.T) {
+	files := []*input.File{input.FromBytes("a", []byte("0123456789")), input.FromBytes("b", []byte("0123456789"))}
+	clock := time.Unix(0, 0)
+	b := Files(&bytes.Buffer{}, "x", files, false, func() time.Time { return clock })
+	defer b.Done()
+	if _, err := files[0].ReadAll(); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.Line(10); !strings.Contains(got, " 50%") {
+		t.Errorf("got %q after reading one of two equal files", got)
 	}
 }

@@ -1,0 +1,134 @@
+package compare
+
+import (
+	"fmt"
+
+	"github.com/ragstat/ragstat/analysis"
+	"github.com/ragstat/ragstat/corpus"
+	"github.com/ragstat/ragstat/eval"
+	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/manifest"
+	"github.com/ragstat/ragstat/stats"
+	"github.com/ragstat/ragstat/tokenize"
+	"github.com/ragstat/ragstat/topics"
+)
+
+// A Request describes a comparison in words, as a command line gives them:
+// the evaluation's settings, the files given beside the systems, the
+// statistics and the gate. Errors about a setting are eval.PolicyErrors
+// naming it as a Field ("level", "slice_by").
+type Request struct {
+	eval.Settings
+	// Topics is the topics file: query texts for the regressions, tags
+	// and fields to slice by; traces need it. Corpus is the corpus
+	// snapshot, recorded by digest (traces read item metadata from it).
+	Topics, Corpus string
+	// Tokenizer names the generator's tokenizer (tokenize.New): recorded,
+	// and it counts the packed context of traces.
+	Tokenizer    string
+	RunFormat    string         // "", auto, trec, jsonl or json
+	StageCutoffs map[string]int // traces: each stage's cutoff
+	// SliceBy, MinSlice, Top and the statistics' settings are Config's;
+	// the counts must be positive, Level within (0, 1). Interval and
+	// Correction are stats' names ("": percentile, holm).
+	SliceBy                                  []string
+	MinSlice, Top, Resamples, Randomizations int
+	Seed                                     uint64
+	Level                                    float64
+	Interval, Correction                     string
+	AllowMismatch                            []string // frozen fields allowed to differ (manifest.CheckField)
+	FailOn                                   []string // gate rules (ParseRule)
+	FailOnSignificant                        bool
+	GateSlices                               []string
+	// Quality names the metric whose mean is a traced system's quality
+	// (Config.Quality); PriceIn and PriceOut, per million input and output
+	// tokens, price each traced query (both 0: not priced; they need the
+	// Tokenizer).
+	Quality           string
+	PriceIn, PriceOut float64
+}
+
+// errBounds refuses the unjudged policy bounds, whose two values a query
+// no comparison can take.
+var errBounds = &eval.PolicyError{Field: "unjudged", Value: string(eval.UnjudgedBounds),
+	Msg: "gives [low, high] per query; compare needs one value: use nonrelevant or skip"}
+
+// Config checks the request and returns the comparison they ask for.
+func (s Request) Config() (Config, error) {
+	switch {
+	case s.Unjudged == string(eval.UnjudgedBounds):
+		return Config{}, errBounds
+	case s.Topics == "" && len(s.SliceBy) > 0:
+		return Config{}, &eval.PolicyError{Field: "slice_by", Msg: "needs {topics}"}
+	case s.Top < 1 || s.MinSlice < 1 || s.Resamples < 1 || s.Randomizations < 1:
+		return Config{}, &eval.PolicyError{Msg: "{top}, {min_slice}, {resamples} and {randomizations} must be positive"}
+	case !(s.Level > 0 && s.Level < 1):
+		return Config{}, &eval.PolicyError{Field: "level", Value: fmt.Sprintf("%g", s.Level), Msg: "must lie strictly between 0 and 1"}
+	}
+	cfg := Config{SliceBy: s.SliceBy, AllowMismatch: s.AllowMismatch, FailOnSignificant: s.FailOnSignificant, GateSlices: s.GateSlices, Quality: s.Quality,
+		Options: Options{Top: s.Top, MinSlice: s.MinSlice, Stats: stats.Options{Level: s.Level, Resamples: s.Resamples,
+			Randomizations: s.Randomizations, Interval: stats.IntervalMethod(s.Interval), Seed: s.Seed}}}
+	if s.Correction != "" {
+		var err error
+		if cfg.Correction, err = stats.ParseCorrection(s.Correction); err != nil {
+			return cfg, &eval.PolicyError{Field: "correction", Err: err}
+		}
+	}
+	for _, f := range s.AllowMismatch {
+		if err := manifest.CheckField(f); err != nil {
+			return cfg, &eval.PolicyError{Field: "allow_mismatch", Err: err}
+		}
+	}
+	for _, r := range s.FailOn {
+		rule, err := ParseRule(r)
+		if err != nil {
+			return cfg, err
+		}
+		cfg.FailOn = append(cfg.FailOn, rule)
+	}
+	return cfg, nil
+}
+
+// Given reads the topics and the corpus and makes the tokenizer the
+// request names, for the systems to be scored by ev. Given.Close closes
+// the files it opened (on error, Given closes them).
+func (s Request) Given(ev *eval.Evaluation, files eval.Files) (g Given, err error) {
+	runFormat, _ := input.ParseFormat(s.RunFormat)
+	g = Given{Evaluator: ev.Evaluator, Judgments: ev.File, TokenizerName: s.Tokenizer, RunFormat: runFormat,
+		NumericIDs: s.NumericIDs, Cutoffs: s.StageCutoffs}
+	if s.PriceIn != 0 || s.PriceOut != 0 {
+		g.Price = &analysis.Cost{Input: s.PriceIn, Output: s.PriceOut}
+	}
+	defer func() {
+		if err != nil {
+			g.Close()
+		}
+	}()
+	if s.Topics != "" {
+		if g.TopicsFile, err = files.Open(s.Topics); err != nil {
+			return g, err
+		}
+		if g.Topics, err = topics.Read(g.TopicsFile); err != nil {
+			return g, err
+		}
+	}
+	if s.Corpus != "" {
+		if g.CorpusFile, err = files.Open(s.Corpus); err != nil {
+			return g, err
+		}
+		if g.Corpus, err = corpus.Read(g.CorpusFile); err != nil {
+			return g, err
+		}
+	}
+	if s.Tokenizer != "" {
+		g.Tokenizer, err = tokenize.New(s.Tokenizer)
+	}
+	return g, err
+}
+
+// Close closes the topics and corpus files (not the judgments: they are
+// the evaluation's).
+func (g *Given) Close() {
+	g.TopicsFile.Close()
+	g.CorpusFile.Close()
+}

@@ -1,0 +1,109 @@
+package compare
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+	"testing"
+
+	"github.com/ragstat/ragstat/eval"
+	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/stats"
+)
+
+// flagText writes a setting's error as a command line does.
+func flagText(err error) string {
+	var pe *eval.PolicyError
+	if !errors.As(err, &pe) {
+		return err.Error()
+	}
+	return pe.Text(func(field string) string { return "--" + strings.ReplaceAll(field, "_", "-") })
+}
+
+func TestRequestConfig(t *testing.T) {
+	ok := Request{Top: 10, MinSlice: 10, Resamples: 100, Randomizations: 100, Level: 0.95}
+	tests := []struct {
+		name   string
+		change func(*Request)
+		err    string
+	}{
+		{"defaults", func(*Request) {}, ""},
+		{"every setting", func(r *Request) {
+			r.Topics, r.SliceBy, r.Correction, r.Interval, r.AllowMismatch = "t", []string{"family"}, "bh", "bca", []string{"policy.gain"}
+			r.FailOn, r.FailOnSignificant, r.GateSlices = []string{"nDCG@10 < -0.01"}, true, []string{"tag:a"}
+			r.Quality = "context/nDCG@10"
+		}, ""},
+		{"bounds", func(r *Request) { r.Unjudged = "bounds" }, "--unjudged bounds gives [low, high] per query"},
+		{"slices without topics", func(r *Request) { r.SliceBy = []string{"tag"} }, "--slice-by needs --topics"},
+		{"no resamples", func(r *Request) { r.Resamples = 0 }, "--top, --min-slice, --resamples and --randomizations must be positive"},
+		{"level", func(r *Request) { r.Level = 1 }, "--level 1 must lie strictly between 0 and 1"},
+		{"correction", func(r *Request) { r.Correction = "sidak" }, `--correction: stats: unknown correction "sidak"`},
+		{"mismatch", func(r *Request) { r.AllowMismatch = []string{"colour"} }, "--allow-mismatch: "},
+		{"rule", func(r *Request) { r.FailOn = []string{"nDCG@10"} }, `--fail-on "nDCG@10": write METRIC OP NUMBER`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := ok
+			tt.change(&r)
+			cfg, err := r.Config()
+			switch {
+			case tt.err == "" && err != nil:
+				t.Fatal(err)
+			case tt.err != "" && (err == nil || !strings.Contains(flagText(err), tt.err)):
+				t.Fatalf("got %v, want %q", err, tt.err)
+			case tt.err == "" && (cfg.Top != r.Top || cfg.Stats.Level != r.Level || len(cfg.FailOn) != len(r.FailOn) ||
+				cfg.Correction != stats.Correction(r.Correction) || cfg.Quality != r.Quality):
+				t.Errorf("config %+v from %+v", cfg, r)
+			}
+		})
+	}
+}
+
+func TestRequestGiven(t *testing.T) {
+	content := map[string]string{"qrels": "q1 0 a 1\n", "topics": `{"id":"q1","text":"why"}` + "\n", "corpus": `{"id":"a","doc":"d","text":"because"}` + "\n"}
+	opened := map[string]*input.File{}
+	files := eval.Files{Open: func(path string) (*input.File, error) {
+		c, ok := content[path]
+		if !ok {
+			return nil, fmt.Errorf("%s: %w", path, fs.ErrNotExist)
+		}
+		opened[path] = input.FromBytes(path, []byte(c))
+		return opened[path], nil
+	}}
+	tests := []struct {
+		name string
+		r    Request
+		err  string
+	}{
+		{"judgments alone", Request{}, ""},
+		{"every file", Request{Topics: "topics", Corpus: "corpus", Tokenizer: "cl100k_base", RunFormat: "trec", PriceIn: 2.5, PriceOut: 10}, ""},
+		{"no topics file", Request{Topics: "nope"}, "nope: file does not exist"},
+		{"no tokenizer", Request{Tokenizer: "nope"}, "nope"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.r.Judgments = "qrels"
+			ev, err := tt.r.Open(files)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, err := tt.r.Given(ev, files)
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("got %v, want %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer g.Close()
+			if g.Evaluator != ev.Evaluator || g.Judgments != ev.File || (g.Topics != nil) != (tt.r.Topics != "") ||
+				(g.Corpus != nil) != (tt.r.Corpus != "") || (g.Tokenizer != nil) != (tt.r.Tokenizer != "") || string(g.RunFormat) != tt.r.RunFormat ||
+				(g.Price != nil) != (tt.r.PriceIn != 0) || g.Price != nil && (g.Price.Input != tt.r.PriceIn || g.Price.Output != tt.r.PriceOut) {
+				t.Errorf("given %+v from %+v", g, tt.r)
+			}
+		})
+	}
+}

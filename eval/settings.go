@@ -1,0 +1,223 @@
+package eval
+
+import (
+	"cmp"
+	"fmt"
+	"strconv"
+
+	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/judgments"
+	"github.com/ragstat/ragstat/metric"
+	"github.com/ragstat/ragstat/runs"
+)
+
+// Settings describe an evaluation in words, as a command line or a
+// configuration file gives them: the files by path, every policy choice
+// by name ("" keeps the strict default, or what Like set), the metrics by
+// name. Open reads the files and builds the Evaluator; its errors about a
+// setting are PolicyErrors naming the setting as a Field (the JSON name:
+// "unjudged", "doc_map").
+type Settings struct {
+	Judgments       string // the judgments (qrels) file
+	JudgmentsFormat string // "", auto, trec, jsonl or json (Parquet needs Files.ReadJudgments)
+	// Metrics are the metric names (metric.ParseAllLike); none: R@k, RR@k
+	// and nDCG@k at Cutoff (10 when 0).
+	Metrics []string
+	Cutoff  int
+	Like    string // a tool whose behaviour every policy takes first (Policy.SetLike)
+	// MinGrade and Grades ("MIN..MAX") are the threshold and the scale;
+	// "" keeps the default.
+	MinGrade, Grades                                     string
+	Gain, Unjudged, Unanswerable, Queries, JudgedDivisor string
+	Unit, Order                                          string
+	Subtopics                                            string // subtopic judgments (TREC diversity qrels), for alpha-nDCG and ERR-IA
+	// DocMap (an item-to-document map file) or DocIDPattern (a regular
+	// expression whose first group is the document) give the doc unit its
+	// documents.
+	DocMap, DocIDPattern string
+	NumericIDs           bool // JSON ids written as integers are accepted
+}
+
+// Policy is the strict default, then what Like sets (listed, one "name
+// value (why)" each, for the output's notes), then every choice given,
+// checked with Validate.
+func (s Settings) Policy() (Policy, []string, error) {
+	p := DefaultPolicy()
+	var preset []string
+	var err error
+	if s.Like != "" {
+		if preset, err = p.SetLike(s.Like); err != nil {
+			return p, nil, err
+		}
+	}
+	if err := set(&p.Scale, s.Grades, judgments.ParseScale); err != nil {
+		return p, nil, err
+	}
+	for _, err := range []error{
+		set(&p.MinGrade, s.MinGrade, func(v string) (int, error) {
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				return 0, &PolicyError{Field: "min_grade", Value: v, Msg: "is not an integer"}
+			}
+			return n, nil
+		}),
+		set(&p.Unit, s.Unit, ParseUnit),
+		set(&p.Order, s.Order, func(v string) (runs.Order, error) {
+			o, err := runs.ParseOrder(v)
+			if err != nil {
+				return o, &PolicyError{Field: "order", Value: v, Msg: "is not score or rank"}
+			}
+			return o, nil
+		}),
+		set(&p.Gain, s.Gain, metric.ParseGain),
+		set(&p.Unjudged, s.Unjudged, ParseUnjudged),
+		set(&p.Unanswerable, s.Unanswerable, ParseUnanswerable),
+		set(&p.Queries, s.Queries, ParseQuerySet),
+		set(&p.JudgedDivisor, s.JudgedDivisor, ParseJudgedDivisor),
+	} {
+		if err != nil {
+			return p, nil, err
+		}
+	}
+	return p, preset, p.Validate()
+}
+
+// set parses a setting given into *dst; "" keeps *dst.
+func set[T any](dst *T, s string, parse func(string) (T, error)) error {
+	if s == "" {
+		return nil
+	}
+	v, err := parse(s)
+	if err == nil {
+		*dst = v
+	}
+	return err
+}
+
+// MetricList parses the metrics named, under p's meaning of shared names;
+// none named: defaults, each at Cutoff (10 when 0).
+func (s Settings) MetricList(p Policy) ([]metric.Metric, error) {
+	names := s.Metrics
+	if len(names) == 0 {
+		k := cmp.Or(s.Cutoff, 10)
+		names = []string{fmt.Sprintf("R@%d", k), fmt.Sprintf("RR@%d", k), fmt.Sprintf("nDCG@%d", k)}
+	}
+	return metric.ParseAllLike(names, p.Like)
+}
+
+// Files is how Open reaches the files settings name.
+type Files struct {
+	// Open opens a path; it is required (a command line passes input.Open
+	// with its standard input).
+	Open func(path string) (*input.File, error)
+	// ReadJudgments reads the judgments file; nil means judgments.Read,
+	// the text formats (parquetio.ReadAnyJudgments adds Parquet).
+	ReadJudgments func(*input.File, judgments.Options) (*judgments.Set, error)
+	// Keep, when not nil, is called with the judgments as read and returns
+	// the queries to evaluate; the others are left out of the judgments and
+	// passed over in every run (one shard of an evaluation split by query).
+	Keep func(*judgments.Set) func(query string) bool
+}
+
+// An Evaluation is what Open built.
+type Evaluation struct {
+	*Evaluator
+	File   *input.File // the judgments file, for its name and digest; Close closes it
+	Preset []string    // what Like set, one "name value (why)" each
+}
+
+// Open builds the policy and metrics, reads the judgments, the document
+// map and the subtopics, and prepares the Evaluator. On error every file
+// it opened is closed.
+func (s Settings) Open(files Files) (_ *Evaluation, err error) {
+	p, preset, err := s.Policy()
+	if err != nil {
+		return nil, err
+	}
+	ms, err := s.MetricList(p)
+	if err != nil {
+		return nil, err
+	}
+	jf, err := files.Open(s.Judgments)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			jf.Close()
+		}
+	}()
+	format, _ := input.ParseFormat(s.JudgmentsFormat)
+	read := files.ReadJudgments
+	if read == nil {
+		read = judgments.Read
+	}
+	qrels, err := read(jf, judgments.Options{Format: format, Scale: p.Scale, NumericIDs: s.NumericIDs})
+	if err != nil {
+		return nil, err
+	}
+	var keep func(string) bool
+	if files.Keep != nil {
+		keep = files.Keep(qrels)
+		qrels = qrels.Subset(keep)
+	}
+	docOf, err := s.docOf(p.Unit, files.Open)
+	if err != nil {
+		return nil, err
+	}
+	ev, err := New(qrels, p, ms, docOf)
+	if err != nil {
+		return nil, err
+	}
+	if s.Subtopics != "" {
+		if err := ev.readSubtopics(s.Subtopics, files.Open); err != nil {
+			return nil, err
+		}
+	}
+	ev.Restrict(keep)
+	return &Evaluation{Evaluator: ev, File: jf, Preset: preset}, nil
+}
+
+// docOf is the document of each item under the doc unit: from the pattern
+// or the map, exactly one of which the doc unit needs (and no other unit
+// takes).
+func (s Settings) docOf(unit Unit, open func(string) (*input.File, error)) (func(string) string, error) {
+	switch {
+	case unit != UnitDoc:
+		if s.DocMap != "" || s.DocIDPattern != "" {
+			return nil, &PolicyError{Field: "doc_map", Msg: "and {doc_id_pattern} apply to {unit} doc only"}
+		}
+		return nil, nil
+	case s.DocMap != "" && s.DocIDPattern != "":
+		return nil, &PolicyError{Msg: "give {doc_map} or {doc_id_pattern}, not both"}
+	case s.DocIDPattern != "":
+		docOf, err := DocPattern(s.DocIDPattern)
+		if err != nil {
+			return nil, &PolicyError{Field: "doc_id_pattern", Err: err}
+		}
+		return docOf, nil
+	case s.DocMap != "":
+		mf, err := open(s.DocMap)
+		if err != nil {
+			return nil, err
+		}
+		defer mf.Close()
+		return ReadDocMap(mf)
+	}
+	return nil, &PolicyError{Field: "unit", Value: string(UnitDoc), Msg: "needs {doc_map} FILE or {doc_id_pattern} REGEX"}
+}
+
+// readSubtopics reads the subtopic judgments at path for the diversity
+// metrics.
+func (e *Evaluator) readSubtopics(path string, open func(string) (*input.File, error)) error {
+	sf, err := open(path)
+	if err != nil {
+		return err
+	}
+	defer sf.Close()
+	st, err := judgments.ReadSubtopics(sf, e.policy.Scale)
+	if err != nil {
+		return err
+	}
+	return e.UseSubtopics(st)
+}

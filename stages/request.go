@@ -1,0 +1,159 @@
+package stages
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/ragstat/ragstat/analysis"
+	"github.com/ragstat/ragstat/corpus"
+	"github.com/ragstat/ragstat/eval"
+	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/judgments"
+	"github.com/ragstat/ragstat/metric"
+	"github.com/ragstat/ragstat/tokenize"
+	"github.com/ragstat/ragstat/topics"
+)
+
+// A Request describes an evaluation of stages in words, as a command line
+// gives it: the evaluation's settings (no subtopics, the item unit; no
+// Cutoff: each stage has its own), the files beside the traces, and the
+// analyses. Errors about a setting are eval.PolicyErrors naming it as a
+// Field ("subtopics", "k").
+type Request struct {
+	eval.Settings
+	// Topics (required) and Corpus are the topics and corpus files;
+	// Tokenizer names the generator's tokenizer (tokenize.New), for token
+	// budgets.
+	Topics, Corpus, Tokenizer string
+	StageCutoffs              map[string]int // stage name -> k; a stage without one is read whole
+	Truncated                 string         // ParseTruncated's names; "": error
+	AllowNoMetadata           bool           // with scopes or dates in play, accept items with no metadata
+	// Analyses turns the analyses on, with Target (analysis.ParseTarget),
+	// Bins, Shingle, Jaccard and PassF1 (see AnalysisOptions) and the
+	// prices per million input and output tokens (0: no cost), which need
+	// it.
+	Analyses          bool
+	Target            string
+	Bins, Shingle     int
+	Jaccard, PassF1   float64
+	PriceIn, PriceOut float64
+}
+
+// Policy is the evaluation's policy, with what its preset set (see
+// eval.Settings.Policy); subtopics and the doc unit are refused.
+func (r Request) Policy() (eval.Policy, []string, error) {
+	if r.Subtopics != "" {
+		return eval.Policy{}, nil, &eval.PolicyError{Field: "subtopics",
+			Msg: "is not available for stages: the diversity metrics apply to eval and compare over runs"}
+	}
+	if r.Unit != "" && r.Unit != string(eval.UnitItem) {
+		return eval.Policy{}, nil, &eval.PolicyError{Field: "unit", Value: r.Unit,
+			Msg: "is not available for stages: stages evaluate the items the pipeline delivered"}
+	}
+	return r.Settings.Policy()
+}
+
+// Options are the options of Evaluate under policy p: the metrics (none
+// named: R, RR and nDCG over each stage's list at its cutoff), the
+// truncation policy, the tokenizer and the analyses.
+func (r Request) Options(p eval.Policy) (Options, error) {
+	if r.Cutoff > 0 {
+		return Options{}, &eval.PolicyError{Msg: "stages take per-stage cutoffs: {k} NAME=K (e.g. {k} candidates=50 {k} reranked=10)"}
+	}
+	names := r.Metrics
+	if len(names) == 0 {
+		names = []string{"R", "RR", "nDCG"}
+	}
+	ms, err := metric.ParseAllLike(names, p.Like)
+	if err != nil {
+		return Options{}, err
+	}
+	opt := Options{Policy: p, Metrics: ms, Cutoffs: r.StageCutoffs, Truncated: TruncatedError, AllowNoMetadata: r.AllowNoMetadata}
+	if r.Truncated != "" {
+		if opt.Truncated, err = ParseTruncated(r.Truncated); err != nil {
+			return opt, err
+		}
+	}
+	if r.Tokenizer != "" {
+		if opt.Tokenizer, err = tokenize.New(r.Tokenizer); err != nil {
+			return opt, err
+		}
+	}
+	opt.Analyses, err = r.analyses()
+	return opt, err
+}
+
+// analyses are the analyses' options, nil when they are off.
+func (r Request) analyses() (*AnalysisOptions, error) {
+	if !r.Analyses {
+		if r.Target != "" || r.PriceIn != 0 || r.PriceOut != 0 || r.PassF1 != 0 {
+			return nil, &eval.PolicyError{Msg: "{target}, {pass_f1}, {price_in} and {price_out} belong to {analyses}"}
+		}
+		return nil, nil
+	}
+	t, err := analysis.ParseTarget(r.Target)
+	if err != nil {
+		return nil, err
+	}
+	o := &AnalysisOptions{Target: t, Bins: r.Bins, Shingle: r.Shingle, Jaccard: r.Jaccard, PassF1: r.PassF1}
+	if r.PriceIn != 0 || r.PriceOut != 0 {
+		o.Price = &analysis.Cost{Input: r.PriceIn, Output: r.PriceOut}
+	}
+	return o, nil
+}
+
+// Read reads the judgments (on scale), the topics and, when named, the
+// corpus. It returns the files it opened, in that order, to be closed by
+// the caller, also on error.
+func (r Request) Read(scale judgments.Scale, files eval.Files) (Input, []*input.File, error) {
+	var in Input
+	var opened []*input.File
+	open := func(path string) (*input.File, error) {
+		f, err := files.Open(path)
+		if err == nil {
+			opened = append(opened, f)
+		}
+		return f, err
+	}
+	readJudgments := files.ReadJudgments
+	if readJudgments == nil {
+		readJudgments = judgments.Read
+	}
+	format, _ := input.ParseFormat(r.JudgmentsFormat)
+	jf, err := open(r.Judgments)
+	if err == nil {
+		in.Judgments, err = readJudgments(jf, judgments.Options{Format: format, Scale: scale, NumericIDs: r.NumericIDs})
+	}
+	if err != nil {
+		return in, opened, err
+	}
+	tf, err := open(r.Topics)
+	if err == nil {
+		in.Topics, err = topics.Read(tf)
+	}
+	if err != nil || r.Corpus == "" {
+		return in, opened, err
+	}
+	cf, err := open(r.Corpus)
+	if err == nil {
+		in.Corpus, err = corpus.Read(cf)
+	}
+	return in, opened, err
+}
+
+// ParseCutoff reads a cutoff as a command line gives it: K, a cutoff for
+// every list (stage ""), or STAGE=K, one stage's; K is a positive integer.
+func ParseCutoff(s string) (stage string, k int, err error) {
+	stage, v, staged := strings.Cut(s, "=")
+	if !staged {
+		stage, v = "", s
+	}
+	if k, err = strconv.Atoi(strings.TrimSpace(v)); err != nil || k <= 0 {
+		return "", 0, errors.New("the cutoff must be a positive integer")
+	}
+	if staged && strings.TrimSpace(stage) == "" {
+		return "", 0, errors.New("name the stage, as in reranked=10")
+	}
+	return stage, k, nil
+}

@@ -1,0 +1,134 @@
+package stages
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+	"testing"
+
+	"github.com/ragstat/ragstat/eval"
+	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/judgments"
+)
+
+// flagText writes a setting's error as a command line does.
+func flagText(err error) string {
+	var pe *eval.PolicyError
+	if !errors.As(err, &pe) {
+		return err.Error()
+	}
+	return pe.Text(func(field string) string { return "--" + strings.ReplaceAll(field, "_", "-") })
+}
+
+func TestRequestOptions(t *testing.T) {
+	tests := []struct {
+		name    string
+		r       Request
+		metrics string
+		err     string
+	}{
+		{"defaults", Request{}, "R RR nDCG", ""},
+		{"every option", Request{Settings: eval.Settings{Metrics: []string{"nDCG@5"}}, Truncated: "drop", Tokenizer: "cl100k_base",
+			Analyses: true, Target: "precision=0.9", Bins: 5, Shingle: 2, Jaccard: 0.5, PriceIn: 1}, "nDCG@5", ""},
+		{"subtopics", Request{Settings: eval.Settings{Subtopics: "s"}}, "", "--subtopics is not available for stages"},
+		{"doc unit", Request{Settings: eval.Settings{Unit: "doc"}}, "", "--unit doc is not available for stages"},
+		{"one cutoff", Request{Settings: eval.Settings{Cutoff: 10}}, "", "stages take per-stage cutoffs: --k NAME=K (e.g. --k candidates=50"},
+		{"bad policy", Request{Settings: eval.Settings{Unjudged: "maybe"}}, "", "--unjudged maybe is unknown"},
+		{"bad truncated", Request{Truncated: "cut"}, "", `unknown truncated policy "cut"`},
+		{"price without analyses", Request{PriceOut: 2}, "", "--target, --pass-f1, --price-in and --price-out belong to --analyses"},
+		{"bad target", Request{Analyses: true, Target: "speed=1"}, "", "speed"},
+		{"pass F1 without analyses", Request{PassF1: 0.5}, "", "--pass-f1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, _, err := tt.r.Policy()
+			var opt Options
+			if err == nil {
+				opt, err = tt.r.Options(p)
+			}
+			if tt.err != "" {
+				if err == nil || !strings.Contains(flagText(err), tt.err) {
+					t.Fatalf("got %v, want %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var names []string
+			for _, m := range opt.Metrics {
+				names = append(names, m.Name())
+			}
+			if strings.Join(names, " ") != tt.metrics || (opt.Analyses != nil) != tt.r.Analyses || (opt.Tokenizer != nil) != (tt.r.Tokenizer != "") ||
+				tt.r.Truncated != "" && string(opt.Truncated) != tt.r.Truncated {
+				t.Errorf("options %+v from %+v", opt, tt.r)
+			}
+		})
+	}
+}
+
+func TestRequestRead(t *testing.T) {
+	content := map[string]string{"qrels": "q1 0 a 1\n", "topics": `{"id":"q1","text":"why"}` + "\n",
+		"corpus": `{"id":"a","doc":"d","text":"because"}` + "\n", "bad": "{\n"}
+	files := eval.Files{Open: func(path string) (*input.File, error) {
+		c, ok := content[path]
+		if !ok {
+			return nil, fmt.Errorf("%s: %w", path, fs.ErrNotExist)
+		}
+		return input.FromBytes(path, []byte(c)), nil
+	}}
+	tests := []struct {
+		name   string
+		r      Request
+		opened int
+		err    string
+	}{
+		{"without a corpus", Request{Settings: eval.Settings{Judgments: "qrels"}, Topics: "topics"}, 2, ""},
+		{"with a corpus", Request{Settings: eval.Settings{Judgments: "qrels"}, Topics: "topics", Corpus: "corpus"}, 3, ""},
+		{"no judgments", Request{Settings: eval.Settings{Judgments: "nope"}, Topics: "topics"}, 0, "nope"},
+		{"bad topics", Request{Settings: eval.Settings{Judgments: "qrels"}, Topics: "bad"}, 2, "bad:1"},
+		{"no corpus", Request{Settings: eval.Settings{Judgments: "qrels"}, Topics: "topics", Corpus: "nope"}, 2, "nope"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in, opened, err := tt.r.Read(judgments.DefaultScale, files)
+			if len(opened) != tt.opened {
+				t.Errorf("%d files opened, want %d", len(opened), tt.opened)
+			}
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("got %v, want %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil || in.Judgments == nil || in.Topics == nil || (in.Corpus != nil) != (tt.r.Corpus != "") {
+				t.Errorf("input %+v, %v", in, err)
+			}
+		})
+	}
+}
+
+func TestParseCutoff(t *testing.T) {
+	tests := []struct {
+		in, stage string
+		k         int
+		err       string
+	}{
+		{"10", "", 10, ""},
+		{" 7 ", "", 7, ""},
+		{"reranked=10", "reranked", 10, ""},
+		{"candidates= 50", "candidates", 50, ""},
+		{"0", "", 0, "positive integer"},
+		{"x", "", 0, "positive integer"},
+		{"reranked=-1", "", 0, "positive integer"},
+		{"=10", "", 0, "name the stage"},
+		{" =10", "", 0, "name the stage"},
+	}
+	for _, tt := range tests {
+		stage, k, err := ParseCutoff(tt.in)
+		if stage != tt.stage || k != tt.k || (err == nil) != (tt.err == "") || err != nil && !strings.Contains(err.Error(), tt.err) {
+			t.Errorf("ParseCutoff(%q) = %q, %d, %v; want %q, %d, %q", tt.in, stage, k, err, tt.stage, tt.k, tt.err)
+		}
+	}
+}
