@@ -216,7 +216,17 @@ func (s *runStream) parseBlock(b *block) error {
 		var perr *diag.Error
 		if p.s.seps(off, 6, &pos) && data[off] != '#' { // the usual line, its fields read in place
 			qid, tag = data[off:pos[0]], data[pos[4]+1:pos[5]]
-			d, perr = runDoc(qid, data[pos[1]+1:pos[2]], data[pos[2]+1:pos[3]], data[pos[3]+1:pos[4]], no, s.opt)
+			doc, rank, score := data[pos[1]+1:pos[2]], data[pos[2]+1:pos[3]], data[pos[3]+1:pos[4]]
+			ok := false
+			if !s.opt.Lenient { // the usual numbers, without runDoc's call
+				d = RunDoc{Doc: view(doc), Line: no}
+				if d.Score, ok = shortDecimal(score); ok {
+					d.Rank, ok = parseInt(rank)
+				}
+			}
+			if !ok {
+				d, perr = runDoc(qid, doc, rank, score, no, s.opt)
+			}
 			off = pos[5] + 1
 		} else {
 			var n int
@@ -232,16 +242,17 @@ func (s *runStream) parseBlock(b *block) error {
 			continue
 		case qid == nil || len(bad) > 0:
 			continue
-		case s.check != nil && (len(keys) == 0 || view(qid) != keys[len(keys)-1]):
-			keys = append(keys, string(qid))
 		}
-		if len(q.Docs) > 0 && view(qid) != q.Query {
-			if err = s.deliver(q); err != nil {
-				break
+		if len(q.Docs) == 0 || view(qid) != q.Query { // a query starts
+			if s.check != nil && (len(keys) == 0 || view(qid) != keys[len(keys)-1]) {
+				keys = append(keys, string(qid))
 			}
-			q.Docs = q.Docs[:0]
-		}
-		if len(q.Docs) == 0 {
+			if len(q.Docs) > 0 {
+				if err = s.deliver(q); err != nil {
+					break
+				}
+				q.Docs = q.Docs[:0]
+			}
 			q.Query, q.Tag = view(qid), view(tag)
 		}
 		q.LastTag = view(tag)
