@@ -217,12 +217,12 @@ func (s *runStream) parseBlock(b *block) error {
 		if p.s.seps(off, 6, &pos) && data[off] != '#' { // the usual line, its fields read in place
 			qid, tag = data[off:pos[0]], data[pos[4]+1:pos[5]]
 			doc, rank, score := data[pos[1]+1:pos[2]], data[pos[2]+1:pos[3]], data[pos[3]+1:pos[4]]
-			ok := false
-			if !s.opt.Lenient { // the usual numbers, without runDoc's call
-				d = RunDoc{Doc: view(doc), Line: no}
-				if d.Score, ok = shortDecimal(score); ok {
-					d.Rank, ok = parseInt(rank)
-				}
+			// the usual numbers, without runDoc's call (lenient mode reads no rank)
+			d = RunDoc{Doc: view(doc), Line: no}
+			var ok bool
+			d.Score, ok = shortDecimal(score)
+			if ok && !s.opt.Lenient {
+				d.Rank, ok = parseInt(rank)
 			}
 			if !ok {
 				d, perr = runDoc(qid, doc, rank, score, no, s.opt)
