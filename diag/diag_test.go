@@ -92,3 +92,31 @@ func TestCount(t *testing.T) {
 		}
 	}
 }
+
+func TestOptionError(t *testing.T) {
+	flag := func(o string) string { return "--" + strings.ReplaceAll(o, "_", "-") }
+	for _, c := range []struct {
+		err         OptionError
+		plain, flag string
+	}{
+		{OptionError{Options: []string{"write_batch", "read_batch"}, Msg: ": give one"},
+			"write batch and read batch: give one", "--write-batch and --read-batch: give one"},
+		{OptionError{Options: []string{"topics", "out_topics"}, Msg: " go together"},
+			"topics and out topics go together", "--topics and --out-topics go together"},
+		{OptionError{Options: []string{"close_after"}, Value: `"x"`, Msg: ": give a number"},
+			`close after "x": give a number`, `--close-after "x": give a number`},
+	} {
+		if got := c.err.Error(); got != c.plain {
+			t.Errorf("Error() = %q, want %q", got, c.plain)
+		}
+		if got := c.err.Named(flag); got != c.flag {
+			t.Errorf("Named = %q, want %q", got, c.flag)
+		}
+		if got := Flagged(fmt.Errorf("wrapped: %w", &c.err)).Error(); got != c.flag {
+			t.Errorf("Flagged = %q, want %q", got, c.flag)
+		}
+	}
+	if plain := errors.New("plain"); Flagged(plain) != plain || Flagged(nil) != nil {
+		t.Error("Flagged changed an error that names no option")
+	}
+}

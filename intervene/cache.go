@@ -54,6 +54,15 @@ func OpenCache(path string, gen Generator) (*Cache, error) {
 	return c, nil
 }
 
+// Path is the cache's file.
+func (c *Cache) Path() string { return c.path }
+
+// Note says, for a report, where the cache is and how many answers came
+// from it.
+func (c *Cache) Note() string {
+	return fmt.Sprintf("cache: %s (%d of the answers came from it)", c.path, c.Hits)
+}
+
 // Generate answers from the file, else from Gen, and records the answer.
 func (c *Cache) Generate(ctx context.Context, id string, req Request) (Response, error) {
 	key := req.Key()

@@ -21,6 +21,7 @@ import (
 	"slices"
 
 	"github.com/ragstat/ragstat/corpus"
+	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/tokenize"
 	"github.com/ragstat/ragstat/topics"
@@ -82,8 +83,12 @@ type Options struct {
 	// more.
 	MinGrade int
 	// Queries are the queries to intervene on; empty means every failing
-	// one (see Failing).
+	// one: an answerable query whose recorded answer misses a reference or
+	// a required fact.
 	Queries []string
+	// Failing asks for every failing query explicitly: it may not be given
+	// with Queries.
+	Failing bool
 	// Settings override the traces' generator settings.
 	Settings Settings
 	// Citation finds the ids an answer cites (its first group is the id).
@@ -161,6 +166,9 @@ type Result struct {
 func Run(ctx context.Context, traces []*trace.Trace, opt Options) (*Result, error) {
 	if opt.Generator == nil || opt.Tokenizer == nil || opt.Topics == nil || opt.Judgments == nil || opt.Citation == nil {
 		return nil, errors.New("intervene: Options need judgments, topics, a tokenizer, a citation pattern and a generator")
+	}
+	if opt.Failing && len(opt.Queries) > 0 {
+		return nil, &diag.OptionError{Options: []string{"failing", "queries"}, Msg: ": give one"}
 	}
 	res := &Result{Tokenizer: opt.Tokenizer.Name(), MinGrade: opt.MinGrade, Citation: opt.Citation.String(),
 		PassF1: opt.PassF1, Chosen: "failing", Verdicts: map[Verdict]int{}}

@@ -105,6 +105,15 @@ func Split(arg string) (name, path string) {
 	return "", arg
 }
 
+// Paths are the paths of NAME=PATH arguments (Split).
+func Paths(args []string) []string {
+	paths := make([]string, len(args))
+	for i, a := range args {
+		_, paths[i] = Split(a)
+	}
+	return paths
+}
+
 // Open opens and recognises every argument ("-" reads stdin), refuses a
 // kind opt does not accept, and refuses two runs of one name. On error the
 // files already opened are closed.

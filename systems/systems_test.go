@@ -3,6 +3,7 @@ package systems
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -20,10 +21,15 @@ func TestSplit(t *testing.T) {
 		{"-", "", "-"},
 		{"x=-", "x", "-"},
 	}
+	var args, paths []string
 	for _, tt := range tests {
 		if name, path := Split(tt.arg); name != tt.name || path != tt.path {
 			t.Errorf("Split(%q) = %q, %q; want %q, %q", tt.arg, name, path, tt.name, tt.path)
 		}
+		args, paths = append(args, tt.arg), append(paths, tt.path)
+	}
+	if got := Paths(args); !slices.Equal(got, paths) {
+		t.Errorf("Paths = %q, want %q", got, paths)
 	}
 }
 

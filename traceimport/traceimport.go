@@ -23,11 +23,14 @@
 package traceimport
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/ragstat/ragstat/corpus"
+	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/trace"
 )
 
@@ -162,17 +165,8 @@ func (m Mapping) compile(f Format) (*rules, error) {
 			return nil, fmt.Errorf("stage rename %s=%s: %q is the packed context, made from the generator span", span, name, trace.ContextStage)
 		}
 	}
-	cite := m.Citation
-	if cite == "" {
-		cite = DefaultCitation
-	}
-	if r.citation, err = regexp.Compile(cite); err != nil {
-		return nil, fmt.Errorf("citation pattern: %v", err)
-	}
-	if m.Abstain != "" {
-		if r.abstain, err = regexp.Compile(m.Abstain); err != nil {
-			return nil, fmt.Errorf("abstain pattern: %v", err)
-		}
+	if r.citation, r.abstain, err = m.Patterns(); err != nil {
+		return nil, err
 	}
 	switch {
 	case m.CloseAfter < EndOfInput:
@@ -185,6 +179,57 @@ func (m Mapping) compile(f Format) (*rules, error) {
 		r.closeAfter = EndOfInput
 	}
 	return r, nil
+}
+
+// Patterns compiles the citation pattern (empty: DefaultCitation) and the
+// abstain pattern (nil when empty).
+func (m Mapping) Patterns() (citation, abstain *regexp.Regexp, err error) {
+	cite := cmp.Or(m.Citation, DefaultCitation)
+	if citation, err = regexp.Compile(cite); err != nil {
+		return nil, nil, &diag.OptionError{Options: []string{"citation_pattern"}, Msg: ": " + err.Error()}
+	}
+	if m.Abstain != "" {
+		if abstain, err = regexp.Compile(m.Abstain); err != nil {
+			return nil, nil, &diag.OptionError{Options: []string{"abstain_pattern"}, Msg: ": " + err.Error()}
+		}
+	}
+	return citation, abstain, nil
+}
+
+// ParseStages reads stage renames written SPAN=NAME, NAME "-" leaving the
+// span out, as Mapping.Stages (nil when there are none).
+func ParseStages(renames []string) (map[string]string, error) {
+	var stages map[string]string
+	for _, s := range renames {
+		span, name, ok := strings.Cut(s, "=")
+		if !ok {
+			return nil, &diag.OptionError{Options: []string{"stage"}, Value: strconv.Quote(s), Msg: ": give SPAN=NAME or SPAN=-"}
+		}
+		if _, dup := stages[span]; dup {
+			return nil, &diag.OptionError{Options: []string{"stage"}, Value: strconv.Quote(s), Msg: fmt.Sprintf(": span %q renamed twice", span)}
+		}
+		if stages == nil {
+			stages = map[string]string{}
+		}
+		stages[span] = name
+	}
+	return stages, nil
+}
+
+// ParseCloseAfter reads Mapping.CloseAfter written as a number of records
+// (1 or more) or "end" (EndOfInput); empty is 0, the format's default.
+func ParseCloseAfter(s string) (int, error) {
+	switch s {
+	case "":
+		return 0, nil
+	case "end":
+		return EndOfInput, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 {
+		return 0, &diag.OptionError{Options: []string{"close_after"}, Value: strconv.Quote(s), Msg: ": give a number of records (1 or more) or end"}
+	}
+	return n, nil
 }
 
 func checkKey(what, key string) error {

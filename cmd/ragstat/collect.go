@@ -1,12 +1,8 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"log"
-	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/ragstat/ragstat/internal/collect"
 )
@@ -31,7 +27,7 @@ func (c *collectCmd) Run(e *env) error {
 	case c.Force:
 		mode = collect.Replace
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interrupted()
 	defer stop()
 	st, err := collect.Run(ctx, collect.RunOptions{Addr: c.Addr, Token: c.Token, MaxBody: c.MaxBodyMiB << 20,
 		Path: c.Out, Mode: mode, Stdout: e.stdout, Out: e.stderr, Log: log.New(e.stderr, "ragstat collect: ", log.LstdFlags)})

@@ -1,8 +1,8 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
-	"io"
 	"path/filepath"
 
 	"github.com/ragstat/ragstat/input"
@@ -39,131 +39,51 @@ func (c *remapCmd) Run(e *env) error {
 	if (c.Topics == "") != (c.OutTopics == "") {
 		return fmt.Errorf("--topics and --out-topics go together")
 	}
-	out, err := c.claim(e)
+	ins := []outfile.Input{{Flag: "--old-chunks", Path: c.OldChunks}, {Flag: "--new-chunks", Path: c.NewChunks},
+		{Flag: "--documents", Path: c.Documents}, {Flag: "--judgments", Path: c.Judgments}, {Flag: "--topics", Path: c.Topics}}
+	out, err := outfile.Start(outfile.Options{Force: c.Force, Stdout: e.stdout}, ins,
+		outfile.Input{Flag: "--out", Path: c.Out}, outfile.Input{Flag: "--review", Path: c.Review}, outfile.Input{Flag: "--out-topics", Path: c.OutTopics})
 	if err != nil {
 		return err
 	}
 	defer out.Abort()
-	m, err := c.mapper(e)
+	fs := files{e: e}
+	src := remap.Sources{Old: read(&fs, c.OldChunks, chunks.Read), New: read(&fs, c.NewChunks, chunks.Read),
+		Documents: read(&fs, c.Documents, chunks.ReadDocuments), Judgments: read(&fs, c.Judgments, judgmentsOn(c.Grades, false)),
+		Topics: read(&fs, c.Topics, topics.Read)}
+	if fs.err != nil {
+		return fs.err
+	}
+	res, err := remap.Run(src, remap.Options{MinOverlap: c.MinOverlap, Strict: c.Strict})
 	if err != nil {
 		return err
 	}
-	js, err := readJudgments(e, c.Judgments, c.Grades, false)
-	if err != nil {
-		return err
-	}
-	res, err := m.Judgments(js)
-	if err != nil {
-		return err
-	}
-	review := res.Review
-	fmt.Fprintf(e.stdout, "remap: %d judgments of %d queries, %s -> %s (min-overlap %g)\n", js.Len(), len(js.IDs()), c.OldChunks, c.NewChunks, c.MinOverlap)
-	if err := remap.WriteCounts(e.stdout, "query", "judgments", res.Counts); err != nil {
+	if err := res.WriteSummary(e.stdout); err != nil {
 		return internal(err)
 	}
-	var remapped []*topics.Topic
-	if c.Topics != "" {
-		tres, err := c.topics(e, m)
+	paths := map[string]string{"judgments": c.Out, "topics": c.OutTopics, "review": c.Review}
+	for _, o := range res.Outputs() {
+		if paths[o.Name] == "" { // the review lines without --review
+			err = o.Write(e.stderr)
+		} else {
+			err = out.Write(paths[o.Name], o.Write)
+		}
 		if err != nil {
 			return err
 		}
-		remapped = tres.Topics
-		review = append(review, tres.Review...)
-	}
-	// With --strict and lines to review nothing is written but the review:
-	// the remapped files would be taken for finished ones.
-	failed := c.Strict && len(review) > 0
-	if !failed {
-		if err := out.Write(c.Out, func(w io.Writer) error { return judgments.WriteJSONL(w, res.Judgments) }); err != nil {
-			return err
-		}
-		if c.Topics != "" {
-			if err := out.Write(c.OutTopics, func(w io.Writer) error { return topics.Write(w, remapped) }); err != nil {
-				return err
-			}
-		}
-	}
-	where, err := c.review(e, out, review)
-	if err != nil {
-		return err
 	}
 	if err := out.Commit(); err != nil {
 		return err
 	}
-	if failed {
-		return fmt.Errorf("%d review lines (--strict): check them in %s; the remapped files were not written", len(review), where)
+	if res.Withheld {
+		return fmt.Errorf("%d review lines (--strict): check them in %s; the remapped files were not written", len(res.Review), cmp.Or(c.Review, "standard error"))
 	}
-	fmt.Fprintf(e.stdout, "wrote %d judgments to %s\n", len(res.Judgments), c.Out)
-	if c.Topics != "" {
-		fmt.Fprintf(e.stdout, "wrote %d topics to %s\n", len(remapped), c.OutTopics)
+	fmt.Fprintf(e.stdout, "wrote %d judgments to %s\n", len(res.Judgments.Judgments), c.Out)
+	if res.Topics != nil {
+		fmt.Fprintf(e.stdout, "wrote %d topics to %s\n", len(res.Topics.Topics), c.OutTopics)
 	}
-	fmt.Fprintf(e.stdout, "%d review lines to %s\n", len(review), where)
+	fmt.Fprintf(e.stdout, "%d review lines to %s\n", len(res.Review), cmp.Or(c.Review, "standard error"))
 	return nil
-}
-
-// claim checks every output against the inputs before anything is read.
-func (c *remapCmd) claim(e *env) (*outfile.Set, error) {
-	out := outfile.New(outfile.Options{Force: c.Force, Stdout: e.stdout},
-		outfile.Input{Flag: "--old-chunks", Path: c.OldChunks}, outfile.Input{Flag: "--new-chunks", Path: c.NewChunks},
-		outfile.Input{Flag: "--documents", Path: c.Documents}, outfile.Input{Flag: "--judgments", Path: c.Judgments},
-		outfile.Input{Flag: "--topics", Path: c.Topics})
-	for _, o := range []struct{ flag, path string }{{"--out", c.Out}, {"--review", c.Review}, {"--out-topics", c.OutTopics}} {
-		if o.path == "" {
-			continue
-		}
-		if err := out.Claim(o.flag, o.path); err != nil {
-			out.Abort()
-			return nil, err
-		}
-	}
-	return out, nil
-}
-
-// mapper reads the chunk and documents files.
-func (c *remapCmd) mapper(e *env) (*remap.Mapper, error) {
-	old, err := readFile(e, c.OldChunks, chunks.Read)
-	if err != nil {
-		return nil, err
-	}
-	cur, err := readFile(e, c.NewChunks, chunks.Read)
-	if err != nil {
-		return nil, err
-	}
-	docs, err := readFile(e, c.Documents, chunks.ReadDocuments)
-	if err != nil {
-		return nil, err
-	}
-	return remap.New(old, cur, docs, c.MinOverlap)
-}
-
-// topics remaps the facts' support of --topics.
-func (c *remapCmd) topics(e *env, m *remap.Mapper) (*remap.Topics, error) {
-	ts, err := readFile(e, c.Topics, topics.Read)
-	if err != nil {
-		return nil, err
-	}
-	res, err := m.Topics(ts)
-	if err != nil {
-		return nil, err
-	}
-	fmt.Fprintln(e.stdout)
-	if err := remap.WriteCounts(e.stdout, "topic", "pieces", res.Counts); err != nil {
-		return nil, internal(err)
-	}
-	return res, nil
-}
-
-// review writes the review lines to --review or standard error and says
-// where they went.
-func (c *remapCmd) review(e *env, out *outfile.Set, review []remap.Review) (string, error) {
-	write := func(w io.Writer) error { return remap.WriteReview(w, review) }
-	switch {
-	case c.Review != "":
-		return c.Review, out.Write(c.Review, write)
-	case len(review) > 0:
-		return "standard error", write(e.stderr)
-	}
-	return "standard error", nil
 }
 
 type splitCmd struct {
@@ -177,59 +97,36 @@ type splitCmd struct {
 	Force     bool    `help:"Replace files in --out-dir that exist."`
 }
 
-// splitFiles are the files split writes, topics first.
-var splitFiles = []string{"dev.topics.jsonl", "held-out.topics.jsonl", "dev.judgments.jsonl", "held-out.judgments.jsonl"}
-
 func (c *splitCmd) Run(e *env) error {
 	by, err := split.ParseGroupBy(c.GroupBy)
 	if err != nil {
 		return err
 	}
-	out := outfile.New(outfile.Options{Force: c.Force},
-		outfile.Input{Flag: "--topics", Path: c.Topics}, outfile.Input{Flag: "--judgments", Path: c.Judgments})
+	out := outfile.New(outfile.Options{Force: c.Force}, outfile.Input{Flag: "--topics", Path: c.Topics}, outfile.Input{Flag: "--judgments", Path: c.Judgments})
 	defer out.Abort()
 	if err := out.Dir(c.OutDir); err != nil {
 		return err
 	}
-	names := splitFiles[:2]
-	if c.Judgments != "" {
-		names = splitFiles
-	}
+	names := split.FilesOf(c.Judgments != "")
 	for _, name := range names {
 		if err := out.Claim("--out-dir", filepath.Join(c.OutDir, name)); err != nil {
 			return err
 		}
 	}
-	ts, err := readFile(e, c.Topics, topics.Read)
+	fs := files{e: e}
+	ts, js := read(&fs, c.Topics, topics.Read), read(&fs, c.Judgments, judgmentsOn(c.Grades, false))
+	if fs.err != nil {
+		return fs.err
+	}
+	res, outputs, err := split.Run(ts, js, split.Options{HeldOut: c.HeldOut, Seed: c.Seed, GroupBy: by})
 	if err != nil {
 		return err
 	}
-	r, err := split.Split(ts.Topics, split.Options{HeldOut: c.HeldOut, Seed: c.Seed, GroupBy: by})
-	if err != nil {
-		return err
-	}
-	outputs := map[string]func(io.Writer) error{
-		"dev.topics.jsonl":      func(w io.Writer) error { return topics.Write(w, r.Dev) },
-		"held-out.topics.jsonl": func(w io.Writer) error { return topics.Write(w, r.HeldOut) },
-	}
-	if c.Judgments != "" {
-		js, err := readJudgments(e, c.Judgments, c.Grades, false)
-		if err != nil {
-			return err
-		}
-		dev, held, err := r.Judgments(js)
-		if err != nil {
-			return err
-		}
-		outputs["dev.judgments.jsonl"] = func(w io.Writer) error { return judgments.WriteJSONL(w, dev) }
-		outputs["held-out.judgments.jsonl"] = func(w io.Writer) error { return judgments.WriteJSONL(w, held) }
-	}
-	fmt.Fprintf(e.stdout, "split: %d topics, group by %s, held-out share %g, seed %d\n", len(ts.Topics), by, c.HeldOut, c.Seed)
-	if err := r.WriteSummary(e.stdout); err != nil {
+	if err := res.WriteSummary(e.stdout); err != nil {
 		return internal(err)
 	}
-	for _, name := range names {
-		if err := out.Write(filepath.Join(c.OutDir, name), outputs[name]); err != nil {
+	for _, o := range outputs {
+		if err := out.Write(filepath.Join(c.OutDir, o.Name), o.Write); err != nil {
 			return err
 		}
 	}
@@ -245,21 +142,33 @@ func (c *splitCmd) Run(e *env) error {
 // readFile opens path ("-": standard input), reads it with read and
 // closes it.
 func readFile[T any](e *env, path string, read func(*input.File) (T, error)) (T, error) {
-	f, err := input.Open(path, e.stdin)
-	if err != nil {
-		var zero T
-		return zero, err
-	}
-	defer f.Close()
-	return read(f)
+	return input.Read(path, e.stdin, read)
 }
 
-func readJudgments(e *env, path, grades string, numericIDs bool) (*judgments.Set, error) {
-	scale, err := judgments.ParseScale(grades)
-	if err != nil {
-		return nil, err
+// files reads the input files of a command in turn and keeps the first
+// error: once one fails, the others are not read.
+type files struct {
+	e   *env
+	err error
+}
+
+// read reads the file at path with fn (nothing when path is empty) unless
+// an earlier file failed.
+func read[T any](fs *files, path string, fn func(*input.File) (T, error)) T {
+	var v T
+	if fs.err == nil && path != "" {
+		v, fs.err = readFile(fs.e, path, fn)
 	}
-	return readFile(e, path, func(f *input.File) (*judgments.Set, error) {
+	return v
+}
+
+// judgmentsOn reads judgments on the grade scale MIN..MAX.
+func judgmentsOn(grades string, numericIDs bool) func(*input.File) (*judgments.Set, error) {
+	return func(f *input.File) (*judgments.Set, error) {
+		scale, err := judgments.ParseScale(grades)
+		if err != nil {
+			return nil, err
+		}
 		return judgments.Read(f, judgments.Options{Scale: scale, NumericIDs: numericIDs})
-	})
+	}
 }

@@ -1,19 +1,16 @@
 package main
 
 import (
-	"encoding/json"
+	"cmp"
 	"fmt"
 	"io"
-	"strconv"
-	"strings"
-	"sync"
 
 	"github.com/ragstat/ragstat/corpus"
+	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/outfile"
 	"github.com/ragstat/ragstat/parquetio"
 	"github.com/ragstat/ragstat/systems"
-	"github.com/ragstat/ragstat/trace"
 	"github.com/ragstat/ragstat/traceimport"
 )
 
@@ -41,55 +38,19 @@ type stageFlags struct {
 func (f *mappingFlags) mapping(c *corpus.Corpus, renames stageFlags) (traceimport.Mapping, error) {
 	m := traceimport.Mapping{QueryID: f.QueryID, System: f.System, SystemFrom: f.SystemFrom, ItemID: f.ItemID,
 		ItemScore: f.ItemScore, Citation: f.CitationPattern, Abstain: f.AbstainPattern, Strict: f.Strict, Corpus: c}
-	for _, s := range renames.Stage {
-		span, name, ok := strings.Cut(s, "=")
-		if !ok {
-			return m, fmt.Errorf("--stage %q: give SPAN=NAME or SPAN=-", s)
-		}
-		if m.Stages == nil {
-			m.Stages = map[string]string{}
-		}
-		if _, dup := m.Stages[span]; dup {
-			return m, fmt.Errorf("--stage %q: span %q renamed twice", s, span)
-		}
-		m.Stages[span] = name
+	var err error
+	if m.Stages, err = traceimport.ParseStages(renames.Stage); err == nil {
+		m.CloseAfter, err = traceimport.ParseCloseAfter(f.CloseAfter)
 	}
-	switch f.CloseAfter {
-	case "":
-	case "end":
-		m.CloseAfter = traceimport.EndOfInput
-	default:
-		n, err := strconv.Atoi(f.CloseAfter)
-		if err != nil || n < 1 {
-			return m, fmt.Errorf("--close-after %q: give a number of records (1 or more) or end", f.CloseAfter)
-		}
-		m.CloseAfter = n
-	}
-	return m, nil
+	return m, diag.Flagged(err)
 }
 
 // mappings keeps the import manifest of every foreign trace file read, by
-// path, for the manifest of the result; files are read concurrently.
-type mappings struct {
-	mu  sync.Mutex
-	got map[string]*traceimport.Manifest
-}
+// path, for the manifest of the result.
+type mappings struct{ traceimport.Manifests }
 
-func (m *mappings) keep(man *traceimport.Manifest) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.got == nil {
-		m.got = map[string]*traceimport.Manifest{}
-	}
-	m.got[man.Files[0]] = man
-}
-
-// of returns how the file at path was mapped, or nil.
-func (m *mappings) of(path string) *traceimport.Manifest {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.got[path]
-}
+func (m *mappings) keep(man *traceimport.Manifest)       { m.Keep(man) }
+func (m *mappings) of(path string) *traceimport.Manifest { return m.Of(path) }
 
 // traceFormats are the trace formats commands read: ragstat's own, then
 // those traceimport maps with m, each file's summary written to stderr and
@@ -119,54 +80,28 @@ func (c *importCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	ins := []outfile.Input{{Flag: "--corpus", Path: c.Corpus}}
-	for _, path := range c.Files {
-		ins = append(ins, outfile.Input{Flag: "input", Path: path})
-	}
-	out := outfile.New(outfile.Options{Force: c.Force, Stdout: e.stdout}, ins...)
-	defer out.Abort()
-	if err := out.Claim("--out", c.Out); err != nil {
-		return err
-	}
-	if c.Manifest != "" {
-		if err := out.Claim("--manifest", c.Manifest); err != nil {
-			return err
-		}
-	}
-	var files []*input.File
-	defer func() { closeAll(files) }()
-	var cp *corpus.Corpus
-	if c.Corpus != "" {
-		f, err := input.Open(c.Corpus, e.stdin)
-		if err != nil {
-			return err
-		}
-		files = append(files, f)
-		if cp, err = corpus.Read(f); err != nil {
-			return err
-		}
-	}
-	m, err := c.mapping(cp, c.stageFlags)
+	ins := append([]outfile.Input{{Flag: "--corpus", Path: c.Corpus}}, outfile.Inputs("input", c.Files...)...)
+	out, err := outfile.Start(outfile.Options{Force: c.Force, Stdout: e.stdout}, ins,
+		outfile.Input{Flag: "--out", Path: c.Out}, outfile.Input{Flag: "--manifest", Path: c.Manifest})
 	if err != nil {
 		return err
 	}
-	var inputs []*input.File
-	for _, path := range c.Files {
-		f, err := input.Open(path, e.stdin)
-		if err != nil {
-			return err
-		}
-		files = append(files, f)
-		inputs = append(inputs, f)
+	defer out.Abort()
+	fs := files{e: e}
+	m, err := c.mapping(read(&fs, c.Corpus, corpus.Read), c.stageFlags)
+	if fs.err != nil || err != nil {
+		return cmp.Or(fs.err, err)
 	}
-	var man *traceimport.Manifest
-	write := func(w io.Writer) error {
-		enc := json.NewEncoder(w)
-		enc.SetEscapeHTML(false)
-		man, err = traceimport.Import(format, inputs, m, func(t *trace.Trace) error { return enc.Encode(t) })
+	inputs, err := input.OpenAll(c.Files, e.stdin)
+	if err != nil {
 		return err
 	}
-	err = out.Write(c.Out, write)
+	defer closeAll(inputs)
+	var man *traceimport.Manifest
+	err = out.Write(c.Out, func(w io.Writer) (err error) {
+		man, err = traceimport.ImportJSONL(w, format, inputs, m)
+		return err
+	})
 	if man != nil {
 		fmt.Fprint(e.stderr, man.Summary())
 	}
@@ -174,12 +109,7 @@ func (c *importCmd) Run(e *env) error {
 		return err
 	}
 	if c.Manifest != "" {
-		err := out.Write(c.Manifest, func(w io.Writer) error {
-			enc := json.NewEncoder(w)
-			enc.SetIndent("", "  ")
-			return enc.Encode(man)
-		})
-		if err != nil {
+		if err := out.Write(c.Manifest, man.WriteJSON); err != nil {
 			return err
 		}
 	}

@@ -5,23 +5,16 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"os/signal"
-	"path/filepath"
-	"regexp"
-	"slices"
-	"strings"
-	"sync"
 	"time"
 
-	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/internal/outfile"
 	"github.com/ragstat/ragstat/intervene"
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/report"
 	"github.com/ragstat/ragstat/tokenize"
-	"github.com/ragstat/ragstat/trace"
 	"github.com/ragstat/ragstat/traceimport"
 )
 
@@ -59,9 +52,6 @@ func (c *interveneCmd) Run(e *env) error {
 	if c.WriteBatch != "" && c.ReadBatch != "" {
 		return fmt.Errorf("--write-batch and --read-batch: give one")
 	}
-	if c.Failing && len(c.Queries) > 0 {
-		return fmt.Errorf("--failing and --queries: give one")
-	}
 	scale, err := judgments.ParseScale(c.Grades)
 	if err != nil {
 		return fmt.Errorf("--grades: %w", err)
@@ -78,62 +68,37 @@ func (c *interveneCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	var mu sync.Mutex
-	var traces []*trace.Trace
-	if err := scan(func(t *trace.Trace) error {
-		mu.Lock()
-		defer mu.Unlock()
-		traces = append(traces, t)
-		return nil
-	}); err != nil {
+	traces, err := intervene.Gather(scan)
+	if err != nil {
 		return err
 	}
-	// Traces are scanned on all cores: put them back in a stable order.
-	slices.SortStableFunc(traces, func(a, b *trace.Trace) int {
-		return cmp.Or(strings.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line),
-			strings.Compare(a.System, b.System), strings.Compare(a.Query, b.Query))
-	})
-	opt := intervene.Options{Judgments: in.Judgments, Topics: in.Topics, Corpus: in.Corpus, MinGrade: c.MinGrade,
-		PassF1: c.PassF1, Settings: intervene.Settings{Model: c.Model, Temperature: c.Temperature, Seed: c.Seed, MaxTokens: c.MaxTokens}}
-	for _, q := range c.Queries {
-		opt.Queries = append(opt.Queries, strings.Split(q, ",")...)
-	}
+	opt := intervene.Options{Judgments: in.Judgments, Topics: in.Topics, Corpus: in.Corpus, MinGrade: c.MinGrade, PassF1: c.PassF1,
+		Queries: c.Queries, Failing: c.Failing, Settings: intervene.Settings{Model: c.Model, Temperature: c.Temperature, Seed: c.Seed, MaxTokens: c.MaxTokens}}
 	if opt.Tokenizer, err = tokenize.New(c.Tokenizer); err != nil {
 		return err
 	}
-	pattern := c.CitationPattern
-	if pattern == "" {
-		pattern = traceimport.DefaultCitation
-	}
-	if opt.Citation, err = regexp.Compile(pattern); err != nil {
-		return fmt.Errorf("--citation-pattern: %v", err)
-	}
-	if c.AbstainPattern != "" {
-		if opt.Abstain, err = regexp.Compile(c.AbstainPattern); err != nil {
-			return fmt.Errorf("--abstain-pattern: %v", err)
-		}
+	if opt.Citation, opt.Abstain, err = (traceimport.Mapping{Citation: c.CitationPattern, Abstain: c.AbstainPattern}).Patterns(); err != nil {
+		return diag.Flagged(err)
 	}
 	var batch *intervene.Batch
 	var out *outfile.Set
 	var notes []string
 	switch {
 	case c.WriteBatch != "":
-		if out, err = c.batchOut(e); err != nil {
+		ins := append([]outfile.Input{{Flag: "--judgments", Path: c.Judgments}, {Flag: "--topics", Path: c.Topics},
+			{Flag: "--corpus", Path: c.Corpus}}, outfile.Inputs("trace", c.Traces...)...)
+		if out, err = outfile.Start(outfile.Options{Force: c.Force, Stdout: e.stdout}, ins, outfile.Input{Flag: "--write-batch", Path: c.WriteBatch}); err != nil {
 			return err
 		}
 		defer out.Abort()
 		batch = &intervene.Batch{}
 		opt.Generator = batch
 	case c.ReadBatch != "":
-		f, err := input.Open(c.ReadBatch, e.stdin)
+		answers, err := readFile(e, c.ReadBatch, intervene.ReadBatch)
 		if err != nil {
 			return err
 		}
-		defer f.Close()
-		if opt.Generator, err = intervene.ReadBatch(f); err != nil {
-			return err
-		}
-		notes = append(notes, "answers: read from the batch output "+c.ReadBatch)
+		opt.Generator, notes = answers, []string{"answers: read from the batch output " + c.ReadBatch}
 	default:
 		if opt.Generator, notes, err = c.generator(); err != nil {
 			return err
@@ -143,20 +108,17 @@ func (c *interveneCmd) Run(e *env) error {
 	defer stop()
 	res, err := intervene.Run(ctx, traces, opt)
 	if err != nil {
-		return err
+		return diag.Flagged(err)
 	}
 	if batch != nil {
-		if err := out.Write(c.WriteBatch, func(w io.Writer) error { _, err := batch.WriteTo(w); return err }); err != nil {
-			return err
-		}
-		if err := out.Commit(); err != nil {
+		if err := out.Finish(c.WriteBatch, func(w io.Writer) error { _, err := batch.WriteTo(w); return err }); err != nil {
 			return err
 		}
 		fmt.Fprintf(e.stderr, "ragstat: %d requests written to %s; send it as a Batch API job, then rerun with --read-batch OUTPUT\n", batch.Len(), c.WriteBatch)
 		return nil
 	}
 	if cache, ok := opt.Generator.(*intervene.Cache); ok {
-		notes = append(notes, fmt.Sprintf("cache: %s (%d of the answers came from it)", c.cachePath(), cache.Hits))
+		notes = append(notes, cache.Note())
 	}
 	rep := &report.Intervention{Tool: "ragstat", Version: Version, Inputs: inputs, Result: res, Notes: notes}
 	if err := report.RenderIntervention(e.stdout, c.Format, rep); err != nil {
@@ -165,59 +127,21 @@ func (c *interveneCmd) Run(e *env) error {
 	return nil
 }
 
-// generator is the endpoint client, behind the cache unless --no-cache.
+// generator is the endpoint's client, behind the cache unless --no-cache.
 func (c *interveneCmd) generator() (intervene.Generator, []string, error) {
 	if c.Endpoint == "" {
 		return nil, nil, fmt.Errorf("give --endpoint URL (an OpenAI-compatible API up to /v1), or --write-batch FILE to send nothing")
 	}
-	interval := time.Duration(0)
-	if c.RateLimit > 0 {
-		interval = time.Duration(float64(time.Second) / c.RateLimit)
-	}
-	client := &intervene.Client{Endpoint: c.Endpoint, APIKey: os.Getenv(c.APIKeyEnv), HTTP: &http.Client{Timeout: c.Timeout},
-		Retries: c.Retries, Backoff: time.Second, Interval: interval}
-	notes := []string{fmt.Sprintf("generator: %s (retries %d, at most %g requests a second)", c.Endpoint, c.Retries, c.RateLimit)}
-	if client.APIKey == "" {
+	ep := intervene.Endpoint{URL: c.Endpoint, APIKey: os.Getenv(c.APIKeyEnv), Timeout: c.Timeout, Retries: c.Retries, RateLimit: c.RateLimit}
+	notes := []string{ep.Note()}
+	if ep.APIKey == "" {
 		notes = append(notes, "no API key: $"+c.APIKeyEnv+" is empty")
 	}
-	if c.NoCache {
-		return client, notes, nil
+	if !c.NoCache {
+		if ep.Cache = cmp.Or(c.Cache, intervene.DefaultCache()); ep.Cache == "" {
+			return nil, nil, fmt.Errorf("no user cache folder: give --cache FILE or --no-cache")
+		}
 	}
-	path := c.cachePath()
-	if path == "" {
-		return nil, nil, fmt.Errorf("no user cache folder: give --cache FILE or --no-cache")
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, nil, err
-	}
-	cache, err := intervene.OpenCache(path, client)
-	return cache, notes, err
-}
-
-// cachePath is --cache, else ragstat/intervene.jsonl in the user's cache
-// folder ("" when there is none).
-func (c *interveneCmd) cachePath() string {
-	if c.Cache != "" {
-		return c.Cache
-	}
-	dir, err := os.UserCacheDir()
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(dir, "ragstat", "intervene.jsonl")
-}
-
-// batchOut claims --write-batch: not an input, not an existing file
-// without --force.
-func (c *interveneCmd) batchOut(e *env) (*outfile.Set, error) {
-	ins := []outfile.Input{{Flag: "--judgments", Path: c.Judgments}, {Flag: "--topics", Path: c.Topics},
-		{Flag: "--corpus", Path: c.Corpus}, {Flag: "--read-batch", Path: c.ReadBatch}}
-	for _, t := range c.Traces {
-		ins = append(ins, outfile.Input{Flag: "trace", Path: t})
-	}
-	out := outfile.New(outfile.Options{Force: c.Force, Stdout: e.stdout}, ins...)
-	if err := out.Claim("--write-batch", c.WriteBatch); err != nil {
-		return nil, err
-	}
-	return out, nil
+	gen, err := ep.Open()
+	return gen, notes, err
 }

@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"io"
 	"log"
-	"math"
 	"os"
 	"os/signal"
 	"strings"
 	"syscall"
 
 	"github.com/ragstat/ragstat/corpus"
+	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/assess"
 	"github.com/ragstat/ragstat/internal/baseline"
@@ -46,73 +46,40 @@ type poolCmd struct {
 }
 
 func (c *poolCmd) Run(e *env) error {
-	ins := []outfile.Input{{Flag: "--judgments", Path: c.Judgments}}
-	for _, arg := range c.Inputs {
-		_, path := systems.Split(arg)
-		ins = append(ins, outfile.Input{Flag: "input", Path: path})
+	ins := outfile.Inputs("input", systems.Paths(c.Inputs)...)
+	out, err := outfile.Start(outfile.Options{Force: c.Force, Stdout: e.stdout}, append(ins, outfile.Input{Flag: "--judgments", Path: c.Judgments}),
+		outfile.Input{Flag: "--out", Path: c.Out})
+	if err != nil {
+		return err
 	}
-	out := outfile.New(outfile.Options{Force: c.Force, Stdout: e.stdout}, ins...)
 	defer out.Abort()
-	if err := out.Claim("--out", c.Out); err != nil {
-		return err
-	}
-	rankings, err := c.read(e)
-	if err != nil {
-		return err
-	}
-	opt := pool.Options{Depth: c.Depth, Seed: c.Seed}
-	if (c.Topics == "") != (c.Corpus == "") {
-		return fmt.Errorf("--topics and --corpus go together: the topics' scopes and dates against the items' metadata")
-	}
-	if c.Topics != "" {
-		cs, ts, err := readCorpusTopics(c.Corpus, c.Topics, e)
-		if err != nil {
-			return err
-		}
-		opt.Invalid = pool.InvalidEvidence(cs, ts)
-	}
-	if c.Judgments != "" {
-		if opt.Judged, err = readJudged(c.Judgments, c.NumericIDs, e); err != nil {
-			return err
-		}
-	}
-	res, err := pool.Build(rankings, opt)
-	if err != nil {
-		return err
-	}
-	report := e.stdout
-	if c.Out == outfile.Stdout {
-		report = e.stderr
-	}
-	if err := out.Write(c.Out, func(w io.Writer) error { return pool.WriteQueue(w, res.Queue) }); err != nil {
-		return err
-	}
-	if err := out.Commit(); err != nil {
-		return err
-	}
-	return pool.WriteSummary(report, res, c.Depth, c.Out)
-}
-
-func (c *poolCmd) read(e *env) ([]pool.Ranking, error) {
 	m, err := c.mapping(nil, stageFlags{})
 	if err != nil {
-		return nil, err
-	}
-	ins, err := systems.Open(c.Inputs, e.stdin, systems.Options{Accept: []systems.Kind{systems.Run, systems.Traces}, Traces: traceFormats(m, e.stderr, nil)})
-	defer systems.Close(ins)
-	if err != nil {
-		return nil, err
+		return err
 	}
 	format, _ := input.ParseFormat(c.RunFormat)
-	return pool.Read(ins, c.Stage, runs.Options{Format: format, NumericIDs: c.NumericIDs})
-}
-
-func readJudged(path string, numericIDs bool, e *env) (pool.Judged, error) {
-	set, err := readJudgments(e, path, fmt.Sprintf("%d..%d", math.MinInt32, math.MaxInt32), numericIDs)
+	src := pool.Sources{Stage: c.Stage, Runs: runs.Options{Format: format, NumericIDs: c.NumericIDs}}
+	src.Systems, err = systems.Open(c.Inputs, e.stdin, systems.Options{Accept: []systems.Kind{systems.Run, systems.Traces}, Traces: traceFormats(m, e.stderr, nil)})
+	defer systems.Close(src.Systems)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	return pool.JudgedIn(set), nil
+	fs := files{e: e}
+	src.Corpus, src.Topics = read(&fs, c.Corpus, corpus.Read), read(&fs, c.Topics, topics.Read)
+	src.Judgments = read(&fs, c.Judgments, func(f *input.File) (*judgments.Set, error) {
+		return judgments.Read(f, judgments.Options{Scale: pool.JudgedScale, NumericIDs: c.NumericIDs})
+	})
+	if fs.err != nil {
+		return fs.err
+	}
+	res, err := pool.Pool(src, pool.Options{Depth: c.Depth, Seed: c.Seed})
+	if err != nil {
+		return diag.Flagged(err)
+	}
+	if err := out.Finish(c.Out, func(w io.Writer) error { return pool.WriteQueue(w, res.Queue) }); err != nil {
+		return err
+	}
+	return res.WriteSummary(outfile.ReportTo(c.Out, e.stdout, e.stderr), c.Out)
 }
 
 type baselineCmd struct {
@@ -125,49 +92,35 @@ type baselineCmd struct {
 }
 
 func (c *baselineCmd) Run(e *env) error {
-	out := outfile.New(outfile.Options{Force: c.Force, Stdout: e.stdout},
-		outfile.Input{Flag: "--corpus", Path: c.Corpus}, outfile.Input{Flag: "--topics", Path: c.Topics})
+	out, err := outfile.Start(outfile.Options{Force: c.Force, Stdout: e.stdout},
+		[]outfile.Input{{Flag: "--corpus", Path: c.Corpus}, {Flag: "--topics", Path: c.Topics}}, outfile.Input{Flag: "--out", Path: c.Out})
+	if err != nil {
+		return err
+	}
 	defer out.Abort()
-	if err := out.Claim("--out", c.Out); err != nil {
-		return err
+	fs := files{e: e}
+	cs, ts := read(&fs, c.Corpus, corpus.Read), read(&fs, c.Topics, topics.Read)
+	if fs.err != nil {
+		return fs.err
 	}
-	cs, ts, err := readCorpusTopics(c.Corpus, c.Topics, e)
+	res, err := baseline.Run(cs, ts, baseline.Options{K: c.K})
 	if err != nil {
 		return err
 	}
-	docs, qs, err := baseline.Inputs(cs, ts)
-	if err != nil {
+	if err := out.Finish(c.Out, func(w io.Writer) error { return baseline.WriteRun(w, res.Rankings, c.Tag) }); err != nil {
 		return err
 	}
-	rs, err := baseline.Search(docs, qs, baseline.Options{K: c.K})
-	if err != nil {
-		return err
-	}
-	report := e.stdout
-	if c.Out == outfile.Stdout {
-		report = e.stderr
-	}
-	if err := out.Write(c.Out, func(w io.Writer) error { return baseline.WriteRun(w, rs, c.Tag) }); err != nil {
-		return err
-	}
-	if err := out.Commit(); err != nil {
-		return err
-	}
-	fmt.Fprintf(report, "BM25 over %d passages (%d without text left out), %d queries, top %d -> %s\n",
-		len(docs), len(cs.Items)-len(docs), len(qs), c.K, c.Out)
-	if empty := baseline.Empty(rs); len(empty) > 0 {
+	fmt.Fprintf(outfile.ReportTo(c.Out, e.stdout, e.stderr), "%s -> %s\n", res.Summary(), c.Out)
+	if empty := res.Empty(); len(empty) > 0 {
 		fmt.Fprintf(e.stderr, "ragstat: warning: %d queries matched no passage and are absent from the run: %s\n", len(empty), strings.Join(empty, ", "))
 	}
 	return nil
 }
 
-func readCorpusTopics(corpusPath, topicsPath string, e *env) (*corpus.Corpus, *topics.Set, error) {
-	cs, err := readFile(e, corpusPath, corpus.Read)
-	if err != nil {
-		return nil, nil, err
-	}
-	ts, err := readFile(e, topicsPath, topics.Read)
-	return cs, ts, err
+// interrupted is a context that ends on an interrupt or a termination
+// signal: a server's way to stop.
+func interrupted() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 }
 
 type judgeCmd struct {
@@ -189,55 +142,35 @@ type judgeServeCmd struct {
 func (c *judgeServeCmd) Run(e *env) error {
 	// The database is read and written in place; it may not be one of the
 	// files it is built from.
-	inputs := outfile.New(outfile.Options{Force: true}, outfile.Input{Flag: "--queue", Path: c.Queue},
-		outfile.Input{Flag: "--corpus", Path: c.Corpus}, outfile.Input{Flag: "--topics", Path: c.Topics})
-	if err := inputs.Claim("--db", c.DB); err != nil {
+	ins := []outfile.Input{{Flag: "--queue", Path: c.Queue}, {Flag: "--corpus", Path: c.Corpus}, {Flag: "--topics", Path: c.Topics}}
+	if _, err := outfile.Start(outfile.Options{Force: true}, ins, outfile.Input{Flag: "--db", Path: c.DB}); err != nil {
 		return err
 	}
-	task, err := c.task(e)
+	fs := files{e: e}
+	q, cs, ts := read(&fs, c.Queue, pool.ReadQueue), read(&fs, c.Corpus, corpus.Read), read(&fs, c.Topics, topics.Read)
+	if fs.err != nil {
+		return fs.err
+	}
+	task, err := assess.NewTask(c.Queue, q, cs, ts)
 	if err != nil {
 		return err
 	}
-	opt := assess.OpenOptions{Create: true}
+	var scale *judgments.Scale
 	if c.Grades != "" {
-		scale, err := judgments.ParseScale(c.Grades)
+		s, err := judgments.ParseScale(c.Grades)
 		if err != nil {
 			return fmt.Errorf("--grades: %w", err)
 		}
-		opt.Scale = &scale
+		scale = &s
 	}
-	db, err := assess.Open(c.DB, opt)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interrupted()
 	defer stop()
-	err = assess.Run(ctx, db, task, assess.RunOptions{Addr: c.Addr, Token: c.Token, Out: e.stdout, Log: log.New(e.stderr, "ragstat judge: ", log.LstdFlags)})
-	if err != nil {
+	opt := assess.RunOptions{Addr: c.Addr, Token: c.Token, Out: e.stdout, Log: log.New(e.stderr, "ragstat judge: ", log.LstdFlags)}
+	if err := assess.ServeFile(ctx, c.DB, scale, task, opt); err != nil {
 		return err
 	}
 	fmt.Fprintln(e.stderr, "ragstat judge: stopped; every acknowledged grade is in", c.DB)
 	return nil
-}
-
-// task reads and checks the queue against the corpus and topics before the
-// database is opened: a bad queue changes nothing stored.
-func (c *judgeServeCmd) task(e *env) (*assess.Task, error) {
-	qf, err := input.Open(c.Queue, e.stdin)
-	if err != nil {
-		return nil, err
-	}
-	defer qf.Close()
-	q, err := pool.ReadQueue(qf)
-	if err != nil {
-		return nil, err
-	}
-	cs, ts, err := readCorpusTopics(c.Corpus, c.Topics, e)
-	if err != nil {
-		return nil, err
-	}
-	return assess.NewTask(qf.Name, q, cs, ts)
 }
 
 type judgeExportCmd struct {
@@ -250,31 +183,23 @@ type judgeExportCmd struct {
 }
 
 func (c *judgeExportCmd) Run(e *env) error {
-	out := outfile.New(outfile.Options{Force: c.Force, Stdout: e.stdout}, outfile.Input{Flag: "--db", Path: c.DB})
-	defer out.Abort()
-	if err := out.Claim("--out", c.Out); err != nil {
-		return err
-	}
-	db, err := assess.Open(c.DB, assess.OpenOptions{})
+	out, err := outfile.Start(outfile.Options{Force: c.Force, Stdout: e.stdout}, outfile.Inputs("--db", c.DB), outfile.Input{Flag: "--out", Path: c.Out})
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	opt := assess.ExportOptions{Format: c.Format, Assessor: c.Assessor, Merge: c.Merge}
+	defer out.Abort()
 	var n int
-	err = out.Write(c.Out, func(w io.Writer) error {
-		n, err = assess.Export(context.Background(), db, w, opt)
+	var scale judgments.Scale
+	err = out.Finish(c.Out, func(w io.Writer) (err error) {
+		n, scale, err = assess.ExportFile(context.Background(), c.DB, w, assess.ExportOptions{Format: c.Format, Assessor: c.Assessor, Merge: c.Merge})
 		return err
 	})
-	if err != nil {
+	switch {
+	case err != nil:
 		return err
-	}
-	if err := out.Commit(); err != nil {
-		return err
-	}
-	if scale := db.Scale(); scale != judgments.DefaultScale {
+	case scale != judgments.DefaultScale:
 		fmt.Fprintf(e.stderr, "ragstat: exported %d judgments on grades %s: evaluate them with --grades %s\n", n, scale, scale)
-	} else {
+	default:
 		fmt.Fprintf(e.stderr, "ragstat: exported %d judgments\n", n)
 	}
 	return nil
@@ -286,19 +211,5 @@ type judgeAgreementCmd struct {
 }
 
 func (c *judgeAgreementCmd) Run(e *env) error {
-	db, err := assess.Open(c.DB, assess.OpenOptions{})
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	grades, err := db.Grades(context.Background())
-	if err != nil {
-		return err
-	}
-	w := assess.Weights(c.Weights)
-	pairs, err := assess.Agreement(grades, db.Scale(), w)
-	if err != nil {
-		return err
-	}
-	return assess.WriteAgreement(e.stdout, pairs, db.Scale(), w)
+	return assess.AgreementFile(context.Background(), c.DB, e.stdout, assess.Weights(c.Weights))
 }

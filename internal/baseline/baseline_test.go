@@ -7,6 +7,10 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/ragstat/ragstat/corpus"
+	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/topics"
 )
 
 var docs = []Doc{
@@ -121,5 +125,46 @@ func TestErrors(t *testing.T) {
 	err := WriteRun(&buf, []Ranking{{Query: "a b", Hits: []Hit{{"x", 1}}}}, "bm25")
 	if err == nil || !strings.Contains(err.Error(), "space") {
 		t.Errorf("an id with a space: %v", err)
+	}
+}
+
+// TestRun: items without text are left out and counted, a query matching
+// nothing is listed as empty, and a topic without text is refused.
+func TestRun(t *testing.T) {
+	cs, err := corpus.Read(input.FromBytes("corpus.jsonl", []byte(`{"id":"policy","text":"Refunds are issued within 30 days."}
+{"id":"image"}
+`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, topics, summary, empty, err string
+	}{
+		{"ranked", `{"id":"refund","text":"refunds"}` + "\n" + `{"id":"stop","text":"the and of"}`,
+			"BM25 over 1 passages (1 without text left out), 2 queries, top 5", "stop", ""},
+		{"topic without text", `{"id":"refund"}`, "", "", "the topic has no text"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ts, err := topics.Read(input.FromBytes("topics.jsonl", []byte(c.topics+"\n")))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := Run(cs, ts, Options{K: 5})
+			if c.err != "" {
+				if err == nil || !strings.Contains(err.Error(), c.err) {
+					t.Fatalf("err %v, want %q", err, c.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := res.Summary(); got != c.summary {
+				t.Errorf("summary %q, want %q", got, c.summary)
+			}
+			if got := strings.Join(res.Empty(), ","); got != c.empty {
+				t.Errorf("empty %q, want %q", got, c.empty)
+			}
+		})
 	}
 }

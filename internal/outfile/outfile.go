@@ -228,6 +228,15 @@ func (s *Set) Commit() error {
 	return nil
 }
 
+// Finish writes the last output, path, as Write does, and commits the
+// Set: the end of a command with one output.
+func (s *Set) Finish(path string, write func(io.Writer) error) error {
+	if err := s.Write(path, write); err != nil {
+		return err
+	}
+	return s.Commit()
+}
+
 // Abort removes what the Set wrote and the folders it created, unless
 // Commit succeeded; it may be deferred unconditionally.
 func (s *Set) Abort() {
@@ -244,4 +253,40 @@ func (s *Set) Abort() {
 		os.Remove(s.dirs[i]) // only if empty
 	}
 	s.dirs = nil
+}
+
+// Inputs names paths given under one flag (each run or trace file of a
+// command's arguments, say) as inputs.
+func Inputs(flag string, paths ...string) []Input {
+	ins := make([]Input, len(paths))
+	for i, p := range paths {
+		ins[i] = Input{Flag: flag, Path: p}
+	}
+	return ins
+}
+
+// Start is New followed by a Claim of every output that has a path (an
+// optional output not given is skipped): what a command does before it
+// reads anything. On an error nothing stays claimed.
+func Start(opt Options, inputs []Input, outputs ...Input) (*Set, error) {
+	s := New(opt, inputs...)
+	for _, o := range outputs {
+		if o.Path == "" {
+			continue
+		}
+		if err := s.Claim(o.Flag, o.Path); err != nil {
+			s.Abort()
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// ReportTo is where a command's report on its output goes: stdout, unless
+// the output is written there (out is Stdout).
+func ReportTo(out string, stdout, stderr io.Writer) io.Writer {
+	if out == Stdout {
+		return stderr
+	}
+	return stdout
 }

@@ -168,3 +168,67 @@ func TestNonRegularOutputWrittenInPlace(t *testing.T) {
 		t.Errorf("%s was replaced: %v %v", os.DevNull, info, err)
 	}
 }
+
+// TestStart: optional outputs not given are skipped, and a refused one
+// leaves nothing claimed.
+func TestStart(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "run.txt")
+	os.WriteFile(in, []byte("q Q0 d 1 1 t\n"), 0o644)
+	ins := Inputs("run", in, "-")
+	if len(ins) != 2 || ins[0] != (Input{"run", in}) || ins[1] != (Input{"run", "-"}) {
+		t.Fatalf("Inputs: %v", ins)
+	}
+	for _, c := range []struct {
+		name string
+		outs []Input
+		want string
+	}{
+		{"optional output skipped", []Input{{"--out", filepath.Join(dir, "a")}, {"--review", ""}}, ""},
+		{"an input refused", []Input{{"--out", filepath.Join(dir, "a")}, {"--manifest", in}}, "--manifest " + in + " is the same file as the input run " + in},
+		{"two outputs one file", []Input{{"--out", filepath.Join(dir, "a")}, {"--manifest", filepath.Join(dir, "a")}}, "are the same file"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s, err := Start(Options{}, ins, c.outs...)
+			if c.want == "" {
+				if err != nil || len(s.outputs) != 1 {
+					t.Fatalf("err %v, outputs %v", err, s.outputs)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("err %v, want %q", err, c.want)
+			}
+		})
+	}
+}
+
+func TestReportTo(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if ReportTo("queue.jsonl", &stdout, &stderr) != &stdout || ReportTo(Stdout, &stdout, &stderr) != &stderr {
+		t.Error("the report goes to standard error only when the output is standard output")
+	}
+}
+
+func TestFinish(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "queue.jsonl")
+	s, err := Start(Options{}, nil, Input{"--out", path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Finish(path, write("done\n")); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(path); err != nil || string(b) != "done\n" {
+		t.Errorf("%q, %v", b, err)
+	}
+	s, _ = Start(Options{Force: true}, nil, Input{"--out", path})
+	if err := s.Finish(path, func(io.Writer) error { return errors.New("failed") }); err == nil {
+		t.Error("a failed write finished")
+	}
+	s.Abort()
+	if b, _ := os.ReadFile(path); string(b) != "done\n" {
+		t.Errorf("a failed write replaced the file: %q", b)
+	}
+}

@@ -108,6 +108,7 @@ type Result struct {
 	Systems       []SystemStats // sorted by name
 	Queries       int           // queries with at least one list
 	AlreadyJudged int           // distinct pairs in the depth-k union already judged
+	Depth         int           // k, as pooled
 }
 
 type key struct{ query, item string }
@@ -162,7 +163,7 @@ func Build(rankings []Ranking, opt Options) (*Result, error) {
 			allQueries[q] = true
 		}
 	}
-	res := &Result{Queries: len(allQueries)}
+	res := &Result{Queries: len(allQueries), Depth: opt.Depth}
 	for k, systems := range contributors {
 		if judged(k.query, k.item) {
 			res.AlreadyJudged++

@@ -9,6 +9,8 @@ import (
 	"github.com/ragstat/ragstat/corpus"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/schematest"
+	"github.com/ragstat/ragstat/judgments"
+	"github.com/ragstat/ragstat/systems"
 	"github.com/ragstat/ragstat/topics"
 )
 
@@ -177,3 +179,58 @@ func TestReadQueueErrors(t *testing.T) {
 
 // TestQueueSchema keeps docs/schema/queue.schema.json in step with Entry.
 func TestQueueSchema(t *testing.T) { schematest.Check(t, "queue.schema.json", Entry{}) }
+
+// TestPool: the judgments, topics and corpus of Sources become the judged
+// and invalid tests, and topics go with a corpus.
+func TestPool(t *testing.T) {
+	ins, err := systems.Open([]string{"-"}, strings.NewReader("q1 Q0 a 1 2 bm25\nq1 Q0 b 2 1 bm25\n"), systems.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer systems.Close(ins)
+	js, err := judgments.Read(input.FromBytes("qrels", []byte("q1 0 a 1\nq1 0 b -1\n")), judgments.Options{Scale: JudgedScale})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, err := topics.Read(input.FromBytes("topics.jsonl", []byte(`{"id":"q1","scopes":["t1"]}`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := corpus.Read(input.FromBytes("corpus.jsonl", []byte(`{"id":"b","scope":"t1"}`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name  string
+		src   Sources
+		queue string
+		err   string
+	}{
+		{"nothing judged", Sources{}, "q1/a q1/b", ""},
+		{"a judged, b pooled before", Sources{Judgments: js}, "q1/b", ""},
+		{"topics without a corpus", Sources{Topics: ts}, "", "topics and corpus go together"},
+		{"corpus without topics", Sources{Corpus: cs}, "", "topics and corpus go together"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			c.src.Systems = ins
+			res, err := Pool(c.src, Options{Depth: 2})
+			if c.err != "" {
+				if err == nil || !strings.Contains(err.Error(), c.err) {
+					t.Fatalf("err %v, want %q", err, c.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, e := range res.Queue {
+				got = append(got, e.Query+"/"+e.Item)
+			}
+			slices.Sort(got)
+			if strings.Join(got, " ") != c.queue || res.Depth != 2 {
+				t.Errorf("queue %v, depth %d; want %s", got, res.Depth, c.queue)
+			}
+		})
+	}
+}

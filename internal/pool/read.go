@@ -2,14 +2,17 @@ package pool
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"sync"
 
+	"github.com/ragstat/ragstat/corpus"
 	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/runs"
 	"github.com/ragstat/ragstat/systems"
+	"github.com/ragstat/ragstat/topics"
 	"github.com/ragstat/ragstat/trace"
 )
 
@@ -103,6 +106,46 @@ func traceRankings(in *systems.Input, stage string) ([]Ranking, error) {
 		return nil, fmt.Errorf("%s holds traces of %d systems: NAME= would merge them; leave the name out", in.File.Name, len(seen))
 	}
 	return out, nil
+}
+
+// Sources are what a pool is drawn from, each read by the caller.
+type Sources struct {
+	Systems []*systems.Input // runs and trace files, as systems.Open gives them
+	Stage   string           // from traces, pool this stage only; empty: every stage
+	Runs    runs.Options     // how runs are read
+	// Judgments already made, read on JudgedScale: pairs judged there are
+	// left out (a negative grade counts as unjudged). Nil when none.
+	Judgments *judgments.Set
+	// Topics and Corpus, given together, leave out the items that are not
+	// acceptable evidence for their query (InvalidEvidence).
+	Topics *topics.Set
+	Corpus *corpus.Corpus
+}
+
+// JudgedScale is the grade scale existing judgments are read on: any
+// grade, a negative one marking a pair pooled but not judged.
+var JudgedScale = judgments.Scale{Min: math.MinInt32, Max: math.MaxInt32}
+
+// Pool reads the ranked lists of src (Read) and pools them (Build) with
+// opt, whose Judged and Invalid tests are those of src's judgments,
+// topics and corpus. Topics without a corpus, or a corpus without topics,
+// is an error.
+func Pool(src Sources, opt Options) (*Result, error) {
+	rankings, err := Read(src.Systems, src.Stage, src.Runs)
+	if err != nil {
+		return nil, err
+	}
+	if (src.Topics == nil) != (src.Corpus == nil) {
+		return nil, &diag.OptionError{Options: []string{"topics", "corpus"},
+			Msg: " go together: the topics' scopes and dates against the items' metadata"}
+	}
+	if src.Topics != nil {
+		opt.Invalid = InvalidEvidence(src.Corpus, src.Topics)
+	}
+	if src.Judgments != nil {
+		opt.Judged = JudgedIn(src.Judgments)
+	}
+	return Build(rankings, opt)
 }
 
 // JudgedIn is the judged test of a judgments set: a pair with a grade of

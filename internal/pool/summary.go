@@ -9,7 +9,8 @@ import (
 // WriteSummary writes what a pool holds, for people: per system, its top k,
 // what was judged before and will be after, and what it alone contributed.
 // out names where the queue went.
-func WriteSummary(w io.Writer, res *Result, depth int, out string) error {
+func (res *Result) WriteSummary(w io.Writer, out string) error {
+	depth := res.Depth
 	fmt.Fprintf(w, "Pooled %d systems over %d queries at depth %d: %d pairs to judge (%d already judged) -> %s\n\n",
 		len(res.Systems), res.Queries, depth, len(res.Queue), res.AlreadyJudged, out)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/judgments"
+	"github.com/ragstat/ragstat/topics"
 )
 
 // Judgments divides the judgments of s as r divides their topics. A judged
@@ -29,11 +30,54 @@ func (r *Result) Judgments(s *judgments.Set) (dev, heldOut []judgments.Judgment,
 	return dev, heldOut, errs.Err()
 }
 
-// WriteSummary prints the size of each side and each slice's topics on
-// either side.
+// Files are the files a split writes, topics first: the judgments' two
+// come only when judgments are split along.
+var Files = []string{"dev.topics.jsonl", "held-out.topics.jsonl", "dev.judgments.jsonl", "held-out.judgments.jsonl"}
+
+// FilesOf are the files a split writes, with judgments or without.
+func FilesOf(withJudgments bool) []string {
+	if withJudgments {
+		return Files
+	}
+	return Files[:2]
+}
+
+// Output is one file of a split: its name (one of Files) and its content.
+type Output struct {
+	Name  string
+	Write func(io.Writer) error
+}
+
+// Run splits the topics of ts (Split) and, when js is not nil, their
+// judgments along (Result.Judgments); it returns the split and its files,
+// in the order of Files.
+func Run(ts *topics.Set, js *judgments.Set, opt Options) (*Result, []Output, error) {
+	r, err := Split(ts.Topics, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	outs := []Output{
+		{Files[0], func(w io.Writer) error { return topics.Write(w, r.Dev) }},
+		{Files[1], func(w io.Writer) error { return topics.Write(w, r.HeldOut) }},
+	}
+	if js == nil {
+		return r, outs, nil
+	}
+	dev, held, err := r.Judgments(js)
+	if err != nil {
+		return nil, nil, err
+	}
+	return r, append(outs,
+		Output{Files[2], func(w io.Writer) error { return judgments.WriteJSONL(w, dev) }},
+		Output{Files[3], func(w io.Writer) error { return judgments.WriteJSONL(w, held) }}), nil
+}
+
+// WriteSummary prints how the topics were split, the size of each side and
+// each slice's topics on either side.
 func (r *Result) WriteSummary(w io.Writer) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	n := len(r.Dev) + len(r.HeldOut)
+	fmt.Fprintf(w, "split: %d topics, group by %s, held-out share %g, seed %d\n", n, r.opt.GroupBy, r.opt.HeldOut, r.opt.Seed)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "side\ttopics\tgroups\tshare\n")
 	fmt.Fprintf(tw, "dev\t%d\t%d\t%.2f\n", len(r.Dev), r.DevGroups, float64(len(r.Dev))/float64(n))
 	fmt.Fprintf(tw, "held-out\t%d\t%d\t%.2f\n", len(r.HeldOut), r.HeldOutGroups, float64(len(r.HeldOut))/float64(n))

@@ -85,6 +85,7 @@ type Result struct {
 	DevGroups, HeldOutGroups int
 	Slices                   []Slice         // by tag
 	held                     map[string]bool // every topic: held out or not
+	opt                      Options
 }
 
 // IsHeldOut reports whether topic id is on the held-out side.
@@ -114,7 +115,7 @@ func Split(ts []*topics.Topic, opt Options) (*Result, error) {
 		b.place(g, held[i])
 	}
 	b.improve(groups, held)
-	r := &Result{held: map[string]bool{}}
+	r := &Result{held: map[string]bool{}, opt: opt}
 	for i, g := range groups {
 		for _, t := range g {
 			r.held[t.ID] = held[i]

@@ -200,3 +200,48 @@ func TestJudgmentsAndSummary(t *testing.T) {
 		t.Errorf("error %v", err)
 	}
 }
+
+// TestRun: the files of a split, with judgments and without, in the order
+// of Files, and the summary's first line.
+func TestRun(t *testing.T) {
+	ts, err := topics.Read(input.FromBytes("t.jsonl", []byte("{\"id\":\"a\"}\n{\"id\":\"b\"}\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, err := judgments.Read(input.FromBytes("j.jsonl", []byte(`{"query":"a","item":"x","grade":1}`)), judgments.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	by, _ := ParseGroupBy("family")
+	for _, c := range []struct {
+		name string
+		js   *judgments.Set
+	}{{"topics", nil}, {"with judgments", js}} {
+		t.Run(c.name, func(t *testing.T) {
+			r, outs, err := Run(ts, c.js, Options{HeldOut: 0.5, Seed: 1, GroupBy: by})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := FilesOf(c.js != nil)
+			if len(outs) != len(want) {
+				t.Fatalf("%d outputs, want %v", len(outs), want)
+			}
+			lines := map[bool]int{} // judgments or topics: lines written
+			for i, o := range outs {
+				var buf bytes.Buffer
+				if o.Name != want[i] || o.Write(&buf) != nil {
+					t.Errorf("output %d: %s, want %s", i, o.Name, want[i])
+				}
+				lines[strings.Contains(o.Name, "judgments")] += strings.Count(buf.String(), "\n")
+			}
+			if lines[false] != 2 || lines[true] != len(want)/2-1 {
+				t.Errorf("lines written %v", lines)
+			}
+			var buf bytes.Buffer
+			r.WriteSummary(&buf)
+			if first := "split: 2 topics, group by family, held-out share 0.5, seed 1\n"; !strings.HasPrefix(buf.String(), first) {
+				t.Errorf("summary %q", buf.String())
+			}
+		})
+	}
+}

@@ -1,0 +1,45 @@
+package input
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestRead(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "a.txt")
+	os.WriteFile(path, []byte("file\n"), 0o644)
+	for _, c := range []struct{ path, stdin, want string }{
+		{path, "", "file\n"},
+		{"-", "stdin\n", "stdin\n"},
+		{filepath.Join(filepath.Dir(path), "missing.txt"), "", "missing.txt"},
+	} {
+		got, err := Read(c.path, strings.NewReader(c.stdin), func(f *File) (string, error) {
+			b, err := f.ReadAll()
+			return string(b), err
+		})
+		if err != nil {
+			got = err.Error()
+		}
+		if !strings.Contains(got, c.want) {
+			t.Errorf("Read(%s) = %q, want %q", c.path, got, c.want)
+		}
+	}
+}
+
+func TestOpenAll(t *testing.T) {
+	dir := t.TempDir()
+	a := filepath.Join(dir, "a.txt")
+	os.WriteFile(a, []byte("a\n"), 0o644)
+	fs, err := OpenAll([]string{a, "-"}, strings.NewReader("b\n"))
+	if err != nil || len(fs) != 2 || fs[0].Name != a || fs[1].Name != "-" {
+		t.Fatalf("OpenAll: %v, %v", fs, err)
+	}
+	for _, f := range fs {
+		f.Close()
+	}
+	if _, err := OpenAll([]string{a, filepath.Join(dir, "missing.txt")}, nil); err == nil || !strings.Contains(err.Error(), "missing.txt") {
+		t.Errorf("missing file: %v", err)
+	}
+}

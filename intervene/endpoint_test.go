@@ -1,0 +1,83 @@
+package intervene_test
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ragstat/ragstat/intervene"
+	"github.com/ragstat/ragstat/trace"
+)
+
+// TestEndpoint: the client alone, or behind a cache in a folder made for it.
+func TestEndpoint(t *testing.T) {
+	cache := filepath.Join(t.TempDir(), "new", "cache.jsonl")
+	for _, c := range []struct {
+		name string
+		ep   intervene.Endpoint
+		gen  string
+	}{
+		{"no cache", intervene.Endpoint{URL: "http://127.0.0.1:1/v1", RateLimit: 4, Timeout: time.Second}, "*intervene.Client"},
+		{"cache", intervene.Endpoint{URL: "http://127.0.0.1:1/v1", Cache: cache}, "*intervene.Cache"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			gen, err := c.ep.Open()
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch g := gen.(type) {
+			case *intervene.Client:
+				if c.gen != "*intervene.Client" || g.Interval != 250*time.Millisecond || g.HTTP.Timeout != time.Second {
+					t.Errorf("client %+v", g)
+				}
+			case *intervene.Cache:
+				if c.gen != "*intervene.Cache" || g.Path() != cache || g.Note() != "cache: "+cache+" (0 of the answers came from it)" {
+					t.Errorf("cache at %s: %s", g.Path(), g.Note())
+				}
+			}
+		})
+	}
+	note := intervene.Endpoint{URL: "http://h/v1", Retries: 2, RateLimit: 0.5}.Note()
+	if note != "generator: http://h/v1 (retries 2, at most 0.5 requests a second)" {
+		t.Errorf("note %q", note)
+	}
+	if d := intervene.DefaultCache(); d != "" && !strings.HasSuffix(d, filepath.Join("ragstat", "intervene.jsonl")) {
+		t.Errorf("default cache %s", d)
+	}
+}
+
+// TestGather: traces scanned in any order come back by file, line,
+// system and query.
+func TestGather(t *testing.T) {
+	in := []*trace.Trace{{File: "b", Line: 1}, {File: "a", Line: 2}, {File: "a", Line: 1, Query: "q2"}, {File: "a", Line: 1, Query: "q1"}}
+	got, err := intervene.Gather(func(fn func(*trace.Trace) error) error {
+		for _, t := range in {
+			if err := fn(t); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	for _, tr := range got {
+		order = append(order, tr.File+tr.Query)
+	}
+	if strings.Join(order, " ") != "aq1 aq2 a b" {
+		t.Errorf("order %v", order)
+	}
+}
+
+// TestFailingAndQueries: asking for the failing queries and naming some is
+// refused, naming both options.
+func TestFailingAndQueries(t *testing.T) {
+	opt, traces := options(t, answer{text: "x"})
+	opt.Failing, opt.Queries = true, []string{"q1"}
+	if _, err := intervene.Run(context.Background(), traces, opt); err == nil || err.Error() != "failing and queries: give one" {
+		t.Errorf("err %v", err)
+	}
+}
