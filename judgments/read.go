@@ -184,10 +184,32 @@ type jsonlJudgment struct {
 	Meta  json.RawMessage `json:"meta"`
 }
 
+// quick decodes the common line, {"query":"q","item":"d","grade":3} with
+// keys spelt so, each once, in any order, as Decode would, and reports
+// whether data was such a line.
+func (v *jsonlJudgment) quick(data []byte) bool {
+	return jsonin.Flat(data, func(key, value []byte) bool {
+		switch k := string(key); {
+		case k == "query" && v.Query == nil && value[0] == '"':
+			v.Query = jsonin.StringID(string(value[1 : len(value)-1]))
+		case k == "item" && v.Item == nil && value[0] == '"':
+			v.Item = jsonin.StringID(string(value[1 : len(value)-1]))
+		case k == "grade" && v.Grade == nil && (value[0] == '-' || '0' <= value[0] && value[0] <= '9'):
+			v.Grade = json.RawMessage(value)
+		default:
+			return false
+		}
+		return true
+	})
+}
+
 func (rd *reader) jsonLine(line int, data []byte) error {
 	var v jsonlJudgment
-	if err := jsonin.Decode(data, &v); err != nil {
-		return rd.bad(line, "", "", err.Error(), `write {"query":"q","item":"d","grade":3}`)
+	if !v.quick(data) {
+		v = jsonlJudgment{}
+		if err := jsonin.Decode(data, &v); err != nil {
+			return rd.bad(line, "", "", err.Error(), `write {"query":"q","item":"d","grade":3}`)
+		}
 	}
 	if v.Query == nil {
 		return rd.bad(line, "", "", `missing "query"`, "")

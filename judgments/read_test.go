@@ -3,10 +3,13 @@ package judgments
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/jsonin"
 	"github.com/ragstat/ragstat/internal/schematest"
 )
 
@@ -250,5 +253,51 @@ func TestNumericIDsExact(t *testing.T) {
 	}
 	if g, ok := q.Grade("123456789012345678901234567890"); !ok || g != 2 {
 		t.Fatalf(`Grade("7", "1234…") = %d, %v; want 2, true`, g, ok)
+	}
+}
+
+// FuzzQuick checks that a line the quick path reads is one Decode reads
+// without error, to the same values.
+func FuzzQuick(f *testing.F) {
+	for _, seed := range []string{
+		`{"query":"q","item":"d","grade":3}`, ` { "grade" : -1 , "item":"d", "query":"q" } `,
+		`{"query":"q","item":"d","grade":3.5e2}`, `{"query":"q","item":"d","grade":03}`,
+		`{"query":"q","query":"r","item":"d","grade":3}`, `{"Query":"q","item":"d","grade":3}`,
+		`{"query":"q\u0041","item":"d","grade":3}`, `{"query":7,"item":"d","grade":3}`,
+		`{"query":"q","item":"d","grade":"3"}`, `{"query":"q","item":"d","grade":null}`, `{}`,
+		`{"query":"q","item":"d","grade":3}x`, "{\"query\":\"\xff\",\"item\":\"d\",\"grade\":3}",
+		`{"query":"q","item":"d","grade":1,"spans":["x"]}`, `{"query":"q","item":"d","grade":-}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var quick jsonlJudgment
+		if !quick.quick(data) {
+			return
+		}
+		var slow jsonlJudgment
+		if err := jsonin.Decode(data, &slow); err != nil {
+			t.Fatalf("%q: quick path read it, Decode: %v", data, err)
+		}
+		if !reflect.DeepEqual(quick, slow) {
+			t.Fatalf("%q: quick %+v, Decode %+v", data, quick, slow)
+		}
+	})
+}
+
+// BenchmarkReadJSONL reads 160,000 judgments in JSON Lines, 16 a query, as
+// bench/gentraces writes them.
+func BenchmarkReadJSONL(b *testing.B) {
+	var buf bytes.Buffer
+	for q := range 10000 {
+		for i := range 16 {
+			fmt.Fprintf(&buf, `{"grade":%d,"item":"q%06d-p%02d","query":"q%06d"}`+"\n", i%4, q, i, q)
+		}
+	}
+	b.SetBytes(int64(buf.Len()))
+	for b.Loop() {
+		if _, err := Read(input.FromBytes("judgments.jsonl", buf.Bytes()), Options{}); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

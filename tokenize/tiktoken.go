@@ -57,56 +57,68 @@ func loadTiktoken(name string) (*tiktokenEncoding, error) {
 	if !ok {
 		return nil, fmt.Errorf("tokenize: %s: no scanner for its split pattern", name)
 	}
-	return &tiktokenEncoding{name: name, ranks: ranks, scan: scan}, nil
+	return &tiktokenEncoding{name: name, ranks: newRankTable(ranks), scan: scan, memo: newCountMemo()}, nil
 }
 
 // tiktokenEncoding is an OpenAI encoding: text split by the encoding's
 // pattern, each piece byte-pair encoded with the encoding's ranks, exactly
 // as OpenAI's tiktoken does (encode_ordinary).
 type tiktokenEncoding struct {
-	name  string
-	ranks map[string]int
-	scan  pieces.Scanner
+	name    string
+	ranks   *rankTable
+	scan    pieces.Scanner
+	mergers sync.Pool // of *merger: their counts are this encoding's
+	memo    *countMemo
 }
 
 func (e *tiktokenEncoding) Name() string { return e.name }
 
 func (e *tiktokenEncoding) Encode(text string) []int {
 	ids := make([]int, 0, len(text)/3+1)
-	e.each(text, func(piece string, bounds []int) {
-		if bounds == nil {
-			ids = append(ids, e.ranks[piece])
+	e.each(text, func(m *merger, piece string, rank int, ok bool) {
+		if ok {
+			ids = append(ids, rank)
 			return
 		}
+		bounds := m.merge(piece, e.ranks)
 		for i := 0; i+1 < len(bounds); i++ {
-			ids = append(ids, e.ranks[piece[bounds[i]:bounds[i+1]]])
+			r, _ := e.ranks.get(piece[bounds[i]:bounds[i+1]])
+			ids = append(ids, r)
 		}
 	})
 	return ids
 }
 
 func (e *tiktokenEncoding) Count(text string) int {
+	return e.memo.count(text, e.count)
+}
+
+func (e *tiktokenEncoding) count(text string) int {
 	n := 0
-	e.each(text, func(_ string, bounds []int) {
-		n += max(1, len(bounds)-1)
+	e.each(text, func(m *merger, piece string, _ int, ok bool) {
+		if ok {
+			n++
+		} else {
+			n += m.count(piece, e.ranks)
+		}
 	})
 	return n
 }
 
-// each calls f with every piece of text and, unless the piece is a single
-// token (then bounds is nil), the byte offsets of its tokens.
-func (e *tiktokenEncoding) each(text string, f func(piece string, bounds []int)) {
+// each calls f with every piece of text, its rank and true if it is a
+// single token, and a merger to encode it with if it is not.
+func (e *tiktokenEncoding) each(text string, f func(m *merger, piece string, rank int, ok bool)) {
 	if !utf8.ValidString(text) {
 		text = string([]rune(text))
 	}
-	m := mergerPool.Get().(*merger)
-	defer mergerPool.Put(m)
+	m, _ := e.mergers.Get().(*merger)
+	if m == nil {
+		m = new(merger)
+	}
+	defer e.mergers.Put(m)
 	e.scan.Each(text, func(piece string) bool {
-		if _, ok := e.ranks[piece]; ok {
-			f(piece, nil)
-		} else {
-			f(piece, m.merge(piece, e.ranks))
-		}
+		rank, ok := e.ranks.get(piece)
+		f(m, piece, rank, ok)
 		return true
 	})
 }

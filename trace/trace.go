@@ -183,7 +183,8 @@ func Scan(f *input.File, workers int, fn func(*Trace) error) error {
 
 // ScanRecords is Scan over traces that another reader finds in file, one
 // JSON object each with its line (or row) number: records calls each for
-// every one, in order, and stops when each returns an error. Every check
+// every one, in order, with a slice it does not reuse (each keeps it until
+// the trace is decoded), and stops when each returns an error. Every check
 // Scan makes applies.
 func ScanRecords(file string, records func(each func(line int, data []byte) error) error, workers int, fn func(*Trace) error) error {
 	if workers <= 0 {
@@ -230,7 +231,7 @@ type scanner struct {
 // batcher groups lines into batches for the workers.
 func (s *scanner) batcher(out chan<- []numbered) func(int, []byte) error {
 	return func(line int, data []byte) error {
-		s.batch = append(s.batch, numbered{line, slices.Clone(data)})
+		s.batch = append(s.batch, numbered{line, data})
 		if len(s.batch) == 64 {
 			out <- s.batch
 			s.batch = nil

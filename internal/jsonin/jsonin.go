@@ -368,6 +368,9 @@ type ID struct {
 	number string // the number as written, when the id was one
 }
 
+// StringID is the ID a JSON string holding s decodes to.
+func StringID(s string) *ID { return &ID{s: s} }
+
 // UnmarshalJSON keeps a string or a number; any other JSON value is a type
 // error naming the field, as for a plain string field.
 func (id *ID) UnmarshalJSON(b []byte) error {

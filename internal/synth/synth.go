@@ -1,8 +1,10 @@
-// Package synth makes the deterministic text the benchmark generators
-// write: passages of a given size drawn from a small vocabulary.
+// Package synth makes the deterministic data the benchmark generators
+// write: passages of a given size drawn from a small vocabulary, and the
+// traces of a RAG pipeline built from them.
 package synth
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -31,4 +33,70 @@ func fill(n int, word func(*strings.Builder)) string {
 		b.WriteByte(' ')
 	}
 	return b.String()[:n]
+}
+
+// Pipeline is the shape of the synthetic RAG traces bench/gentraces writes:
+// for each query a trace of three stages (Candidates candidates, the first
+// Reranked of them reranked, the first Context of those packed into a
+// context with their text, Passage bytes each), the judgments of its top
+// 16 candidates (a pool, a few relevant) and its topic with one required
+// fact.
+type Pipeline struct {
+	Candidates, Reranked, Context, Passage int
+}
+
+type pipelineItem struct {
+	ID    string   `json:"id"`
+	Score *float64 `json:"score,omitempty"`
+	Text  string   `json:"text,omitempty"`
+}
+
+// Query writes query number q's trace, judgments and topic, drawing from r.
+func (c Pipeline) Query(r *rand.Rand, q int, traces, judgments, topics *json.Encoder) error {
+	qid := fmt.Sprintf("q%06d", q)
+	ids := make([]string, c.Candidates)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("%s-p%02d", qid, i)
+	}
+	r.Shuffle(len(ids), func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
+	stage := func(n int, text bool) []pipelineItem {
+		out := make([]pipelineItem, n)
+		for i := range out {
+			s := float64(n - i)
+			out[i] = pipelineItem{ID: ids[i], Score: &s}
+			if text {
+				out[i].Text = Passage(r, c.Passage)
+			}
+		}
+		return out
+	}
+	ctx := stage(c.Context, true)
+	texts := make([]string, len(ctx))
+	for i, it := range ctx {
+		texts[i] = "[" + it.ID + "] " + it.Text
+	}
+	trace := map[string]any{"query": qid, "system": "bench", "stages": []any{
+		map[string]any{"name": "candidates", "items": stage(c.Candidates, false)},
+		map[string]any{"name": "reranked", "items": stage(c.Reranked, false)},
+		map[string]any{"name": "context", "budget_tokens": 4000, "answer_reserve_tokens": 300,
+			"instructions": "Answer from the context and cite passage ids.", "request": "question " + qid,
+			"text": strings.Join(texts, "\n\n"), "items": ctx}},
+		"answer":     map[string]any{"text": "answer", "citations": []string{ids[0]}, "abstained": false},
+		"latency_ms": map[string]float64{"candidates": 10 + r.Float64()*5, "reranked": 40 + r.Float64()*20, "generation": 800 + r.Float64()*300}}
+	if err := traces.Encode(trace); err != nil {
+		return err
+	}
+	// The top 16 candidates are judged (a pool), a few of them relevant;
+	// the rest are unjudged, as in a real pooled collection.
+	for i, id := range ids[:min(16, len(ids))] {
+		grade := 0
+		if i%5 == 0 {
+			grade = 1 + i%3
+		}
+		if err := judgments.Encode(map[string]any{"query": qid, "item": id, "grade": grade}); err != nil {
+			return err
+		}
+	}
+	return topics.Encode(map[string]any{"id": qid, "text": "question " + qid,
+		"facts": []any{map[string]any{"id": "f", "support": []any{map[string]string{"item": ids[0]}, map[string]string{"item": ids[min(12, len(ids)-1)]}}}}})
 }

@@ -1,20 +1,28 @@
 package pieces
 
-import "unicode"
-
-// Character classes of the split patterns. Below U+0100 they come from a
-// table; above, from the unicode package.
-const (
-	cLetter   = 1 << iota // \p{L}
-	cNumber               // \p{N}
-	cSpace                // \s: the White_Space property
-	cUpperish             // [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]
-	cLowerish             // [\p{Ll}\p{Lm}\p{Lo}\p{M}]
-	cCRLF                 // [\r\n]
-	cSlash                // /
+import (
+	"unicode"
+	"unicode/utf8"
 )
 
-var latin1 [256]uint8
+// class is a set of the split patterns' character classes a character
+// belongs to. Below U+0100 it comes from a table; above, from the unicode
+// package.
+type class uint16
+
+const (
+	cLetter   class = 1 << iota // \p{L}
+	cNumber                     // \p{N}
+	cSpace                      // \s: the White_Space property
+	cUpperish                   // [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]
+	cLowerish                   // [\p{Ll}\p{Lm}\p{Lo}\p{M}]
+	cCRLF                       // [\r\n]
+	cSlash                      // /
+	cSymbol                     // [^\s\p{L}\p{N}]
+	cPrefix                     // [^\r\n\p{L}\p{N}]
+)
+
+var latin1 [256]class
 
 func init() {
 	for r := range rune(256) {
@@ -22,8 +30,8 @@ func init() {
 	}
 }
 
-func classify(r rune) uint8 {
-	var c uint8
+func classify(r rune) class {
+	var c class
 	if unicode.IsLetter(r) {
 		c |= cLetter
 	}
@@ -46,29 +54,24 @@ func classify(r rune) uint8 {
 	if r == '/' {
 		c |= cSlash
 	}
+	if c&(cSpace|cLetter|cNumber) == 0 {
+		c |= cSymbol
+	}
+	if c&(cCRLF|cLetter|cNumber) == 0 {
+		c |= cPrefix
+	}
 	return c
 }
 
-func class(r rune) uint8 {
-	if r >= 0 && r < 256 {
-		return latin1[r]
+// at is the class of the character at i and its length in bytes; an
+// invalid byte reads as U+FFFD, the end of s as no class.
+func at(s string, i int) (class, int) {
+	if i >= len(s) {
+		return 0, 0
 	}
-	if r < 0 {
-		return 0
+	if c := s[i]; c < utf8.RuneSelf {
+		return latin1[c], 1
 	}
-	return classify(r)
+	r, n := utf8.DecodeRuneInString(s[i:])
+	return classify(r), n
 }
-
-func isLetter(r rune) bool    { return class(r)&cLetter != 0 }
-func isNumber(r rune) bool    { return class(r)&cNumber != 0 }
-func isSpace(r rune) bool     { return class(r)&cSpace != 0 }
-func isUpperish(r rune) bool  { return class(r)&cUpperish != 0 }
-func isLowerish(r rune) bool  { return class(r)&cLowerish != 0 }
-func isCRLF(r rune) bool      { return class(r)&cCRLF != 0 }
-func isCRLFSlash(r rune) bool { return class(r)&(cCRLF|cSlash) != 0 }
-
-// isSymbol is [^\s\p{L}\p{N}].
-func isSymbol(r rune) bool { return r >= 0 && class(r)&(cSpace|cLetter|cNumber) == 0 }
-
-// isPrefix is [^\r\n\p{L}\p{N}].
-func isPrefix(r rune) bool { return r >= 0 && class(r)&(cCRLF|cLetter|cNumber) == 0 }

@@ -58,14 +58,14 @@ func gpt2(s string, i int) int {
 	if s[i] == ' ' && i+1 < len(s) {
 		p = i + 1
 	}
-	r, _ := rune1(s, p)
+	c, _ := at(s, p)
 	switch {
-	case isLetter(r):
-		return run(s, p, isLetter)
-	case isNumber(r):
-		return run(s, p, isNumber)
-	case isSymbol(r):
-		return run(s, p, isSymbol)
+	case c&cLetter != 0:
+		return run(s, p, cLetter)
+	case c&cNumber != 0:
+		return run(s, p, cNumber)
+	case c&cSymbol != 0:
+		return run(s, p, cSymbol)
 	}
 	return spaces(s, i)
 }
@@ -80,27 +80,30 @@ func cl100kLike(s string, i, maxDigits int) int {
 	if end := contraction(s, i, true); end > i {
 		return end
 	}
-	r, n := rune1(s, i)
-	if isPrefix(r) && i+n < len(s) {
-		if next, _ := rune1(s, i+n); isLetter(next) {
-			return run(s, i+n, isLetter)
+	c, n := at(s, i)
+	if c&cPrefix != 0 {
+		if next, _ := at(s, i+n); next&cLetter != 0 {
+			return run(s, i+n, cLetter)
 		}
 	}
 	switch {
-	case isLetter(r):
-		return run(s, i, isLetter)
-	case isNumber(r):
-		return runMax(s, i, isNumber, maxDigits)
+	case c&cLetter != 0:
+		return run(s, i, cLetter)
+	case c&cNumber != 0:
+		return runMax(s, i, cNumber, maxDigits)
 	}
-	if end := symbols(s, i, isCRLF); end > i {
+	if end := symbols(s, i, cCRLF); end > i {
 		return end
 	}
 	return newlinesOrSpaces(s, i)
 }
 
 func o200k(s string, i int) int {
-	r, n := rune1(s, i)
-	if isPrefix(r) {
+	if end := o200kASCII(s, i); end > 0 {
+		return end
+	}
+	c, n := at(s, i)
+	if c&cPrefix != 0 {
 		if end := o200kLower(s, i+n); end > 0 {
 			return end
 		}
@@ -108,7 +111,7 @@ func o200k(s string, i int) int {
 	if end := o200kLower(s, i); end > 0 {
 		return end
 	}
-	if isPrefix(r) {
+	if c&cPrefix != 0 {
 		if end := o200kUpper(s, i+n); end > 0 {
 			return end
 		}
@@ -116,13 +119,41 @@ func o200k(s string, i int) int {
 	if end := o200kUpper(s, i); end > 0 {
 		return end
 	}
-	if isNumber(r) {
-		return runMax(s, i, isNumber, 3)
+	if c&cNumber != 0 {
+		return runMax(s, i, cNumber, 3)
 	}
-	if end := symbols(s, i, isCRLFSlash); end > i {
+	if end := symbols(s, i, cCRLF|cSlash); end > i {
 		return end
 	}
 	return newlinesOrSpaces(s, i)
+}
+
+// o200kASCII matches the first two alternatives of the o200k_base pattern
+// on ASCII text, the usual piece: an optional prefix, upper-case letters,
+// lower-case letters (at least one letter in all) and an optional
+// contraction. It returns 0 when the piece at i is another one, or when a
+// character that decides it is not ASCII; o200k then scans it in full.
+func o200kASCII(s string, i int) int {
+	p := i
+	if c := s[i]; c >= utf8.RuneSelf {
+		return 0
+	} else if latin1[c]&cPrefix != 0 {
+		p++
+	}
+	q := asciiRun(s, p, cUpperish)
+	q = asciiRun(s, q, cLowerish)
+	if q == p || q < len(s) && s[q] >= utf8.RuneSelf {
+		return 0
+	}
+	return optContraction(s, q)
+}
+
+// asciiRun is run over ASCII characters only.
+func asciiRun(s string, i int, in class) int {
+	for i < len(s) && s[i] < utf8.RuneSelf && latin1[s[i]]&in != 0 {
+		i++
+	}
+	return i
 }
 
 // o200kLower matches [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+
@@ -130,19 +161,17 @@ func o200k(s string, i int) int {
 func o200kLower(s string, p int) int {
 	q, lastLower := p, 0
 	for q < len(s) {
-		r, n := rune1(s, q)
-		if !isUpperish(r) {
+		c, n := at(s, q)
+		if c&cUpperish == 0 {
 			break
 		}
 		q += n
-		if isLowerish(r) {
+		if c&cLowerish != 0 {
 			lastLower = q
 		}
 	}
-	if q < len(s) {
-		if r, _ := rune1(s, q); isLowerish(r) {
-			return optContraction(s, run(s, q, isLowerish))
-		}
+	if c, _ := at(s, q); c&cLowerish != 0 {
+		return optContraction(s, run(s, q, cLowerish))
 	}
 	if lastLower == 0 {
 		return 0
@@ -153,11 +182,11 @@ func o200kLower(s string, p int) int {
 // o200kUpper matches [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*
 // and an optional contraction at p, returning the end or 0.
 func o200kUpper(s string, p int) int {
-	q := run(s, p, isUpperish)
+	q := run(s, p, cUpperish)
 	if q == p {
 		return 0
 	}
-	return optContraction(s, run(s, q, isLowerish))
+	return optContraction(s, run(s, q, cLowerish))
 }
 
 func optContraction(s string, i int) int {
@@ -196,12 +225,12 @@ func contraction(s string, i int, fold bool) int {
 
 // symbols matches ` ?[^\s\p{L}\p{N}]+` followed by any run of tail
 // characters at i, returning the end or i.
-func symbols(s string, i int, tail func(rune) bool) int {
+func symbols(s string, i int, tail class) int {
 	p := i
 	if s[i] == ' ' {
 		p++
 	}
-	q := run(s, p, isSymbol)
+	q := run(s, p, cSymbol)
 	if q == p {
 		return i
 	}
@@ -210,7 +239,7 @@ func symbols(s string, i int, tail func(rune) bool) int {
 
 // newlinesOrSpaces matches \s*[\r\n]+|\s+(?!\S)|\s+ at i.
 func newlinesOrSpaces(s string, i int) int {
-	q := run(s, i, isSpace)
+	q := run(s, i, cSpace)
 	for j := q - 1; j >= i; j-- {
 		if s[j] == '\r' || s[j] == '\n' {
 			return j + 1
@@ -222,9 +251,9 @@ func newlinesOrSpaces(s string, i int) int {
 // spaces matches \s+(?!\S)|\s+ at i; a character that is no space at all
 // (there is none in these patterns) is a piece of its own.
 func spaces(s string, i int) int {
-	q := run(s, i, isSpace)
+	q := run(s, i, cSpace)
 	if q == i {
-		_, n := rune1(s, i)
+		_, n := at(s, i)
 		return i + n
 	}
 	return spacesUpTo(s, i, q)
@@ -234,7 +263,7 @@ func spaces(s string, i int) int {
 // piece when a non-space follows, as \s+(?!\S) does.
 func spacesUpTo(s string, i, q int) int {
 	if q == i {
-		_, n := rune1(s, i)
+		_, n := at(s, i)
 		return i + n
 	}
 	if q == len(s) {
@@ -247,11 +276,19 @@ func spacesUpTo(s string, i, q int) int {
 	return q
 }
 
-// run returns the end of the run of characters satisfying in from i.
-func run(s string, i int, in func(rune) bool) int {
+// run returns the end of the run of characters in any of the classes in,
+// from i.
+func run(s string, i int, in class) int {
 	for i < len(s) {
-		r, n := rune1(s, i)
-		if !in(r) {
+		if c := s[i]; c < utf8.RuneSelf {
+			if latin1[c]&in == 0 {
+				break
+			}
+			i++
+			continue
+		}
+		c, n := at(s, i)
+		if c&in == 0 {
 			break
 		}
 		i += n
@@ -260,24 +297,13 @@ func run(s string, i int, in func(rune) bool) int {
 }
 
 // runMax is run limited to max characters.
-func runMax(s string, i int, in func(rune) bool, max int) int {
+func runMax(s string, i int, in class, max int) int {
 	for k := 0; k < max && i < len(s); k++ {
-		r, n := rune1(s, i)
-		if !in(r) {
+		c, n := at(s, i)
+		if c&in == 0 {
 			break
 		}
 		i += n
 	}
 	return i
-}
-
-// rune1 decodes the character at i; an invalid byte reads as U+FFFD.
-func rune1(s string, i int) (rune, int) {
-	if i >= len(s) {
-		return -1, 0
-	}
-	if c := s[i]; c < utf8.RuneSelf {
-		return rune(c), 1
-	}
-	return utf8.DecodeRuneInString(s[i:])
 }

@@ -1,0 +1,60 @@
+package stages
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/ragstat/ragstat/eval"
+	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/jsonin"
+	"github.com/ragstat/ragstat/internal/synth"
+	"github.com/ragstat/ragstat/judgments"
+	"github.com/ragstat/ragstat/tokenize"
+	"github.com/ragstat/ragstat/topics"
+	"github.com/ragstat/ragstat/trace"
+)
+
+// BenchmarkEvaluate runs what `ragstat stages --tokenizer o200k_base` does
+// between reading the judgments and rendering, on 500 traces shaped like
+// bench/stages.sh's (50 candidates, 10 reranked, 8 context passages of
+// 1,000 bytes with the packed text): decoding each trace on every core,
+// joining it, scoring its stages and counting its context's tokens.
+func BenchmarkEvaluate(b *testing.B) {
+	const n = 500
+	var traces, qrels, tops bytes.Buffer
+	r := rand.New(rand.NewPCG(1, 2))
+	shape := synth.Pipeline{Candidates: 50, Reranked: 10, Context: 8, Passage: 1000}
+	for q := range n {
+		if err := shape.Query(r, q, json.NewEncoder(&traces), json.NewEncoder(&qrels), json.NewEncoder(&tops)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var in Input
+	var err error
+	if in.Judgments, err = judgments.Read(input.FromBytes("judgments.jsonl", qrels.Bytes()), judgments.Options{}); err != nil {
+		b.Fatal(err)
+	}
+	if in.Topics, err = topics.Read(input.FromBytes("topics.jsonl", tops.Bytes())); err != nil {
+		b.Fatal(err)
+	}
+	opt := options()
+	opt.Policy.Unjudged = eval.UnjudgedNonrelevant
+	opt.Cutoffs = map[string]int{"candidates": 50, "reranked": 10}
+	if opt.Tokenizer, err = tokenize.New("o200k_base"); err != nil {
+		b.Fatal(err)
+	}
+	scan := func(fn func(*trace.Trace) error) error {
+		return trace.ScanRecords("traces.jsonl", func(each func(int, []byte) error) error {
+			return jsonin.Lines(bytes.NewReader(traces.Bytes()), "traces.jsonl", each)
+		}, 0, fn)
+	}
+	b.SetBytes(int64(traces.Len()))
+	for b.Loop() {
+		if _, err := Evaluate(in, scan, opt); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "traces/s")
+}
