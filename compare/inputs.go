@@ -32,6 +32,10 @@ type Side struct {
 	// LeftOut says which traced queries have no values and why (traces:
 	// an unanswerable query has no ranked-list metric).
 	LeftOut []string
+	// Positions gives, in one shard of a split by query, each query's
+	// place in the order one run over every query reads them; nil
+	// otherwise.
+	Positions []int
 }
 
 // FromResult takes the per-query values of one evaluated run. A result

@@ -50,6 +50,12 @@ type Given struct {
 	// import manifest), to be recorded; nil, or a nil result, for none.
 	Mapping func(path string) *traceimport.Manifest
 	Version string // the ragstat version, for the manifest
+	// Keep, when set, compares one shard of a split by query: the queries
+	// it accepts (the evaluator's judgments hold those alone), and Run
+	// returns a partial result for Merge, with no gate. Shard is the
+	// shard's record, its judged positions filled in.
+	Keep  func(query string) bool
+	Shard *manifest.Shard
 }
 
 // Config is how a comparison is made and gated.
@@ -99,6 +105,18 @@ func Run(g Given, sys []*systems.Input, cfg Config) (*Result, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	if g.Keep != nil {
+		res, err := g.partial(ref, sides, cfg)
+		return res, nil, err
+	}
+	return finish(ref, sides, g.Topics, cfg, g.Price, g.TokenizerName)
+}
+
+// finish compares the sides as read: it checks their frozen fields
+// against ref (the comparison's manifest, filled in), aligns them, slices
+// the queries by topics (nil: no slices), computes the statistics, the
+// gate and the frontier of traced sides.
+func finish(ref *manifest.Manifest, sides []*Side, tps *topics.Set, cfg Config, price *analysis.Cost, tokenizer string) (*Result, []string, error) {
 	notes, err := Check(ref, sides, cfg.AllowMismatch)
 	if err != nil {
 		return nil, nil, err
@@ -111,16 +129,16 @@ func Run(g Given, sys []*systems.Input, cfg Config) (*Result, []string, error) {
 	notes = append(notes, configs...)
 	table, dropped := Align(sides)
 	opt := cfg.Options
-	if g.Topics != nil {
+	if tps != nil {
 		by := cfg.SliceBy
 		if len(by) == 0 {
 			by = []string{"tag"}
 		}
-		if opt.Slices, err = SlicesFrom(table.Queries, g.Topics, by); err != nil {
+		if opt.Slices, err = SlicesFrom(table.Queries, tps, by); err != nil {
 			return nil, nil, err
 		}
 		for _, q := range table.Queries {
-			table.Text = append(table.Text, g.Topics.Get(q).Text)
+			table.Text = append(table.Text, tps.Get(q).Text)
 		}
 	}
 	res, err := Compare(table, opt)
@@ -141,7 +159,7 @@ func Run(g Given, sys []*systems.Input, cfg Config) (*Result, []string, error) {
 	if res.GatePower, err = res.Power(cfg.FailOn); err != nil {
 		return nil, nil, err
 	}
-	if res.Frontier, err = res.frontier(sides, cfg.Quality, g.Price, g.TokenizerName); err != nil {
+	if res.Frontier, err = res.frontier(sides, cfg.Quality, price, tokenizer); err != nil {
 		return nil, nil, err
 	}
 	return res, reasons, nil
@@ -204,6 +222,9 @@ func (g *Given) sides(ref *manifest.Manifest, sys []*systems.Input) ([]*Side, er
 
 func (g *Given) read(ref *manifest.Manifest, in *systems.Input) ([]*Side, error) {
 	if in.Kind == systems.Traces {
+		if g.Keep != nil {
+			return nil, fmt.Errorf("%s: compare over traces does not take --shard yet; compare runs or saved eval results", in.File.Name)
+		}
 		return g.traceSides(ref, in)
 	}
 	file, err := record(string(in.Kind), in.File)
@@ -212,7 +233,13 @@ func (g *Given) read(ref *manifest.Manifest, in *systems.Input) ([]*Side, error)
 	}
 	if in.Kind == systems.Result {
 		ref.Inputs = append(ref.Inputs, *file)
-		return savedSides(in.File, in.Name)
+		sides, err := savedSides(in.File, in.Name)
+		if err == nil && g.Keep != nil {
+			for _, s := range sides {
+				s.keep(g.Keep)
+			}
+		}
+		return sides, err
 	}
 	file.System = in.System()
 	ref.Inputs = append(ref.Inputs, *file)
@@ -222,6 +249,11 @@ func (g *Given) read(ref *manifest.Manifest, in *systems.Input) ([]*Side, error)
 	}
 	s.Manifest = &manifest.Manifest{Judgments: ref.Judgments, Policy: ref.Policy, Metrics: ref.Metrics,
 		Queries: manifest.Queries(s.Queries)}
+	if g.Shard != nil {
+		for _, q := range s.Queries {
+			s.Positions = append(s.Positions, g.Shard.Positions[q])
+		}
+	}
 	return []*Side{s}, nil
 }
 
