@@ -79,6 +79,7 @@ func TestCompareShardsMergeToOneRun(t *testing.T) {
 // name.
 func TestCompareMergeRefuses(t *testing.T) {
 	args := compareShardArgs(t)
+	dir := dlHard(t)
 	t.Chdir(t.TempDir())
 	write := func(name string, a ...string) string {
 		t.Helper()
@@ -99,7 +100,6 @@ func TestCompareMergeRefuses(t *testing.T) {
 	rule := part("rule.json", "2/3", "--fail-on", "R@100 < 0")
 	half := part("half.json", "1/2")
 	whole := write("whole.json", append(append([]string{}, args...), "-f", "json")...)
-	dir := dlHard(t)
 	evalPart := write("eval.json", "eval", "-j", filepath.Join(dir, "dl_hard-passage.qrels"), "--unjudged", "nonrelevant",
 		"-f", "json", "--shard", "2/3", dlHardRun(dir, "bm25"))
 	for _, tc := range []struct {
@@ -112,7 +112,7 @@ func TestCompareMergeRefuses(t *testing.T) {
 		{[]string{a, b, seed}, "a.json and seed.json disagree on the statistics' settings"},
 		{[]string{a, b, rule}, "a.json and rule.json disagree on the gate"},
 		{[]string{a, b, whole}, "whole.json is not a partial result"},
-		{[]string{a, b, evalPart}, "eval.json"},
+		{[]string{a, b, evalPart}, "a.json is a compare result but eval.json is an eval result"},
 	} {
 		_, errs, code := ragstat(t, "", append([]string{"merge"}, tc.parts...)...)
 		if code != exitInput || !strings.Contains(errs, tc.want) {

@@ -26,7 +26,14 @@ func (c *mergeCmd) Run(e *env) error {
 	if len(c.Parts) == 0 {
 		return fmt.Errorf("no partial results to merge")
 	}
-	kind, err := readFile(e, c.Parts[0], shard.KindOf)
+	kinds := make([]string, len(c.Parts))
+	for i, path := range c.Parts {
+		var err error
+		if kinds[i], err = readFile(e, path, shard.KindOf); err != nil {
+			return err
+		}
+	}
+	kind, err := shard.OneKind(c.Parts, kinds)
 	if err != nil {
 		return err
 	}
