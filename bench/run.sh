@@ -10,7 +10,8 @@
 # the cost of per-query output: `ragstat eval` in every format and
 # `ragstat trec-eval -q` beside their summary-only runs, in N interleaved
 # rounds (one run of each command per round), with the ratios of wall
-# time, CPU time and peak RSS to the summary.
+# time, CPU time and peak RSS to the summary. The commands' notes on
+# standard error are left in DATA/stderr.txt (the last command's).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
@@ -37,7 +38,7 @@ measure() {
   local name=$1; shift
   local times=() rss=0 t r
   for _ in $(seq "$runs"); do
-    /usr/bin/time -f "%e %M" -o "$data/time.txt" "$@" >/dev/null
+    /usr/bin/time -f "%e %M" -o "$data/time.txt" "$@" >/dev/null 2>"$data/stderr.txt"
     read -r t r <"$data/time.txt"
     times+=("$t")
     [ "$r" -gt "$rss" ] && rss=$r
@@ -61,7 +62,7 @@ paired() {
   for _ in $(seq "$runs"); do
     for name in "$@"; do
       local -n cmd="${prefix}_$name"
-      /usr/bin/time -f "%e %U %S %M" -o "$data/time.txt" "${cmd[@]}" >/dev/null
+      /usr/bin/time -f "%e %U %S %M" -o "$data/time.txt" "${cmd[@]}" >/dev/null 2>"$data/stderr.txt"
       unset -n cmd
       read -r t u s r <"$data/time.txt"
       echo "$t $u $s $r" >>"$data/paired.$name"
