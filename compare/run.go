@@ -112,46 +112,23 @@ func Run(g Given, sys []*systems.Input, cfg Config) (*Result, []string, error) {
 	return finish(ref, sides, g.Topics, cfg, g.Price, g.TokenizerName)
 }
 
-// finish compares the sides as read: it checks their frozen fields
-// against ref (the comparison's manifest, filled in), aligns them, slices
-// the queries by topics (nil: no slices), computes the statistics, the
-// gate and the frontier of traced sides.
+// finish compares the sides as read: it aligns them (prepare), computes
+// the statistics, the gate and the frontier of traced sides.
 func finish(ref *manifest.Manifest, sides []*Side, tps *topics.Set, cfg Config, price *analysis.Cost, tokenizer string) (*Result, []string, error) {
-	notes, err := Check(ref, sides, cfg.AllowMismatch)
+	table, opt, notes, err := prepare(ref, sides, tps, cfg)
 	if err != nil {
 		return nil, nil, err
-	}
-	ref.Policy = sides[0].Manifest.Policy
-	configs, err := ConfigNotes(sides)
-	if err != nil {
-		return nil, nil, err
-	}
-	notes = append(notes, configs...)
-	table, dropped := Align(sides)
-	opt := cfg.Options
-	if tps != nil {
-		by := cfg.SliceBy
-		if len(by) == 0 {
-			by = []string{"tag"}
-		}
-		if opt.Slices, err = SlicesFrom(table.Queries, tps, by); err != nil {
-			return nil, nil, err
-		}
-		for _, q := range table.Queries {
-			table.Text = append(table.Text, tps.Get(q).Text)
-		}
 	}
 	res, err := Compare(table, opt)
 	if err != nil {
 		return nil, nil, err
 	}
-	res.Manifest, res.Notes = ref, append(append(notes, dropped...), res.Notes...)
+	res.Manifest, res.Notes = ref, append(notes, res.Notes...)
 	for _, s := range sides {
 		if s.Loss != nil {
 			res.Losses = append(res.Losses, *s.Loss)
 		}
 	}
-	ref.Kind, ref.Metrics, ref.Queries = manifest.KindCompare, table.Metrics, manifest.Queries(table.Queries)
 	reasons, err := res.Gate(cfg.FailOn, cfg.FailOnSignificant, cfg.GateSlices)
 	if err != nil {
 		return nil, nil, err
@@ -163,6 +140,39 @@ func finish(ref *manifest.Manifest, sides []*Side, tps *topics.Set, cfg Config, 
 		return nil, nil, err
 	}
 	return res, reasons, nil
+}
+
+// prepare checks the sides' frozen fields against ref (the comparison's
+// manifest, filled in), aligns them and slices the queries by topics (nil:
+// no slices). It returns the table to compare, the options with the
+// slices, and the notes.
+func prepare(ref *manifest.Manifest, sides []*Side, tps *topics.Set, cfg Config) (*Table, Options, []string, error) {
+	opt := cfg.Options
+	notes, err := Check(ref, sides, cfg.AllowMismatch)
+	if err != nil {
+		return nil, opt, nil, err
+	}
+	ref.Policy = sides[0].Manifest.Policy
+	configs, err := ConfigNotes(sides)
+	if err != nil {
+		return nil, opt, nil, err
+	}
+	notes = append(notes, configs...)
+	table, dropped := Align(sides)
+	if tps != nil {
+		by := cfg.SliceBy
+		if len(by) == 0 {
+			by = []string{"tag"}
+		}
+		if opt.Slices, err = SlicesFrom(table.Queries, tps, by); err != nil {
+			return nil, opt, nil, err
+		}
+		for _, q := range table.Queries {
+			table.Text = append(table.Text, tps.Get(q).Text)
+		}
+	}
+	ref.Kind, ref.Metrics, ref.Queries = manifest.KindCompare, table.Metrics, manifest.Queries(table.Queries)
+	return table, opt, append(notes, dropped...), nil
 }
 
 // reference is the manifest of the comparison: the judgments, topics and

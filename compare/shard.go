@@ -76,8 +76,9 @@ func (s *Side) keep(keep func(string) bool) {
 	}
 }
 
-// partial compares one shard's sides as a comparison of its own queries,
-// without the gate, and records what Merge needs.
+// partial lays one shard's sides out as a comparison of its own queries
+// without statistics (no comparisons, slices, moves nor gate: those need
+// every query), and records what Merge needs.
 func (g *Given) partial(ref *manifest.Manifest, sides []*Side, cfg Config) (*Result, error) {
 	p := &Partial{Options: cfg.Options, SliceBy: cfg.SliceBy, FailOnSignificant: cfg.FailOnSignificant,
 		GateSlices: cfg.GateSlices, Quality: cfg.Quality}
@@ -88,12 +89,15 @@ func (g *Given) partial(ref *manifest.Manifest, sides []*Side, cfg Config) (*Res
 		p.Sides = append(p.Sides, PartialSide{Name: s.Name, Manifest: s.Manifest, Metrics: s.Metrics, Queries: s.Queries,
 			Positions: s.Positions, Values: s.Values, Rankings: s.Rankings})
 	}
-	shardCfg := cfg
-	shardCfg.FailOn, shardCfg.FailOnSignificant, shardCfg.GateSlices = nil, false, nil
-	res, _, err := finish(ref, sides, g.Topics, shardCfg, g.Price, g.TokenizerName)
+	table, opt, notes, err := prepare(ref, sides, g.Topics, cfg)
 	if err != nil {
 		return nil, err
 	}
+	if err := table.check(); err != nil {
+		return nil, err
+	}
+	res := newResult(table, opt.withDefaults())
+	res.Manifest, res.Notes, res.Comparisons, res.Extremes, res.Partial = ref, notes, []Comparison{}, []Extremes{}, p
 	if g.Topics != nil {
 		p.Topics = &PartialTopics{File: g.Topics.File}
 		for _, q := range res.Queries {
@@ -102,7 +106,6 @@ func (g *Given) partial(ref *manifest.Manifest, sides []*Side, cfg Config) (*Res
 		}
 	}
 	ref.Shard = g.Shard
-	res.Partial = p
 	return res, nil
 }
 

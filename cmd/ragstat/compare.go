@@ -60,6 +60,9 @@ func (c *compareCmd) Run(e *env) error {
 		if err != nil {
 			return err
 		}
+		if c.Format != "json" {
+			return fmt.Errorf("--shard writes a partial comparison for ragstat merge: give --format json")
+		}
 		keep = spec.Has
 		files.Keep = func(q *judgments.Set) func(string) bool { part = spec.Record(q.IDs()); return spec.Has }
 	}

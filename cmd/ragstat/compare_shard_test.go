@@ -48,7 +48,7 @@ func TestCompareShardsMergeToOneRun(t *testing.T) {
 		single[f] = printed{out, errs, code}
 	}
 	tmp := t.TempDir()
-	for _, n := range []int{4, 7} {
+	for _, n := range []int{4, 7, 60} { // 60 shards of 50 queries: some hold none
 		var parts []string
 		for i := range n {
 			out, errs, code := ragstat(t, "", append(args, "-f", "json", "--shard", strconv.Itoa(i)+"/"+strconv.Itoa(n))...)
@@ -118,5 +118,8 @@ func TestCompareMergeRefuses(t *testing.T) {
 		if code != exitInput || !strings.Contains(errs, tc.want) {
 			t.Errorf("merge %v: exit %d, %q; want exit 2 and %q", tc.parts, code, errs, tc.want)
 		}
+	}
+	if _, errs, code := ragstat(t, "", append(args, "--shard", "0/3")...); code != exitInput || !strings.Contains(errs, "give --format json") {
+		t.Errorf("--shard without --format json: exit %d, %q", code, errs)
 	}
 }
