@@ -11,11 +11,11 @@ import (
 )
 
 // Partial is what the comparison of one shard of a split by query
-// (Given.Keep) carries beyond its own statistics, so that Merge makes the
-// comparison of every query: each side as read, with its queries' places
-// in the order one run reads them, the topics of the compared queries and
-// the settings the statistics and the gate need. Statistics over queries
-// are never combined from shards: Merge computes them anew.
+// (Given.Keep), which computes no statistics, carries so that Merge makes
+// the comparison of every query: each side as read, with its queries'
+// places in the order one run reads them, the topics of the compared
+// queries and the settings the statistics and the gate need. Statistics
+// over queries are never combined from shards: Merge computes them anew.
 type Partial struct {
 	Sides []PartialSide `json:"sides"`
 	// Topics are the compared queries' topics (text, tags, family,
