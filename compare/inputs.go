@@ -36,6 +36,10 @@ type Side struct {
 	// place in the order one run over every query reads them; nil
 	// otherwise.
 	Positions []int
+	// Traces is, in one shard, on the first side of a trace file: the
+	// file's partial stages result, from which Merge makes every side of
+	// the file.
+	Traces *PartialTraces
 }
 
 // FromResult takes the per-query values of one evaluated run. A result

@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -232,9 +233,6 @@ func (g *Given) sides(ref *manifest.Manifest, sys []*systems.Input) ([]*Side, er
 
 func (g *Given) read(ref *manifest.Manifest, in *systems.Input) ([]*Side, error) {
 	if in.Kind == systems.Traces {
-		if g.Keep != nil {
-			return nil, fmt.Errorf("%s: compare over traces does not take --shard yet; compare runs or saved eval results", in.File.Name)
-		}
 		return g.traceSides(ref, in)
 	}
 	file, err := record(string(in.Kind), in.File)
@@ -325,14 +323,18 @@ func (g *Given) evaluate(in *systems.Input) (*Side, error) {
 
 // traceSides evaluates every system of a trace file stage by stage: each
 // becomes a side whose metrics are "stage/metric" (and "stage/facts", the
-// required-fact coverage, where topics have facts).
+// required-fact coverage, where topics have facts). Under Keep, the sides
+// carry the shard's partial stages result (Side.Traces) for Merge.
 func (g *Given) traceSides(ref *manifest.Manifest, in *systems.Input) ([]*Side, error) {
 	if g.Topics == nil {
 		return nil, fmt.Errorf("comparing traces needs topics: what each query requires")
 	}
 	ev := g.Evaluator
 	opt := stages.Options{Policy: ev.Policy(), Metrics: ev.Metrics(), Cutoffs: g.Cutoffs,
-		Truncated: stages.TruncatedError, Tokenizer: g.Tokenizer}
+		Truncated: stages.TruncatedError, Tokenizer: g.Tokenizer, Shard: g.Keep}
+	if g.Price != nil && g.Keep != nil {
+		return nil, fmt.Errorf("%s: the cost of traces does not merge across shards yet: compare priced traces in one process", in.File.Name)
+	}
 	if g.Price != nil {
 		a := stages.DefaultAnalysisOptions()
 		a.Price, a.CostOnly = g.Price, true
@@ -340,18 +342,20 @@ func (g *Given) traceSides(ref *manifest.Manifest, in *systems.Input) ([]*Side, 
 	}
 	st := stages.Input{Judgments: ev.Judgments(), Topics: g.Topics, Corpus: g.Corpus}
 	var mu sync.Mutex
-	unanswerable := map[string][]string{} // by system, the unanswerable queries traced
-	latencies := map[string][]float64{}   // by system, each trace's end-to-end latency
+	traced := &PartialTraces{Name: in.Name, Unanswerable: map[string][]string{}, Latencies: map[string][]float64{}}
 	res, err := stages.Evaluate(st, func(fn func(*trace.Trace) error) error {
 		return in.Scan(func(t *trace.Trace) error {
+			if g.Keep != nil && !g.Keep(t.Query) {
+				return fn(t) // another shard's: stages passes it over
+			}
 			tp := g.Topics.Get(t.Query)
 			ms, timed := endToEnd(t)
 			mu.Lock()
 			if tp != nil && !tp.Answerable {
-				unanswerable[t.System] = append(unanswerable[t.System], strings.Clone(t.Query))
+				traced.Unanswerable[t.System] = append(traced.Unanswerable[t.System], strings.Clone(t.Query))
 			}
 			if timed {
-				latencies[t.System] = append(latencies[t.System], ms)
+				traced.Latencies[t.System] = append(traced.Latencies[t.System], ms)
 			}
 			mu.Unlock()
 			return fn(t)
@@ -360,16 +364,9 @@ func (g *Given) traceSides(ref *manifest.Manifest, in *systems.Input) ([]*Side, 
 	if err != nil {
 		return nil, err
 	}
-	var out []*Side
-	for _, sys := range res.Systems {
-		s := FromStages(sys, in.Name)
-		s.Latencies = latencies[sys.Name]
-		if qs := unanswerable[sys.Name]; len(qs) > 0 {
-			slices.Sort(qs)
-			qs = slices.Compact(qs)
-			s.LeftOut = append(s.LeftOut, fmt.Sprintf("%s: %d unanswerable queries left out: no ranked-list metric applies; ragstat stages scores their abstention: %s",
-				s.Name, len(qs), listIDs(qs)))
-		}
+	traced.Manifest = &manifest.Manifest{Judgments: ref.Judgments, Policy: ref.Policy, Metrics: ref.Metrics}
+	out := traced.sides(res)
+	for _, s := range out {
 		file, err := record("trace", in.File)
 		if err != nil {
 			return nil, err
@@ -381,16 +378,55 @@ func (g *Given) traceSides(ref *manifest.Manifest, in *systems.Input) ([]*Side, 
 			}
 		}
 		ref.Inputs = append(ref.Inputs, *file)
+	}
+	configs(ref, out)
+	if g.Keep != nil && len(out) > 0 {
+		var b bytes.Buffer
+		sh := manifest.Shard{Positions: res.Positions}
+		if g.Shard != nil {
+			sh.Index, sh.Count, sh.Hash = g.Shard.Index, g.Shard.Count, g.Shard.Hash
+		}
+		rep := &report.Stages{Tool: "ragstat", Version: g.Version, Policy: ev.Policy(), Result: res, Shard: &sh}
+		if err := report.RenderStages(&b, "json", rep); err != nil {
+			return nil, err
+		}
+		traced.Stages = b.Bytes()
+		out[0].Traces = traced
+	}
+	return out, nil
+}
+
+// sides lays every system of a stages result out as a side, with its
+// traces' latencies and its unanswerable queries left out.
+func (p *PartialTraces) sides(res *stages.Result) []*Side {
+	var out []*Side
+	for _, sys := range res.Systems {
+		s := FromStages(sys, p.Name)
+		s.Latencies = p.Latencies[sys.Name]
+		if qs := slices.Clone(p.Unanswerable[sys.Name]); len(qs) > 0 {
+			slices.Sort(qs)
+			qs = slices.Compact(qs)
+			s.LeftOut = append(s.LeftOut, fmt.Sprintf("%s: %d unanswerable queries left out: no ranked-list metric applies; ragstat stages scores their abstention: %s",
+				s.Name, len(qs), listIDs(qs)))
+		}
+		m := *p.Manifest
+		m.Queries = manifest.Queries(s.Queries)
+		s.Manifest = &m
+		out = append(out, s)
+	}
+	return out
+}
+
+// configs records the traced sides' configurations in ref.
+func configs(ref *manifest.Manifest, sides []*Side) {
+	for _, s := range sides {
 		if s.Config != nil {
 			if ref.Configs == nil {
 				ref.Configs = map[string]json.RawMessage{}
 			}
 			ref.Configs[s.Name] = s.Config
 		}
-		s.Manifest = &manifest.Manifest{Judgments: ref.Judgments, Policy: ref.Policy, Metrics: ref.Metrics, Queries: manifest.Queries(s.Queries)}
-		out = append(out, s)
 	}
-	return out, nil
 }
 
 // endToEnd is a trace's end-to-end latency: the sum of its recorded stage

@@ -2,11 +2,15 @@ package compare
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
 
+	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/manifest"
+	"github.com/ragstat/ragstat/report"
+	"github.com/ragstat/ragstat/stages"
 	"github.com/ragstat/ragstat/topics"
 )
 
@@ -44,6 +48,21 @@ type PartialSide struct {
 	Values    [][]float64 `json:"values"` // by metric, then query
 	// Rankings is null when unknown (a saved result).
 	Rankings map[string]Ranking `json:"rankings"`
+	// Traces, when present, stands for every side of a trace file: the
+	// side's other fields are empty.
+	Traces *PartialTraces `json:"traces,omitempty"`
+}
+
+// PartialTraces is what one shard read of a trace file: its partial
+// stages result (as ragstat stages --shard writes it), and by system the
+// end-to-end latency of each trace that records one and the unanswerable
+// queries traced.
+type PartialTraces struct {
+	Name         string               `json:"name,omitempty"` // the name given to the file's system
+	Manifest     *manifest.Manifest   `json:"manifest"`       // its sides' record, without the query set
+	Stages       json.RawMessage      `json:"stages"`
+	Latencies    map[string][]float64 `json:"latencies"`
+	Unanswerable map[string][]string  `json:"unanswerable"`
 }
 
 // PartialTopics are the topics a shard's comparison read, those of its
@@ -86,8 +105,13 @@ func (g *Given) partial(ref *manifest.Manifest, sides []*Side, cfg Config) (*Res
 		p.FailOn = append(p.FailOn, r.text)
 	}
 	for _, s := range sides {
-		p.Sides = append(p.Sides, PartialSide{Name: s.Name, Manifest: s.Manifest, Metrics: s.Metrics, Queries: s.Queries,
-			Positions: s.Positions, Values: s.Values, Rankings: s.Rankings})
+		switch {
+		case s.Traces != nil:
+			p.Sides = append(p.Sides, PartialSide{Traces: s.Traces})
+		case s.Loss == nil:
+			p.Sides = append(p.Sides, PartialSide{Name: s.Name, Manifest: s.Manifest, Metrics: s.Metrics, Queries: s.Queries,
+				Positions: s.Positions, Values: s.Values, Rankings: s.Rankings})
+		}
 	}
 	table, opt, notes, err := prepare(ref, sides, g.Topics, cfg)
 	if err != nil {
@@ -118,21 +142,29 @@ func (g *Given) partial(ref *manifest.Manifest, sides []*Side, cfg Config) (*Res
 // the result and the reasons the gate failed, as Run does.
 func Merge(parts []*Result) (*Result, []string, error) {
 	first := parts[0].Partial
-	sides := make([]*Side, len(first.Sides))
+	merged := make([]*Side, len(first.Sides))
+	traced := make([][]*PartialTraces, len(first.Sides))
 	var tps []*topics.Topic
 	for _, part := range parts {
 		p := part.Partial
 		if len(p.Sides) != len(first.Sides) {
-			return nil, nil, fmt.Errorf("the parts compare %d and %d systems", len(first.Sides), len(p.Sides))
+			return nil, nil, fmt.Errorf("the parts compare %d and %d inputs", len(first.Sides), len(p.Sides))
 		}
 		for i, ps := range p.Sides {
-			if sides[i] == nil {
-				sides[i] = &Side{Name: ps.Name, Metrics: ps.Metrics, Values: make([][]float64, len(ps.Metrics))}
+			if (ps.Traces == nil) != (first.Sides[i].Traces == nil) {
+				return nil, nil, fmt.Errorf("input %d of the parts is traces in one and not in another", i+1)
+			}
+			if ps.Traces != nil {
+				traced[i] = append(traced[i], ps.Traces)
+				continue
+			}
+			if merged[i] == nil {
+				merged[i] = &Side{Name: ps.Name, Metrics: ps.Metrics, Values: make([][]float64, len(ps.Metrics))}
 				if ps.Rankings != nil {
-					sides[i].Rankings = map[string]Ranking{}
+					merged[i].Rankings = map[string]Ranking{}
 				}
 			}
-			s := sides[i]
+			s := merged[i]
 			if ps.Name != s.Name || !slices.Equal(ps.Metrics, s.Metrics) || len(ps.Values) != len(s.Metrics) || len(ps.Positions) != len(ps.Queries) {
 				return nil, nil, fmt.Errorf("system %d of the parts is not one system: %s (%v) vs %s (%v)", i+1, s.Name, s.Metrics, ps.Name, ps.Metrics)
 			}
@@ -151,8 +183,21 @@ func Merge(parts []*Result) (*Result, []string, error) {
 			tps = append(tps, p.Topics.Topics...)
 		}
 	}
-	for _, s := range sides {
-		s.inOrder()
+	ref := *parts[0].Manifest
+	ref.Shard, ref.Configs = nil, nil
+	var sides []*Side
+	for i, s := range merged {
+		if s != nil {
+			s.inOrder()
+			sides = append(sides, s)
+			continue
+		}
+		ts, err := mergeTraces(traced[i])
+		if err != nil {
+			return nil, nil, err
+		}
+		configs(&ref, ts)
+		sides = append(sides, ts...)
 	}
 	cfg := Config{Options: first.Options, SliceBy: first.SliceBy, AllowMismatch: parts[0].Manifest.Allowed,
 		FailOnSignificant: first.FailOnSignificant, GateSlices: first.GateSlices, Quality: first.Quality}
@@ -167,9 +212,36 @@ func Merge(parts []*Result) (*Result, []string, error) {
 	if first.Topics != nil {
 		set = topics.NewSet(first.Topics.File, tps)
 	}
-	ref := *parts[0].Manifest
-	ref.Shard = nil
 	return finish(&ref, sides, set, cfg, nil, ref.Tokenizer)
+}
+
+// mergeTraces merges every shard's stages result of one trace file
+// (stages.Merge) and lays its systems out as sides.
+func mergeTraces(parts []*PartialTraces) ([]*Side, error) {
+	results := make([]*stages.Result, len(parts))
+	positions := map[string]int{}
+	all := &PartialTraces{Name: parts[0].Name, Manifest: parts[0].Manifest, Latencies: map[string][]float64{}, Unanswerable: map[string][]string{}}
+	for i, p := range parts {
+		saved, err := report.ReadStages(input.FromBytes("the stages of a trace file", p.Stages))
+		if err != nil {
+			return nil, err
+		}
+		results[i] = saved.Result
+		if saved.Manifest.Shard != nil {
+			maps.Copy(positions, saved.Manifest.Shard.Positions)
+		}
+		for sys, ms := range p.Latencies {
+			all.Latencies[sys] = append(all.Latencies[sys], ms...)
+		}
+		for sys, qs := range p.Unanswerable {
+			all.Unanswerable[sys] = append(all.Unanswerable[sys], qs...)
+		}
+	}
+	res, err := stages.Merge(results, func(q string) (int, bool) { pos, ok := positions[q]; return pos, ok })
+	if err != nil {
+		return nil, err
+	}
+	return all.sides(res), nil
 }
 
 // inOrder sorts a merged side's queries by their places in the order one

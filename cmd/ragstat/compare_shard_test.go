@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ragstat/ragstat/internal/sharedtest"
 )
 
 // compareShardArgs compares DL-HARD's bm25 with two runs and a saved eval
@@ -33,7 +35,14 @@ func compareShardArgs(t *testing.T) []string {
 // what one comparison prints, in every format, with the same gate verdict
 // and exit code.
 func TestCompareShardsMergeToOneRun(t *testing.T) {
-	args := compareShardArgs(t)
+	checkShardsMerge(t, compareShardArgs(t), []int{4, 7, 60}, exitGate) // 60 shards of 50 queries: some hold none
+}
+
+// checkShardsMerge runs the comparison args once in every format, then
+// in each count of shards, and checks that the merged parts print the
+// same bytes, stderr and exit code (want).
+func checkShardsMerge(t *testing.T, args []string, counts []int, want int) {
+	t.Helper()
 	formats := []string{"table", "json", "csv", "markdown", "html"}
 	type printed struct {
 		out, errs string
@@ -42,13 +51,13 @@ func TestCompareShardsMergeToOneRun(t *testing.T) {
 	single := map[string]printed{}
 	for _, f := range formats {
 		out, errs, code := ragstat(t, "", append(args, "-f", f)...)
-		if code != exitGate {
-			t.Fatalf("single run, %s: exit %d, want the gate's %d: %s", f, code, exitGate, errs)
+		if code != want {
+			t.Fatalf("single run, %s: exit %d, want %d: %s", f, code, want, errs)
 		}
 		single[f] = printed{out, errs, code}
 	}
 	tmp := t.TempDir()
-	for _, n := range []int{4, 7, 60} { // 60 shards of 50 queries: some hold none
+	for _, n := range counts {
 		var parts []string
 		for i := range n {
 			out, errs, code := ragstat(t, "", append(args, "-f", "json", "--shard", strconv.Itoa(i)+"/"+strconv.Itoa(n))...)
@@ -122,4 +131,25 @@ func TestCompareMergeRefuses(t *testing.T) {
 	if _, errs, code := ragstat(t, "", append(args, "--shard", "0/3")...); code != exitInput || !strings.Contains(errs, "give --format json") {
 		t.Errorf("--shard without --format json: exit %d, %q", code, errs)
 	}
+}
+
+// TestCompareTracesShardsMergeToOneRun compares two real pipelines traced
+// from DL-HARD (the fixture of TestStagesShardsMergeToOneRun) in 4 and 7
+// shards and checks that the merged parts print exactly what one
+// comparison prints, frontier and losses included, in every format.
+func TestCompareTracesShardsMergeToOneRun(t *testing.T) {
+	dir := sharedtest.Dir(t, "data/dl-hard-passage")
+	tmp := t.TempDir()
+	qrels := filepath.Join(dir, "dl_hard-passage.qrels")
+	judged, relevant := readQrels(t, qrels)
+	topics := filepath.Join(tmp, "topics.jsonl")
+	writeTopics(t, filepath.Join(dir, "topics.tsv"), topics, judged, relevant)
+	args := []string{"compare", "-j", qrels, "--topics", topics, "--unjudged", "nonrelevant", "--seed", "3",
+		"-k", "candidates=100", "-k", "reranked=10", "--fail-on", "reranked/nDCG@10 < 0.5"}
+	for _, p := range [][3]string{{"bm25-t5", "bm25.run.gz", "bm25_t5_zs.run.gz"}, {"rm3-bert", "bm25_rm3.run.gz", "bm25_rm3_bert_zs.run.gz"}} {
+		path := filepath.Join(tmp, p[0]+".jsonl")
+		writeTraces(t, path, p[0], filepath.Join(dir, "runs", p[1]), filepath.Join(dir, "runs", p[2]), judged, relevant)
+		args = append(args, path)
+	}
+	checkShardsMerge(t, args, []int{4, 7}, exitGate)
 }
