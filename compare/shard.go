@@ -154,6 +154,9 @@ func Merge(parts []*Result) (*Result, []string, error) {
 			if (ps.Traces == nil) != (first.Sides[i].Traces == nil) {
 				return nil, nil, fmt.Errorf("input %d of the parts is traces in one and not in another", i+1)
 			}
+			if (ps.Traces == nil && ps.Manifest == nil) || (ps.Traces != nil && ps.Traces.Manifest == nil) {
+				return nil, nil, fmt.Errorf("input %d of a part has no manifest: give partial results written by ragstat compare --shard I/N --format json", i+1)
+			}
 			if ps.Traces != nil {
 				traced[i] = append(traced[i], ps.Traces)
 				continue
@@ -180,7 +183,12 @@ func Merge(parts []*Result) (*Result, []string, error) {
 			maps.Copy(s.Rankings, ps.Rankings)
 		}
 		if p.Topics != nil {
-			tps = append(tps, p.Topics.Topics...)
+			for _, t := range p.Topics.Topics {
+				if t == nil {
+					return nil, nil, fmt.Errorf("a part lists a null topic: give partial results written by ragstat compare --shard I/N --format json")
+				}
+				tps = append(tps, t)
+			}
 		}
 	}
 	ref := *parts[0].Manifest
@@ -198,6 +206,9 @@ func Merge(parts []*Result) (*Result, []string, error) {
 		}
 		configs(&ref, ts)
 		sides = append(sides, ts...)
+	}
+	if len(sides) < 2 {
+		return nil, nil, fmt.Errorf("compare needs a base and at least one candidate; the parts hold %d system", len(sides))
 	}
 	cfg := Config{Options: first.Options, SliceBy: first.SliceBy, AllowMismatch: parts[0].Manifest.Allowed,
 		FailOnSignificant: first.FailOnSignificant, GateSlices: first.GateSlices, Quality: first.Quality}
