@@ -583,15 +583,23 @@ func (e *Evaluator) Lists(name string, lists map[string][]string) (*Result, erro
 // query-set and unanswerable policies and averaging.
 func (e *Evaluator) Collect(name, file string, rows map[string]Row, notJudged []string) (*Result, error) {
 	res := &Result{Name: name, File: file, Metrics: e.metrics}
-	return res, e.assemble(res, rows, notJudged)
+	return res, e.assemble(res, func(q string) (Row, bool) { r, ok := rows[q]; return r, ok }, notJudged, true)
 }
 
-func (e *Evaluator) assemble(res *Result, rows map[string]Row, notJudged []string) error {
+// CollectRows is Collect over rows held compactly. Unless keep is set, the
+// result holds no rows: only the means, counts and query lists, computed
+// from the rows in the judgments' order exactly as Collect computes them.
+func (e *Evaluator) CollectRows(name, file string, rows *Rows, notJudged []string, keep bool) (*Result, error) {
+	res := &Result{Name: name, File: file, Metrics: e.metrics}
+	return res, e.assemble(res, rows.Get, notJudged, keep)
+}
+
+func (e *Evaluator) assemble(res *Result, rows func(q string) (Row, bool), notJudged []string, keep bool) error {
 	slices.Sort(notJudged)
 	judged := e.qrels.IDs()
 	var missing []string
 	for _, q := range judged {
-		if _, ok := rows[q]; !ok {
+		if _, ok := rows(q); !ok {
 			missing = append(missing, q)
 		}
 	}
@@ -599,8 +607,9 @@ func (e *Evaluator) assemble(res *Result, rows map[string]Row, notJudged []strin
 		return err
 	}
 	var noRel []string
+	mean, high := newSummer(e.metrics), newSummer(e.metrics)
 	for _, q := range judged {
-		row, ok := rows[q]
+		row, ok := rows(q)
 		if !ok {
 			if e.policy.Queries != QueriesJudged {
 				res.Ignored = append(res.Ignored, q)
@@ -614,7 +623,11 @@ func (e *Evaluator) assemble(res *Result, rows map[string]Row, notJudged []strin
 				continue
 			}
 		}
-		res.Rows = append(res.Rows, row)
+		if keep {
+			res.Rows = append(res.Rows, row)
+		}
+		mean.add(row.Values)
+		high.add(row.High)
 		res.Unjudged += row.Unjudged
 		res.Folded += row.Folded
 	}
@@ -628,9 +641,9 @@ func (e *Evaluator) assemble(res *Result, rows map[string]Row, notJudged []strin
 			Hint: "recall has no denominator there; evaluate abstention separately under the unanswerable policy exclude"}
 	}
 	res.Excluded = noRel
-	res.Mean = summarize(e.metrics, res.Rows, func(r Row) []float64 { return r.Values })
+	res.Mean = mean.result()
 	if e.policy.Unjudged == UnjudgedBounds {
-		res.MeanHigh = summarize(e.metrics, res.Rows, func(r Row) []float64 { return r.High })
+		res.MeanHigh = high.result()
 	}
 	return nil
 }
@@ -681,27 +694,49 @@ func plural(n int, one, many string) string {
 // (the mean, a sum, a geometric mean). Over zero queries every summary is
 // undefined: NaN, which every renderer prints as null or "-", never 0.
 func summarize(metrics []metric.Metric, rows []Row, values func(Row) []float64) []float64 {
-	out := make([]float64, len(metrics))
-	if len(rows) == 0 {
+	s := newSummer(metrics)
+	for _, r := range rows {
+		s.add(values(r))
+	}
+	return s.result()
+}
+
+// summer aggregates per-query values row by row, in the order given.
+type summer struct {
+	metrics []metric.Metric
+	sum     []float64
+	n       int
+}
+
+func newSummer(metrics []metric.Metric) *summer {
+	return &summer{metrics: metrics, sum: make([]float64, len(metrics))}
+}
+
+func (s *summer) add(values []float64) {
+	s.n++
+	for i, v := range values {
+		if s.metrics[i].Agg == metric.GeoMean {
+			v = math.Log(max(v, minGeoMean))
+		}
+		s.sum[i] += v
+	}
+}
+
+// result is the summary of the values added (NaN over none).
+func (s *summer) result() []float64 {
+	out := s.sum
+	if s.n == 0 {
 		for i := range out {
 			out[i] = math.NaN()
 		}
 		return out
 	}
-	for _, r := range rows {
-		for i, v := range values(r) {
-			if metrics[i].Agg == metric.GeoMean {
-				v = math.Log(max(v, minGeoMean))
-			}
-			out[i] += v
-		}
-	}
-	for i, m := range metrics {
+	for i, m := range s.metrics {
 		switch m.Agg {
 		case metric.Mean:
-			out[i] /= float64(len(rows))
+			out[i] /= float64(s.n)
 		case metric.GeoMean:
-			out[i] = math.Exp(out[i] / float64(len(rows)))
+			out[i] = math.Exp(out[i] / float64(s.n))
 		}
 	}
 	return out

@@ -67,6 +67,7 @@ type Query struct {
 	ends   []uint32 // item i is text[ends[i-1]:ends[i]]
 	grades []int32
 	lines  []int32
+	first  int32 // the line where the query was first read
 	index  hashindex.Index
 	spans  map[string][]string
 }
@@ -91,6 +92,10 @@ func (q *Query) Grade(item string) (int, bool) {
 	}
 	return 0, false
 }
+
+// FirstLine is where the query was first read: the queries' first lines
+// are in the order IDs lists them.
+func (q *Query) FirstLine() int { return int(q.first) }
 
 // GradeAt is the grade of the i-th judged item (see Key).
 func (q *Query) GradeAt(i int) int { return int(q.grades[i]) }
@@ -166,7 +171,7 @@ func (s *Set) Len() int { return s.count }
 
 // add records j; repeats are reported by finish.
 func (s *Set) add(j Judgment) {
-	q := s.query(j.Query)
+	q := s.query(j.Query, j.Line)
 	q.add(j.Item, j.Grade, j.Line)
 	if len(j.Spans) > 0 {
 		if q.spans == nil {
@@ -178,13 +183,13 @@ func (s *Set) add(j Judgment) {
 }
 
 // query returns the judgments of id, adding an empty entry if it is new.
-func (s *Set) query(id string) *Query {
+func (s *Set) query(id string, line int) *Query {
 	if s.last != nil && s.last.ID == id { // judgments usually come grouped by query
 		return s.last
 	}
 	q := s.queries[id]
 	if q == nil {
-		q = &Query{ID: id}
+		q = &Query{ID: id, first: int32(line)}
 		s.queries[id] = q
 		s.order = append(s.order, id)
 	}

@@ -49,6 +49,11 @@ type Options struct {
 	// NumericIDs accepts a JSON Lines id written as an integer (7 reads
 	// as "7"); any other number stays an error.
 	NumericIDs bool
+	// Keep, when set, keeps only the judgments of the queries it accepts
+	// (one shard of a split by query), so that memory holds those alone.
+	// Every line is still checked as it is read; a repeated (query, item)
+	// pair is found among the kept queries.
+	Keep func(query string) bool
 }
 
 // Read reads every judgment of f. Problems are gathered (up to diag.Max)
@@ -75,7 +80,7 @@ func Read(f *input.File, opt Options) (*Set, error) {
 	}
 	defer r.Close()
 	s := newSet(f.Name, format)
-	rd := reader{set: s, scale: opt.Scale, numericIDs: opt.NumericIDs}
+	rd := reader{set: s, scale: opt.Scale, numericIDs: opt.NumericIDs, keep: opt.Keep}
 	switch format {
 	case TREC:
 		err = rd.trec(r)
@@ -110,7 +115,7 @@ func (rd *reader) done() (*Set, error) {
 	if !rd.errs.Full() {
 		s.finish(&rd.errs)
 	}
-	if rd.errs.Len() == 0 && s.count == 0 {
+	if rd.errs.Len() == 0 && s.count == 0 && rd.skipped == 0 {
 		rd.errs.Add(&diag.Error{File: s.File, Msg: "no judgments found"})
 	}
 	rd.errs.Sort()
@@ -124,6 +129,8 @@ type reader struct {
 	set        *Set
 	scale      Scale
 	numericIDs bool
+	keep       func(query string) bool
+	skipped    int // judgments of queries keep rejects
 	errs       diag.List
 }
 
@@ -147,6 +154,10 @@ func (rd *reader) accept(j Judgment) error {
 		if strings.TrimSpace(sp) == "" {
 			return rd.bad(j.Line, j.Query, j.Item, "empty span", "a span is the answer-bearing text; leave it out rather than empty")
 		}
+	}
+	if rd.keep != nil && !rd.keep(j.Query) {
+		rd.skipped++
+		return nil
 	}
 	rd.set.add(j)
 	return nil
@@ -238,7 +249,11 @@ func (rd *reader) json(r io.Reader) error {
 	if _, err := buf.ReadFrom(r); err != nil {
 		return err
 	}
-	begin := func(q string, _ int) { rd.set.query(q) }
+	begin := func(q string, line int) {
+		if rd.keep == nil || rd.keep(q) {
+			rd.set.query(q, line)
+		}
+	}
 	return jsonin.Nested(buf.Bytes(), rd.set.File, begin, func(q, item string, raw json.RawMessage, line int) error {
 		g, err := grade(string(raw))
 		if err != nil {

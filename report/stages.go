@@ -22,6 +22,9 @@ type Stages struct {
 	Result   *stages.Result
 	PerQuery bool
 	Notes    []string
+	// Shard marks a partial result (stages --shard): recorded in the JSON
+	// manifest for ragstat merge.
+	Shard *manifest.Shard
 }
 
 // RenderStages writes r as a table, JSON or Markdown-free text.
@@ -73,9 +76,13 @@ func stagesTable(w io.Writer, r *Stages) error {
 		if err := stageTable(out, sys, r.PerQuery); err != nil {
 			return err
 		}
-		waterfall(w, "Where relevant evidence stopped (relevant judgments of answerable queries)", sys.Loss, r.PerQuery)
+		more := "--per-query lists them all"
+		if sys.Summary {
+			more = "the per-query file lists them all"
+		}
+		waterfall(w, "Where relevant evidence stopped (relevant judgments of answerable queries)", sys.Loss, r.PerQuery, more)
 		if sys.FactLoss.Total > 0 {
-			waterfall(w, "Where required facts stopped", sys.FactLoss, r.PerQuery)
+			waterfall(w, "Where required facts stopped", sys.FactLoss, r.PerQuery, more)
 			factLines(w, sys)
 		}
 		contextLines(w, sys.Context)
@@ -157,7 +164,7 @@ func stageTable(w *writer, sys *stages.System, perQuery bool) error {
 	return g.flush()
 }
 
-func waterfall(w io.Writer, title string, wf stages.Waterfall, perQuery bool) {
+func waterfall(w io.Writer, title string, wf stages.Waterfall, perQuery bool, more string) {
 	fmt.Fprintf(w, "\n%s: %d\n", title, wf.Total)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, s := range wf.Steps {
@@ -185,7 +192,7 @@ func waterfall(w io.Writer, title string, wf stages.Waterfall, perQuery bool) {
 		fmt.Fprintf(w, "  - query %s: %s: %s; last reached: %s\n", l.Query, what, l.Status, reached)
 	}
 	if lost := wf.Total - delivered(wf); lost > shown {
-		fmt.Fprintf(w, "  ... %d more (--per-query lists them all)\n", lost-shown)
+		fmt.Fprintf(w, "  ... %d more (%s)\n", lost-shown, more)
 	}
 }
 
@@ -216,6 +223,9 @@ func factLines(w io.Writer, sys *stages.System) {
 		}
 		fmt.Fprintln(w, line)
 	}
+	if n := sys.FactLines - len(sys.Facts); sys.Summary && n > 0 {
+		fmt.Fprintf(w, "  ... %d more (the per-query file lists them all)\n", n)
+	}
 }
 
 func contextLines(w io.Writer, c stages.ContextReport) {
@@ -225,21 +235,15 @@ func contextLines(w io.Writer, c stages.ContextReport) {
 	fmt.Fprintf(w, "\nPacked context (%d queries):\n", c.Traces)
 	if c.Counted {
 		fmt.Fprintf(w, "  tokens (instructions + request + context + answer reserve): p50 %.0f, p90 %.0f, max %.0f\n", c.Tokens.P50, c.Tokens.P90, c.Tokens.Max)
-		noText := 0
-		for _, b := range c.Budgets {
-			if b.NoText {
-				noText++
-			}
-		}
-		if noText > 0 {
-			fmt.Fprintf(w, "  %d context(s) carry no text: their items' texts were counted instead (separators and metadata unknown)\n", noText)
+		if c.NoText > 0 {
+			fmt.Fprintf(w, "  %d context(s) carry no text: their items' texts were counted instead (separators and metadata unknown)\n", c.NoText)
 		}
 		if len(c.OverBudget) > 0 {
 			fmt.Fprintf(w, "  OVER BUDGET: %s\n", strings.Join(c.Overages(), "; "))
 		} else {
 			fmt.Fprintln(w, "  every context fits its budget")
 		}
-		reportedLines(w, c.Budgets)
+		reportedLines(w, c)
 	}
 	for _, l := range c.TruncatedAway {
 		fmt.Fprintf(w, "  truncated away: query %s, item %s lost its answer-bearing span and counts as grade 0 in the context\n", l.Query, l.What)
@@ -248,24 +252,17 @@ func contextLines(w io.Writer, c stages.ContextReport) {
 
 // reportedLines sets ragstat's prompt counts beside those the generator
 // reported, and lists every query where they disagree.
-func reportedLines(w io.Writer, budgets []stages.Budget) {
-	n, agree := 0, 0
+func reportedLines(w io.Writer, c stages.ContextReport) {
 	var differ []string
-	for _, b := range budgets {
-		if b.Reported == nil {
-			continue
-		}
-		n++
-		if *b.Reported == b.Prompt() {
-			agree++
-		} else {
+	for _, b := range c.Budgets {
+		if b.Reported != nil && *b.Reported != b.Prompt() {
 			differ = append(differ, fmt.Sprintf("%s (counted %d, reported %d, %+d)", b.Query, b.Prompt(), *b.Reported, *b.Reported-b.Prompt()))
 		}
 	}
-	if n == 0 {
+	if c.Reported == 0 {
 		return
 	}
-	fmt.Fprintf(w, "  prompt tokens reported by the generator: %d of %d agree with ragstat's count (chat templates add tokens ragstat cannot see)\n", agree, n)
+	fmt.Fprintf(w, "  prompt tokens reported by the generator: %d of %d agree with ragstat's count (chat templates add tokens ragstat cannot see)\n", c.Agree, c.Reported)
 	for _, d := range differ {
 		fmt.Fprintf(w, "  reported differs: query %s\n", d)
 	}
@@ -436,5 +433,14 @@ func (r *Stages) manifest() *manifest.Manifest {
 	if len(r.Result.Systems) > 0 && len(r.Result.Systems[0].Stages) > 0 {
 		m.Queries = manifest.Queries(queryIDs(r.Result.Systems[0].Stages[0].Eval))
 	}
+	m.Shard = r.Shard
 	return m
+}
+
+// StagesRecords writes each trace's record (stages.QueryRecord) to w as
+// one JSON object a line, as stages hands them over.
+func StagesRecords(w io.Writer) func(*stages.QueryRecord) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return func(r *stages.QueryRecord) error { return enc.Encode(r) }
 }

@@ -26,43 +26,27 @@ type Merged struct {
 // (judgments, runs, policy, metrics, ragstat version) or that hold a query
 // of another shard, naming them.
 func MergeEval(names []string, parts []*report.Saved) (*Merged, error) {
-	if len(parts) == 0 {
-		return nil, fmt.Errorf("no partial results to merge")
-	}
-	specs := make([]Spec, len(parts))
+	ms := make([]*manifest.Manifest, len(parts))
 	for i, p := range parts {
-		s := p.Manifest.Shard
-		if s == nil {
-			return nil, fmt.Errorf("%s is not a partial result (its manifest names no shard): write each part with ragstat eval --shard I/N --format json", names[i])
-		}
-		if s.Hash != Hash {
-			return nil, fmt.Errorf("%s was split with hash %q; this ragstat splits with %q", names[i], s.Hash, Hash)
-		}
-		specs[i] = Spec{Index: s.Index, Count: s.Count}
-		if err := specs[i].Check(); err != nil {
-			return nil, fmt.Errorf("%s: %w", names[i], err)
-		}
+		ms[i] = p.Manifest
 	}
-	if err := Cover(names, specs); err != nil {
+	specs, err := specsOf(names, ms, manifest.KindEval)
+	if err != nil {
 		return nil, err
 	}
 	var problems []string
 	for i := 1; i < len(parts); i++ {
-		if d := disagree(parts[0], parts[i]); len(d) > 0 {
+		d := disagree(parts[0].Manifest, parts[i].Manifest, parts[0].Tool, parts[i].Tool, parts[0].Inputs, parts[i].Inputs)
+		if !slices.Equal(runNames(parts[0].Eval), runNames(parts[i].Eval)) {
+			d = append(d, fmt.Sprintf("the runs (%s vs %s)", strings.Join(runNames(parts[0].Eval), ", "), strings.Join(runNames(parts[i].Eval), ", ")))
+		}
+		if len(d) > 0 {
 			problems = append(problems, fmt.Sprintf("%s and %s disagree on %s", names[0], names[i], strings.Join(d, "; ")))
 		}
 	}
-	positions := map[string]int{}
-	taken := map[int]string{}
+	positions, pp := positionsOf(names, ms)
+	problems = append(problems, pp...)
 	for i, p := range parts {
-		for _, q := range slices.Sorted(maps.Keys(p.Manifest.Shard.Positions)) {
-			pos := p.Manifest.Shard.Positions[q]
-			if other, dup := taken[pos]; dup {
-				problems = append(problems, fmt.Sprintf("%s puts query %q at judged position %d, where another part has %q", names[i], q, pos, other))
-			}
-			taken[pos] = q
-			positions[q] = pos
-		}
 		if q, ok := stray(p, specs[i]); !ok {
 			problems = append(problems, fmt.Sprintf("%s holds query %q, which belongs to shard %d/%d, not %s", names[i], q, Of(q, specs[i].Count), specs[i].Count, specs[i]))
 		}
@@ -91,22 +75,64 @@ func MergeEval(names []string, parts []*report.Saved) (*Merged, error) {
 	return out, nil
 }
 
+// specsOf reads each part's place in the split from its manifest, of
+// kind, and checks that the parts are every shard of one split once.
+func specsOf(names []string, ms []*manifest.Manifest, kind string) ([]Spec, error) {
+	if len(ms) == 0 {
+		return nil, fmt.Errorf("no partial results to merge")
+	}
+	specs := make([]Spec, len(ms))
+	for i, m := range ms {
+		s := m.Shard
+		if s == nil {
+			return nil, fmt.Errorf("%s is not a partial result (its manifest names no shard): write each part with ragstat %s --shard I/N --format json", names[i], kind)
+		}
+		if s.Hash != Hash {
+			return nil, fmt.Errorf("%s was split with hash %q; this ragstat splits with %q", names[i], s.Hash, Hash)
+		}
+		specs[i] = Spec{Index: s.Index, Count: s.Count}
+		if err := specs[i].Check(); err != nil {
+			return nil, fmt.Errorf("%s: %w", names[i], err)
+		}
+	}
+	return specs, Cover(names, specs)
+}
+
+// positionsOf gathers every part's judged positions, naming a position
+// that two parts claim.
+func positionsOf(names []string, ms []*manifest.Manifest) (map[string]int, []string) {
+	var problems []string
+	positions := map[string]int{}
+	taken := map[int]string{}
+	for i, m := range ms {
+		for _, q := range slices.Sorted(maps.Keys(m.Shard.Positions)) {
+			pos := m.Shard.Positions[q]
+			if other, dup := taken[pos]; dup {
+				problems = append(problems, fmt.Sprintf("%s puts query %q at judged position %d, where another part has %q", names[i], q, pos, other))
+			}
+			taken[pos] = q
+			positions[q] = pos
+		}
+	}
+	return positions, problems
+}
+
 // disagree names what two parts of one split must share and do not.
-func disagree(a, b *report.Saved) []string {
+func disagree(a, b *manifest.Manifest, toolA, toolB string, inA, inB []report.Input) []string {
 	var out []string
-	for _, m := range manifest.Diff(a.Manifest, b.Manifest) {
+	for _, m := range manifest.Diff(a, b) {
 		if m.Field != "query_set" {
 			out = append(out, fmt.Sprintf("%s (%s vs %s)", m.Field, m.Base, m.Cand))
 		}
 	}
-	if a.Manifest.Version != b.Manifest.Version || a.Tool != b.Tool {
-		out = append(out, fmt.Sprintf("the ragstat version (%s vs %s)", a.Manifest.Version, b.Manifest.Version))
+	if a.Tokenizer != b.Tokenizer {
+		out = append(out, fmt.Sprintf("the tokenizer (%q vs %q)", a.Tokenizer, b.Tokenizer))
 	}
-	if !slices.Equal(a.Inputs, b.Inputs) {
-		out = append(out, fmt.Sprintf("the inputs (%s vs %s)", inputs(a.Inputs), inputs(b.Inputs)))
+	if a.Version != b.Version || toolA != toolB {
+		out = append(out, fmt.Sprintf("the ragstat version (%s vs %s)", a.Version, b.Version))
 	}
-	if !slices.Equal(runNames(a.Eval), runNames(b.Eval)) {
-		out = append(out, fmt.Sprintf("the runs (%s vs %s)", strings.Join(runNames(a.Eval), ", "), strings.Join(runNames(b.Eval), ", ")))
+	if !slices.Equal(inA, inB) {
+		out = append(out, fmt.Sprintf("the inputs (%s vs %s)", inputs(inA), inputs(inB)))
 	}
 	return out
 }

@@ -6,11 +6,14 @@
 package shard
 
 import (
+	"encoding/json"
 	"fmt"
 	"hash/fnv"
 	"strconv"
 	"strings"
 
+	"github.com/ragstat/ragstat/diag"
+	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/manifest"
 )
 
@@ -92,6 +95,24 @@ func Cover(names []string, parts []Spec) error {
 		return fmt.Errorf("cannot merge: %s", strings.Join(problems, "; "))
 	}
 	return nil
+}
+
+// KindOf says what kind of result a saved JSON result is (manifest.KindEval,
+// KindStages, ...), from its manifest; "" when it has none.
+func KindOf(f *input.File) (string, error) {
+	data, err := f.ReadAll()
+	if err != nil {
+		return "", err
+	}
+	var doc struct {
+		Manifest struct {
+			Kind string `json:"kind"`
+		} `json:"manifest"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return "", &diag.Error{File: f.Name, Msg: err.Error(), Hint: "give partial results written with --shard I/N --format json"}
+	}
+	return doc.Manifest.Kind, nil
 }
 
 // Record is what a partial result of shard s carries for the merge: the

@@ -11,8 +11,14 @@ import (
 
 // ContextReport accounts for the packed context of every query.
 type ContextReport struct {
-	Traces     int         `json:"traces"` // traces with a context stage
-	Counted    bool        `json:"counted"`
+	Traces  int  `json:"traces"` // traces with a context stage
+	Counted bool `json:"counted"`
+	// NoText counts the contexts that carry no text; Reported those whose
+	// trace carries the generator's prompt size, and Agree those where it
+	// equals ragstat's count.
+	NoText     int         `json:"-"`
+	Reported   int         `json:"-"`
+	Agree      int         `json:"-"`
 	Budgets    []Budget    `json:"queries,omitempty"`
 	OverBudget []string    `json:"over_budget,omitempty"`
 	Tokens     Percentiles `json:"tokens"`
@@ -113,19 +119,35 @@ func (j *joiner) contextOf(v *view, names []string) (bool, *Budget, []Lost) {
 	return true, &b, lost
 }
 
-// add counts one trace's context.
-func (r *ContextReport) add(d *digest) {
+// add counts one trace's context. A summary keeps the budgets of the
+// queries over budget or whose reported size differs, and no other.
+func (r *ContextReport) add(d *digest, summary bool) {
 	if !d.hasContext {
 		return
 	}
 	r.Traces++
 	r.TruncatedAway = append(r.TruncatedAway, d.truncated...)
-	if d.budget == nil {
+	b := d.budget
+	if b == nil {
 		return
 	}
 	r.Counted = true
-	r.Budgets = append(r.Budgets, *d.budget)
-	if d.budget.Over() {
+	if b.NoText {
+		r.NoText++
+	}
+	differs := false
+	if b.Reported != nil {
+		r.Reported++
+		if *b.Reported == b.Prompt() {
+			r.Agree++
+		} else {
+			differs = true
+		}
+	}
+	if !summary || b.Over() || differs {
+		r.Budgets = append(r.Budgets, *b)
+	}
+	if b.Over() {
 		r.OverBudget = append(r.OverBudget, d.query)
 	}
 }

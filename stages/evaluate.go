@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 
@@ -63,9 +64,21 @@ func Evaluate(in Input, traces Traces, opt Options) (*Result, error) {
 		t := in.Topics.Get(q)
 		return t == nil || t.Answerable
 	}
-	ev, err := eval.New(in.Judgments.Subset(answerable), opt.Policy, opt.Metrics, nil)
+	judged := in.Judgments.Subset(answerable)
+	var positions map[string]int
+	if opt.Shard != nil {
+		judged = judged.Subset(opt.Shard)
+		positions = map[string]int{}
+		for _, q := range judged.IDs() {
+			positions[q] = judged.Query(q).FirstLine()
+		}
+	}
+	ev, err := eval.New(judged, opt.Policy, opt.Metrics, nil)
 	if err != nil {
 		return nil, err
+	}
+	if opt.Shard != nil && opt.Analyses != nil {
+		return nil, fmt.Errorf("stages: the analyses do not merge across shards: run them without --shard")
 	}
 	if err := ev.CheckScoreGrades(); err != nil {
 		return nil, fmt.Errorf("stages: %w", err)
@@ -79,6 +92,9 @@ func Evaluate(in Input, traces Traces, opt Options) (*Result, error) {
 	var errs diag.List
 	tallies := map[string]*tally{}
 	err = traces(func(t *trace.Trace) error {
+		if opt.Shard != nil && !opt.Shard(t.Query) {
+			return nil
+		}
 		var local diag.List
 		j := &joiner{in: in, opt: opt, errs: &local}
 		d := j.digest(t, ev)
@@ -87,14 +103,17 @@ func Evaluate(in Input, traces Traces, opt Options) (*Result, error) {
 		errs.Add(local.Err())
 		if d != nil && errs.Len() == 0 {
 			if tallies[d.system] == nil {
-				tallies[d.system] = &tally{system: d.system, lat: map[string][]float64{}}
+				tallies[d.system] = newTally(d.system, opt, ev)
 			}
 			tallies[d.system].add(d)
+			if opt.PerQuery != nil {
+				return opt.PerQuery(d.record(opt, ev))
+			}
 		}
 		return nil
 	})
 	errs.Add(err)
-	res := &Result{Options: opt}
+	res := &Result{Options: opt, Positions: positions}
 	if opt.Tokenizer != nil {
 		res.Tokenizer = opt.Tokenizer.Name()
 	}
@@ -166,7 +185,7 @@ type place struct {
 
 func (p place) before(o place) bool { return p.file < o.file || p.file == o.file && p.line < o.line }
 
-// traceRef is what a tally remembers of each trace: enough to name it in
+// traceRef is what a tally remembers of a trace: enough to name it in
 // an error about its stages.
 type traceRef struct {
 	place
@@ -174,19 +193,28 @@ type traceRef struct {
 	names []string
 }
 
-// tally accumulates one system's traces in the order they arrive.
+// tally accumulates one system's traces in the order they arrive. What it
+// holds grows with the queries only by their metric values, unless the
+// result is to list everything (Options.Summary off).
 type tally struct {
-	system    string
-	first     traceRef // the earliest trace read: its stages are the reference
-	refs      []traceRef
-	rows      []map[string]eval.Row // per stage position
+	system  string
+	summary bool
+	first   traceRef // the earliest trace read: its stages are the reference
+	// stageSets holds, for every list of stage names seen, the earliest
+	// traces that recorded it (up to diag.Max), to name them in an error.
+	stageSets map[string][]traceRef
+	rows      []*eval.Rows // per stage position
+	metrics   int
+	bounds    bool
 	notJudged []string
 	n         int
 	total     []int // list lengths summed, per stage position
 	longest   []int
-	loss      []Lost
-	factLoss  []Lost
+	loss      Waterfall
+	factLoss  Waterfall
 	facts     []QueryFacts
+	factLines int
+	covered   []exactSum // per stage: the share of each query's facts supported, summed
 	context   ContextReport
 	budgets   []float64
 	validity  ValidityReport
@@ -196,17 +224,23 @@ type tally struct {
 	analyses  analysesTally
 }
 
+func newTally(system string, opt Options, ev *eval.Evaluator) *tally {
+	return &tally{system: system, summary: opt.Summary, lat: map[string][]float64{}, metrics: len(ev.Metrics()),
+		bounds: ev.Policy().Unjudged == eval.UnjudgedBounds, stageSets: map[string][]traceRef{}}
+}
+
 // add takes one trace's contribution; the digest is not kept.
 func (t *tally) add(d *digest) {
 	ref := traceRef{place: place{d.file, d.line}, query: d.query, names: d.names}
 	if t.n == 0 || ref.before(t.first.place) {
 		t.first = ref
 	}
-	t.refs = append(t.refs, ref)
+	t.remember(ref)
 	t.n++
 	for len(t.rows) < len(d.names) {
-		t.rows = append(t.rows, map[string]eval.Row{})
+		t.rows = append(t.rows, eval.NewRows(t.metrics, t.bounds))
 		t.total, t.longest = append(t.total, 0), append(t.longest, 0)
+		t.covered = append(t.covered, exactSum{})
 	}
 	for i, n := range d.lengths {
 		t.total[i] += n
@@ -218,15 +252,27 @@ func (t *tally) add(d *digest) {
 		t.notJudged = append(t.notJudged, d.query)
 	default:
 		for i, row := range d.rows {
-			t.rows[i][d.query] = row
+			t.rows[i].Put(row)
 		}
 	}
-	t.loss = append(t.loss, d.loss...)
-	t.factLoss = append(t.factLoss, d.factLoss...)
-	if d.facts != nil {
-		t.facts = append(t.facts, *d.facts)
+	for _, l := range d.loss {
+		t.lost(&t.loss, l)
 	}
-	t.context.add(d)
+	for _, l := range d.factLoss {
+		t.lost(&t.factLoss, l)
+	}
+	if d.facts != nil {
+		t.factLines++
+		for i, n := range d.facts.Supported {
+			t.covered[i].add(float64(n) / float64(d.facts.Facts))
+		}
+		if t.summary {
+			t.facts = keepFirst(t.facts, *d.facts, func(f QueryFacts) string { return f.Query })
+		} else {
+			t.facts = append(t.facts, *d.facts)
+		}
+	}
+	t.context.add(d, t.summary)
 	if d.budget != nil {
 		t.budgets = append(t.budgets, float64(d.budget.Total))
 	}
@@ -239,6 +285,46 @@ func (t *tally) add(d *digest) {
 	if d.analyses != nil {
 		t.analyses.add(d.analyses)
 	}
+}
+
+// remember keeps ref among the earliest traces of its list of stages.
+func (t *tally) remember(ref traceRef) {
+	key := strings.Join(ref.names, "\x00")
+	refs := t.stageSets[key]
+	i, _ := slices.BinarySearchFunc(refs, ref, func(a, b traceRef) int {
+		if a.before(b.place) {
+			return -1
+		}
+		return 1
+	})
+	if i < diag.Max {
+		refs = slices.Insert(refs, i, ref)
+		t.stageSets[key] = refs[:min(len(refs), diag.Max)]
+	}
+}
+
+// lost counts one piece of evidence in w, and keeps it unless the tally
+// summarises, then only if it is among the first lost in query order.
+func (t *tally) lost(w *Waterfall, l Lost) {
+	w.count(l.Status)
+	switch {
+	case !t.summary:
+		w.Lost = append(w.Lost, l)
+	case l.Status != StatusDelivered:
+		w.Lost = keepFirst(w.Lost, l, func(l Lost) string { return l.Query })
+	}
+}
+
+// keepFirst inserts x into xs, sorted by query and then by arrival, and
+// keeps the first Listed.
+func keepFirst[T any](xs []T, x T, query func(T) string) []T {
+	q := query(x)
+	i := sort.Search(len(xs), func(i int) bool { return query(xs[i]) > q })
+	if i >= Listed {
+		return xs
+	}
+	xs = slices.Insert(xs, i, x)
+	return xs[:min(len(xs), Listed)]
 }
 
 // config remembers a configuration and where it was first seen.
@@ -269,38 +355,58 @@ func ordered(tallies map[string]*tally) []*tally {
 // finish checks that every trace recorded the first trace's stages, in its
 // order, and computes the system's results, listings in query order.
 func (t *tally) finish(ev *eval.Evaluator, opt Options) (*System, error) {
-	cutoffs := opt.Cutoffs
 	names := t.first.names
-	var errs diag.List
-	for _, r := range t.refs {
-		if !slices.Equal(r.names, names) {
-			errs.Add(&diag.Error{File: r.file, Line: r.line, Query: r.query,
-				Msg:  fmt.Sprintf("stages [%s] differ from [%s] in system %q's first trace (%s:%d)", strings.Join(r.names, ", "), strings.Join(names, ", "), t.system, t.first.file, t.first.line),
-				Hint: "record every stage, in pipeline order, for every query, even when its list is empty"})
+	var mismatched []traceRef
+	for _, key := range slices.Sorted(maps.Keys(t.stageSets)) {
+		if refs := t.stageSets[key]; !slices.Equal(refs[0].names, names) {
+			mismatched = append(mismatched, refs...)
 		}
+	}
+	slices.SortFunc(mismatched, func(a, b traceRef) int {
+		if a.before(b.place) {
+			return -1
+		}
+		return 1
+	})
+	var errs diag.List
+	for _, r := range mismatched {
+		errs.Add(&diag.Error{File: r.file, Line: r.line, Query: r.query,
+			Msg:  fmt.Sprintf("stages [%s] differ from [%s] in system %q's first trace (%s:%d)", strings.Join(r.names, ", "), strings.Join(names, ", "), t.system, t.first.file, t.first.line),
+			Hint: "record every stage, in pipeline order, for every query, even when its list is empty"})
 	}
 	if err := errs.Err(); err != nil {
 		return nil, err
 	}
-	sys := &System{Name: t.system}
+	evals := make([]*eval.Result, len(names))
 	for i, name := range names {
-		res, err := ev.Collect(name, t.first.file, t.rows[i], t.notJudged)
+		res, err := ev.CollectRows(name, t.first.file, t.rows[i], t.notJudged, !t.summary)
 		if err != nil {
 			return nil, fmt.Errorf("system %q, stage %q: %w", t.system, name, err)
 		}
-		sys.Stages = append(sys.Stages, &StageResult{Name: name, K: cutoffs[name], Eval: res,
-			MeanLength: float64(t.total[i]) / float64(t.n), MaxLength: t.longest[i]})
+		evals[i] = res
 	}
-	for _, l := range byQuery(t.loss, func(l Lost) string { return l.Query }) {
-		sys.Loss.add(l)
+	return t.report(evals, opt)
+}
+
+// report computes the system's results from its stages' evaluations and
+// the tally, listings in query order.
+func (t *tally) report(evals []*eval.Result, opt Options) (*System, error) {
+	names := t.first.names
+	sys := &System{Name: t.system, Summary: t.summary, FactLines: t.factLines}
+	for i, name := range names {
+		st := &StageResult{Name: name, K: opt.Cutoffs[name], Eval: evals[i],
+			MeanLength: float64(t.total[i]) / float64(t.n), MaxLength: t.longest[i], FactQueries: t.factLines}
+		if t.factLines > 0 {
+			st.FactCoverage = t.covered[i].value() / float64(t.factLines)
+		}
+		sys.Stages = append(sys.Stages, st)
 	}
-	for _, l := range byQuery(t.factLoss, func(l Lost) string { return l.Query }) {
-		sys.FactLoss.add(l)
-	}
+	sys.Loss, sys.FactLoss = t.loss, t.factLoss
+	sys.Loss.Lost = byQuery(sys.Loss.Lost, func(l Lost) string { return l.Query })
+	sys.FactLoss.Lost = byQuery(sys.FactLoss.Lost, func(l Lost) string { return l.Query })
 	sys.Loss.order(names)
 	sys.FactLoss.order(names)
 	sys.Facts = byQuery(t.facts, func(f QueryFacts) string { return f.Query })
-	factCoverage(sys.Facts, sys.Stages)
 	sys.Context = t.context.sorted()
 	sys.Context.Tokens = percentiles("total", t.budgets)
 	sys.Validity = t.validity.sorted()
@@ -322,6 +428,9 @@ func (t *tally) finish(ev *eval.Evaluator, opt Options) (*System, error) {
 			return nil, fmt.Errorf("system %q: %w", t.system, err)
 		}
 		sys.Analyses = a
+	}
+	if opt.Shard != nil {
+		sys.Partial = t.partial(evals, opt)
 	}
 	return sys, nil
 }

@@ -49,16 +49,16 @@ type Lost struct {
 	Reached string `json:"reached,omitempty"`
 }
 
-func (w *Waterfall) add(l Lost) {
+// count counts one piece of evidence that stopped with status.
+func (w *Waterfall) count(status string) {
 	w.Total++
-	w.Lost = append(w.Lost, l)
 	for i := range w.Steps {
-		if w.Steps[i].Status == l.Status {
+		if w.Steps[i].Status == status {
 			w.Steps[i].Count++
 			return
 		}
 	}
-	w.Steps = append(w.Steps, Step{Status: l.Status, Count: 1})
+	w.Steps = append(w.Steps, Step{Status: status, Count: 1})
 }
 
 // order sorts steps in pipeline order: losses at earlier stages first,
@@ -194,14 +194,4 @@ func factsOf(v *view, names []string) (*QueryFacts, []Lost) {
 		lost = append(lost, Lost{Query: v.t.Query, What: "fact " + f.ID, Text: f.Text, Status: status, Reached: reached})
 	}
 	return qf, lost
-}
-
-// factCoverage fills each stage's mean required-fact coverage.
-func factCoverage(facts []QueryFacts, stages []*StageResult) {
-	for i, s := range stages {
-		s.FactQueries = len(facts)
-		for _, qf := range facts {
-			s.FactCoverage += float64(qf.Supported[i]) / float64(qf.Facts) / float64(len(facts))
-		}
-	}
 }

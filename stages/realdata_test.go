@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/ragstat/ragstat/internal/sharedtest"
+	"github.com/ragstat/ragstat/trace"
 )
 
 // jsonl joins values as JSON Lines.
@@ -84,9 +85,41 @@ func readFever(t *testing.T) []feverClaim {
 // is covered when every sentence of some evidence set was retrieved.
 func TestFEVER(t *testing.T) {
 	claims := readFever(t)
-	var tops, qrels, traces []any
-	want := map[string]bool{}
-	nei, abstained := 0, 0
+	qrels, tops, traces, want, nei, abstained := feverFixture(claims)
+	in, ts := fixture(t, jsonl(t, qrels), jsonl(t, tops), "", jsonl(t, traces))
+	opt := options("R")
+	opt.Policy.Unjudged = "nonrelevant"
+	res, err := Evaluate(in, ts, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys := res.Systems[0]
+	covered := 0
+	for _, qf := range sys.Facts {
+		if (qf.Supported[0] == 1) != want[qf.Query] {
+			t.Fatalf("claim %s: covered %v, FEVER's rule says %v", qf.Query, qf.Supported[0] == 1, want[qf.Query])
+		}
+		if want[qf.Query] {
+			covered++
+		}
+	}
+	if len(sys.Facts) != len(claims)-nei || nei != 3333 {
+		t.Fatalf("%d claims with facts, %d NOT ENOUGH INFO", len(sys.Facts), nei)
+	}
+	if covered == len(sys.Facts) || covered < len(sys.Facts)/2 {
+		t.Fatalf("covered %d of %d: the fixture should cover most claims but not all", covered, len(sys.Facts))
+	}
+	a := sys.Answers
+	if a.Unanswerable != nei || a.Abstained != abstained || math.Abs(a.AbstentionRate-float64(abstained)/float64(nei)) > 1e-12 {
+		t.Fatalf("abstention %+v, want %d of %d", a, abstained, nei)
+	}
+}
+
+// feverFixture makes judgments, topics and traces of FEVER's claims, and
+// says which claims the traced system covers, how many are NOT ENOUGH
+// INFO and how many of those it abstained on.
+func feverFixture(claims []feverClaim) (qrels, tops, traces []any, want map[string]bool, nei, abstained int) {
+	want = map[string]bool{}
 	for n, c := range claims {
 		q := fmt.Sprint(c.ID)
 		sets := c.sets()
@@ -133,32 +166,66 @@ func TestFEVER(t *testing.T) {
 		}
 		traces = append(traces, map[string]any{"query": q, "system": "first-set", "stages": []any{map[string]any{"name": "context", "items": items}}, "answer": answer})
 	}
+	return qrels, tops, traces, want, nei, abstained
+}
+
+// TestSummaryFEVER checks that a summary (Options.Summary) of FEVER's
+// claims, read in reverse, holds the numbers of the full result and the
+// first lost items and coverage lines, and that every trace's record
+// reaches Options.PerQuery with its values.
+func TestSummaryFEVER(t *testing.T) {
+	qrels, tops, traces, _, _, _ := feverFixture(readFever(t))
 	in, ts := fixture(t, jsonl(t, qrels), jsonl(t, tops), "", jsonl(t, traces))
-	opt := options("R")
+	opt := options("R", "RR")
 	opt.Policy.Unjudged = "nonrelevant"
-	res, err := Evaluate(in, ts, opt)
+	full, err := Evaluate(in, ts, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sys := res.Systems[0]
-	covered := 0
-	for _, qf := range sys.Facts {
-		if (qf.Supported[0] == 1) != want[qf.Query] {
-			t.Fatalf("claim %s: covered %v, FEVER's rule says %v", qf.Query, qf.Supported[0] == 1, want[qf.Query])
+	var all []*trace.Trace
+	ts(func(tr *trace.Trace) error { all = append(all, tr); return nil })
+	slices.Reverse(all)
+	opt.Summary = true
+	records := map[string]*QueryRecord{}
+	opt.PerQuery = func(r *QueryRecord) error { records[r.Query] = r; return nil }
+	sum, err := Evaluate(in, Slice(all), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, s := full.Systems[0], sum.Systems[0]
+	if len(records) != len(traces) {
+		t.Fatalf("%d records of %d traces", len(records), len(traces))
+	}
+	for _, row := range f.Stages[0].Eval.Rows {
+		got := records[row.Query].Stages[0].Values
+		if *got[0].Value != row.Values[0] || *got[1].Value != row.Values[1] {
+			t.Fatalf("query %s: record %+v, row %v", row.Query, got, row.Values)
 		}
-		if want[qf.Query] {
-			covered++
+	}
+	fs, ss := f.Stages[0], s.Stages[0]
+	if !slices.Equal(fs.Eval.Mean, ss.Eval.Mean) || fs.FactCoverage != ss.FactCoverage || fs.MeanLength != ss.MeanLength ||
+		len(ss.Eval.Rows) != 0 || !slices.Equal(fs.Eval.Excluded, ss.Eval.Excluded) {
+		t.Fatalf("summary stage %+v %v, full %+v %v", ss, ss.Eval.Mean, fs, fs.Eval.Mean)
+	}
+	if !slices.Equal(f.Loss.Steps, s.Loss.Steps) || f.Loss.Total != s.Loss.Total || !slices.Equal(f.FactLoss.Steps, s.FactLoss.Steps) {
+		t.Fatalf("waterfalls differ: %+v, %+v", s.Loss, f.Loss)
+	}
+	var lost []Lost
+	for _, l := range f.Loss.Lost {
+		if l.Status != StatusDelivered && len(lost) < Listed {
+			lost = append(lost, l)
 		}
 	}
-	if len(sys.Facts) != len(claims)-nei || nei != 3333 {
-		t.Fatalf("%d claims with facts, %d NOT ENOUGH INFO", len(sys.Facts), nei)
+	if !slices.Equal(lost, s.Loss.Lost) || len(s.Facts) != Listed || s.FactLines != len(f.Facts) {
+		t.Fatalf("summary listings: %d lost, %d fact lines of %d", len(s.Loss.Lost), len(s.Facts), s.FactLines)
 	}
-	if covered == len(sys.Facts) || covered < len(sys.Facts)/2 {
-		t.Fatalf("covered %d of %d: the fixture should cover most claims but not all", covered, len(sys.Facts))
+	for i, qf := range s.Facts {
+		if qf.Query != f.Facts[i].Query || !slices.Equal(qf.Supported, f.Facts[i].Supported) {
+			t.Fatalf("fact line %d: %+v, full %+v", i, qf, f.Facts[i])
+		}
 	}
-	a := sys.Answers
-	if a.Unanswerable != nei || a.Abstained != abstained || math.Abs(a.AbstentionRate-float64(abstained)/float64(nei)) > 1e-12 {
-		t.Fatalf("abstention %+v, want %d of %d", a, abstained, nei)
+	if f.Answers.AbstentionRate != s.Answers.AbstentionRate || f.Answers.Answerable != s.Answers.Answerable {
+		t.Fatalf("answers differ: %+v, %+v", s.Answers, f.Answers)
 	}
 }
 

@@ -38,6 +38,10 @@ type Request struct {
 	Bins, Shingle     int
 	Jaccard, PassF1   float64
 	PriceIn, PriceOut float64
+	// Keep, when set, evaluates one shard of a split by query: only the
+	// queries it accepts, whose judgments and topics alone are held
+	// (Options.Shard).
+	Keep func(query string) bool
 }
 
 // Policy is the evaluation's policy, with what its preset set (see
@@ -69,7 +73,7 @@ func (r Request) Options(p eval.Policy) (Options, error) {
 	if err != nil {
 		return Options{}, err
 	}
-	opt := Options{Policy: p, Metrics: ms, Cutoffs: r.StageCutoffs, Truncated: TruncatedError, AllowNoMetadata: r.AllowNoMetadata}
+	opt := Options{Policy: p, Metrics: ms, Cutoffs: r.StageCutoffs, Truncated: TruncatedError, AllowNoMetadata: r.AllowNoMetadata, Shard: r.Keep}
 	if r.Truncated != "" {
 		if opt.Truncated, err = ParseTruncated(r.Truncated); err != nil {
 			return opt, err
@@ -123,14 +127,14 @@ func (r Request) Read(scale judgments.Scale, files eval.Files) (Input, []*input.
 	format, _ := input.ParseFormat(r.JudgmentsFormat)
 	jf, err := open(r.Judgments)
 	if err == nil {
-		in.Judgments, err = readJudgments(jf, judgments.Options{Format: format, Scale: scale, NumericIDs: r.NumericIDs})
+		in.Judgments, err = readJudgments(jf, judgments.Options{Format: format, Scale: scale, NumericIDs: r.NumericIDs, Keep: r.Keep})
 	}
 	if err != nil {
 		return in, opened, err
 	}
 	tf, err := open(r.Topics)
 	if err == nil {
-		in.Topics, err = topics.Read(tf)
+		in.Topics, err = topics.ReadOnly(tf, r.Keep)
 	}
 	if err != nil || r.Corpus == "" {
 		return in, opened, err

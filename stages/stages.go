@@ -56,7 +56,29 @@ type Options struct {
 	Tokenizer       Tokenizer // nil: no token accounting
 	// Analyses turns on the analyses of the evidence boundary (nil: off).
 	Analyses *AnalysisOptions
+	// Summary keeps the result's memory bounded by the queries' metric
+	// values instead of everything said of each query: the stages' rows,
+	// every relevant judgment's and fact's way through the stages, and
+	// every query's fact coverage and token budget are not held. The means,
+	// counts and percentiles are those of a full result; of the lost items
+	// and fact coverage lines the first Listed in query order are kept, and
+	// the over-budget and reported-token listings keep only their queries'
+	// budgets; listings of problems (validity, answers, truncated spans)
+	// stay whole. PerQuery receives everything as it is computed.
+	Summary bool
+	// Shard, when set, evaluates only the queries it keeps (one shard of
+	// an evaluation split by query): the judgments are restricted to them,
+	// other traces are passed over, and each system carries the Partial
+	// that Merge needs.
+	Shard func(query string) bool
+	// PerQuery, when set, receives each trace's record as soon as it is
+	// evaluated, one call at a time, in the order traces are read.
+	PerQuery func(*QueryRecord) error
 }
+
+// Listed is how many lost items and fact coverage lines a Summary result
+// keeps: the first in query order, as the table shows them.
+const Listed = 20
 
 // Input is what traces are evaluated against.
 type Input struct {
@@ -70,6 +92,11 @@ type Result struct {
 	Options   Options   `json:"-"`
 	Tokenizer string    `json:"tokenizer,omitempty"`
 	Systems   []*System `json:"systems"`
+	// Positions gives, under Options.Shard, each of the shard's judged
+	// answerable queries the line of its first judgment: their order in
+	// the judgments, whether or not the other shards' judgments were read
+	// (judgments.Options.Keep), for Merge.
+	Positions map[string]int `json:"-"`
 }
 
 // System is one system's evaluation.
@@ -88,6 +115,13 @@ type System struct {
 	Configs  []string       `json:"configs,omitempty"`
 	// Analyses are present when Options.Analyses asks for them.
 	Analyses *Analyses `json:"analyses,omitempty"`
+	// Summary is set when the result holds the Options.Summary listings
+	// only; FactLines is then the number of queries with required facts.
+	Summary   bool `json:"-"`
+	FactLines int  `json:"-"`
+	// Partial is present under Options.Shard: what Merge needs beyond the
+	// rest.
+	Partial *Partial `json:"partial,omitempty"`
 }
 
 // StageResult is one stage's metrics.

@@ -87,7 +87,11 @@ type rawSupport struct {
 
 // Read reads a topics file: JSON Lines, or tab-separated qid<TAB>query
 // lines, recognised by the first line.
-func Read(f *input.File) (*Set, error) {
+func Read(f *input.File) (*Set, error) { return ReadOnly(f, nil) }
+
+// ReadOnly is Read keeping only the topics whose id keep accepts (nil:
+// every one), so that memory holds those alone; every line is checked.
+func ReadOnly(f *input.File, keep func(id string) bool) (*Set, error) {
 	r, err := f.Open()
 	if err != nil {
 		return nil, err
@@ -112,6 +116,9 @@ func Read(f *input.File) (*Set, error) {
 			return &diag.Error{File: f.Name, Line: line, Query: id, Msg: err.Error()}
 		}
 		t.Line = line
+		if keep != nil && !keep(t.ID) {
+			return nil
+		}
 		if old := s.byID[t.ID]; old != nil {
 			return &diag.Error{File: f.Name, Line: line, Query: t.ID, Msg: fmt.Sprintf("topic repeated (also line %d)", old.Line)}
 		}

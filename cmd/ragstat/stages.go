@@ -2,15 +2,21 @@ package main
 
 import (
 	"fmt"
+	"io"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"time"
 
 	"github.com/ragstat/ragstat/corpus"
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/outfile"
 	"github.com/ragstat/ragstat/internal/progress"
 	"github.com/ragstat/ragstat/judgments"
+	"github.com/ragstat/ragstat/manifest"
+	"github.com/ragstat/ragstat/parquetio"
 	"github.com/ragstat/ragstat/report"
+	"github.com/ragstat/ragstat/shard"
 	"github.com/ragstat/ragstat/stages"
 	"github.com/ragstat/ragstat/systems"
 	"github.com/ragstat/ragstat/tokenize"
@@ -29,6 +35,9 @@ type stagesCmd struct {
 	FailOnViolation bool     `help:"Exit 3 when an out-of-scope item appears in any stage."`
 	Format          string   `short:"f" default:"table" enum:"table,json" help:"Output format (${enum})."`
 	PerQuery        bool     `help:"Print per-query rows and every lost item."`
+	PerQueryOut     string   `placeholder:"FILE" help:"Write each trace's record (per-stage values, lost items, facts, budget, validity, answer) to FILE as it is evaluated: Parquet (a row per trace and stage) when it ends in .parquet, JSON Lines otherwise. With the table and no --per-query, the result then holds sums only: memory stays bounded."`
+	Force           bool     `help:"Overwrite --per-query-out's FILE if it exists."`
+	Shard           string   `placeholder:"I/N" help:"Evaluate only shard I of N (0 <= I < N): the queries whose id's FNV-1a 64-bit hash is I modulo N; merge the --format json parts with ragstat merge."`
 	Analyses        bool     `help:"Add the analyses of the evidence boundary per system: score calibration per stage, redundancy, evidence position, stale items, cost."`
 	Target          string   `placeholder:"precision=P|recall=R" help:"With --analyses: the score threshold each stage needs to keep this precision or recall."`
 	Bins            int      `default:"10" help:"With --analyses: reliability-table bins."`
@@ -54,6 +63,15 @@ func (c *stagesCmd) Run(e *env) error {
 		return flagged(err)
 	}
 	c.announcePreset(e, preset)
+	var part *manifest.Shard
+	if c.Shard != "" {
+		spec, err := shard.Parse(c.Shard)
+		if err != nil {
+			return err
+		}
+		req.Keep = spec.Has
+		part = &manifest.Shard{Index: spec.Index, Count: spec.Count, Hash: shard.Hash}
+	}
 	opt, err := req.Options(p)
 	if err != nil {
 		return flagged(err)
@@ -61,7 +79,7 @@ func (c *stagesCmd) Run(e *env) error {
 	// Judgments and topics stay in memory while traces stream past them: a
 	// tighter collector target keeps peak memory nearer what is live.
 	defer debug.SetGCPercent(debug.SetGCPercent(50))
-	in, inputs, files, err := c.read(e, p.Scale)
+	in, inputs, files, err := c.readRequest(e, req, p.Scale)
 	defer closeAll(files)
 	if err != nil {
 		return err
@@ -73,8 +91,9 @@ func (c *stagesCmd) Run(e *env) error {
 	}
 	files = append(files, traceFiles...)
 	bar := progress.Files(e.stderr, "evaluating traces", traceFiles, e.terminal, time.Now)
-	res, err := stages.Evaluate(in, traces, opt)
+	res, out, err := c.evaluate(e, in, traces, opt)
 	bar.Done()
+	defer out.Abort()
 	if err != nil {
 		return err
 	}
@@ -83,16 +102,68 @@ func (c *stagesCmd) Run(e *env) error {
 			return err
 		}
 	}
-	rep := &report.Stages{Tool: "ragstat", Version: Version, Policy: p, Inputs: inputs, Result: res, PerQuery: c.PerQuery}
+	if part != nil {
+		part.Positions = res.Positions
+	}
+	rep := &report.Stages{Tool: "ragstat", Version: Version, Policy: p, Inputs: inputs, Result: res, PerQuery: c.PerQuery, Shard: part}
 	if err := report.RenderStages(e.stdout, c.Format, rep); err != nil {
 		return internal(err)
+	}
+	if err := out.Commit(); err != nil {
+		return err
 	}
 	return c.gate(res)
 }
 
+// evaluate evaluates the traces, writing each trace's record to
+// --per-query-out when given (committed by the caller once all went well).
+func (c *stagesCmd) evaluate(e *env, in stages.Input, traces stages.Traces, opt stages.Options) (*stages.Result, *outfile.Set, error) {
+	ins := []outfile.Input{{Flag: "--judgments", Path: c.Judgments}, {Flag: "--topics", Path: c.Topics}, {Flag: "--corpus", Path: c.Corpus}}
+	for _, t := range c.Traces {
+		ins = append(ins, outfile.Input{Flag: "traces", Path: t})
+	}
+	out := outfile.New(outfile.Options{Force: c.Force, Stdout: e.stdout}, ins...)
+	if c.PerQueryOut == "" {
+		res, err := stages.Evaluate(in, traces, opt)
+		return res, out, err
+	}
+	if err := out.Claim("--per-query-out", c.PerQueryOut); err != nil {
+		return nil, out, err
+	}
+	opt.Summary = c.Format == "table" && !c.PerQuery && opt.Shard == nil
+	var res *stages.Result
+	err := out.Write(c.PerQueryOut, func(w io.Writer) (err error) {
+		if !strings.EqualFold(filepath.Ext(c.PerQueryOut), ".parquet") {
+			opt.PerQuery = report.StagesRecords(w)
+			res, err = stages.Evaluate(in, traces, opt)
+			return err
+		}
+		var names []string
+		for _, m := range opt.Metrics {
+			names = append(names, m.Name())
+		}
+		pw, err := parquetio.NewStagesWriter(w, names)
+		if err != nil {
+			return err
+		}
+		opt.PerQuery = pw.Write
+		if res, err = stages.Evaluate(in, traces, opt); err != nil {
+			return err
+		}
+		return pw.Close()
+	})
+	return res, out, err
+}
+
 // read opens and reads every input but the traces, with the record of each.
 func (c *stagesCmd) read(e *env, scale judgments.Scale) (stages.Input, []report.Input, []*input.File, error) {
-	in, files, err := c.request().Read(scale, e.files())
+	return c.readRequest(e, c.request(), scale)
+}
+
+// readRequest is read of the inputs req names (under --shard, those of the
+// shard's queries).
+func (c *stagesCmd) readRequest(e *env, req stages.Request, scale judgments.Scale) (stages.Input, []report.Input, []*input.File, error) {
+	in, files, err := req.Read(scale, e.files())
 	var inputs []report.Input
 	for i, f := range files {
 		inputs = append(inputs, report.Input{Role: []string{"judgments", "topics", "corpus"}[i], Path: f.Name, Format: "jsonl"})

@@ -19,6 +19,19 @@ func TestStagesCommand(t *testing.T) {
 		}
 		golden(t, "stages."+format+".golden", strings.ReplaceAll(out, Version, "VERSION"))
 	}
+	// With --per-query-out, every trace's record goes to the file and the
+	// table, holding sums only, prints what it printed.
+	recs := filepath.Join(t.TempDir(), "records.jsonl")
+	out, errs, code := ragstat(t, "", append(args, "--per-query-out", recs)...)
+	want, _ := os.ReadFile(filepath.Join(testdataDir, "stages.table.golden"))
+	data, err := os.ReadFile(recs)
+	if code != 0 || strings.ReplaceAll(out, Version, "VERSION") != string(want) || err != nil || strings.Count(string(data), "\n") != 8 ||
+		!strings.Contains(string(data), `"system":"v2","query":"refund-window"`) {
+		t.Errorf("--per-query-out: exit %d, %s, %d records, %v", code, errs, strings.Count(string(data), "\n"), err)
+	}
+	if _, errs, code := ragstat(t, "", append(args, "--per-query-out", recs)...); code != exitInput || !strings.Contains(errs, "--force") {
+		t.Errorf("existing --per-query-out: exit %d, %s", code, errs)
+	}
 	js, _, _ := ragstat(t, "", append(args, "--format", "json")...)
 	page, errs, code := ragstat(t, js, "report", "-")
 	if code != 0 || !strings.Contains(page, "<svg") || !strings.Contains(page, "sha256") {
