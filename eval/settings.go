@@ -118,6 +118,9 @@ type Files struct {
 	// the queries to evaluate; the others are left out of the judgments and
 	// passed over in every run (one shard of an evaluation split by query).
 	Keep func(*judgments.Set) func(query string) bool
+	// Digest computes the judgments file's SHA-256 as it is read
+	// (input.File.KeepSHA256), for a manifest.
+	Digest bool
 }
 
 // An Evaluation is what Open built.
@@ -142,6 +145,9 @@ func (s Settings) Open(files Files) (_ *Evaluation, err error) {
 	jf, err := files.Open(s.Judgments)
 	if err != nil {
 		return nil, err
+	}
+	if files.Digest {
+		jf.KeepSHA256()
 	}
 	defer func() {
 		if err != nil {

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"io/fs"
 	"slices"
@@ -146,5 +147,22 @@ func TestSettingsOpenKeep(t *testing.T) {
 	res, err := ev.Lists("run", map[string][]string{"refund": {"policy"}, "limits": {"limit"}})
 	if err != nil || len(res.Rows) != 1 || res.Rows[0].Query != "limits" {
 		t.Errorf("rows %+v, %v; want limits alone", res.Rows, err)
+	}
+}
+
+// TestSettingsOpenDigest: the judgments' digest is the SHA-256 of the file,
+// with Digest computed as it is read.
+func TestSettingsOpenDigest(t *testing.T) {
+	want := fmt.Sprintf("%x", sha256.Sum256([]byte(qrelsText)))
+	for _, digest := range []bool{true, false} {
+		files := (&memFiles{content: map[string]string{"qrels": qrelsText}}).files()
+		files.Digest = digest
+		ev, err := Settings{Judgments: "qrels"}.Open(files)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sum, err := ev.File.SHA256(); err != nil || sum != want {
+			t.Errorf("Digest %v: %s, %v; want %s", digest, sum, err, want)
+		}
 	}
 }
