@@ -107,6 +107,8 @@ func TestCompareMergeRefuses(t *testing.T) {
 	a, b, c := part("a.json", "0/3"), part("b.json", "1/3"), part("c.json", "2/3")
 	seed := part("seed.json", "2/3", "--seed", "2")
 	rule := part("rule.json", "2/3", "--fail-on", "R@100 < 0")
+	gain := part("gain.json", "2/3", "--gain", "exp", "--allow-mismatch", "policy.gain")
+	sliced := part("sliced.json", "2/3", "--slice-by", "answerable")
 	half := part("half.json", "1/2")
 	whole := write("whole.json", append(append([]string{}, args...), "-f", "json")...)
 	evalPart := write("eval.json", "eval", "-j", filepath.Join(dir, "dl_hard-passage.qrels"), "--unjudged", "nonrelevant",
@@ -120,6 +122,8 @@ func TestCompareMergeRefuses(t *testing.T) {
 		{[]string{a, b, half}, "half.json is shard 1/2 but a.json is shard 0/3"},
 		{[]string{a, b, seed}, "a.json and seed.json disagree on the statistics' settings"},
 		{[]string{a, b, rule}, "a.json and rule.json disagree on the gate"},
+		{[]string{a, b, gain}, "a.json and gain.json disagree on policy.gain"},
+		{[]string{a, b, sliced}, "a.json and sliced.json disagree on the slices"},
 		{[]string{a, b, whole}, "whole.json is not a partial result"},
 		{[]string{a, b, evalPart}, "a.json is a compare result but eval.json is an eval result"},
 	} {
