@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/outfile"
 	"github.com/ragstat/ragstat/internal/progress"
 	"github.com/ragstat/ragstat/manifest"
@@ -151,18 +150,5 @@ func (c *tokensCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	total := 0
-	for _, path := range c.Files {
-		data, err := input.Read(path, e.stdin, (*input.File).ReadAll)
-		if err != nil {
-			return err
-		}
-		n := tok.Count(string(data))
-		total += n
-		fmt.Fprintf(e.stdout, "%d\t%s\t%s\n", n, tok.Name(), path)
-	}
-	if len(c.Files) > 1 {
-		fmt.Fprintf(e.stdout, "%d\t%s\ttotal\n", total, tok.Name())
-	}
-	return nil
+	return tokenize.CountFiles(e.stdout, tok, c.Files, e.stdin)
 }
