@@ -105,22 +105,12 @@ func (c *compareCmd) Run(e *env) error {
 	return gate(e, reasons)
 }
 
-// render writes a comparison in the format asked for; CSV has no place
-// for the definitions, notes and gate power (unless --csv-comments), so
-// they go to stderr.
+// render writes a comparison in the format asked for; what the format
+// has no place for goes to stderr.
 func (c *compareCmd) render(e *env, r *compare.Result) error {
-	switch c.Format {
-	case "html":
-		return htmlreport.Compare(e.stdout, r)
-	case "csv":
-		if !c.CSVComments {
-			for _, l := range r.Beyond() {
-				fmt.Fprintln(e.stderr, "ragstat:", l)
-			}
-		}
-		return compare.CSV(e.stdout, r, c.CSVComments)
-	}
-	return compare.Render(e.stdout, c.Format, r)
+	apart, err := compare.Output{Format: c.Format, CSVComments: c.CSVComments, HTML: htmlreport.Compare}.Write(e.stdout, r)
+	e.notes(apart)
+	return err
 }
 
 // gate prints one line per reason and exits 3 when there is any.

@@ -42,6 +42,13 @@ type env struct {
 	terminal       bool // stderr is a terminal: progress may be shown
 }
 
+// notes writes each line to stderr after "ragstat: ".
+func (e *env) notes(lines []string) {
+	for _, l := range lines {
+		fmt.Fprintln(e.stderr, "ragstat:", l)
+	}
+}
+
 type cli struct {
 	VersionFlag     kong.VersionFlag `name:"version" short:"v" help:"Print the version and exit."`
 	Demo            demoCmd          `cmd:"" help:"Evaluate the source document's example and tell what the numbers say."`
