@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -344,5 +345,39 @@ func TestUndefinedEffectSize(t *testing.T) {
 	}
 	if err := f.UnmarshalJSON([]byte(`null`)); err != nil || !math.IsNaN(float64(f)) {
 		t.Errorf("reading null: %v, %v", f, err)
+	}
+}
+
+// TestOutputWrite checks that Write renders what Render and CSV do, hands
+// CSV's notes back only without comments, and calls the HTML renderer
+// passed in.
+func TestOutputWrite(t *testing.T) {
+	r := compareFixture(t)
+	html := func(w io.Writer, _ *Result) error {
+		_, err := io.WriteString(w, "<html>")
+		return err
+	}
+	csvWith := func(comments bool) string {
+		var buf bytes.Buffer
+		CSV(&buf, r, comments)
+		return buf.String()
+	}
+	for _, tc := range []struct {
+		out   Output
+		want  string
+		apart []string
+	}{
+		{Output{Format: "csv"}, csvWith(false), r.Beyond()},
+		{Output{Format: "csv", CSVComments: true}, csvWith(true), nil},
+		{Output{Format: "html", HTML: html}, "<html>", nil},
+	} {
+		var buf bytes.Buffer
+		apart, err := tc.out.Write(&buf, r)
+		if err != nil || buf.String() != tc.want || !slices.Equal(apart, tc.apart) {
+			t.Errorf("%+v: wrote %.40q, apart %q, %v", tc.out, buf.String(), apart, err)
+		}
+	}
+	if _, err := (Output{Format: "html"}).Write(&bytes.Buffer{}, r); err == nil {
+		t.Error("html without a renderer was accepted")
 	}
 }
