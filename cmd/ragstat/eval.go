@@ -168,9 +168,7 @@ func (c *evalCmd) Run(e *env) error {
 	if err := report.Render(bar.ClearBefore(e.stdout), c.Format, rep); err != nil {
 		return internal(err)
 	}
-	for _, l := range rep.Beside(c.Format) {
-		fmt.Fprintln(e.stderr, "ragstat:", l)
-	}
+	e.notes(rep.Beside(c.Format))
 	return nil
 }
 
