@@ -109,7 +109,7 @@ func (c *compareCmd) Run(e *env) error {
 // has no place for goes to stderr.
 func (c *compareCmd) render(e *env, r *compare.Result) error {
 	apart, err := compare.Output{Format: c.Format, CSVComments: c.CSVComments, HTML: htmlreport.Compare}.Write(e.stdout, r)
-	e.notes(apart)
+	e.notes(apart...)
 	return err
 }
 

@@ -168,7 +168,7 @@ func (c *evalCmd) Run(e *env) error {
 	if err := report.Render(bar.ClearBefore(e.stdout), c.Format, rep); err != nil {
 		return internal(err)
 	}
-	e.notes(rep.Beside(c.Format))
+	e.notes(rep.Beside(c.Format)...)
 	return nil
 }
 

@@ -7,7 +7,6 @@ import (
 	"log"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 
 	"github.com/ragstat/ragstat/corpus"
@@ -110,9 +109,7 @@ func (c *baselineCmd) Run(e *env) error {
 		return err
 	}
 	fmt.Fprintf(outfile.ReportTo(c.Out, e.stdout, e.stderr), "%s -> %s\n", res.Summary(), c.Out)
-	if empty := res.Empty(); len(empty) > 0 {
-		fmt.Fprintf(e.stderr, "ragstat: warning: %d queries matched no passage and are absent from the run: %s\n", len(empty), strings.Join(empty, ", "))
-	}
+	e.notes(res.Warnings()...)
 	return nil
 }
 
@@ -185,14 +182,10 @@ func (c *judgeExportCmd) Run(e *env) error {
 		n, scale, err = assess.ExportFile(context.Background(), c.DB, w, assess.ExportOptions{Format: c.Format, Assessor: c.Assessor, Merge: c.Merge})
 		return err
 	})
-	switch {
-	case err != nil:
+	if err != nil {
 		return err
-	case scale != judgments.DefaultScale:
-		fmt.Fprintf(e.stderr, "ragstat: exported %d judgments on grades %s: evaluate them with --grades %s\n", n, scale, scale)
-	default:
-		fmt.Fprintf(e.stderr, "ragstat: exported %d judgments\n", n)
 	}
+	e.notes(assess.Exported(n, scale))
 	return nil
 }
 

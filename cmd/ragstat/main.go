@@ -43,7 +43,7 @@ type env struct {
 }
 
 // notes writes each line to stderr after "ragstat: ".
-func (e *env) notes(lines []string) {
+func (e *env) notes(lines ...string) {
 	for _, l := range lines {
 		fmt.Fprintln(e.stderr, "ragstat:", l)
 	}

@@ -24,7 +24,7 @@ func (c *mergeCmd) Run(e *env) error {
 		return err
 	}
 	apart, err := res.Render(e.stdout)
-	e.notes(apart)
+	e.notes(apart...)
 	if err != nil {
 		return internal(err)
 	}

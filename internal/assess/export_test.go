@@ -192,3 +192,18 @@ func TestKappaOnScale(t *testing.T) {
 		t.Errorf("off-scale grade: %v", err)
 	}
 }
+
+func TestExported(t *testing.T) {
+	for _, c := range []struct {
+		n     int
+		scale judgments.Scale
+		want  string
+	}{
+		{3, judgments.DefaultScale, "exported 3 judgments"},
+		{2, judgments.Scale{Min: 0, Max: 1}, "exported 2 judgments on grades 0..1: evaluate them with --grades 0..1"},
+	} {
+		if got := Exported(c.n, c.scale); got != c.want {
+			t.Errorf("Exported(%d, %v) = %q, want %q", c.n, c.scale, got, c.want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package assess
 
 import (
 	"context"
+	"fmt"
 	"io"
 
 	"github.com/ragstat/ragstat/diag"
@@ -28,6 +29,15 @@ func ServeFile(ctx context.Context, path, grades string, task *Task, opt RunOpti
 	}
 	defer db.Close()
 	return Run(ctx, db, task, opt)
+}
+
+// Exported says what an export wrote: n judgments, and on a scale other
+// than the default the --grades that evaluates them.
+func Exported(n int, scale judgments.Scale) string {
+	if scale != judgments.DefaultScale {
+		return fmt.Sprintf("exported %d judgments on grades %s: evaluate them with --grades %s", n, scale, scale)
+	}
+	return fmt.Sprintf("exported %d judgments", n)
 }
 
 // ExportFile writes the judgments opt selects from the database at path

@@ -138,11 +138,12 @@ func TestRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
-		name, topics, summary, empty, err string
+		name, topics, summary, empty, warning, err string
 	}{
 		{"ranked", `{"id":"refund","text":"refunds"}` + "\n" + `{"id":"stop","text":"the and of"}`,
-			"BM25 over 1 passages (1 without text left out), 2 queries, top 5", "stop", ""},
-		{"topic without text", `{"id":"refund"}`, "", "", "the topic has no text"},
+			"BM25 over 1 passages (1 without text left out), 2 queries, top 5", "stop",
+			"warning: 1 queries matched no passage and are absent from the run: stop", ""},
+		{"topic without text", `{"id":"refund"}`, "", "", "", "the topic has no text"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ts, err := topics.Read(input.FromBytes("topics.jsonl", []byte(c.topics+"\n")))
@@ -164,6 +165,9 @@ func TestRun(t *testing.T) {
 			}
 			if got := strings.Join(res.Empty(), ","); got != c.empty {
 				t.Errorf("empty %q, want %q", got, c.empty)
+			}
+			if got := strings.Join(res.Warnings(), "\n"); got != c.warning {
+				t.Errorf("warnings %q, want %q", got, c.warning)
 			}
 		})
 	}

@@ -71,3 +71,13 @@ func (r *Result) Empty() []string {
 	}
 	return out
 }
+
+// Warnings are the lines a caller shows beside the run: the queries that
+// matched no passage, if any.
+func (r *Result) Warnings() []string {
+	empty := r.Empty()
+	if len(empty) == 0 {
+		return nil
+	}
+	return []string{fmt.Sprintf("warning: %d queries matched no passage and are absent from the run: %s", len(empty), strings.Join(empty, ", "))}
+}
