@@ -77,12 +77,17 @@ func (c *cutoffs) Decode(ctx *kong.DecodeContext) error {
 	return nil
 }
 
-// rowFlags choose the format and the rows of an evaluation's result; eval
-// and merge take them.
+// rowFlags choose the format and the rows of an evaluation's result.
 type rowFlags struct {
-	Format   string `short:"f" default:"table" enum:"table,json,jsonl,csv,tsv,markdown,trec" help:"Output format (${enum})."`
-	PerQuery bool   `help:"Print a row per query (default: when there are at most 50 queries)."`
-	Summary  bool   `help:"Print the means only."`
+	Format string `short:"f" default:"table" enum:"table,json,jsonl,csv,tsv,markdown,trec" help:"Output format (${enum})."`
+	rowChoice
+}
+
+// rowChoice chooses the rows of an evaluation's result; eval and merge
+// take it.
+type rowChoice struct {
+	PerQuery bool `help:"Print a row per query (default: when there are at most 50 queries)."`
+	Summary  bool `help:"Print the means only."`
 }
 
 type evalCmd struct {
