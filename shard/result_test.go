@@ -1,12 +1,16 @@
 package shard
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/ragstat/ragstat/compare"
+	"github.com/ragstat/ragstat/eval"
+	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/judgments"
 )
 
 // TestMergeRefuses checks what Merge refuses before it reads the parts
@@ -36,6 +40,47 @@ func TestMergeRefuses(t *testing.T) {
 		_, err := Merge(tc.paths, strings.NewReader(""), Output{Output: compare.Output{Format: tc.format}})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q as %s: %v, want %q", tc.paths, tc.format, err, tc.want)
+		}
+	}
+}
+
+// TestSelect checks what a selection keeps and records, and that ""
+// selects every query.
+func TestSelect(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		keep bool
+		err  bool
+	}{
+		{"", false, false},
+		{"0/2", true, false},
+		{"2/2", false, true},
+	} {
+		s, err := Select(tc.text)
+		if (err != nil) != tc.err || (s.Keep() != nil) != tc.keep || (s.Part() != nil) != tc.keep {
+			t.Errorf("%q: %+v, %v", tc.text, s, err)
+		}
+		var files eval.Files
+		s.Read(&files)
+		if (files.Keep != nil) != tc.keep {
+			t.Errorf("%q: Keep set: %v", tc.text, files.Keep != nil)
+		}
+	}
+	s, _ := Select("1/3")
+	var files eval.Files
+	s.Read(&files)
+	judged := []string{"a", "b", "c", "d", "e"}
+	set, err := judgments.Read(input.FromBytes("qrels.txt", []byte("a 0 x 1\nb 0 x 1\nc 0 x 1\nd 0 x 1\ne 0 x 1\n")), judgments.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	keep := files.Keep(set)
+	if want := s.spec.Record(judged).Positions; !maps.Equal(s.Part().Positions, want) {
+		t.Errorf("positions %v, want %v", s.Part().Positions, want)
+	}
+	for _, q := range judged {
+		if keep(q) != (Of(q, 3) == 1) {
+			t.Errorf("%s kept: %v", q, keep(q))
 		}
 	}
 }
