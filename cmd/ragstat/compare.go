@@ -6,8 +6,6 @@ import (
 	"github.com/ragstat/ragstat/compare"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/htmlreport"
-	"github.com/ragstat/ragstat/judgments"
-	"github.com/ragstat/ragstat/manifest"
 	"github.com/ragstat/ragstat/shard"
 	"github.com/ragstat/ragstat/systems"
 	"github.com/ragstat/ragstat/traceimport"
@@ -54,19 +52,14 @@ func (c *compareCmd) Run(e *env) error {
 		return err
 	}
 	files := e.files()
-	var keep func(string) bool
-	var part *manifest.Shard
-	if c.Shard != "" {
-		spec, err := shard.Parse(c.Shard)
-		if err != nil {
-			return err
-		}
-		if c.Format != "json" {
-			return fmt.Errorf("--shard writes a partial comparison for ragstat merge: give --format json")
-		}
-		keep = spec.Has
-		files.Keep = func(q *judgments.Set) func(string) bool { part = spec.Record(q.IDs()); return spec.Has }
+	sel, err := shard.Select(c.Shard)
+	if err != nil {
+		return err
 	}
+	if sel != nil && c.Format != "json" {
+		return fmt.Errorf("--shard writes a partial comparison for ragstat merge: give --format json")
+	}
+	sel.Read(&files)
 	ev, err := req.Open(files)
 	if err != nil {
 		return err
@@ -78,7 +71,7 @@ func (c *compareCmd) Run(e *env) error {
 		return err
 	}
 	defer g.Close()
-	g.Version, g.Keep, g.Shard = Version, keep, part
+	g.Version, g.Keep, g.Shard = Version, sel.Keep(), sel.Part()
 	var mapped traceimport.Manifests
 	g.Mapping = mapped.Of
 	readers, err := e.traceFormats(c.mappingFlags, c.stageFlags, &mapped)(g.Corpus)

@@ -15,8 +15,6 @@ import (
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/outfile"
 	"github.com/ragstat/ragstat/internal/progress"
-	"github.com/ragstat/ragstat/judgments"
-	"github.com/ragstat/ragstat/manifest"
 	"github.com/ragstat/ragstat/parquetio"
 	"github.com/ragstat/ragstat/report"
 	"github.com/ragstat/ragstat/runs"
@@ -136,19 +134,17 @@ func (c *evalCmd) Run(e *env) error {
 	defer debug.SetGCPercent(debug.SetGCPercent(50))
 	files := e.files()
 	files.Digest = c.Format == "json" // the manifest's digests, computed as the inputs are read
-	var part *manifest.Shard
-	if c.Shard != "" {
-		spec, err := shard.Parse(c.Shard)
-		if err != nil {
-			return err
-		}
-		files.Keep = func(q *judgments.Set) func(string) bool { part = spec.Record(q.IDs()); return spec.Has }
+	sel, err := shard.Select(c.Shard)
+	if err != nil {
+		return err
 	}
+	sel.Read(&files)
 	ev, err := c.settings().Open(files)
 	if err != nil {
 		return err
 	}
 	defer ev.File.Close()
+	part := sel.Part()
 	if part != nil {
 		part.FoldedJudgments = ev.FoldedJudgments
 	}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/ragstat/ragstat/internal/outfile"
 	"github.com/ragstat/ragstat/internal/progress"
-	"github.com/ragstat/ragstat/manifest"
 	"github.com/ragstat/ragstat/parquetio"
 	"github.com/ragstat/ragstat/report"
 	"github.com/ragstat/ragstat/shard"
@@ -59,15 +58,12 @@ func (c *stagesCmd) Run(e *env) error {
 		return err
 	}
 	c.announcePreset(e, preset)
-	var part *manifest.Shard
-	if c.Shard != "" {
-		spec, err := shard.Parse(c.Shard)
-		if err != nil {
-			return err
-		}
-		req.Keep = spec.Has
-		part = &manifest.Shard{Index: spec.Index, Count: spec.Count, Hash: shard.Hash}
+	sel, err := shard.Select(c.Shard)
+	if err != nil {
+		return err
 	}
+	req.Keep = sel.Keep()
+	part := sel.Part()
 	opt, err := req.Options(p)
 	if err != nil {
 		return err
