@@ -122,7 +122,10 @@ for n in $sizes; do
     cmd=("${out[@]}" --per-query --format "$f")
     unset -n cmd
   done
-  paired "ragstat eval, $n queries, per-query output" out summary table json jsonl csv tsv markdown trec
+  # json's manifest records the run's SHA-256 with or without rows: its
+  # summary-only run shows that cost apart from the rows'.
+  out_jsonsummary=("${out[@]}" --summary --format json)
+  paired "ragstat eval, $n queries, per-query output" out summary table json jsonsummary jsonl csv tsv markdown trec
   te_summary=("$bin" trec-eval -m all_trec "$dir/qrels.txt" "$dir/run.txt")
   te_per_query=("$bin" trec-eval -q -m all_trec "$dir/qrels.txt" "$dir/run.txt")
   paired "ragstat trec-eval -m all_trec, $n queries, -q" te summary per_query
