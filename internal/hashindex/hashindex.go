@@ -46,6 +46,9 @@ func (x *Index) Reset(n int) {
 	x.mask = uint64(size - 1)
 }
 
+// Hash returns key's hash for this process; it is the one Index uses.
+func Hash(key string) uint64 { return hash(key) }
+
 // hash is wyhash (the function Go's runtime hashes strings with where the
 // processor lacks AES instructions), seeded per process: a few
 // multiplications for an id of a few dozen bytes, inlined into the
