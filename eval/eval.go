@@ -116,10 +116,10 @@ func New(qrels *judgments.Set, policy Policy, metrics []metric.Metric, docOf fun
 		return nil, fmt.Errorf("no metrics to compute")
 	}
 	if policy.Unit == UnitDoc && docOf == nil {
-		return nil, &PolicyError{Field: "unit", Value: string(UnitDoc), Msg: "needs a document map: an item-to-document map or id pattern"}
+		return nil, &diag.OptionError{Scope: "policy", Option: "unit", Value: string(UnitDoc), Msg: "needs a document map: an item-to-document map or id pattern"}
 	}
 	if policy.Unit != UnitDoc && docOf != nil {
-		return nil, &PolicyError{Field: "unit", Value: string(policy.Unit), Msg: "takes no document map: the doc unit does"}
+		return nil, &diag.OptionError{Scope: "policy", Option: "unit", Value: string(policy.Unit), Msg: "takes no document map: the doc unit does"}
 	}
 	e := &Evaluator{policy: policy, metrics: metrics, qrels: qrels, ideal: map[string][]int32{}}
 	if policy.Unit == UnitDoc {
@@ -510,7 +510,7 @@ func (e *Evaluator) RunLists(name, file, format string, lists map[string][]runs.
 // readOrder sets the reader's order to the policy's, refusing another.
 func (e *Evaluator) readOrder(opt runs.Options) (runs.Options, error) {
 	if opt.Order != "" && opt.Order != e.policy.Order {
-		return opt, &PolicyError{Field: "order", Value: string(e.policy.Order), Msg: fmt.Sprintf("disagrees with the reader's order %q", opt.Order)}
+		return opt, &diag.OptionError{Scope: "policy", Option: "order", Value: string(e.policy.Order), Msg: fmt.Sprintf("disagrees with the reader's order %q", opt.Order)}
 	}
 	opt.Order = e.policy.Order
 	return opt, nil
