@@ -2,6 +2,8 @@ package traceimport
 
 import (
 	"fmt"
+	"maps"
+	"strings"
 	"testing"
 )
 
@@ -53,5 +55,33 @@ func TestManifests(t *testing.T) {
 	ms.Keep(man)
 	if ms.Of("a.jsonl") != man || ms.Of("b.jsonl") != nil {
 		t.Errorf("Of: %v, %v", ms.Of("a.jsonl"), ms.Of("b.jsonl"))
+	}
+}
+
+// TestSettingsMapping checks that Settings read into the Mapping the
+// parsers give, and that a malformed stage or close-after is refused.
+func TestSettingsMapping(t *testing.T) {
+	for _, tc := range []struct {
+		s      Settings
+		stages map[string]string
+		close  int
+		err    string
+	}{
+		{Settings{QueryID: "session.id", Strict: true}, nil, 0, ""},
+		{Settings{Stages: []string{"rerank=reranked", "bm25=-"}, CloseAfter: "end"}, map[string]string{"rerank": "reranked", "bm25": "-"}, EndOfInput, ""},
+		{Settings{CloseAfter: "7"}, nil, 7, ""},
+		{Settings{CloseAfter: "0"}, nil, 0, "close_after"},
+		{Settings{Stages: []string{"nameless"}}, nil, 0, "nameless"},
+	} {
+		m, err := tc.s.Mapping(nil)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%+v: %v, want %q", tc.s, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || m.QueryID != tc.s.QueryID || m.Strict != tc.s.Strict || m.CloseAfter != tc.close || !maps.Equal(m.Stages, tc.stages) {
+			t.Errorf("%+v: %+v, %v", tc.s, m, err)
+		}
 	}
 }

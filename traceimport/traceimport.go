@@ -232,6 +232,27 @@ func ParseCloseAfter(s string) (int, error) {
 	return n, nil
 }
 
+// Settings are a Mapping's options as text, as a command line gives them:
+// Stages as ParseStages reads them, CloseAfter as ParseCloseAfter does.
+type Settings struct {
+	QueryID, System, SystemFrom, ItemID, ItemScore string
+	Citation, Abstain                              string
+	Strict                                         bool
+	Stages                                         []string
+	CloseAfter                                     string
+}
+
+// Mapping reads s into the Mapping over the corpus c (nil for none).
+func (s Settings) Mapping(c *corpus.Corpus) (Mapping, error) {
+	m := Mapping{QueryID: s.QueryID, System: s.System, SystemFrom: s.SystemFrom, ItemID: s.ItemID,
+		ItemScore: s.ItemScore, Citation: s.Citation, Abstain: s.Abstain, Strict: s.Strict, Corpus: c}
+	var err error
+	if m.Stages, err = ParseStages(s.Stages); err == nil {
+		m.CloseAfter, err = ParseCloseAfter(s.CloseAfter)
+	}
+	return m, err
+}
+
 func checkKey(what, key string) error {
 	if strings.TrimSpace(key) == "" || key != strings.TrimSpace(key) {
 		return fmt.Errorf("%s key %q: give an attribute name, metadata.NAME or resource.NAME", what, key)

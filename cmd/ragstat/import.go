@@ -37,13 +37,9 @@ type stageFlags struct {
 
 // mapping turns the flags into a traceimport.Mapping.
 func (f *mappingFlags) mapping(c *corpus.Corpus, renames stageFlags) (traceimport.Mapping, error) {
-	m := traceimport.Mapping{QueryID: f.QueryID, System: f.System, SystemFrom: f.SystemFrom, ItemID: f.ItemID,
-		ItemScore: f.ItemScore, Citation: f.CitationPattern, Abstain: f.AbstainPattern, Strict: f.Strict, Corpus: c}
-	var err error
-	if m.Stages, err = traceimport.ParseStages(renames.Stage); err == nil {
-		m.CloseAfter, err = traceimport.ParseCloseAfter(f.CloseAfter)
-	}
-	return m, err
+	return traceimport.Settings{QueryID: f.QueryID, System: f.System, SystemFrom: f.SystemFrom, ItemID: f.ItemID,
+		ItemScore: f.ItemScore, Citation: f.CitationPattern, Abstain: f.AbstainPattern, Strict: f.Strict,
+		Stages: renames.Stage, CloseAfter: f.CloseAfter}.Mapping(c)
 }
 
 // traceFormats are the trace formats commands read, foreign traces mapped
