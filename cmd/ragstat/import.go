@@ -117,17 +117,10 @@ func (c *collectCmd) Run(e *env) error {
 	if c.MaxBodyMiB <= 0 || c.MaxBodyMiB > 1<<20 {
 		return fmt.Errorf("--max-body-mib %d: give 1 to %d", c.MaxBodyMiB, 1<<20)
 	}
-	mode := collect.New
-	switch {
-	case c.Append:
-		mode = collect.Append
-	case c.Force:
-		mode = collect.Replace
-	}
 	ctx, stop := interrupted()
 	defer stop()
 	st, err := collect.Run(ctx, collect.RunOptions{Addr: c.Addr, Token: c.Token, MaxBody: c.MaxBodyMiB << 20,
-		Path: c.Out, Mode: mode, Stdout: e.stdout, Out: e.stderr, Log: log.New(e.stderr, "ragstat collect: ", log.LstdFlags)})
+		Path: c.Out, Mode: collect.ModeOf(c.Append, c.Force), Stdout: e.stdout, Out: e.stderr, Log: log.New(e.stderr, "ragstat collect: ", log.LstdFlags)})
 	if err != nil {
 		return err
 	}

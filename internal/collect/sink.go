@@ -25,6 +25,18 @@ const (
 	Replace
 )
 
+// ModeOf is the mode two switches choose: Append when appending, else
+// Replace when replacing, else New.
+func ModeOf(appending, replacing bool) Mode {
+	switch {
+	case appending:
+		return Append
+	case replacing:
+		return Replace
+	}
+	return New
+}
+
 // Sink is where the receiver writes: one OTLP/JSON line per request,
 // flushed to stable storage before the request is acknowledged. It is safe
 // for concurrent use; requests that arrive together share one flush.

@@ -144,3 +144,19 @@ func TestStreamFailure(t *testing.T) {
 		}
 	}
 }
+
+func TestModeOf(t *testing.T) {
+	for _, tc := range []struct {
+		appending, replacing bool
+		want                 Mode
+	}{
+		{false, false, New},
+		{true, false, Append},
+		{false, true, Replace},
+		{true, true, Append},
+	} {
+		if got := ModeOf(tc.appending, tc.replacing); got != tc.want {
+			t.Errorf("ModeOf(%v, %v) = %v, want %v", tc.appending, tc.replacing, got, tc.want)
+		}
+	}
+}
