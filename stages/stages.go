@@ -85,6 +85,29 @@ type Input struct {
 	Judgments *judgments.Set
 	Topics    *topics.Set
 	Corpus    *corpus.Corpus // may be nil
+	// Spilled, when set, holds the judgments and topics in a temporary
+	// file instead (Judgments and Topics are then nil; Request.Spill),
+	// and the evaluation keeps its per-query values in temporary files
+	// beside it: memory does not grow with the number of queries.
+	Spilled *Spilled
+}
+
+// Close removes the spill file, if any.
+func (in Input) Close() error { return in.Spilled.Close() }
+
+// JudgmentsFormat is the format the judgments were read in.
+func (in Input) JudgmentsFormat() judgments.Format {
+	if in.Spilled != nil {
+		return in.Spilled.Format
+	}
+	return in.Judgments.Format
+}
+
+func (in Input) topicsFile() string {
+	if in.Spilled != nil {
+		return in.Spilled.TopicsFile
+	}
+	return in.Topics.File
 }
 
 // Result is the evaluation of every system found in the traces.

@@ -76,11 +76,13 @@ func (c *stagesCmd) Run(e *env) error {
 	if err != nil {
 		return flagged(err)
 	}
+	req.Spill = c.PerQueryOut != "" // bounded memory: judgments and topics wait in a temporary file
 	// Judgments and topics stay in memory while traces stream past them: a
 	// tighter collector target keeps peak memory nearer what is live.
 	defer debug.SetGCPercent(debug.SetGCPercent(50))
 	in, inputs, files, err := c.readRequest(e, req, p.Scale)
 	defer closeAll(files)
+	defer in.Close()
 	if err != nil {
 		return err
 	}
@@ -169,7 +171,7 @@ func (c *stagesCmd) readRequest(e *env, req stages.Request, scale judgments.Scal
 		inputs = append(inputs, report.Input{Role: []string{"judgments", "topics", "corpus"}[i], Path: f.Name, Format: "jsonl"})
 	}
 	if err == nil {
-		inputs[0].Format = string(in.Judgments.Format)
+		inputs[0].Format = string(in.JudgmentsFormat())
 	}
 	return in, inputs, files, err
 }

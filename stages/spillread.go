@@ -1,0 +1,376 @@
+package stages
+
+import (
+	"cmp"
+	"fmt"
+	"os"
+	"slices"
+
+	"github.com/ragstat/ragstat/diag"
+	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/judgments"
+	"github.com/ragstat/ragstat/topics"
+)
+
+// judgmentSource hands every judgment of a file to emit, as
+// judgments.Stream does, and returns the format read.
+type judgmentSource func(emit func(judgments.Judgment)) (judgments.Format, error)
+
+// spillInputs reads the judgments (from src; file names them) and the
+// topics file openTopics opens into a Spilled in dir, keeping the queries keep accepts
+// (nil: all). Every line is checked as judgments.Read and topics.ReadOnly
+// check it, and the same problems are returned: the judgments' first.
+func spillInputs(file string, src judgmentSource, openTopics func() (*input.File, error), keep func(string) bool, scale judgments.Scale, dir string) (_ *Spilled, err error) {
+	s := &Spilled{JudgmentsFile: file, dir: dir, scale: scale}
+	var tempA, tempB *os.File
+	defer func() {
+		removeTemp(tempA)
+		removeTemp(tempB)
+		if err != nil {
+			s.Close()
+		}
+	}()
+	if tempA, err = s.temp(); err != nil {
+		return nil, err
+	}
+	chunks, a, format, readErr, err := spillJudgments(tempA, src)
+	if err != nil {
+		return nil, err
+	}
+	s.Format = format
+	var errs diag.List
+	errs.Add(readErr)
+	groups, err := groupChunks(chunks, a)
+	if err != nil {
+		return nil, err
+	}
+	if errs.Len() > 0 {
+		if !errs.Full() {
+			if err := s.writeGroups(groups, chunks, a, nil, nil, &errs); err != nil {
+				return nil, err
+			}
+		}
+		errs.Sort()
+		return nil, errs.Err()
+	}
+	tf, err := openTopics()
+	if err != nil {
+		return nil, err
+	}
+	s.TopicsFile = tf.Name
+	if tempB, err = s.temp(); err != nil {
+		return nil, err
+	}
+	tops, b, err := s.spillTopics(tempB, tf, keep)
+	if err != nil {
+		return nil, err
+	}
+	if s.f, err = s.temp(); err != nil {
+		return nil, err
+	}
+	if err := s.writeGroups(groups, chunks, a, b, tops, &errs); err != nil {
+		return nil, err
+	}
+	if errs.Len() > 0 {
+		errs.Sort()
+		return nil, errs.Err()
+	}
+	return s, nil
+}
+
+// spillJudgments writes the judgments src reads to f as chunks, a chunk a
+// run of judgments of one query, and returns each chunk's hash and
+// offset, in reading order, the problems found in the lines (readErr) and
+// any failure to write (err).
+func spillJudgments(f *os.File, src judgmentSource) (chunks []spillEntry, a *appender, format judgments.Format, readErr, err error) {
+	a = newAppender(f)
+	var cur []judgments.Judgment
+	flush := func() {
+		if len(cur) == 0 || err != nil {
+			return
+		}
+		var e encoder
+		e.string(cur[0].Query)
+		e.uint(uint64(cur[0].Line))
+		n := 0
+		for _, j := range cur {
+			if j.Item != "" {
+				n++
+			}
+		}
+		e.uint(uint64(n))
+		for _, j := range cur {
+			if j.Item != "" {
+				e.judgment(j)
+			}
+		}
+		var off int64
+		off, err = a.add(e)
+		chunks = append(chunks, spillEntry{hash: queryHash(cur[0].Query), off: off})
+		cur = cur[:0]
+	}
+	format, readErr = src(func(j judgments.Judgment) {
+		if len(cur) > 0 && (cur[0].Query != j.Query || j.Item == "") {
+			flush()
+		}
+		cur = append(cur, j)
+	})
+	flush()
+	if err == nil {
+		err = a.w.Flush()
+	}
+	return chunks, a, format, readErr, err
+}
+
+// group is a query's run of chunks, [start, end) in the sorted chunks.
+type group struct{ start, end int32 }
+
+// groupChunks orders the chunks by query, each query's in reading order,
+// and returns each query's run of chunks, the queries in the order their
+// first judgment was read.
+func groupChunks(chunks []spillEntry, a *appender) ([]group, error) {
+	slices.SortFunc(chunks, func(x, y spillEntry) int { return cmp.Or(cmp.Compare(x.hash, y.hash), cmp.Compare(x.off, y.off)) })
+	var groups []group
+	for i := 0; i < len(chunks); {
+		end := i + 1
+		for end < len(chunks) && chunks[end].hash == chunks[i].hash {
+			end++
+		}
+		if end-i == 1 {
+			groups = append(groups, group{int32(i), int32(end)})
+			i = end
+			continue
+		}
+		// Several chunks: one query's, or ids whose hashes collide.
+		run := chunks[i:end]
+		ids := make(map[int64]string, len(run))
+		first := map[string]int64{}
+		for _, c := range run {
+			rec, err := a.read(c.off)
+			if err != nil {
+				return nil, err
+			}
+			id := recordID(rec)
+			ids[c.off] = id
+			if _, ok := first[id]; !ok {
+				first[id] = c.off
+			}
+		}
+		slices.SortStableFunc(run, func(x, y spillEntry) int { return cmp.Compare(first[ids[x.off]], first[ids[y.off]]) })
+		for k := range run {
+			switch {
+			case k == 0:
+				groups = append(groups, group{int32(i), 0})
+			case ids[run[k].off] != ids[run[k-1].off]:
+				groups[len(groups)-1].end = int32(i + k)
+				groups = append(groups, group{int32(i + k), 0})
+			}
+		}
+		groups[len(groups)-1].end = int32(end)
+		i = end
+	}
+	slices.SortFunc(groups, func(x, y group) int { return cmp.Compare(chunks[x.start].off, chunks[y.start].off) })
+	return groups, nil
+}
+
+// spillTopics writes each topic kept to f (id, line, line bytes) and
+// returns their hashes and offsets, sorted, with the high bit of the
+// offset set for an answerable topic. A repeated id is an error, as
+// topics.ReadOnly reports it.
+func (s *Spilled) spillTopics(f *os.File, tf *input.File, keep func(string) bool) ([]spillEntry, *appender, error) {
+	b := newAppender(f)
+	var tops []spillEntry
+	var werr error
+	parse, readErr := topics.Stream(tf, keep, func(t *topics.Topic, data []byte) error {
+		var e encoder
+		e.string(t.ID)
+		e.uint(uint64(t.Line))
+		e.bytes(data)
+		off, err := b.add(e)
+		if err != nil && werr == nil {
+			werr = err
+		}
+		if t.Answerable {
+			off |= answerableBit
+		}
+		tops = append(tops, spillEntry{hash: queryHash(t.ID), off: off})
+		return nil
+	})
+	if werr != nil {
+		return nil, nil, werr
+	}
+	s.parse = parse
+	slices.SortFunc(tops, func(x, y spillEntry) int {
+		return cmp.Or(cmp.Compare(x.hash, y.hash), cmp.Compare(x.off&^answerableBit, y.off&^answerableBit))
+	})
+	var repeated []error
+	for i := 0; i < len(tops); {
+		end := i + 1
+		for end < len(tops) && tops[end].hash == tops[i].hash {
+			end++
+		}
+		if end-i > 1 { // a repeated id, or ids whose hashes collide
+			firstLine := map[string]int{}
+			for _, t := range tops[i:end] { // in reading order
+				id, line, _, err := topicRecord(b, t.off)
+				if err != nil {
+					return nil, nil, err
+				}
+				if at, ok := firstLine[id]; ok {
+					repeated = append(repeated, &diag.Error{File: tf.Name, Line: line, Query: id, Msg: fmt.Sprintf("topic repeated (also line %d)", at)})
+				} else {
+					firstLine[id] = line
+				}
+			}
+		}
+		i = end
+	}
+	if err := firstByLine(readErr, repeated); err != nil {
+		return nil, nil, err
+	}
+	return tops, b, nil
+}
+
+// answerableBit marks an answerable topic's offset.
+const answerableBit = int64(1) << 62
+
+// topicRecord reads the topic record at off: id, line, line bytes.
+func topicRecord(b *appender, off int64) (string, int, []byte, error) {
+	rec, err := b.read(off &^ answerableBit)
+	if err != nil {
+		return "", 0, nil, err
+	}
+	d := decoder{b: rec}
+	id, line, raw := string(d.bytes()), int(d.uint()), d.bytes()
+	return id, line, raw, d.err
+}
+
+// writeGroups checks each query's judgments for repeated items (New
+// reports them as Read does), in the order of their first judgment,
+// adding the problems to errs, and, when b is given, writes the queries'
+// records to the spill file: the judged queries first, in that order,
+// then the topics without judgments.
+func (s *Spilled) writeGroups(groups []group, chunks []spillEntry, a *appender, b *appender, tops []spillEntry, errs *diag.List) error {
+	var c *appender
+	if b != nil {
+		c = newAppender(s.f)
+	}
+	matched := make([]bool, len(tops))
+	for _, g := range groups {
+		var id string
+		var first int
+		var js []judgments.Judgment
+		for k := g.start; k < g.end; k++ {
+			rec, err := a.read(chunks[k].off)
+			if err != nil {
+				return err
+			}
+			d := decoder{b: rec}
+			id = string(d.bytes())
+			line := int(d.uint())
+			if k == g.start {
+				first = line
+			}
+			for range d.uint() {
+				js = append(js, d.judgment(id))
+			}
+			if d.err != nil {
+				return d.err
+			}
+		}
+		if len(js) > 0 {
+			if _, err := judgments.New(s.JudgmentsFile, js, s.scale); err != nil && errs.Add(err) {
+				return nil
+			}
+		}
+		if c == nil {
+			continue
+		}
+		t := findTopic(b, tops, id)
+		pos := s.answerable + 1
+		if t >= 0 {
+			matched[t] = true
+			if tops[t].off&answerableBit == 0 {
+				pos = 0
+			}
+		}
+		var e encoder
+		e.string(id)
+		e.uint(uint64(pos))
+		if err := topicField(&e, b, tops, t); err != nil {
+			return err
+		}
+		e.uint(1)
+		e.uint(uint64(first))
+		e.uint(uint64(len(js)))
+		for _, j := range js {
+			e.judgment(j)
+		}
+		if err := s.add(c, id, e); err != nil {
+			return err
+		}
+		s.judged++
+		if pos > 0 {
+			s.answerable++
+		}
+	}
+	if c == nil {
+		return nil
+	}
+	s.judgedEnd = c.off
+	for t := range tops {
+		if matched[t] {
+			continue
+		}
+		id, _, _, err := topicRecord(b, tops[t].off)
+		if err != nil {
+			return err
+		}
+		var e encoder
+		e.string(id)
+		e.uint(0)
+		if err := topicField(&e, b, tops, t); err != nil {
+			return err
+		}
+		e.uint(0)
+		if err := s.add(c, id, e); err != nil {
+			return err
+		}
+	}
+	slices.SortFunc(s.index, func(x, y spillEntry) int { return cmp.Compare(x.hash, y.hash) })
+	return c.w.Flush()
+}
+
+// add writes one query's record and indexes it.
+func (s *Spilled) add(c *appender, id string, rec []byte) error {
+	off, err := c.add(rec)
+	s.index = append(s.index, spillEntry{hash: queryHash(id), off: off})
+	return err
+}
+
+// findTopic returns the position in tops of the topic id, or -1.
+func findTopic(b *appender, tops []spillEntry, id string) int {
+	h := queryHash(id)
+	i, _ := slices.BinarySearchFunc(tops, h, func(e spillEntry, h uint64) int { return cmp.Compare(e.hash, h) })
+	for ; i < len(tops) && tops[i].hash == h; i++ {
+		if other, _, _, err := topicRecord(b, tops[i].off); err == nil && other == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// topicField appends the topic's line and bytes (line 0: none).
+func topicField(e *encoder, b *appender, tops []spillEntry, t int) error {
+	if t < 0 {
+		e.uint(0)
+		return nil
+	}
+	_, line, raw, err := topicRecord(b, tops[t].off)
+	if err != nil {
+		return err
+	}
+	e.uint(uint64(line))
+	e.bytes(raw)
+	return nil
+}
