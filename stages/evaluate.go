@@ -241,9 +241,9 @@ type tally struct {
 	rows      []*eval.Rows // per stage position
 	// With Input.Spilled, the rows are kept in files instead, one per
 	// stage position, at each query's position.
-	spill    *Spilled
-	rowFiles []*eval.RowFile
-	temps    []*os.File
+	spill     *Spilled
+	rowFiles  []*eval.RowFile
+	temps     []*os.File
 	metrics   int
 	bounds    bool
 	notJudged []string
