@@ -241,32 +241,56 @@ type tally struct {
 	rows      []*eval.Rows // per stage position
 	// With Input.Spilled, the rows are kept in files instead, one per
 	// stage position, at each query's position.
-	spill     *Spilled
-	rowFiles  []*eval.RowFile
-	temps     []*os.File
-	metrics   int
-	bounds    bool
-	notJudged []string
-	n         int
-	total     []int // list lengths summed, per stage position
-	longest   []int
-	loss      Waterfall
-	factLoss  Waterfall
-	facts     []QueryFacts
-	factLines int
-	covered   []exactSum // per stage: the share of each query's facts supported, summed
-	context   ContextReport
-	budgets   []float64
-	validity  ValidityReport
-	answers   answerTally
-	lat       map[string][]float64
-	configs   map[string]place
-	analyses  analysesTally
+	spill    *Spilled
+	rowFiles []*eval.RowFile
+	temps    []*os.File
+	// With Input.Spilled and no shard (whose partial result lists them),
+	// the budgets' and latencies' values are kept in files too.
+	spillValues bool
+	budgetFile  *valueFile
+	latFiles    map[string]*valueFile
+	metrics     int
+	bounds      bool
+	notJudged   []string
+	n           int
+	total       []int // list lengths summed, per stage position
+	longest     []int
+	loss        Waterfall
+	factLoss    Waterfall
+	facts       []QueryFacts
+	factLines   int
+	covered     []exactSum // per stage: the share of each query's facts supported, summed
+	context     ContextReport
+	budgets     []float64
+	validity    ValidityReport
+	answers     answerTally
+	lat         map[string][]float64
+	configs     map[string]place
+	analyses    analysesTally
 }
 
 func newTally(system string, opt Options, ev *eval.Evaluator, spill *Spilled) *tally {
 	return &tally{system: system, summary: opt.Summary, lat: map[string][]float64{}, metrics: len(ev.Metrics()),
-		bounds: ev.Policy().Unjudged == eval.UnjudgedBounds, stageSets: map[string][]traceRef{}, spill: spill}
+		bounds: ev.Policy().Unjudged == eval.UnjudgedBounds, stageSets: map[string][]traceRef{}, spill: spill,
+		spillValues: spill != nil && opt.Shard == nil, latFiles: map[string]*valueFile{}}
+}
+
+// value adds x to a series: to *held, or to the file *file (created on
+// first use) when the tally spills values.
+func (t *tally) value(held *[]float64, file **valueFile, x float64) error {
+	if !t.spillValues {
+		*held = append(*held, x)
+		return nil
+	}
+	if *file == nil {
+		f, err := t.spill.temp()
+		if err != nil {
+			return err
+		}
+		t.temps = append(t.temps, f)
+		*file = newValueFile(f)
+	}
+	return (*file).add(x)
 }
 
 // close removes the tally's temporary files.
@@ -345,12 +369,22 @@ func (t *tally) add(d *digest) error {
 	}
 	t.context.add(d, t.summary)
 	if d.budget != nil {
-		t.budgets = append(t.budgets, float64(d.budget.Total))
+		if err := t.value(&t.budgets, &t.budgetFile, float64(d.budget.Total)); err != nil {
+			return err
+		}
 	}
 	t.validity.merge(d.validity)
 	t.answers.merge(d.answers)
 	for k, ms := range d.latency {
-		t.lat[k] = append(t.lat[k], ms)
+		held, file := t.lat[k], t.latFiles[k]
+		if err := t.value(&held, &file, ms); err != nil {
+			return err
+		}
+		if t.spillValues {
+			t.latFiles[k] = file
+		} else {
+			t.lat[k] = held
+		}
 	}
 	t.config(d.config, ref.place)
 	if d.analyses != nil {
@@ -503,10 +537,20 @@ func (t *tally) report(evals []*eval.Result, opt Options) (*System, error) {
 	sys.FactLoss.order(names)
 	sys.Facts = byQuery(t.facts, func(f QueryFacts) string { return f.Query })
 	sys.Context = t.context.sorted()
-	sys.Context.Tokens = percentiles("total", t.budgets)
 	sys.Validity = t.validity.sorted()
 	sys.Answers = t.answers.report()
-	sys.Latency = latency(t.lat, names)
+	if t.spillValues {
+		var err error
+		if sys.Context.Tokens, err = t.budgetFile.percentiles("total"); err != nil {
+			return nil, err
+		}
+		if sys.Latency, err = latencyFiles(t.latFiles, names); err != nil {
+			return nil, err
+		}
+	} else {
+		sys.Context.Tokens = percentiles("total", t.budgets)
+		sys.Latency = latency(t.lat, names)
+	}
 	sys.Configs = slices.SortedFunc(maps.Keys(t.configs), func(a, b string) int {
 		if t.configs[a].before(t.configs[b]) {
 			return -1
