@@ -279,8 +279,8 @@ func (s *Spilled) writeGroups(groups []group, chunks []spillEntry, a *appender, 
 			}
 		}
 		if len(js) > 0 {
-			if _, err := judgments.New(s.JudgmentsFile, js, s.scale); err != nil && errs.Add(err) {
-				return nil
+			if _, err := judgments.New(s.JudgmentsFile, js, s.scale); err != nil {
+				errs.Add(err) // past diag.Max too: Read counts every repeat
 			}
 		}
 		if c == nil {
