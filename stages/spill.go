@@ -19,8 +19,7 @@ import (
 
 // Spilled holds the judgments and topics in a temporary file instead of
 // memory, grouped by query, so that what an evaluation holds does not grow
-// with the number of queries: an index of 16 bytes a query (the hash of its
-// id and where its record starts, sorted by hash), and a few recently used
+// with the number of queries: an index of 8 bytes a query (spillEntry), and a few recently used
 // queries. Each trace's query is read back when the trace is evaluated.
 // The judged queries' records come first, in the judgments' order, so
 // that the means can be summed in that order by reading the file once. Close removes the file.
@@ -40,16 +39,25 @@ type Spilled struct {
 	cache                     queryCache
 }
 
-type spillEntry struct {
-	hash uint64
-	off  int64
-}
+// spillEntry is a query's entry in an index: the top 24 bits of the
+// FNV-1a 64 hash of its id, then the offset of its record (40 bits, a
+// terabyte), so that entries sort by hash and then by offset. Ids whose
+// hashes agree are told apart by the id in their records.
+type spillEntry uint64
 
-// queryHash is the index's hash of a query id: FNV-1a 64.
+const offBits = 40
+
+func entry(id string, off int64) spillEntry { return spillEntry(queryHash(id)<<offBits | uint64(off)) }
+
+func (e spillEntry) hash() uint64 { return uint64(e) >> offBits }
+func (e spillEntry) off() int64  { return int64(e & (1<<offBits - 1)) }
+
+// queryHash is the index's hash of a query id: the top 24 bits of its
+// FNV-1a 64 hash.
 func queryHash(id string) uint64 {
 	h := fnv.New64a()
 	h.Write([]byte(id))
-	return h.Sum64()
+	return h.Sum64() >> offBits
 }
 
 // spilledQuery is one query read back: its topic (nil when it has none),
@@ -94,8 +102,8 @@ func (s *Spilled) get(id string) (*spilledQuery, error) {
 		return q, nil
 	}
 	h := queryHash(id)
-	for i, _ := slices.BinarySearchFunc(s.index, h, func(e spillEntry, h uint64) int { return cmp.Compare(e.hash, h) }); i < len(s.index) && s.index[i].hash == h; i++ {
-		rec, err := s.record(s.index[i].off)
+	for i, _ := slices.BinarySearchFunc(s.index, h, func(e spillEntry, h uint64) int { return cmp.Compare(e.hash(), h) }); i < len(s.index) && s.index[i].hash() == h; i++ {
+		rec, err := s.record(s.index[i].off())
 		if err != nil {
 			return nil, err
 		}
@@ -299,6 +307,9 @@ func newAppender(f *os.File) *appender { return &appender{f: f, w: bufio.NewWrit
 
 func (a *appender) add(rec []byte) (int64, error) {
 	at := a.off
+	if at >= 1<<offBits {
+		return at, fmt.Errorf("a temporary file of stages exceeds %d bytes", int64(1)<<offBits)
+	}
 	var n [4]byte
 	binary.LittleEndian.PutUint32(n[:], uint32(len(rec)))
 	a.w.Write(n[:])

@@ -190,3 +190,62 @@ func TestSpilledReadErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestSpillManyQueries spills 20,000 queries whose judgments come in two
+// runs each, interleaved, so that several ids share the index's 24-bit
+// hash: every query is found, and the judged ones come in the judgments'
+// order.
+func TestSpillManyQueries(t *testing.T) {
+	const n = 20000
+	var qrels, tops strings.Builder
+	for half := range 2 {
+		for i := range n {
+			q := (i*7919 + half*13) % n
+			fmt.Fprintf(&qrels, "q%d 0 d%d-%d %d\n", q, half, i, (q+half)%3)
+		}
+	}
+	for i := range n {
+		fmt.Fprintf(&tops, "{\"id\":\"q%d\",\"answerable\":%v}\n", i, i%10 != 3)
+	}
+	fmt.Fprintf(&tops, "{\"id\":\"unjudged\"}\n")
+	held, spilled, err := readBoth(t, map[string]string{"qrels": qrels.String(), "topics": tops.String()},
+		Request{Settings: eval.Settings{Judgments: "qrels"}, Topics: "topics"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[uint64]int{}
+	for _, id := range append(held.Judgments.IDs(), "unjudged") {
+		seen[queryHash(id)]++
+		q, err := spilled.Spilled.get(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hq := held.Judgments.Query(id)
+		if q == nil || q.id != id || q.topic.ID != id || (hq == nil) != (q.q == nil) ||
+			hq != nil && fmt.Sprint(q.q.Items(), q.q.Grades(nil)) != fmt.Sprint(hq.Items(), hq.Grades(nil)) {
+			t.Fatalf("%s: spilled %+v", id, q)
+		}
+	}
+	if len(seen) == n+1 {
+		t.Log("no two ids share a hash: collisions untested")
+	}
+	var order, want []string
+	err = spilled.Spilled.eachJudged(func(q judgedQuery) error {
+		if q.pos != len(order) {
+			t.Errorf("%s at position %d, want %d", q.id, q.pos, len(order))
+		}
+		order = append(order, q.id)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range held.Judgments.IDs() {
+		if held.Topics.Get(id).Answerable {
+			want = append(want, id)
+		}
+	}
+	if fmt.Sprint(order) != fmt.Sprint(want) {
+		t.Errorf("judged queries in another order")
+	}
+}

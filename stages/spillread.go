@@ -106,7 +106,7 @@ func spillJudgments(f *os.File, src judgmentSource) (chunks []spillEntry, a *app
 		}
 		var off int64
 		off, err = a.add(e)
-		chunks = append(chunks, spillEntry{hash: queryHash(cur[0].Query), off: off})
+		chunks = append(chunks, entry(cur[0].Query, off))
 		cur = cur[:0]
 	}
 	format, readErr = src(func(j judgments.Judgment) {
@@ -129,11 +129,11 @@ type group struct{ start, end int32 }
 // and returns each query's run of chunks, the queries in the order their
 // first judgment was read.
 func groupChunks(chunks []spillEntry, a *appender) ([]group, error) {
-	slices.SortFunc(chunks, func(x, y spillEntry) int { return cmp.Or(cmp.Compare(x.hash, y.hash), cmp.Compare(x.off, y.off)) })
+	slices.Sort(chunks)
 	var groups []group
 	for i := 0; i < len(chunks); {
 		end := i + 1
-		for end < len(chunks) && chunks[end].hash == chunks[i].hash {
+		for end < len(chunks) && chunks[end].hash() == chunks[i].hash() {
 			end++
 		}
 		if end-i == 1 {
@@ -146,22 +146,22 @@ func groupChunks(chunks []spillEntry, a *appender) ([]group, error) {
 		ids := make(map[int64]string, len(run))
 		first := map[string]int64{}
 		for _, c := range run {
-			rec, err := a.read(c.off)
+			rec, err := a.read(c.off())
 			if err != nil {
 				return nil, err
 			}
 			id := recordID(rec)
-			ids[c.off] = id
+			ids[c.off()] = id
 			if _, ok := first[id]; !ok {
-				first[id] = c.off
+				first[id] = c.off()
 			}
 		}
-		slices.SortStableFunc(run, func(x, y spillEntry) int { return cmp.Compare(first[ids[x.off]], first[ids[y.off]]) })
+		slices.SortStableFunc(run, func(x, y spillEntry) int { return cmp.Compare(first[ids[x.off()]], first[ids[y.off()]]) })
 		for k := range run {
 			switch {
 			case k == 0:
 				groups = append(groups, group{int32(i), 0})
-			case ids[run[k].off] != ids[run[k-1].off]:
+			case ids[run[k].off()] != ids[run[k-1].off()]:
 				groups[len(groups)-1].end = int32(i + k)
 				groups = append(groups, group{int32(i + k), 0})
 			}
@@ -169,7 +169,7 @@ func groupChunks(chunks []spillEntry, a *appender) ([]group, error) {
 		groups[len(groups)-1].end = int32(end)
 		i = end
 	}
-	slices.SortFunc(groups, func(x, y group) int { return cmp.Compare(chunks[x.start].off, chunks[y.start].off) })
+	slices.SortFunc(groups, func(x, y group) int { return cmp.Compare(chunks[x.start].off(), chunks[y.start].off()) })
 	return groups, nil
 }
 
@@ -186,36 +186,37 @@ func (s *Spilled) spillTopics(f *os.File, tf *input.File, keep func(string) bool
 		e.string(t.ID)
 		e.uint(uint64(t.Line))
 		e.bytes(data)
+		answerable := uint64(0)
+		if t.Answerable {
+			answerable = 1
+		}
+		e.uint(answerable)
 		off, err := b.add(e)
 		if err != nil && werr == nil {
 			werr = err
 		}
-		if t.Answerable {
-			off |= answerableBit
-		}
-		tops = append(tops, spillEntry{hash: queryHash(t.ID), off: off})
+		tops = append(tops, entry(t.ID, off))
 		return nil
 	})
 	if werr != nil {
 		return nil, nil, werr
 	}
 	s.parse = parse
-	slices.SortFunc(tops, func(x, y spillEntry) int {
-		return cmp.Or(cmp.Compare(x.hash, y.hash), cmp.Compare(x.off&^answerableBit, y.off&^answerableBit))
-	})
+	slices.Sort(tops)
 	var repeated []error
 	for i := 0; i < len(tops); {
 		end := i + 1
-		for end < len(tops) && tops[end].hash == tops[i].hash {
+		for end < len(tops) && tops[end].hash() == tops[i].hash() {
 			end++
 		}
 		if end-i > 1 { // a repeated id, or ids whose hashes collide
 			firstLine := map[string]int{}
 			for _, t := range tops[i:end] { // in reading order
-				id, line, _, err := topicRecord(b, t.off)
+				tr, err := topicRecord(b, t)
 				if err != nil {
 					return nil, nil, err
 				}
+				id, line := tr.id, tr.line
 				if at, ok := firstLine[id]; ok {
 					repeated = append(repeated, &diag.Error{File: tf.Name, Line: line, Query: id, Msg: fmt.Sprintf("topic repeated (also line %d)", at)})
 				} else {
@@ -231,18 +232,25 @@ func (s *Spilled) spillTopics(f *os.File, tf *input.File, keep func(string) bool
 	return tops, b, nil
 }
 
-// answerableBit marks an answerable topic's offset.
-const answerableBit = int64(1) << 62
+// topicRec is a topic's record while spilling: id, line, line bytes and
+// whether it is answerable.
+type topicRec struct {
+	id         string
+	line       int
+	raw        []byte
+	answerable bool
+}
 
-// topicRecord reads the topic record at off: id, line, line bytes.
-func topicRecord(b *appender, off int64) (string, int, []byte, error) {
-	rec, err := b.read(off &^ answerableBit)
+// topicRecord reads the topic record of t.
+func topicRecord(b *appender, t spillEntry) (topicRec, error) {
+	rec, err := b.read(t.off())
 	if err != nil {
-		return "", 0, nil, err
+		return topicRec{}, err
 	}
 	d := decoder{b: rec}
-	id, line, raw := string(d.bytes()), int(d.uint()), d.bytes()
-	return id, line, raw, d.err
+	r := topicRec{id: string(d.bytes()), line: int(d.uint()), raw: d.bytes()}
+	r.answerable = d.uint() == 1
+	return r, d.err
 }
 
 // writeGroups checks each query's judgments for repeated items (New
@@ -261,7 +269,7 @@ func (s *Spilled) writeGroups(groups []group, chunks []spillEntry, a *appender, 
 		var first int
 		var js []judgments.Judgment
 		for k := g.start; k < g.end; k++ {
-			rec, err := a.read(chunks[k].off)
+			rec, err := a.read(chunks[k].off())
 			if err != nil {
 				return err
 			}
@@ -286,20 +294,21 @@ func (s *Spilled) writeGroups(groups []group, chunks []spillEntry, a *appender, 
 		if c == nil {
 			continue
 		}
-		t := findTopic(b, tops, id)
+		t, tr, err := findTopic(b, tops, id)
+		if err != nil {
+			return err
+		}
 		pos := s.answerable + 1
 		if t >= 0 {
 			matched[t] = true
-			if tops[t].off&answerableBit == 0 {
+			if !tr.answerable {
 				pos = 0
 			}
 		}
 		var e encoder
 		e.string(id)
 		e.uint(uint64(pos))
-		if err := topicField(&e, b, tops, t); err != nil {
-			return err
-		}
+		topicField(&e, tr)
 		e.uint(1)
 		e.uint(uint64(first))
 		e.uint(uint64(len(js)))
@@ -322,55 +331,51 @@ func (s *Spilled) writeGroups(groups []group, chunks []spillEntry, a *appender, 
 		if matched[t] {
 			continue
 		}
-		id, _, _, err := topicRecord(b, tops[t].off)
+		tr, err := topicRecord(b, tops[t])
 		if err != nil {
 			return err
 		}
 		var e encoder
-		e.string(id)
+		e.string(tr.id)
 		e.uint(0)
-		if err := topicField(&e, b, tops, t); err != nil {
-			return err
-		}
+		topicField(&e, tr)
 		e.uint(0)
-		if err := s.add(c, id, e); err != nil {
+		if err := s.add(c, tr.id, e); err != nil {
 			return err
 		}
 	}
-	slices.SortFunc(s.index, func(x, y spillEntry) int { return cmp.Compare(x.hash, y.hash) })
+	slices.Sort(s.index)
 	return c.w.Flush()
 }
 
 // add writes one query's record and indexes it.
 func (s *Spilled) add(c *appender, id string, rec []byte) error {
 	off, err := c.add(rec)
-	s.index = append(s.index, spillEntry{hash: queryHash(id), off: off})
+	s.index = append(s.index, entry(id, off))
 	return err
 }
 
-// findTopic returns the position in tops of the topic id, or -1.
-func findTopic(b *appender, tops []spillEntry, id string) int {
+// findTopic returns the position in tops of the topic id and its record,
+// or -1.
+func findTopic(b *appender, tops []spillEntry, id string) (int, topicRec, error) {
 	h := queryHash(id)
-	i, _ := slices.BinarySearchFunc(tops, h, func(e spillEntry, h uint64) int { return cmp.Compare(e.hash, h) })
-	for ; i < len(tops) && tops[i].hash == h; i++ {
-		if other, _, _, err := topicRecord(b, tops[i].off); err == nil && other == id {
-			return i
+	i, _ := slices.BinarySearchFunc(tops, h, func(e spillEntry, h uint64) int { return cmp.Compare(e.hash(), h) })
+	for ; i < len(tops) && tops[i].hash() == h; i++ {
+		tr, err := topicRecord(b, tops[i])
+		if err != nil {
+			return -1, tr, err
+		}
+		if tr.id == id {
+			return i, tr, nil
 		}
 	}
-	return -1
+	return -1, topicRec{}, nil
 }
 
 // topicField appends the topic's line and bytes (line 0: none).
-func topicField(e *encoder, b *appender, tops []spillEntry, t int) error {
-	if t < 0 {
-		e.uint(0)
-		return nil
+func topicField(e *encoder, tr topicRec) {
+	e.uint(uint64(tr.line))
+	if tr.line > 0 {
+		e.bytes(tr.raw)
 	}
-	_, line, raw, err := topicRecord(b, tops[t].off)
-	if err != nil {
-		return err
-	}
-	e.uint(uint64(line))
-	e.bytes(raw)
-	return nil
 }
