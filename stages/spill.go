@@ -50,7 +50,7 @@ const offBits = 40
 func entry(id string, off int64) spillEntry { return spillEntry(queryHash(id)<<offBits | uint64(off)) }
 
 func (e spillEntry) hash() uint64 { return uint64(e) >> offBits }
-func (e spillEntry) off() int64  { return int64(e & (1<<offBits - 1)) }
+func (e spillEntry) off() int64   { return int64(e & (1<<offBits - 1)) }
 
 // queryHash is the index's hash of a query id: the top 24 bits of its
 // FNV-1a 64 hash.
