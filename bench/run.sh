@@ -10,7 +10,8 @@
 # the cost of per-query output: `ragstat eval` in every format and
 # `ragstat trec-eval -q` beside their summary-only runs, in N interleaved
 # rounds (one run of each command per round), with the ratios of wall
-# time, CPU time and peak RSS to the summary.
+# time, CPU time and peak RSS to the summary. The commands' notes on
+# standard error are left in DATA/stderr.txt (the last command's).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
@@ -37,7 +38,7 @@ measure() {
   local name=$1; shift
   local times=() rss=0 t r
   for _ in $(seq "$runs"); do
-    /usr/bin/time -f "%e %M" -o "$data/time.txt" "$@" >/dev/null
+    /usr/bin/time -f "%e %M" -o "$data/time.txt" "$@" >/dev/null 2>"$data/stderr.txt"
     read -r t r <"$data/time.txt"
     times+=("$t")
     [ "$r" -gt "$rss" ] && rss=$r
@@ -61,7 +62,7 @@ paired() {
   for _ in $(seq "$runs"); do
     for name in "$@"; do
       local -n cmd="${prefix}_$name"
-      /usr/bin/time -f "%e %U %S %M" -o "$data/time.txt" "${cmd[@]}" >/dev/null
+      /usr/bin/time -f "%e %U %S %M" -o "$data/time.txt" "${cmd[@]}" >/dev/null 2>"$data/stderr.txt"
       unset -n cmd
       read -r t u s r <"$data/time.txt"
       echo "$t $u $s $r" >>"$data/paired.$name"
@@ -121,7 +122,10 @@ for n in $sizes; do
     cmd=("${out[@]}" --per-query --format "$f")
     unset -n cmd
   done
-  paired "ragstat eval, $n queries, per-query output" out summary table json jsonl csv tsv markdown trec
+  # json's manifest records the run's SHA-256 with or without rows: its
+  # summary-only run shows that cost apart from the rows'.
+  out_jsonsummary=("${out[@]}" --summary --format json)
+  paired "ragstat eval, $n queries, per-query output" out summary table json jsonsummary jsonl csv tsv markdown trec
   te_summary=("$bin" trec-eval -m all_trec "$dir/qrels.txt" "$dir/run.txt")
   te_per_query=("$bin" trec-eval -q -m all_trec "$dir/qrels.txt" "$dir/run.txt")
   paired "ragstat trec-eval -m all_trec, $n queries, -q" te summary per_query

@@ -32,6 +32,14 @@ type Side struct {
 	// LeftOut says which traced queries have no values and why (traces:
 	// an unanswerable query has no ranked-list metric).
 	LeftOut []string
+	// Positions gives, in one shard of a split by query, each query's
+	// place in the order one run over every query reads them; nil
+	// otherwise.
+	Positions []int
+	// Traces is, in one shard, on the first side of a trace file: the
+	// file's partial stages result, from which Merge makes every side of
+	// the file.
+	Traces *PartialTraces
 }
 
 // FromResult takes the per-query values of one evaluated run. A result

@@ -43,6 +43,9 @@ type Result struct {
 	// Frontier sets, when systems were compared from traces, each
 	// system's quality beside its cost and p90 latency.
 	Frontier *Frontier `json:"frontier,omitempty"`
+	// Partial is present in the comparison of one shard of a split by
+	// query: what Merge needs to compare every query.
+	Partial *Partial `json:"partial,omitempty"`
 }
 
 // Loss is one traced system's evidence waterfall (stages.Waterfall without

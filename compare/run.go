@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -50,6 +51,12 @@ type Given struct {
 	// import manifest), to be recorded; nil, or a nil result, for none.
 	Mapping func(path string) *traceimport.Manifest
 	Version string // the ragstat version, for the manifest
+	// Keep, when set, compares one shard of a split by query: the queries
+	// it accepts (the evaluator's judgments hold those alone), and Run
+	// returns a partial result for Merge, with no gate. Shard is the
+	// shard's record, its judged positions filled in.
+	Keep  func(query string) bool
+	Shard *manifest.Shard
 }
 
 // Config is how a comparison is made and gated.
@@ -99,41 +106,30 @@ func Run(g Given, sys []*systems.Input, cfg Config) (*Result, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	notes, err := Check(ref, sides, cfg.AllowMismatch)
+	if g.Keep != nil {
+		res, err := g.partial(ref, sides, cfg)
+		return res, nil, err
+	}
+	return finish(ref, sides, g.Topics, cfg, g.Price, g.TokenizerName)
+}
+
+// finish compares the sides as read: it aligns them (prepare), computes
+// the statistics, the gate and the frontier of traced sides.
+func finish(ref *manifest.Manifest, sides []*Side, tps *topics.Set, cfg Config, price *analysis.Cost, tokenizer string) (*Result, []string, error) {
+	table, opt, notes, err := prepare(ref, sides, tps, cfg)
 	if err != nil {
 		return nil, nil, err
-	}
-	ref.Policy = sides[0].Manifest.Policy
-	configs, err := ConfigNotes(sides)
-	if err != nil {
-		return nil, nil, err
-	}
-	notes = append(notes, configs...)
-	table, dropped := Align(sides)
-	opt := cfg.Options
-	if g.Topics != nil {
-		by := cfg.SliceBy
-		if len(by) == 0 {
-			by = []string{"tag"}
-		}
-		if opt.Slices, err = SlicesFrom(table.Queries, g.Topics, by); err != nil {
-			return nil, nil, err
-		}
-		for _, q := range table.Queries {
-			table.Text = append(table.Text, g.Topics.Get(q).Text)
-		}
 	}
 	res, err := Compare(table, opt)
 	if err != nil {
 		return nil, nil, err
 	}
-	res.Manifest, res.Notes = ref, append(append(notes, dropped...), res.Notes...)
+	res.Manifest, res.Notes = ref, append(notes, res.Notes...)
 	for _, s := range sides {
 		if s.Loss != nil {
 			res.Losses = append(res.Losses, *s.Loss)
 		}
 	}
-	ref.Kind, ref.Metrics, ref.Queries = manifest.KindCompare, table.Metrics, manifest.Queries(table.Queries)
 	reasons, err := res.Gate(cfg.FailOn, cfg.FailOnSignificant, cfg.GateSlices)
 	if err != nil {
 		return nil, nil, err
@@ -141,10 +137,43 @@ func Run(g Given, sys []*systems.Input, cfg Config) (*Result, []string, error) {
 	if res.GatePower, err = res.Power(cfg.FailOn); err != nil {
 		return nil, nil, err
 	}
-	if res.Frontier, err = res.frontier(sides, cfg.Quality, g.Price, g.TokenizerName); err != nil {
+	if res.Frontier, err = res.frontier(sides, cfg.Quality, price, tokenizer); err != nil {
 		return nil, nil, err
 	}
 	return res, reasons, nil
+}
+
+// prepare checks the sides' frozen fields against ref (the comparison's
+// manifest, filled in), aligns them and slices the queries by topics (nil:
+// no slices). It returns the table to compare, the options with the
+// slices, and the notes.
+func prepare(ref *manifest.Manifest, sides []*Side, tps *topics.Set, cfg Config) (*Table, Options, []string, error) {
+	opt := cfg.Options
+	notes, err := Check(ref, sides, cfg.AllowMismatch)
+	if err != nil {
+		return nil, opt, nil, err
+	}
+	ref.Policy = sides[0].Manifest.Policy
+	configs, err := ConfigNotes(sides)
+	if err != nil {
+		return nil, opt, nil, err
+	}
+	notes = append(notes, configs...)
+	table, dropped := Align(sides)
+	if tps != nil {
+		by := cfg.SliceBy
+		if len(by) == 0 {
+			by = []string{"tag"}
+		}
+		if opt.Slices, err = SlicesFrom(table.Queries, tps, by); err != nil {
+			return nil, opt, nil, err
+		}
+		for _, q := range table.Queries {
+			table.Text = append(table.Text, tps.Get(q).Text)
+		}
+	}
+	ref.Kind, ref.Metrics, ref.Queries = manifest.KindCompare, table.Metrics, manifest.Queries(table.Queries)
+	return table, opt, append(notes, dropped...), nil
 }
 
 // reference is the manifest of the comparison: the judgments, topics and
@@ -212,7 +241,13 @@ func (g *Given) read(ref *manifest.Manifest, in *systems.Input) ([]*Side, error)
 	}
 	if in.Kind == systems.Result {
 		ref.Inputs = append(ref.Inputs, *file)
-		return savedSides(in.File, in.Name)
+		sides, err := savedSides(in.File, in.Name)
+		if err == nil && g.Keep != nil {
+			for _, s := range sides {
+				s.keep(g.Keep)
+			}
+		}
+		return sides, err
 	}
 	file.System = in.System()
 	ref.Inputs = append(ref.Inputs, *file)
@@ -222,6 +257,11 @@ func (g *Given) read(ref *manifest.Manifest, in *systems.Input) ([]*Side, error)
 	}
 	s.Manifest = &manifest.Manifest{Judgments: ref.Judgments, Policy: ref.Policy, Metrics: ref.Metrics,
 		Queries: manifest.Queries(s.Queries)}
+	if g.Shard != nil {
+		for _, q := range s.Queries {
+			s.Positions = append(s.Positions, g.Shard.Positions[q])
+		}
+	}
 	return []*Side{s}, nil
 }
 
@@ -283,14 +323,18 @@ func (g *Given) evaluate(in *systems.Input) (*Side, error) {
 
 // traceSides evaluates every system of a trace file stage by stage: each
 // becomes a side whose metrics are "stage/metric" (and "stage/facts", the
-// required-fact coverage, where topics have facts).
+// required-fact coverage, where topics have facts). Under Keep, the sides
+// carry the shard's partial stages result (Side.Traces) for Merge.
 func (g *Given) traceSides(ref *manifest.Manifest, in *systems.Input) ([]*Side, error) {
 	if g.Topics == nil {
 		return nil, fmt.Errorf("comparing traces needs topics: what each query requires")
 	}
 	ev := g.Evaluator
 	opt := stages.Options{Policy: ev.Policy(), Metrics: ev.Metrics(), Cutoffs: g.Cutoffs,
-		Truncated: stages.TruncatedError, Tokenizer: g.Tokenizer}
+		Truncated: stages.TruncatedError, Tokenizer: g.Tokenizer, Shard: g.Keep}
+	if g.Price != nil && g.Keep != nil {
+		return nil, fmt.Errorf("%s: the cost of traces does not merge across shards yet: compare priced traces in one process", in.File.Name)
+	}
 	if g.Price != nil {
 		a := stages.DefaultAnalysisOptions()
 		a.Price, a.CostOnly = g.Price, true
@@ -298,18 +342,20 @@ func (g *Given) traceSides(ref *manifest.Manifest, in *systems.Input) ([]*Side, 
 	}
 	st := stages.Input{Judgments: ev.Judgments(), Topics: g.Topics, Corpus: g.Corpus}
 	var mu sync.Mutex
-	unanswerable := map[string][]string{} // by system, the unanswerable queries traced
-	latencies := map[string][]float64{}   // by system, each trace's end-to-end latency
+	traced := &PartialTraces{Name: in.Name, Unanswerable: map[string][]string{}, Latencies: map[string][]float64{}}
 	res, err := stages.Evaluate(st, func(fn func(*trace.Trace) error) error {
 		return in.Scan(func(t *trace.Trace) error {
+			if g.Keep != nil && !g.Keep(t.Query) {
+				return fn(t) // another shard's: stages passes it over
+			}
 			tp := g.Topics.Get(t.Query)
 			ms, timed := endToEnd(t)
 			mu.Lock()
 			if tp != nil && !tp.Answerable {
-				unanswerable[t.System] = append(unanswerable[t.System], strings.Clone(t.Query))
+				traced.Unanswerable[t.System] = append(traced.Unanswerable[t.System], strings.Clone(t.Query))
 			}
 			if timed {
-				latencies[t.System] = append(latencies[t.System], ms)
+				traced.Latencies[t.System] = append(traced.Latencies[t.System], ms)
 			}
 			mu.Unlock()
 			return fn(t)
@@ -318,16 +364,9 @@ func (g *Given) traceSides(ref *manifest.Manifest, in *systems.Input) ([]*Side, 
 	if err != nil {
 		return nil, err
 	}
-	var out []*Side
-	for _, sys := range res.Systems {
-		s := FromStages(sys, in.Name)
-		s.Latencies = latencies[sys.Name]
-		if qs := unanswerable[sys.Name]; len(qs) > 0 {
-			slices.Sort(qs)
-			qs = slices.Compact(qs)
-			s.LeftOut = append(s.LeftOut, fmt.Sprintf("%s: %d unanswerable queries left out: no ranked-list metric applies; ragstat stages scores their abstention: %s",
-				s.Name, len(qs), listIDs(qs)))
-		}
+	traced.Manifest = &manifest.Manifest{Judgments: ref.Judgments, Policy: ref.Policy, Metrics: ref.Metrics}
+	out := traced.sides(res)
+	for _, s := range out {
 		file, err := record("trace", in.File)
 		if err != nil {
 			return nil, err
@@ -339,16 +378,55 @@ func (g *Given) traceSides(ref *manifest.Manifest, in *systems.Input) ([]*Side, 
 			}
 		}
 		ref.Inputs = append(ref.Inputs, *file)
+	}
+	configs(ref, out)
+	if g.Keep != nil && len(out) > 0 {
+		var b bytes.Buffer
+		sh := manifest.Shard{Positions: res.Positions}
+		if g.Shard != nil {
+			sh.Index, sh.Count, sh.Hash = g.Shard.Index, g.Shard.Count, g.Shard.Hash
+		}
+		rep := &report.Stages{Tool: "ragstat", Version: g.Version, Policy: ev.Policy(), Result: res, Shard: &sh}
+		if err := report.RenderStages(&b, "json", rep); err != nil {
+			return nil, err
+		}
+		traced.Stages = b.Bytes()
+		out[0].Traces = traced
+	}
+	return out, nil
+}
+
+// sides lays every system of a stages result out as a side, with its
+// traces' latencies and its unanswerable queries left out.
+func (p *PartialTraces) sides(res *stages.Result) []*Side {
+	var out []*Side
+	for _, sys := range res.Systems {
+		s := FromStages(sys, p.Name)
+		s.Latencies = p.Latencies[sys.Name]
+		if qs := slices.Clone(p.Unanswerable[sys.Name]); len(qs) > 0 {
+			slices.Sort(qs)
+			qs = slices.Compact(qs)
+			s.LeftOut = append(s.LeftOut, fmt.Sprintf("%s: %d unanswerable queries left out: no ranked-list metric applies; ragstat stages scores their abstention: %s",
+				s.Name, len(qs), listIDs(qs)))
+		}
+		m := *p.Manifest
+		m.Queries = manifest.Queries(s.Queries)
+		s.Manifest = &m
+		out = append(out, s)
+	}
+	return out
+}
+
+// configs records the traced sides' configurations in ref.
+func configs(ref *manifest.Manifest, sides []*Side) {
+	for _, s := range sides {
 		if s.Config != nil {
 			if ref.Configs == nil {
 				ref.Configs = map[string]json.RawMessage{}
 			}
 			ref.Configs[s.Name] = s.Config
 		}
-		s.Manifest = &manifest.Manifest{Judgments: ref.Judgments, Policy: ref.Policy, Metrics: ref.Metrics, Queries: manifest.Queries(s.Queries)}
-		out = append(out, s)
 	}
-	return out, nil
 }
 
 // endToEnd is a trace's end-to-end latency: the sum of its recorded stage

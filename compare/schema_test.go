@@ -22,6 +22,9 @@ func TestSchema(t *testing.T) {
 		{[]string{"$defs", "loss"}, Loss{}},
 		{[]string{"properties", "frontier"}, Frontier{}},
 		{[]string{"$defs", "frontier_system"}, FrontierSystem{}},
+		{[]string{"properties", "partial"}, Partial{}},
+		{[]string{"$defs", "partial_side"}, PartialSide{}},
+		{[]string{"$defs", "partial_traces"}, PartialTraces{}},
 	}
 	for _, tt := range tests {
 		schematest.Check(t, "compare.schema.json", tt.typ, tt.path...)

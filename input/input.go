@@ -13,7 +13,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"hash"
 	"io"
 	"math"
 	"os"
@@ -36,6 +35,7 @@ type File struct {
 	seen  func(n int)
 	// keepSum has every whole read of the raw bytes hash them on the way.
 	keepSum bool
+	sums    sync.WaitGroup // the whole reads whose digest is being computed
 	mu      sync.Mutex
 	sum     string // the SHA-256 of the last whole read, once there was one
 }
@@ -222,28 +222,72 @@ func (f *File) raw() (io.ReadCloser, error) {
 		r = counted{r, f.seen}
 	}
 	if f.keepSum {
-		r = &hashing{ReadCloser: r, h: sha256.New(), f: f}
+		r = newHashing(r, f)
 	}
 	return r, nil
 }
 
-// hashing hashes what it reads and, at the end of the bytes, leaves the
-// digest with the file.
+// hashing hashes what it reads on a goroutine of its own, so that the
+// digest costs the reader a copy of the bytes and runs beside whatever it
+// does with them; at the end of the bytes the digest is left with the file.
 type hashing struct {
 	io.ReadCloser
-	h hash.Hash
-	f *File
+	f        *File
+	work     chan []byte // copies of the bytes read, in order
+	free     chan []byte // buffers for the copies
+	ended    bool        // work is closed
+	complete bool        // every byte was read: the digest is the file's
 }
 
-func (r *hashing) Read(p []byte) (int, error) {
-	n, err := r.ReadCloser.Read(p)
-	r.h.Write(p[:n])
-	if err == io.EOF {
-		r.f.mu.Lock()
-		r.f.sum = hex.EncodeToString(r.h.Sum(nil))
-		r.f.mu.Unlock()
+// Copies of the bytes read are handed to the hashing goroutine in chunks of
+// hashChunk bytes, at most hashAhead of them waiting.
+const (
+	hashChunk = 256 << 10
+	hashAhead = 8
+)
+
+func newHashing(r io.ReadCloser, f *File) *hashing {
+	h := &hashing{ReadCloser: r, f: f, work: make(chan []byte, hashAhead), free: make(chan []byte, hashAhead)}
+	for range hashAhead {
+		h.free <- make([]byte, 0, hashChunk)
+	}
+	go func() {
+		sum := sha256.New()
+		for b := range h.work {
+			sum.Write(b)
+			h.free <- b
+		}
+		if h.complete {
+			f.mu.Lock()
+			f.sum = hex.EncodeToString(sum.Sum(nil))
+			f.mu.Unlock()
+			f.sums.Done()
+		}
+	}()
+	return h
+}
+
+func (h *hashing) Read(p []byte) (int, error) {
+	n, err := h.ReadCloser.Read(p)
+	for b := p[:n]; len(b) > 0; {
+		c := append((<-h.free)[:0], b[:min(len(b), hashChunk)]...)
+		h.work <- c
+		b = b[len(c):]
+	}
+	if err == io.EOF && !h.ended {
+		h.complete, h.ended = true, true
+		h.f.sums.Add(1)
+		close(h.work)
 	}
 	return n, err
+}
+
+func (h *hashing) Close() error {
+	if !h.ended {
+		h.ended = true
+		close(h.work)
+	}
+	return h.ReadCloser.Close()
 }
 
 func (f *File) rawHead(n int) ([]byte, error) { return prefix(f.Name, f.raw, n) }
@@ -367,6 +411,7 @@ func (f *File) KeepSHA256() { f.keepSum = true }
 
 // SHA256 is the hex digest of the bytes on disk (compressed, as given).
 func (f *File) SHA256() (string, error) {
+	f.sums.Wait()
 	f.mu.Lock()
 	sum := f.sum
 	f.mu.Unlock()
@@ -378,10 +423,12 @@ func (f *File) SHA256() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	defer r.Close()
-	if _, err := io.Copy(io.Discard, r); err != nil {
+	_, err = io.Copy(io.Discard, r)
+	r.Close()
+	if err != nil {
 		return "", &diag.Error{File: f.Name, Msg: err.Error()}
 	}
+	f.sums.Wait()
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.sum, nil

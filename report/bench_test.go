@@ -8,6 +8,7 @@ import (
 
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/metric"
+	"github.com/ragstat/ragstat/stages"
 )
 
 // benchEval is bench/run.sh's result: 10,000 queries and its 8 metrics.
@@ -60,3 +61,37 @@ func BenchmarkRender(b *testing.B) { benchRender(b, Render) }
 // BenchmarkRenderReference writes the same with the reference renderers
 // (encoding/json, encoding/csv, text/tabwriter, fmt), for comparison.
 func BenchmarkRenderReference(b *testing.B) { benchRender(b, referenceRender) }
+
+// BenchmarkRenderStages writes a stages result of one system whose three
+// stages each carry bench/run.sh's 10,000 queries x 8 metrics, per query,
+// as a table and as JSON.
+func BenchmarkRenderStages(b *testing.B) {
+	ev := benchEval(b)
+	res := ev.Results[0]
+	sys := &stages.System{Name: "run"}
+	for k, name := range []string{"candidates", "reranked", "context"} {
+		st := &stages.StageResult{Name: name, K: 10 * (k + 1), Eval: &eval.Result{Name: res.Name, File: res.File, Metrics: res.Metrics, Mean: res.Mean}}
+		for _, row := range res.Rows {
+			row.Returned = 10 * (k + 1)
+			st.Eval.Rows = append(st.Eval.Rows, row)
+		}
+		sys.Stages = append(sys.Stages, st)
+	}
+	r := &Stages{Tool: "ragstat", Version: "bench", Policy: ev.Policy, Inputs: ev.Inputs, PerQuery: true,
+		Result: &stages.Result{Systems: []*stages.System{sys}}}
+	for _, format := range []string{"table", "json"} {
+		b.Run(format, func(b *testing.B) {
+			var size countingWriter
+			if err := RenderStages(&size, format, r); err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(size.n)
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := RenderStages(io.Discard, format, r); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

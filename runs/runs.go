@@ -131,12 +131,25 @@ func (l *lister) checkFields(query string, es []entry, errs *diag.List) {
 // sortByScore sorts by score descending, ties by item id descending; runs
 // written in rank order are detected and left alone.
 func sortByScore(es []entry) {
-	before := func(a, b entry) int {
-		return cmp.Or(cmp.Compare(b.Score, a.Score), strings.Compare(b.Doc, a.Doc))
+	for i := 1; i < len(es); i++ {
+		// slices.IsSortedFunc(es, scoreOrder), without a call for the
+		// pairs whose scores decrease (not written a <= b: NaN is ordered)
+		if !(es[i-1].Score > es[i].Score) {
+			if scoreOrder(es[i], es[i-1]) < 0 {
+				slices.SortStableFunc(es, scoreOrder)
+				return
+			}
+		}
 	}
-	if !slices.IsSortedFunc(es, before) {
-		slices.SortStableFunc(es, before)
+}
+
+// scoreOrder compares entries by score descending, then item id
+// descending; it compares the ids only when the scores tie.
+func scoreOrder(a, b entry) int {
+	if c := cmp.Compare(b.Score, a.Score); c != 0 {
+		return c
 	}
+	return strings.Compare(b.Doc, a.Doc)
 }
 
 func (l *lister) byRank(query string, es []entry, errs *diag.List) {

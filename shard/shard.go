@@ -127,3 +127,25 @@ func (s Spec) Record(judged []string) *manifest.Shard {
 	}
 	return part
 }
+
+// OneKind returns the kind of result every part is (KindOf), refusing
+// parts of different kinds, named by names, since one merge combines the
+// parts of one command.
+func OneKind(names, kinds []string) (string, error) {
+	for i, k := range kinds {
+		if k != kinds[0] {
+			return "", fmt.Errorf("cannot merge: %s is %s result but %s is %s result: give the parts of one command", names[0], kindName(kinds[0]), names[i], kindName(k))
+		}
+	}
+	return kinds[0], nil
+}
+
+func kindName(k string) string {
+	if k == "" {
+		return "no ragstat"
+	}
+	if strings.ContainsAny(k[:1], "aeiou") {
+		return "an " + k
+	}
+	return "a " + k
+}

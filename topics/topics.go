@@ -55,6 +55,16 @@ type Set struct {
 	byID   map[string]*Topic
 }
 
+// NewSet makes a set of ts, read from file; a later topic of an id
+// replaces an earlier one.
+func NewSet(file string, ts []*Topic) *Set {
+	s := &Set{File: file, Topics: ts, byID: make(map[string]*Topic, len(ts))}
+	for _, t := range ts {
+		s.byID[t.ID] = t
+	}
+	return s
+}
+
 // Get returns the topic id, or nil.
 func (s *Set) Get(id string) *Topic { return s.byID[id] }
 

@@ -21,15 +21,19 @@ const line = `{"query":"q","system":"s","scopes":["eu"],"as_of":"2026-01-02","st
 // standard one reads, and refuses what it refuses with the same message,
 // and refuses repeated or miscased keys besides.
 func TestDecodeFastMatchesDecode(t *testing.T) {
-	var slow, fast Trace
-	if err := jsonin.Decode([]byte(line), &slow); err != nil {
-		t.Fatal(err)
-	}
-	if err := jsonin.DecodeFast([]byte(line), &fast); err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(slow, fast) {
-		t.Fatalf("decoders differ:\n%+v\n%+v", slow, fast)
+	for _, in := range []string{line,
+		`{"query":"q","system":"s","stages":[{"name":"a","items":[]},{"name":"b","items":null},{"name":"c"}]}`,
+	} {
+		var slow, fast Trace
+		if err := jsonin.Decode([]byte(in), &slow); err != nil {
+			t.Fatal(err)
+		}
+		if err := jsonin.DecodeFast([]byte(in), &fast, itemLists); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(slow, fast) {
+			t.Fatalf("decoders differ:\n%+v\n%+v", slow, fast)
+		}
 	}
 	for _, tc := range []struct{ in, want string }{
 		{`{"query":"q","x":1}`, `unknown field "x" (strict: only documented fields are accepted)`},
@@ -40,9 +44,15 @@ func TestDecodeFastMatchesDecode(t *testing.T) {
 		{`{"Query":"q"}`, `unknown object member name "Query"`},
 		{`{"latency_ms":{"a":1,"a":2}}`, `key "a" given twice in one object`},
 		{`{"query":"h` + "\xff" + `i"}`, `invalid UTF-8`},
+		{`{"stages":[{"name":"a","items":[{"id":"x"},{"id":"y","id":"z"}]}]}`, `key "id" given twice in one object`},
+		{`{"stages":[{"name":"a","items":[{"id":"x"},{"idx":"y"}]}]}`, `unknown field "idx"`},
+		{`{"stages":[{"name":"a","items":[{"id":"x"},7]}]}`, `expected an object, found JSON number`},
+		{`{"stages":[{"name":"a","items":{"id":"x"}}]}`, `expected a list of objects, found JSON object`},
+		{`{"stages":[{"name":"a","items":[{"id":"x"}}]}`, `invalid JSON`},
+		{`{"stages":[{"name":"a","items":[{"id":"x"},]}]}`, `invalid JSON`},
 	} {
 		var tr Trace
-		err := jsonin.DecodeFast([]byte(tc.in), &tr)
+		err := jsonin.DecodeFast([]byte(tc.in), &tr, itemLists)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: got %v, want %q", tc.in, err, tc.want)
 		}
@@ -79,7 +89,7 @@ func BenchmarkDecode(b *testing.B) {
 	for _, d := range []struct {
 		name   string
 		decode func([]byte, any) error
-	}{{"encoding-json", jsonin.Decode}, {"fast", jsonin.DecodeFast}} {
+	}{{"encoding-json", jsonin.Decode}, {"fast", func(data []byte, v any) error { return jsonin.DecodeFast(data, v, itemLists) }}} {
 		b.Run(d.name, func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			for b.Loop() {
@@ -90,4 +100,24 @@ func BenchmarkDecode(b *testing.B) {
 			}
 		})
 	}
+}
+
+// FuzzItemLists checks that decoding items into lists of their exact size
+// reads what the fast decoder's own lists read, and refuses what it
+// refuses with the same message.
+func FuzzItemLists(f *testing.F) {
+	f.Add(line)
+	f.Add(`{"stages":[{"name":"a","items":[]},{"name":"b","items":null},{"items":[{"id":"x","score":1},{"id":"y","text":"t"}]}]}`)
+	f.Add(`{"stages":[{"items":[{"id":"x"},{"id":"y","id":"z"}]}]}`)
+	f.Fuzz(func(t *testing.T, in string) {
+		var plain, exact Trace
+		errPlain := jsonin.DecodeFast([]byte(in), &plain, nil)
+		errExact := jsonin.DecodeFast([]byte(in), &exact, itemLists)
+		if fmt.Sprint(errPlain) != fmt.Sprint(errExact) {
+			t.Fatalf("%q: errors differ: %v, %v", in, errPlain, errExact)
+		}
+		if errPlain == nil && !reflect.DeepEqual(plain, exact) {
+			t.Fatalf("%q: decoded differently:\n%+v\n%+v", in, plain, exact)
+		}
+	})
 }

@@ -6,6 +6,9 @@ import (
 	"github.com/ragstat/ragstat/compare"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/htmlreport"
+	"github.com/ragstat/ragstat/judgments"
+	"github.com/ragstat/ragstat/manifest"
+	"github.com/ragstat/ragstat/shard"
 	"github.com/ragstat/ragstat/systems"
 )
 
@@ -33,6 +36,7 @@ type compareCmd struct {
 	PriceIn                     float64  `placeholder:"USD" help:"Traces, with --tokenizer: price per million input tokens, for each system's cost per query."`
 	PriceOut                    float64  `placeholder:"USD" help:"Traces, with --tokenizer: price per million output tokens."`
 	Format                      string   `short:"f" default:"table" enum:"table,json,csv,markdown,html" help:"Output format (${enum})."`
+	Shard                       string   `placeholder:"I/N" help:"Compare only shard I of N (0 <= I < N): the queries whose id's FNV-1a 64-bit hash is I modulo N; merge the --format json parts with ragstat merge."`
 	CSVComments                 bool     `name:"csv-comments" help:"CSV as before: the settings, policy and notes as # lines above the header (default: columns, notes to stderr)."`
 	Systems                     []string `arg:"" placeholder:"BASE CAND" help:"Base then candidates: runs (PATH or NAME=PATH), saved ragstat eval --format json results (all their runs), or traces (ragstat's, OTLP, LangSmith, Langfuse)."`
 }
@@ -48,7 +52,21 @@ func (c *compareCmd) Run(e *env) error {
 	if err != nil {
 		return flagged(err)
 	}
-	ev, err := req.Open(e.files())
+	files := e.files()
+	var keep func(string) bool
+	var part *manifest.Shard
+	if c.Shard != "" {
+		spec, err := shard.Parse(c.Shard)
+		if err != nil {
+			return err
+		}
+		if c.Format != "json" {
+			return fmt.Errorf("--shard writes a partial comparison for ragstat merge: give --format json")
+		}
+		keep = spec.Has
+		files.Keep = func(q *judgments.Set) func(string) bool { part = spec.Record(q.IDs()); return spec.Has }
+	}
+	ev, err := req.Open(files)
 	if err != nil {
 		return flagged(err)
 	}
@@ -59,7 +77,7 @@ func (c *compareCmd) Run(e *env) error {
 		return err
 	}
 	defer g.Close()
-	g.Version = Version
+	g.Version, g.Keep, g.Shard = Version, keep, part
 	m, err := c.mapping(g.Corpus, c.stageFlags)
 	if err != nil {
 		return err

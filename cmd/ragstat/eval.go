@@ -109,6 +109,16 @@ func (c *evalCmd) Run(e *env) error {
 	// collector target keeps peak memory near what is live.
 	defer debug.SetGCPercent(debug.SetGCPercent(50))
 	files := e.files()
+	if c.Format == "json" { // the manifest's digests, computed as the inputs are read
+		open := files.Open
+		files.Open = func(path string) (*input.File, error) {
+			f, err := open(path)
+			if err == nil {
+				f.KeepSHA256()
+			}
+			return f, err
+		}
+	}
 	var part *manifest.Shard
 	if c.Shard != "" {
 		spec, err := shard.Parse(c.Shard)
@@ -136,7 +146,7 @@ func (c *evalCmd) Run(e *env) error {
 	inputs := []*input.File{ev.File}
 	for _, in := range sys {
 		inputs = append(inputs, in.File)
-		if c.Format == "json" { // the manifest's digest, computed as the run is read
+		if c.Format == "json" {
 			in.File.KeepSHA256()
 		}
 	}

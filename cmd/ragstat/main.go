@@ -46,7 +46,7 @@ type cli struct {
 	Demo            demoCmd          `cmd:"" help:"Evaluate the source document's example and tell what the numbers say."`
 	Eval            evalCmd          `cmd:"" help:"Evaluate runs against judgments, strictly."`
 	TrecEval        trecEvalCmd      `cmd:"" name:"trec-eval" passthrough:"" help:"A drop-in for NIST trec_eval v10 (same flags, same output)."`
-	Merge           mergeCmd         `cmd:"" help:"Merge the partial results of eval --shard I/N --format json into the result one run gives."`
+	Merge           mergeCmd         `cmd:"" help:"Merge the partial results of eval, stages or compare --shard I/N --format json into the result one run gives."`
 	Compare         compareCmd       `cmd:"" help:"Compare candidates with a base on the same queries: paired differences, intervals, tests, slices, a release gate."`
 	Report          reportCmd        `cmd:"" help:"Render a saved eval, stages or compare JSON result as one self-contained HTML file."`
 	judgingCommands `embed:""`

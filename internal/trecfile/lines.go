@@ -17,6 +17,31 @@ const maxFields = 7
 // concurrent use.
 type lineParser struct {
 	f [maxFields][]byte
+	s sepScanner
+}
+
+// begin starts splitting the lines of data, from its first byte.
+func (p *lineParser) begin(data []byte) { p.s.reset(data, 0) }
+
+// split splits the line that starts at offset off of the data given to
+// begin, as next does, and returns the offset of the line after it. Lines
+// of k fields in the usual shape take the fast path; lines must be split in
+// order.
+func (p *lineParser) split(off, k int) (line []byte, n, end int) {
+	data := p.s.data
+	var pos [maxFields]int
+	if p.s.seps(off, k, &pos) {
+		from := off
+		for i, j := range pos[:k] {
+			p.f[i] = data[from:j]
+			from = j + 1
+		}
+		return data[off : from-1], k, from
+	}
+	line, n, rest := p.next(data[off:])
+	end = len(data) - len(rest)
+	p.s.reset(data, end)
+	return line, n, end
 }
 
 // next splits the first line of data into up to maxFields whitespace-
@@ -95,20 +120,30 @@ func (p *lineParser) run(n, no int, opt *Options) (qid []byte, d RunDoc, tag []b
 	if n != 6 && !(opt.Lenient && n > 6) {
 		return nil, d, nil, p.fieldCount(n, no, opt, 6, runFormat)
 	}
-	qid, tag = p.f[0], p.f[5]
-	d = RunDoc{Doc: view(p.f[2]), Line: no}
+	f := &p.f
+	d, err = runDoc(f[0], f[2], f[3], f[4], no, opt)
+	if err != nil {
+		return nil, d, nil, err
+	}
+	return f[0], d, f[5], nil
+}
+
+// runDoc reads the docno, rank and score fields of a run line that has
+// the right number of fields and is not a comment.
+func runDoc(qid, doc, rank, score []byte, no int, opt *Options) (d RunDoc, err *diag.Error) {
+	d = RunDoc{Doc: view(doc), Line: no}
 	if opt.Lenient {
-		d.Score = Atof(p.f[4]) // trec_eval ignores the rank column: so does lenient mode
-		return qid, d, tag, nil
+		d.Score = Atof(score) // trec_eval ignores the rank column: so does lenient mode
+		return d, nil
 	}
 	var ok bool
-	if d.Score, ok = parseScore(p.f[4]); !ok {
-		return nil, d, nil, p.bad(no, opt, "score "+diag.Quote(string(p.f[4]))+" is not a finite number; write scores as decimals such as 12.5 or 1e-3")
+	if d.Score, ok = parseScore(score); !ok {
+		return d, badField(qid, doc, no, opt, "score "+diag.Quote(string(score))+" is not a finite number; write scores as decimals such as 12.5 or 1e-3")
 	}
-	if d.Rank, ok = parseInt(p.f[3]); !ok {
-		return nil, d, nil, p.bad(no, opt, "rank "+diag.Quote(string(p.f[3]))+" is not an integer; the fourth column is the rank (1, 2, ...)")
+	if d.Rank, ok = parseInt(rank); !ok {
+		return d, badField(qid, doc, no, opt, "rank "+diag.Quote(string(rank))+" is not an integer; the fourth column is the rank (1, 2, ...)")
 	}
-	return qid, d, tag, nil
+	return d, nil
 }
 
 // rejectLine reports a blank line (no fields) or a comment.
@@ -134,9 +169,10 @@ func (p *lineParser) fieldCount(n, no int, opt *Options, want int, format string
 	return e
 }
 
-// bad reports a problem with a line whose fields are already split.
-func (p *lineParser) bad(no int, opt *Options, msg string) *diag.Error {
-	return &diag.Error{File: opt.Name, Line: no, Query: string(p.f[0]), Item: string(p.f[2]), Msg: msg}
+// badField reports a problem with a field of a line whose query id and
+// docno are qid and doc.
+func badField(qid, doc []byte, no int, opt *Options, msg string) *diag.Error {
+	return &diag.Error{File: opt.Name, Line: no, Query: string(qid), Item: string(doc), Msg: msg}
 }
 
 // clampInt converts to int, saturating on 32-bit platforms.

@@ -1,7 +1,9 @@
 package trecfile
 
 import (
+	"encoding/binary"
 	"math"
+	"math/bits"
 	"strconv"
 	"unsafe"
 )
@@ -26,13 +28,68 @@ func fastDecimal(b []byte) (v float64, ok bool) {
 	if len(b) > 0 && (b[0] == '-' || b[0] == '+') {
 		neg, i = b[0] == '-', 1
 	}
+	v, ok = shortDecimal(b[i:])
+	if !ok {
+		v, ok = longDecimal(b[i:])
+	}
+	if neg {
+		v = -v
+	}
+	return v, ok
+}
+
+// shortDecimal parses digits[.digits] of at most 9 bytes, eight digits
+// at a time: the digits after the point are moved up over it, so the
+// mantissa is one word of digits. It reads 9 bytes from the start of b,
+// within its capacity, and gives up (ok false) where the capacity is
+// shorter or the number longer.
+func shortDecimal(b []byte) (v float64, ok bool) {
+	n := len(b)
+	if n == 0 || n > 9 || cap(b) < 9 {
+		return 0, false
+	}
+	w := binary.LittleEndian.Uint64(b[:8])
+	point := bits.TrailingZeros64(nonDigits(w)) / 8 // the first byte that is not a digit
+	if point >= n {                                 // an integer of at most 8 digits
+		return float64(eightDigits(w, n)), true
+	}
+	if b[point] != '.' || n == 1 {
+		return 0, false
+	}
+	before := uint64(1)<<(8*point) - 1 // the bytes before the point (all of them if it is the ninth)
+	digits := w&before | binary.LittleEndian.Uint64(b[1:9])&^before
+	if nonDigits(digits)<<(72-8*n) != 0 {
+		return 0, false
+	}
+	return float64(int64(eightDigits(digits, n-1))) / pow10[n-1-point], true
+}
+
+// nonDigits marks the bytes of w that are not ASCII digits.
+func nonDigits(w uint64) uint64 {
+	x := w ^ 0x3030303030303030 // a digit becomes 0 to 9
+	return (x&low7 + (0x80-10)*ones | x) & highs
+}
+
+// eightDigits returns the value of the first n (at most 8) bytes of w,
+// which are ASCII digits, the first one the most significant.
+func eightDigits(w uint64, n int) uint64 {
+	if n == 0 {
+		return 0
+	}
+	d := (w - 0x3030303030303030) << (64 - 8*n) // the digits, led by zeros
+	d = d*10 + d>>8
+	return (d&0x000000ff000000ff*(100+1000000<<32) + d>>16&0x000000ff000000ff*(1+10000<<32)) >> 32
+}
+
+// longDecimal is fastDecimal's byte-by-byte path, for an unsigned number.
+func longDecimal(b []byte) (v float64, ok bool) {
+	i := 0
 	var mant uint64
-	start := i
 	for i < len(b) && b[i]-'0' < 10 {
 		mant = mant*10 + uint64(b[i]-'0')
 		i++
 	}
-	digits, frac := i-start, 0
+	digits, frac := i, 0
 	if i < len(b) && b[i] == '.' {
 		i++
 		fracStart := i
@@ -46,11 +103,7 @@ func fastDecimal(b []byte) (v float64, ok bool) {
 	if i != len(b) || digits == 0 || digits > 19 || mant > 1<<53 || frac > 22 {
 		return 0, false
 	}
-	v = float64(mant) / pow10[frac]
-	if neg {
-		v = -v
-	}
-	return v, true
+	return float64(mant) / pow10[frac], true
 }
 
 // parseScore parses a whole field as a finite decimal float64 (ragstat's
@@ -107,7 +160,12 @@ func parseInt(b []byte) (int, bool) {
 	if len(b) > 0 && b[0] == '+' {
 		return 0, false
 	}
-	if 0 < len(b) && len(b) <= 9 { // the common case: a few digits, no sign
+	if n := len(b); 0 < n && n <= 8 && cap(b) >= 8 { // the common case: a few digits, no sign
+		if w := binary.LittleEndian.Uint64(b[:8]); nonDigits(w)<<(64-8*n) == 0 {
+			return int(eightDigits(w, n)), true
+		}
+	}
+	if 0 < len(b) && len(b) <= 9 {
 		v := 0
 		for _, c := range b {
 			if c-'0' >= 10 {

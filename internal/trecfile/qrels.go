@@ -128,14 +128,28 @@ func (d *qrelsDelivery) deliver(pb *parsedBlock) error {
 // costs one allocation for all its docnos.
 func parseQrelsBlock(b *block, opt *Options) *parsedBlock {
 	q := &qrelsReader{opt: opt, pb: &parsedBlock{recs: make([]qrelsRec, 0, bytes.Count(b.data, nl)+1)}}
-	eachLine(b, &q.p, func(line []byte, n, no int) error {
-		if perr := q.parse(line, n, no, b.data); perr != nil {
+	data := b.data
+	q.p.begin(data)
+	var pos [maxFields]int
+	for off, no := 0, b.line; off < len(data); no++ {
+		var perr *diag.Error
+		if q.p.s.seps(off, 4, &pos) && data[off] != '#' { // the usual line, its fields read in place
+			q.prevComment = false
+			perr = q.record(data[off:pos[0]], data[pos[0]+1:pos[1]], data[pos[1]+1:pos[2]], data[pos[2]+1:pos[3]], no, data)
+			off = pos[3] + 1
+		} else {
+			q.p.s.reset(data, off)
+			var line []byte
+			var n int
+			line, n, off = q.p.split(off, 4)
+			perr = q.parse(line, n, no, data)
+		}
+		if perr != nil {
 			if q.pb.errs = append(q.pb.errs, perr); len(q.pb.errs) == MaxErrors {
-				return errBlockFull
+				break
 			}
 		}
-		return nil
-	})
+	}
 	pb := q.pb
 	docs := make([]byte, 0, q.docBytes)
 	for i := range pb.recs {
@@ -172,23 +186,29 @@ func (q *qrelsReader) parse(line []byte, n, no int, data []byte) *diag.Error {
 		return q.p.fieldCount(n, no, opt, 4, qrelsFormat)
 	}
 	f := &q.p.f
+	return q.record(f[0], f[1], f[2], f[3], no, data)
+}
+
+// record reads the grade of a qrels line of four fields that is not a
+// comment, and records the line.
+func (q *qrelsReader) record(qid, iter, docno, g []byte, no int, data []byte) *diag.Error {
 	grade, ok := 0, true
-	if opt.Lenient {
-		grade = clampInt(Atol(f[3]))
+	if q.opt.Lenient {
+		grade = clampInt(Atol(g))
 	} else {
-		grade, ok = parseInt(f[3])
+		grade, ok = parseInt(g)
 	}
 	if !ok {
-		return &diag.Error{File: opt.Name, Line: no, Query: string(f[0]), Item: string(f[2]),
-			Msg: "grade " + diag.Quote(string(f[3])) + " is not an integer; the fourth column is the relevance grade (0, 1, 2, ...)"}
+		return &diag.Error{File: q.opt.Name, Line: no, Query: string(qid), Item: string(docno),
+			Msg: "grade " + diag.Quote(string(g)) + " is not an integer; the fourth column is the relevance grade (0, 1, 2, ...)"}
 	}
 	if len(q.pb.errs) > 0 {
 		return nil
 	}
-	doc := offsetIn(data, f[2])
-	q.docBytes += len(f[2])
-	q.pb.recs = append(q.pb.recs, qrelsRec{query: q.name(f[0]), iter: q.name(f[1]),
-		doc: doc, docEnd: doc + uint32(len(f[2])), grade: grade, line: no})
+	doc := offsetIn(data, docno)
+	q.docBytes += len(docno)
+	q.pb.recs = append(q.pb.recs, qrelsRec{query: q.name(qid), iter: q.name(iter),
+		doc: doc, docEnd: doc + uint32(len(docno)), grade: grade, line: no})
 	return nil
 }
 

@@ -207,10 +207,33 @@ func (s *runStream) parseBlock(b *block) error {
 	var keys []string
 	var err error
 	// A plain loop rather than eachLine: this runs once per line of a run.
-	for data, no := b.data, b.line; len(data) > 0 && err == nil; no++ {
-		var n int
-		_, n, data = p.next(data)
-		qid, d, tag, perr := p.run(n, no, s.opt)
+	data := b.data
+	p.begin(data)
+	var pos [maxFields]int
+	for off, no := 0, b.line; off < len(data) && err == nil; no++ {
+		var qid, tag []byte
+		var d RunDoc
+		var perr *diag.Error
+		if p.s.seps(off, 6, &pos) && data[off] != '#' { // the usual line, its fields read in place
+			qid, tag = data[off:pos[0]], data[pos[4]+1:pos[5]]
+			doc, rank, score := data[pos[1]+1:pos[2]], data[pos[2]+1:pos[3]], data[pos[3]+1:pos[4]]
+			// the usual numbers, without runDoc's call (lenient mode reads no rank)
+			d = RunDoc{Doc: view(doc), Line: no}
+			var ok bool
+			d.Score, ok = shortDecimal(score)
+			if ok && !s.opt.Lenient {
+				d.Rank, ok = parseInt(rank)
+			}
+			if !ok {
+				d, perr = runDoc(qid, doc, rank, score, no, s.opt)
+			}
+			off = pos[5] + 1
+		} else {
+			var n int
+			p.s.reset(data, off)
+			_, n, off = p.split(off, 6)
+			qid, d, tag, perr = p.run(n, no, s.opt)
+		}
 		switch {
 		case perr != nil:
 			if bad = append(bad, perr); len(bad) == MaxErrors {
@@ -219,16 +242,17 @@ func (s *runStream) parseBlock(b *block) error {
 			continue
 		case qid == nil || len(bad) > 0:
 			continue
-		case s.check != nil && (len(keys) == 0 || view(qid) != keys[len(keys)-1]):
-			keys = append(keys, string(qid))
 		}
-		if len(q.Docs) > 0 && view(qid) != q.Query {
-			if err = s.deliver(q); err != nil {
-				break
+		if len(q.Docs) == 0 || view(qid) != q.Query { // a query starts
+			if s.check != nil && (len(keys) == 0 || view(qid) != keys[len(keys)-1]) {
+				keys = append(keys, string(qid))
 			}
-			q.Docs = q.Docs[:0]
-		}
-		if len(q.Docs) == 0 {
+			if len(q.Docs) > 0 {
+				if err = s.deliver(q); err != nil {
+					break
+				}
+				q.Docs = q.Docs[:0]
+			}
 			q.Query, q.Tag = view(qid), view(tag)
 		}
 		q.LastTag = view(tag)
@@ -256,16 +280,15 @@ func (s *runStream) deliver(q *RunQuery) error {
 }
 
 // eachLine calls f for every line of a block, split into p.f, with its
-// number of fields and its line number.
-func eachLine(b *block, p *lineParser, f func(line []byte, n, no int) error) error {
-	data, no := b.data, b.line
-	for len(data) > 0 {
-		line, n, rest := p.next(data)
+// number of fields and its line number; k is the usual number of fields.
+func eachLine(b *block, p *lineParser, k int, f func(line []byte, n, no int) error) error {
+	p.begin(b.data)
+	for off, no := 0, b.line; off < len(b.data); no++ {
+		line, n, end := p.split(off, k)
 		if err := f(line, n, no); err != nil {
 			return err
 		}
-		data = rest
-		no++
+		off = end
 	}
 	return nil
 }
@@ -278,7 +301,7 @@ func (s *runStream) inMemory(r io.Reader) error {
 	var p lineParser
 	err := pipeline(s.opt.Name, r, lineCut, 1, s.errs.full, func(b *block) error {
 		var bad []*diag.Error
-		eachLine(b, &p, func(_ []byte, n, no int) error {
+		eachLine(b, &p, 6, func(_ []byte, n, no int) error {
 			qid, d, tag, perr := p.run(n, no, s.opt)
 			if perr != nil {
 				if bad = append(bad, perr); len(bad) == MaxErrors {

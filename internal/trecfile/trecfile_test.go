@@ -8,6 +8,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -531,15 +532,96 @@ func TestSplit(t *testing.T) {
 	}
 }
 
-func TestParseInt(t *testing.T) {
-	for in, want := range map[string]int{"0": 0, "7": 7, "123456789": 123456789, "1234567890": 1234567890, "-5": -5, "007": 7} {
-		if got, ok := parseInt([]byte(in)); !ok || got != want {
-			t.Errorf("parseInt(%q) = %d, %v", in, got, ok)
+// TestSplitLines: lines split one after another, on the fast path or not,
+// come out as strings.FieldsFunc splits them, whatever their length and
+// wherever they fall in the scanner's 64-byte windows.
+func TestSplitLines(t *testing.T) {
+	lines := []string{"q1 Q0 d1 1 2.5 tag", "q1\tQ0\td1\t1\t2.5\ttag", "", " ", "q1 Q0 d1 1 2.5", "q1 Q0 d1 1 2.5 tag x",
+		"q1  Q0 d1 1 2.5 tag", " q1 Q0 d1 1 2.5 tag", "q1 Q0 d1 1 2.5 tag ", "q1 Q0 d1 1 2.5 tag\r", "q1 Q0 d\x01 1 2.5 tag",
+		"q1 Q0 d\v1 1 2.5 tag", "# a comment", "q 0 d 1", "q 0 d 1 ", "q\x7f 0 d\xa0 1", strings.Repeat("long", 40) + " Q0 d 1 2 t",
+		"q Q0 " + strings.Repeat("d", 70) + " 1 2 t", "1 2 3 4 5 6 7 8 9"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 2000 { // random fields of random length, mostly in the usual shape
+		var b strings.Builder
+		for j := range 4 + rng.IntN(4) {
+			if j > 0 || rng.IntN(20) == 0 {
+				for range 1 + rng.IntN(2)*rng.IntN(2) {
+					b.WriteByte(" \t \t \t \t \v\r\x01"[rng.IntN(11)])
+				}
+			}
+			b.WriteString(strings.Repeat("x", 1+rng.IntN(40)))
+		}
+		lines = append(lines, b.String())
+	}
+	for _, k := range []int{4, 6} {
+		for _, last := range []string{"", "\n"} {
+			data := []byte(strings.Join(lines, "\n") + last)
+			var p lineParser
+			p.begin(data)
+			off := 0
+			for i, want := range lines {
+				line, n, end := p.split(off, k)
+				fields := strings.FieldsFunc(want, func(r rune) bool { return r < 256 && isSpace[byte(r)] })
+				got := make([]string, min(n, maxFields))
+				for j := range got {
+					got[j] = string(p.f[j])
+				}
+				if string(line) != want || n != len(fields) || !slices.Equal(got, fields[:len(got)]) {
+					t.Fatalf("k %d, line %d %q: got line %q, %d fields %q", k, i, want, line, n, got)
+				}
+				off = end
+			}
+			if off != len(data) {
+				t.Fatalf("k %d: ended at %d of %d", k, off, len(data))
+			}
 		}
 	}
-	for _, in := range []string{"", "12a", "1.0", "x", "- 1", "+5", "1_0", "0x10"} {
-		if _, ok := parseInt([]byte(in)); ok {
-			t.Errorf("parseInt(%q) accepted", in)
+}
+
+// TestFastDecimal: the fast parser agrees with strconv.ParseFloat on every
+// number it accepts, refuses what is not a plain decimal, and accepts the
+// usual shapes whatever the bytes after them.
+func TestFastDecimal(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	const alphabet = "0123456789012345678901234567890123456789..-+e x/:"
+	for i := range 200000 {
+		var b []byte
+		for range rng.IntN(20) {
+			b = append(b, alphabet[rng.IntN(len(alphabet))])
+		}
+		if i%2 == 0 { // a score as TREC runs write them
+			b = fmt.Appendf(nil, "%.*f", rng.IntN(10), rng.Float64()*math.Pow(10, float64(rng.IntN(9))))
+		}
+		in := append(b[:len(b):len(b)], " \n9.99999999999999999"[:rng.IntN(20)]...)[:len(b)] // bytes after it, or none
+		got, ok := fastDecimal(in)
+		want, err := strconv.ParseFloat(string(b), 64)
+		plain := isDecimal(b) && !bytes.ContainsAny(b, "eE")
+		switch {
+		case ok && (err != nil || got != want || math.Signbit(got) != math.Signbit(want)):
+			t.Fatalf("fastDecimal(%q) = %v, want %v (%v)", b, got, want, err)
+		case ok && !plain:
+			t.Fatalf("fastDecimal(%q) accepted", b)
+		case !ok && plain && len(bytes.TrimLeft(b, "+-0")) <= 15:
+			t.Fatalf("fastDecimal(%q) refused", b)
+		}
+	}
+}
+
+func TestParseInt(t *testing.T) {
+	// each also with bytes after it, which the eight-byte path reads
+	padded := func(in string) []byte { return append([]byte(in), " 2.5 t\n1 Q0"...)[:len(in)] }
+	for in, want := range map[string]int{"0": 0, "7": 7, "12345678": 12345678, "123456789": 123456789, "1234567890": 1234567890, "-5": -5, "007": 7} {
+		for _, b := range [][]byte{[]byte(in), padded(in)} {
+			if got, ok := parseInt(b); !ok || got != want {
+				t.Errorf("parseInt(%q) = %d, %v", in, got, ok)
+			}
+		}
+	}
+	for _, in := range []string{"", "12a", "1.0", "x", "- 1", "+5", "1_0", "0x10", "1234567:", "/", "1\x00"} {
+		for _, b := range [][]byte{[]byte(in), padded(in)} {
+			if _, ok := parseInt(b); ok {
+				t.Errorf("parseInt(%q) accepted", in)
+			}
 		}
 	}
 }

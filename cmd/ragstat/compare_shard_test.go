@@ -1,0 +1,159 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/ragstat/ragstat/internal/sharedtest"
+)
+
+// compareShardArgs compares DL-HARD's bm25 with two runs and a saved eval
+// result, sliced by fold and gated by a rule that fails.
+func compareShardArgs(t *testing.T) []string {
+	t.Helper()
+	dir := dlHard(t)
+	topics := dlHardTopics(t, dir)
+	saved := filepath.Join(t.TempDir(), "t5.json")
+	eval := []string{"eval", "-j", filepath.Join(dir, "dl_hard-passage.qrels"), "--unjudged", "nonrelevant",
+		"-m", "nDCG@10", "-m", "RR@10", "-m", "R@100", "--gain", "linear", "-f", "json", dlHardRun(dir, "bm25_t5_zs")}
+	out, errs, code := ragstat(t, "", eval...)
+	if code != 0 {
+		t.Fatalf("eval: exit %d: %s", code, errs)
+	}
+	if err := os.WriteFile(saved, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dlHardArgs(dir, "--topics", topics, "--top", "3", "--fail-on", "nDCG@10 < 0.05", "--fail-on", "RR@10[tag:fold:2] < 0",
+		dlHardRun(dir, "bm25"), dlHardRun(dir, "bm25_rm3"), dlHardRun(dir, "bm25_rm3_bert_zs"), saved)
+}
+
+// TestCompareShardsMergeToOneRun splits a comparison of real runs into 4
+// and 7 shards by query and checks that the merged parts print exactly
+// what one comparison prints, in every format, with the same gate verdict
+// and exit code.
+func TestCompareShardsMergeToOneRun(t *testing.T) {
+	checkShardsMerge(t, compareShardArgs(t), []int{4, 7, 60}, exitGate) // 60 shards of 50 queries: some hold none
+}
+
+// checkShardsMerge runs the comparison args once in every format, then
+// in each count of shards, and checks that the merged parts print the
+// same bytes, stderr and exit code (want).
+func checkShardsMerge(t *testing.T, args []string, counts []int, want int) {
+	t.Helper()
+	formats := []string{"table", "json", "csv", "markdown", "html"}
+	type printed struct {
+		out, errs string
+		code      int
+	}
+	single := map[string]printed{}
+	for _, f := range formats {
+		out, errs, code := ragstat(t, "", append(args, "-f", f)...)
+		if code != want {
+			t.Fatalf("single run, %s: exit %d, want %d: %s", f, code, want, errs)
+		}
+		single[f] = printed{out, errs, code}
+	}
+	tmp := t.TempDir()
+	for _, n := range counts {
+		var parts []string
+		for i := range n {
+			out, errs, code := ragstat(t, "", append(args, "-f", "json", "--shard", strconv.Itoa(i)+"/"+strconv.Itoa(n))...)
+			if code != 0 {
+				t.Fatalf("shard %d/%d: exit %d: %s", i, n, code, errs)
+			}
+			p := filepath.Join(tmp, "compare"+strconv.Itoa(i)+"of"+strconv.Itoa(n)+".json")
+			if err := os.WriteFile(p, []byte(out), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			parts = append(parts, p)
+		}
+		for _, f := range formats {
+			out, errs, code := ragstat(t, "", append([]string{"merge", "-f", f}, parts...)...)
+			want := single[f]
+			if code != want.code || errs != want.errs {
+				t.Errorf("merge of %d, %s: exit %d, %q; one run: exit %d, %q", n, f, code, errs, want.code, want.errs)
+			}
+			if out != want.out {
+				t.Errorf("merge of %d shards, format %s, differs from one run:\n%s", n, f, firstDiff(out, want.out))
+			}
+		}
+	}
+}
+
+// TestCompareMergeRefuses checks that compare parts that overlap, leave a
+// gap, come from different splits, disagree or mix kinds are refused, by
+// name.
+func TestCompareMergeRefuses(t *testing.T) {
+	args := compareShardArgs(t)
+	dir := dlHard(t)
+	t.Chdir(t.TempDir())
+	write := func(name string, a ...string) string {
+		t.Helper()
+		out, errs, code := ragstat(t, "", a...)
+		if code != 0 && code != exitGate {
+			t.Fatalf("%s: exit %d: %s", name, code, errs)
+		}
+		if err := os.WriteFile(name, []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return name
+	}
+	part := func(name, shard string, extra ...string) string {
+		return write(name, append(append(append([]string{}, args...), "-f", "json", "--shard", shard), extra...)...)
+	}
+	a, b, c := part("a.json", "0/3"), part("b.json", "1/3"), part("c.json", "2/3")
+	seed := part("seed.json", "2/3", "--seed", "2")
+	rule := part("rule.json", "2/3", "--fail-on", "R@100 < 0")
+	gain := part("gain.json", "2/3", "--gain", "exp", "--allow-mismatch", "policy.gain")
+	sliced := part("sliced.json", "2/3", "--slice-by", "answerable")
+	half := part("half.json", "1/2")
+	whole := write("whole.json", append(append([]string{}, args...), "-f", "json")...)
+	evalPart := write("eval.json", "eval", "-j", filepath.Join(dir, "dl_hard-passage.qrels"), "--unjudged", "nonrelevant",
+		"-f", "json", "--shard", "2/3", dlHardRun(dir, "bm25"))
+	for _, tc := range []struct {
+		parts []string
+		want  string
+	}{
+		{[]string{a, b, b, c}, "b.json and b.json are both shard 1/3 (overlap)"},
+		{[]string{a, c}, "shard(s) 1/3 missing (gap)"},
+		{[]string{a, b, half}, "half.json is shard 1/2 but a.json is shard 0/3"},
+		{[]string{a, b, seed}, "a.json and seed.json disagree on the statistics' settings"},
+		{[]string{a, b, rule}, "a.json and rule.json disagree on the gate"},
+		{[]string{a, b, gain}, "a.json and gain.json disagree on policy.gain"},
+		{[]string{a, b, sliced}, "a.json and sliced.json disagree on the slices"},
+		{[]string{a, b, whole}, "whole.json is not a partial result"},
+		{[]string{a, b, evalPart}, "a.json is a compare result but eval.json is an eval result"},
+	} {
+		_, errs, code := ragstat(t, "", append([]string{"merge"}, tc.parts...)...)
+		if code != exitInput || !strings.Contains(errs, tc.want) {
+			t.Errorf("merge %v: exit %d, %q; want exit 2 and %q", tc.parts, code, errs, tc.want)
+		}
+	}
+	if _, errs, code := ragstat(t, "", append(args, "--shard", "0/3")...); code != exitInput || !strings.Contains(errs, "give --format json") {
+		t.Errorf("--shard without --format json: exit %d, %q", code, errs)
+	}
+}
+
+// TestCompareTracesShardsMergeToOneRun compares two real pipelines traced
+// from DL-HARD (the fixture of TestStagesShardsMergeToOneRun) in 4 and 7
+// shards and checks that the merged parts print exactly what one
+// comparison prints, frontier and losses included, in every format.
+func TestCompareTracesShardsMergeToOneRun(t *testing.T) {
+	dir := sharedtest.Dir(t, "data/dl-hard-passage")
+	tmp := t.TempDir()
+	qrels := filepath.Join(dir, "dl_hard-passage.qrels")
+	judged, relevant := readQrels(t, qrels)
+	topics := filepath.Join(tmp, "topics.jsonl")
+	writeTopics(t, filepath.Join(dir, "topics.tsv"), topics, judged, relevant)
+	args := []string{"compare", "-j", qrels, "--topics", topics, "--unjudged", "nonrelevant", "--seed", "3",
+		"-k", "candidates=100", "-k", "reranked=10", "--fail-on", "reranked/nDCG@10 < 0.5"}
+	for _, p := range [][3]string{{"bm25-t5", "bm25.run.gz", "bm25_t5_zs.run.gz"}, {"rm3-bert", "bm25_rm3.run.gz", "bm25_rm3_bert_zs.run.gz"}} {
+		path := filepath.Join(tmp, p[0]+".jsonl")
+		writeTraces(t, path, p[0], filepath.Join(dir, "runs", p[1]), filepath.Join(dir, "runs", p[2]), judged, relevant)
+		args = append(args, path)
+	}
+	checkShardsMerge(t, args, []int{4, 7}, exitGate)
+}

@@ -1,0 +1,44 @@
+package compare
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/ragstat/ragstat/manifest"
+	"github.com/ragstat/ragstat/topics"
+)
+
+// TestMergeRefusesBrokenParts checks that parts a merge cannot use are
+// errors, not panics.
+func TestMergeRefusesBrokenParts(t *testing.T) {
+	m := &manifest.Manifest{Kind: manifest.KindCompare}
+	side := func(name string, q ...string) PartialSide {
+		var pos []int
+		var vs []float64
+		for i := range q {
+			pos, vs = append(pos, i), append(vs, 0.5)
+		}
+		return PartialSide{Name: name, Manifest: m, Metrics: []string{"R@10"}, Queries: q, Positions: pos, Values: [][]float64{vs}}
+	}
+	for _, tc := range []struct {
+		name  string
+		parts []*Partial
+		want  string
+	}{
+		{"no systems", []*Partial{{}}, "a base and at least one candidate"},
+		{"one system", []*Partial{{Sides: []PartialSide{side("a", "q1")}}}, "a base and at least one candidate"},
+		{"no manifest", []*Partial{{Sides: []PartialSide{{Name: "a"}, side("b")}}}, "has no manifest"},
+		{"systems differ", []*Partial{{Sides: []PartialSide{side("a", "q1"), side("b", "q1")}}, {Sides: []PartialSide{side("a", "q2"), side("c", "q2")}}}, "not one system"},
+		{"counts differ", []*Partial{{Sides: []PartialSide{side("a", "q1"), side("b", "q1")}}, {Sides: []PartialSide{side("a", "q2")}}}, "compare 2 and 1 inputs"},
+		{"values short", []*Partial{{Sides: []PartialSide{side("a", "q1"), {Name: "b", Manifest: m, Metrics: []string{"R@10"}, Queries: []string{"q1"}, Positions: []int{0}, Values: [][]float64{{}}}}}}, "0 values for 1 queries"},
+		{"null topic", []*Partial{{Sides: []PartialSide{side("a", "q1"), side("b", "q1")}, Topics: &PartialTopics{Topics: []*topics.Topic{nil}}}}, "null topic"},
+	} {
+		var parts []*Result
+		for _, p := range tc.parts {
+			parts = append(parts, &Result{Manifest: m, Partial: p})
+		}
+		if _, _, err := Merge(parts); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}

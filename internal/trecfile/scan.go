@@ -1,0 +1,92 @@
+package trecfile
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// sepScanner finds the separators of a block, 64 bytes at a time: it keeps a
+// bitmask of the bytes up to ' ' (every whitespace byte, and the other
+// control bytes) in a window of the block, so the next one costs a few
+// instructions and no unpredictable branch. It serves lineParser.fast.
+type sepScanner struct {
+	data []byte
+	base int    // the window's offset in data
+	mask uint64 // the window's candidate bytes not yet consumed, bit i for data[base+i]
+}
+
+// reset starts the scanner at offset start of data.
+func (s *sepScanner) reset(data []byte, start int) {
+	s.data = data
+	s.base = start &^ 63
+	s.mask = s.window(s.base) &^ (1<<(start-s.base) - 1)
+}
+
+// window returns the candidate bytes of data[base:base+64] as a bitmask.
+func (s *sepScanner) window(base int) uint64 {
+	b := s.data[base:]
+	if len(b) < 64 {
+		var pad [64]byte
+		copy(pad[copy(pad[:], b):], padding[:])
+		b = pad[:]
+	}
+	b = b[:64]
+	return lowBits(binary.LittleEndian.Uint64(b[0:])) |
+		lowBits(binary.LittleEndian.Uint64(b[8:]))<<8 |
+		lowBits(binary.LittleEndian.Uint64(b[16:]))<<16 |
+		lowBits(binary.LittleEndian.Uint64(b[24:]))<<24 |
+		lowBits(binary.LittleEndian.Uint64(b[32:]))<<32 |
+		lowBits(binary.LittleEndian.Uint64(b[40:]))<<40 |
+		lowBits(binary.LittleEndian.Uint64(b[48:]))<<48 |
+		lowBits(binary.LittleEndian.Uint64(b[56:]))<<56
+}
+
+// padding fills the window past the end of a block with bytes that are not
+// candidates.
+var padding = [64]byte{'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x',
+	'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x',
+	'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x',
+	'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x'}
+
+// lowBits returns one bit per byte of w (bit i for byte i) set for the
+// bytes up to ' ' (0x20).
+func lowBits(w uint64) uint64 {
+	above := w&low7 + (0x80-0x21)*ones // high bit set where the low seven bits are at least 0x21
+	m := ^(above | w) & highs
+	return (m >> 7) * 0x0102040810204080 >> 56
+}
+
+// seps finds the separators of the line that starts at offset start of
+// s.data when it has the usual shape: k fields, each but the last followed
+// by a single space or tab, the last by a newline, and no other byte up to
+// ' '. It stores their offsets in pos[:k] and reports whether the line has
+// that shape; if not, the caller must split the line another way and reset
+// s after it.
+func (s *sepScanner) seps(start, k int, pos *[maxFields]int) bool {
+	data, base, mask := s.data, s.base, s.mask
+	prev := start - 1
+	for i := range pos[:k] {
+		for mask == 0 {
+			if base += 64; base >= len(data) {
+				return false
+			}
+			mask = s.window(base)
+		}
+		j := base + bits.TrailingZeros64(mask)
+		mask &= mask - 1
+		if j == prev+1 || sepClass[data[j]] != sepWant[k-1-i] {
+			return false
+		}
+		pos[i], prev = j, j
+	}
+	s.base, s.mask = base, mask
+	return true
+}
+
+// sepClass classes the bytes up to ' ' for seps: 1 for a space or tab, 2
+// for a newline, 0 for the others; sepWant is the class wanted of a line's
+// separators, counted from its end.
+var (
+	sepClass = [256]uint8{' ': 1, '\t': 1, '\n': 2}
+	sepWant  = [maxFields]uint8{2, 1, 1, 1, 1, 1, 1}
+)
