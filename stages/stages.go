@@ -57,7 +57,8 @@ type Options struct {
 	// Analyses turns on the analyses of the evidence boundary (nil: off).
 	Analyses *AnalysisOptions
 	// Summary keeps the result's memory bounded by the queries' metric
-	// values instead of everything said of each query: the stages' rows,
+	// values (with Input.Spilled, kept in files: not even those) instead
+	// of everything said of each query: the stages' rows,
 	// every relevant judgment's and fact's way through the stages, and
 	// every query's fact coverage and token budget are not held. The means,
 	// counts and percentiles are those of a full result; of the lost items
