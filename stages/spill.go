@@ -301,6 +301,7 @@ type appender struct {
 	f   *os.File
 	w   *bufio.Writer
 	off int64
+	n   int // records written
 }
 
 func newAppender(f *os.File) *appender { return &appender{f: f, w: bufio.NewWriterSize(f, 1<<16)} }
@@ -315,6 +316,7 @@ func (a *appender) add(rec []byte) (int64, error) {
 	a.w.Write(n[:])
 	_, err := a.w.Write(rec)
 	a.off += 4 + int64(len(rec))
+	a.n++
 	return at, err
 }
 

@@ -1,8 +1,11 @@
 package stages
 
 import (
+	"bufio"
 	"cmp"
+	"encoding/binary"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 
@@ -122,55 +125,45 @@ func spillJudgments(f *os.File, src judgmentSource) (chunks []spillEntry, a *app
 	return chunks, a, format, readErr, err
 }
 
-// group is a query's run of chunks, [start, end) in the sorted chunks.
-type group struct{ start, end int32 }
+// groups says which chunks belong to a query read in several runs: more
+// lists, by the offset of a query's first chunk, the offsets of its
+// others, which skip holds. Most queries have one run (judgments come
+// grouped by query), so this stays small.
+type groups struct {
+	more map[int64][]int64
+	skip map[int64]bool
+}
 
-// groupChunks orders the chunks by query, each query's in reading order,
-// and returns each query's run of chunks, the queries in the order their
-// first judgment was read.
-func groupChunks(chunks []spillEntry, a *appender) ([]group, error) {
-	slices.Sort(chunks)
-	var groups []group
+// groupChunks finds the queries read in several runs and leaves the
+// chunks in reading order.
+func groupChunks(chunks []spillEntry, a *appender) (groups, error) {
+	g := groups{more: map[int64][]int64{}, skip: map[int64]bool{}}
+	slices.Sort(chunks) // by hash, then offset
 	for i := 0; i < len(chunks); {
 		end := i + 1
 		for end < len(chunks) && chunks[end].hash() == chunks[i].hash() {
 			end++
 		}
-		if end-i == 1 {
-			groups = append(groups, group{int32(i), int32(end)})
-			i = end
-			continue
-		}
-		// Several chunks: one query's, or ids whose hashes collide.
-		run := chunks[i:end]
-		ids := make(map[int64]string, len(run))
-		first := map[string]int64{}
-		for _, c := range run {
-			rec, err := a.read(c.off())
-			if err != nil {
-				return nil, err
-			}
-			id := recordID(rec)
-			ids[c.off()] = id
-			if _, ok := first[id]; !ok {
-				first[id] = c.off()
+		if end-i > 1 { // one query's runs, or ids whose hashes agree
+			first := map[string]int64{}
+			for _, c := range chunks[i:end] { // in reading order
+				rec, err := a.read(c.off())
+				if err != nil {
+					return g, err
+				}
+				id := recordID(rec)
+				if at, ok := first[id]; ok {
+					g.more[at] = append(g.more[at], c.off())
+					g.skip[c.off()] = true
+				} else {
+					first[id] = c.off()
+				}
 			}
 		}
-		slices.SortStableFunc(run, func(x, y spillEntry) int { return cmp.Compare(first[ids[x.off()]], first[ids[y.off()]]) })
-		for k := range run {
-			switch {
-			case k == 0:
-				groups = append(groups, group{int32(i), 0})
-			case ids[run[k].off()] != ids[run[k-1].off()]:
-				groups[len(groups)-1].end = int32(i + k)
-				groups = append(groups, group{int32(i + k), 0})
-			}
-		}
-		groups[len(groups)-1].end = int32(end)
 		i = end
 	}
-	slices.SortFunc(groups, func(x, y group) int { return cmp.Compare(chunks[x.start].off(), chunks[y.start].off()) })
-	return groups, nil
+	slices.SortFunc(chunks, func(x, y spillEntry) int { return cmp.Compare(x.off(), y.off()) })
+	return g, nil
 }
 
 // spillTopics writes each topic kept to f (id, line, line bytes) and
@@ -258,25 +251,28 @@ func topicRecord(b *appender, t spillEntry) (topicRec, error) {
 // adding the problems to errs, and, when b is given, writes the queries'
 // records to the spill file: the judged queries first, in that order,
 // then the topics without judgments.
-func (s *Spilled) writeGroups(groups []group, chunks []spillEntry, a *appender, b *appender, tops []spillEntry, errs *diag.List) error {
+func (s *Spilled) writeGroups(g groups, chunks []spillEntry, a *appender, b *appender, tops []spillEntry, errs *diag.List) error {
 	var c *appender
 	if b != nil {
 		c = newAppender(s.f)
 	}
 	matched := make([]bool, len(tops))
-	for _, g := range groups {
+	for _, ch := range chunks {
+		if g.skip[ch.off()] {
+			continue
+		}
 		var id string
 		var first int
 		var js []judgments.Judgment
-		for k := g.start; k < g.end; k++ {
-			rec, err := a.read(chunks[k].off())
+		for k, off := range append([]int64{ch.off()}, g.more[ch.off()]...) {
+			rec, err := a.read(off)
 			if err != nil {
 				return err
 			}
 			d := decoder{b: rec}
 			id = string(d.bytes())
 			line := int(d.uint())
-			if k == g.start {
+			if k == 0 {
 				first = line
 			}
 			for range d.uint() {
@@ -315,7 +311,7 @@ func (s *Spilled) writeGroups(groups []group, chunks []spillEntry, a *appender, 
 		for _, j := range js {
 			e.judgment(j)
 		}
-		if err := s.add(c, id, e); err != nil {
+		if _, err := c.add(e); err != nil {
 			return err
 		}
 		s.judged++
@@ -340,19 +336,35 @@ func (s *Spilled) writeGroups(groups []group, chunks []spillEntry, a *appender, 
 		e.uint(0)
 		topicField(&e, tr)
 		e.uint(0)
-		if err := s.add(c, tr.id, e); err != nil {
+		if _, err := c.add(e); err != nil {
 			return err
 		}
 	}
-	slices.Sort(s.index)
-	return c.w.Flush()
+	if err := c.w.Flush(); err != nil {
+		return err
+	}
+	return s.buildIndex(c.off, c.n)
 }
 
-// add writes one query's record and indexes it.
-func (s *Spilled) add(c *appender, id string, rec []byte) error {
-	off, err := c.add(rec)
-	s.index = append(s.index, entry(id, off))
-	return err
+// buildIndex indexes the spill file's n records, size bytes.
+func (s *Spilled) buildIndex(size int64, n int) error {
+	s.index = make([]spillEntry, 0, n)
+	r := bufio.NewReaderSize(io.NewSectionReader(s.f, 0, size), 1<<16)
+	var rec []byte
+	for off := int64(0); off < size; {
+		var n [4]byte
+		if _, err := io.ReadFull(r, n[:]); err != nil {
+			return fmt.Errorf("reading the spill file: %w", err)
+		}
+		rec = slices.Grow(rec[:0], int(binary.LittleEndian.Uint32(n[:])))[:binary.LittleEndian.Uint32(n[:])]
+		if _, err := io.ReadFull(r, rec); err != nil {
+			return fmt.Errorf("reading the spill file: %w", err)
+		}
+		s.index = append(s.index, entry(recordID(rec), off))
+		off += 4 + int64(len(rec))
+	}
+	slices.Sort(s.index)
+	return nil
 }
 
 // findTopic returns the position in tops of the topic id and its record,
