@@ -62,13 +62,12 @@ func queryHash(id string) uint64 {
 
 // spilledQuery is one query read back: its topic (nil when it has none),
 // its judgments (nil when it has none) and, for a judged answerable query,
-// its position in the judgments' order and the line of its first judgment.
+// its position among them in the judgments' order.
 type spilledQuery struct {
 	id    string
 	topic *topics.Topic
 	q     *judgments.Query
 	pos   int // -1: not among the judged answerable queries
-	first int
 }
 
 // Close removes the spill file.
@@ -120,15 +119,18 @@ func (s *Spilled) get(id string) (*spilledQuery, error) {
 	return nil, nil
 }
 
-// record reads the record at off (its length, then its bytes).
-func (s *Spilled) record(off int64) ([]byte, error) {
+// record reads the record at off.
+func (s *Spilled) record(off int64) ([]byte, error) { return readRecord(s.f, off) }
+
+// readRecord reads the record of f at off: its length, then its bytes.
+func readRecord(f *os.File, off int64) ([]byte, error) {
 	var n [4]byte
-	if _, err := s.f.ReadAt(n[:], off); err != nil {
-		return nil, fmt.Errorf("reading the spill file: %w", err)
+	if _, err := f.ReadAt(n[:], off); err != nil {
+		return nil, fmt.Errorf("reading a temporary file of stages: %w", err)
 	}
 	rec := make([]byte, binary.LittleEndian.Uint32(n[:]))
-	if _, err := s.f.ReadAt(rec, off+4); err != nil {
-		return nil, fmt.Errorf("reading the spill file: %w", err)
+	if _, err := f.ReadAt(rec, off+4); err != nil {
+		return nil, fmt.Errorf("reading a temporary file of stages: %w", err)
 	}
 	return rec, nil
 }
@@ -249,7 +251,7 @@ func (s *Spilled) decode(rec []byte) (*spilledQuery, error) {
 		}
 	}
 	if d.uint() == 1 {
-		q.first = int(d.uint())
+		d.uint() // the first judgment's line
 		js := make([]judgments.Judgment, d.uint())
 		for i := range js {
 			js[i] = d.judgment(q.id)
@@ -325,8 +327,7 @@ func (a *appender) read(off int64) ([]byte, error) {
 	if err := a.w.Flush(); err != nil {
 		return nil, err
 	}
-	s := Spilled{f: a.f}
-	return s.record(off)
+	return readRecord(a.f, off)
 }
 
 // queryCache keeps the queries read back most recently, a few dozen, for
