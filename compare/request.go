@@ -5,6 +5,7 @@ import (
 
 	"github.com/ragstat/ragstat/analysis"
 	"github.com/ragstat/ragstat/corpus"
+	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/manifest"
@@ -15,8 +16,8 @@ import (
 
 // A Request describes a comparison in words, as a command line gives them:
 // the evaluation's settings, the files given beside the systems, the
-// statistics and the gate. Errors about a setting are eval.PolicyErrors
-// naming it as a Field ("level", "slice_by").
+// statistics and the gate. Errors about a setting are diag.OptionErrors
+// naming it as an Option ("level", "slice_by").
 type Request struct {
 	eval.Settings
 	// Topics is the topics file: query texts for the regressions, tags
@@ -50,7 +51,7 @@ type Request struct {
 
 // errBounds refuses the unjudged policy bounds, whose two values a query
 // no comparison can take.
-var errBounds = &eval.PolicyError{Field: "unjudged", Value: string(eval.UnjudgedBounds),
+var errBounds = &diag.OptionError{Scope: "policy", Option: "unjudged", Value: string(eval.UnjudgedBounds),
 	Msg: "gives [low, high] per query; compare needs one value: use nonrelevant or skip"}
 
 // Config checks the request and returns the comparison they ask for.
@@ -59,11 +60,11 @@ func (s Request) Config() (Config, error) {
 	case s.Unjudged == string(eval.UnjudgedBounds):
 		return Config{}, errBounds
 	case s.Topics == "" && len(s.SliceBy) > 0:
-		return Config{}, &eval.PolicyError{Field: "slice_by", Msg: "needs {topics}"}
+		return Config{}, &diag.OptionError{Scope: "policy", Option: "slice_by", Msg: "needs {topics}"}
 	case s.Top < 1 || s.MinSlice < 1 || s.Resamples < 1 || s.Randomizations < 1:
-		return Config{}, &eval.PolicyError{Msg: "{top}, {min_slice}, {resamples} and {randomizations} must be positive"}
+		return Config{}, &diag.OptionError{Scope: "policy", Msg: "{top}, {min_slice}, {resamples} and {randomizations} must be positive"}
 	case !(s.Level > 0 && s.Level < 1):
-		return Config{}, &eval.PolicyError{Field: "level", Value: fmt.Sprintf("%g", s.Level), Msg: "must lie strictly between 0 and 1"}
+		return Config{}, &diag.OptionError{Scope: "policy", Option: "level", Value: fmt.Sprintf("%g", s.Level), Msg: "must lie strictly between 0 and 1"}
 	}
 	cfg := Config{SliceBy: s.SliceBy, AllowMismatch: s.AllowMismatch, FailOnSignificant: s.FailOnSignificant, GateSlices: s.GateSlices, Quality: s.Quality,
 		Options: Options{Top: s.Top, MinSlice: s.MinSlice, Stats: stats.Options{Level: s.Level, Resamples: s.Resamples,
@@ -71,12 +72,12 @@ func (s Request) Config() (Config, error) {
 	if s.Correction != "" {
 		var err error
 		if cfg.Correction, err = stats.ParseCorrection(s.Correction); err != nil {
-			return cfg, &eval.PolicyError{Field: "correction", Err: err}
+			return cfg, &diag.OptionError{Scope: "policy", Option: "correction", Err: err}
 		}
 	}
 	for _, f := range s.AllowMismatch {
 		if err := manifest.CheckField(f); err != nil {
-			return cfg, &eval.PolicyError{Field: "allow_mismatch", Err: err}
+			return cfg, &diag.OptionError{Scope: "policy", Option: "allow_mismatch", Err: err}
 		}
 	}
 	for _, r := range s.FailOn {

@@ -99,12 +99,21 @@ func TestOptionError(t *testing.T) {
 		err         OptionError
 		plain, flag string
 	}{
-		{OptionError{Options: []string{"write_batch", "read_batch"}, Msg: ": give one"},
-			"write batch and read batch: give one", "--write-batch and --read-batch: give one"},
-		{OptionError{Options: []string{"topics", "out_topics"}, Msg: " go together"},
-			"topics and out topics go together", "--topics and --out-topics go together"},
-		{OptionError{Options: []string{"close_after"}, Value: `"x"`, Msg: ": give a number"},
-			`close after "x": give a number`, `--close-after "x": give a number`},
+		{OptionError{Msg: "{write_batch} and {read_batch}: give one"},
+			"write_batch and read_batch: give one", "--write-batch and --read-batch: give one"},
+		{OptionError{Msg: "{topics} and {out_topics} go together"},
+			"topics and out_topics go together", "--topics and --out-topics go together"},
+		{OptionError{Option: "close_after", Value: `"x"`, Msg: ": give a number"},
+			`close_after "x": give a number`, `--close-after "x": give a number`},
+		{OptionError{Scope: "policy", Option: "unjudged", Value: "{x}", Msg: "is unknown"},
+			"policy: unjudged {x} is unknown", "--unjudged {x} is unknown"},
+		{OptionError{Scope: "policy", Option: "queries", Msg: "is not set"}, "policy: queries is not set", "--queries is not set"},
+		{OptionError{Scope: "policy", Msg: "give {doc_map} or {doc_id_pattern}, not both"},
+			"policy: give doc_map or doc_id_pattern, not both", "give --doc-map or --doc-id-pattern, not both"},
+		{OptionError{Option: "doc_id_pattern", Err: errors.New("no group")}, "doc_id_pattern: no group", "--doc-id-pattern: no group"},
+		{OptionError{Option: "unit", Msg: "an {unclosed"}, "unit an {unclosed", "--unit an {unclosed"},
+		{OptionError{Option: "stage", Msg: `: span "{Not An Option}" renamed twice`},
+			`stage: span "{Not An Option}" renamed twice`, `--stage: span "{Not An Option}" renamed twice`},
 	} {
 		if got := c.err.Error(); got != c.plain {
 			t.Errorf("Error() = %q, want %q", got, c.plain)
@@ -115,6 +124,10 @@ func TestOptionError(t *testing.T) {
 		if got := Flagged(fmt.Errorf("wrapped: %w", &c.err)).Error(); got != c.flag {
 			t.Errorf("Flagged = %q, want %q", got, c.flag)
 		}
+	}
+	cause := errors.New("cause")
+	if err := (&OptionError{Option: "x", Err: cause}); !errors.Is(err, cause) {
+		t.Error("the cause is not unwrapped")
 	}
 	if plain := errors.New("plain"); Flagged(plain) != plain || Flagged(nil) != nil {
 		t.Error("Flagged changed an error that names no option")

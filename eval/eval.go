@@ -149,10 +149,10 @@ func newEvaluator(file string, policy Policy, metrics []metric.Metric, docOf fun
 		return nil, fmt.Errorf("no metrics to compute")
 	}
 	if policy.Unit == UnitDoc && docOf == nil {
-		return nil, &PolicyError{Field: "unit", Value: string(UnitDoc), Msg: "needs a document map: an item-to-document map or id pattern"}
+		return nil, &diag.OptionError{Scope: "policy", Option: "unit", Value: string(UnitDoc), Msg: "needs a document map: an item-to-document map or id pattern"}
 	}
 	if policy.Unit != UnitDoc && docOf != nil {
-		return nil, &PolicyError{Field: "unit", Value: string(policy.Unit), Msg: "takes no document map: the doc unit does"}
+		return nil, &diag.OptionError{Scope: "policy", Option: "unit", Value: string(policy.Unit), Msg: "takes no document map: the doc unit does"}
 	}
 	return &Evaluator{policy: policy, metrics: metrics, file: file, ideal: map[string][]int32{}}, nil
 }
@@ -546,7 +546,7 @@ func (e *Evaluator) RunLists(name, file, format string, lists map[string][]runs.
 // readOrder sets the reader's order to the policy's, refusing another.
 func (e *Evaluator) readOrder(opt runs.Options) (runs.Options, error) {
 	if opt.Order != "" && opt.Order != e.policy.Order {
-		return opt, &PolicyError{Field: "order", Value: string(e.policy.Order), Msg: fmt.Sprintf("disagrees with the reader's order %q", opt.Order)}
+		return opt, &diag.OptionError{Scope: "policy", Option: "order", Value: string(e.policy.Order), Msg: fmt.Sprintf("disagrees with the reader's order %q", opt.Order)}
 	}
 	opt.Order = e.policy.Order
 	return opt, nil

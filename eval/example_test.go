@@ -1,10 +1,10 @@
 package eval_test
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/judgments"
@@ -112,10 +112,7 @@ func ExampleSettings_Open() {
 	}
 	fmt.Println(len(ev.Preset), "policies set by the preset")
 	_, err = eval.Settings{Judgments: "qrels.txt", Unjudged: "maybe"}.Open(eval.Files{})
-	var pe *eval.PolicyError
-	if errors.As(err, &pe) {
-		fmt.Println(pe.Text(func(field string) string { return "--" + strings.ReplaceAll(field, "_", "-") }))
-	}
+	fmt.Println(diag.Flagged(err)) // the settings named as flags
 	// Output:
 	// R@5 1.0000
 	// RR@5 0.5000

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/metric"
 	"github.com/ragstat/ragstat/runs"
@@ -102,50 +103,6 @@ func DefaultPolicy() Policy {
 // 2^23 items (2^1000 * 2^23 < the largest float64).
 const MaxExpGrade = 1000
 
-// PolicyError is a policy choice or setting that is missing, not allowed,
-// or at odds with another. Field is the choice's name as in JSON
-// ("min_grade", "unjudged", "doc_map"), and Msg names any other choice as
-// {name}, so a command line can name its own flags (see Text).
-type PolicyError struct {
-	Field string // "" when Msg is the whole message
-	Value string // the value given; empty when none was
-	Msg   string
-	Err   error // the cause, written after "Field: " when Msg is empty
-}
-
-func (e *PolicyError) Error() string {
-	return "policy: " + e.Text(func(name string) string { return name })
-}
-
-func (e *PolicyError) Unwrap() error { return e.Err }
-
-// Text writes the error with each choice named by name(field): "Field
-// [Value] Msg", or "Field: Err".
-func (e *PolicyError) Text(name func(field string) string) string {
-	var words []string
-	if e.Field != "" {
-		words = append(words, name(e.Field))
-	}
-	if e.Err != nil {
-		return strings.Join(words, "") + ": " + e.Err.Error()
-	}
-	if e.Value != "" {
-		words = append(words, e.Value)
-	}
-	var msg strings.Builder
-	for rest := e.Msg; ; {
-		before, field, ok := strings.Cut(rest, "{")
-		field, after, closed := strings.Cut(field, "}")
-		if !ok || !closed {
-			msg.WriteString(rest)
-			break
-		}
-		msg.WriteString(before + name(field))
-		rest = after
-	}
-	return strings.Join(append(words, msg.String()), " ")
-}
-
 func oneOf[T ~string](field, s string, allowed ...T) (T, error) {
 	for _, a := range allowed {
 		if strings.EqualFold(s, string(a)) {
@@ -160,7 +117,7 @@ func oneOf[T ~string](field, s string, allowed ...T) (T, error) {
 	if s != "" {
 		msg = "is unknown: use " + strings.Join(names, ", ")
 	}
-	return "", &PolicyError{Field: field, Value: s, Msg: msg}
+	return "", &diag.OptionError{Scope: "policy", Option: field, Value: s, Msg: msg}
 }
 
 // ParseUnjudged reads an unjudged-item policy by name.
@@ -231,17 +188,17 @@ func (u *Unit) UnmarshalText(b []byte) (err error) {
 // scale with no positive grade).
 func (p Policy) Validate() error {
 	if p.Scale.Min > p.Scale.Max {
-		return &PolicyError{Field: "grades", Value: p.Scale.String(), Msg: "is empty: write MIN..MAX with MIN <= MAX"}
+		return &diag.OptionError{Scope: "policy", Option: "grades", Value: p.Scale.String(), Msg: "is empty: write MIN..MAX with MIN <= MAX"}
 	}
 	if !p.Scale.Contains(p.MinGrade) || p.MinGrade <= 0 && p.Scale.Max > 0 {
-		return &PolicyError{Field: "min_grade", Value: strconv.Itoa(p.MinGrade),
+		return &diag.OptionError{Scope: "policy", Option: "min_grade", Value: strconv.Itoa(p.MinGrade),
 			Msg: "must be a positive grade on the scale " + p.Scale.String()}
 	}
 	if p.Gain != metric.Exp && p.Gain != metric.Linear {
-		return &PolicyError{Field: "gain", Value: strconv.Itoa(int(p.Gain)), Msg: "is unknown: use exp or linear"}
+		return &diag.OptionError{Scope: "policy", Option: "gain", Value: strconv.Itoa(int(p.Gain)), Msg: "is unknown: use exp or linear"}
 	}
 	if p.Gain == metric.Exp && p.Scale.Max > MaxExpGrade {
-		return &PolicyError{Field: "gain", Value: "exp", Msg: fmt.Sprintf("over grades up to %d: 2^g-1 is not a finite number beyond grade %d "+
+		return &diag.OptionError{Scope: "policy", Option: "gain", Value: "exp", Msg: fmt.Sprintf("over grades up to %d: 2^g-1 is not a finite number beyond grade %d "+
 			"(largest usable grade %d); use {gain} linear, or a smaller scale", p.Scale.Max, MaxExpGrade, MaxExpGrade)}
 	}
 	if p.JudgedDivisor != "" {
@@ -253,7 +210,7 @@ func (p Policy) Validate() error {
 		return err
 	}
 	if _, err := runs.ParseOrder(string(p.Order)); err != nil {
-		return &PolicyError{Field: "order", Value: string(p.Order), Msg: "is not score or rank"}
+		return &diag.OptionError{Scope: "policy", Option: "order", Value: string(p.Order), Msg: "is not score or rank"}
 	}
 	for _, check := range []func() error{
 		func() error { _, err := ParseUnjudged(string(p.Unjudged)); return err },

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/metric"
@@ -36,11 +37,11 @@ func TestPolicyValidate(t *testing.T) {
 			p := DefaultPolicy()
 			tt.change(&p)
 			err := p.Validate()
-			var pe *PolicyError
+			var pe *diag.OptionError
 			switch {
 			case tt.field == "" && err != nil:
 				t.Errorf("refused: %v", err)
-			case tt.field != "" && (!errors.As(err, &pe) || pe.Field != tt.field):
+			case tt.field != "" && (!errors.As(err, &pe) || pe.Option != tt.field):
 				t.Errorf("got %v, want an error on %s", err, tt.field)
 			}
 		})

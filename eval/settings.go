@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/metric"
@@ -15,7 +16,7 @@ import (
 // configuration file gives them: the files by path, every policy choice
 // by name ("" keeps the strict default, or what Like set), the metrics by
 // name. Open reads the files and builds the Evaluator; its errors about a
-// setting are PolicyErrors naming the setting as a Field (the JSON name:
+// setting are diag.OptionErrors naming the setting as an Option (the JSON name:
 // "unjudged", "doc_map").
 type Settings struct {
 	Judgments       string // the judgments (qrels) file
@@ -57,7 +58,7 @@ func (s Settings) Policy() (Policy, []string, error) {
 		set(&p.MinGrade, s.MinGrade, func(v string) (int, error) {
 			n, err := strconv.Atoi(v)
 			if err != nil {
-				return 0, &PolicyError{Field: "min_grade", Value: v, Msg: "is not an integer"}
+				return 0, &diag.OptionError{Scope: "policy", Option: "min_grade", Value: v, Msg: "is not an integer"}
 			}
 			return n, nil
 		}),
@@ -65,7 +66,7 @@ func (s Settings) Policy() (Policy, []string, error) {
 		set(&p.Order, s.Order, func(v string) (runs.Order, error) {
 			o, err := runs.ParseOrder(v)
 			if err != nil {
-				return o, &PolicyError{Field: "order", Value: v, Msg: "is not score or rank"}
+				return o, &diag.OptionError{Scope: "policy", Option: "order", Value: v, Msg: "is not score or rank"}
 			}
 			return o, nil
 		}),
@@ -117,6 +118,9 @@ type Files struct {
 	// the queries to evaluate; the others are left out of the judgments and
 	// passed over in every run (one shard of an evaluation split by query).
 	Keep func(*judgments.Set) func(query string) bool
+	// Digest computes the judgments file's SHA-256 as it is read
+	// (input.File.KeepSHA256), for a manifest.
+	Digest bool
 }
 
 // An Evaluation is what Open built.
@@ -141,6 +145,9 @@ func (s Settings) Open(files Files) (_ *Evaluation, err error) {
 	jf, err := files.Open(s.Judgments)
 	if err != nil {
 		return nil, err
+	}
+	if files.Digest {
+		jf.KeepSHA256()
 	}
 	defer func() {
 		if err != nil {
@@ -185,15 +192,15 @@ func (s Settings) docOf(unit Unit, open func(string) (*input.File, error)) (func
 	switch {
 	case unit != UnitDoc:
 		if s.DocMap != "" || s.DocIDPattern != "" {
-			return nil, &PolicyError{Field: "doc_map", Msg: "and {doc_id_pattern} apply to {unit} doc only"}
+			return nil, &diag.OptionError{Scope: "policy", Option: "doc_map", Msg: "and {doc_id_pattern} apply to {unit} doc only"}
 		}
 		return nil, nil
 	case s.DocMap != "" && s.DocIDPattern != "":
-		return nil, &PolicyError{Msg: "give {doc_map} or {doc_id_pattern}, not both"}
+		return nil, &diag.OptionError{Scope: "policy", Msg: "give {doc_map} or {doc_id_pattern}, not both"}
 	case s.DocIDPattern != "":
 		docOf, err := DocPattern(s.DocIDPattern)
 		if err != nil {
-			return nil, &PolicyError{Field: "doc_id_pattern", Err: err}
+			return nil, &diag.OptionError{Scope: "policy", Option: "doc_id_pattern", Err: err}
 		}
 		return docOf, nil
 	case s.DocMap != "":
@@ -204,7 +211,7 @@ func (s Settings) docOf(unit Unit, open func(string) (*input.File, error)) (func
 		defer mf.Close()
 		return ReadDocMap(mf)
 	}
-	return nil, &PolicyError{Field: "unit", Value: string(UnitDoc), Msg: "needs {doc_map} FILE or {doc_id_pattern} REGEX"}
+	return nil, &diag.OptionError{Scope: "policy", Option: "unit", Value: string(UnitDoc), Msg: "needs {doc_map} FILE or {doc_id_pattern} REGEX"}
 }
 
 // readSubtopics reads the subtopic judgments at path for the diversity

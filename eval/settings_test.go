@@ -1,13 +1,14 @@
 package eval
 
 import (
-	"errors"
+	"crypto/sha256"
 	"fmt"
 	"io/fs"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/metric"
@@ -72,36 +73,8 @@ func TestSettingsPolicy(t *testing.T) {
 	}
 }
 
-// flags writes a PolicyError as a command line does.
-func flags(err error) string {
-	var pe *PolicyError
-	if !errors.As(err, &pe) {
-		return err.Error()
-	}
-	return pe.Text(func(field string) string { return "--" + strings.ReplaceAll(field, "_", "-") })
-}
-
-func TestPolicyErrorText(t *testing.T) {
-	tests := []struct {
-		err       *PolicyError
-		lib, flag string
-	}{
-		{&PolicyError{Field: "unjudged", Value: "{x}", Msg: "is unknown"}, "policy: unjudged {x} is unknown", "--unjudged {x} is unknown"},
-		{&PolicyError{Field: "queries", Msg: "is not set"}, "policy: queries is not set", "--queries is not set"},
-		{&PolicyError{Msg: "give {doc_map} or {doc_id_pattern}, not both"}, "policy: give doc_map or doc_id_pattern, not both",
-			"give --doc-map or --doc-id-pattern, not both"},
-		{&PolicyError{Field: "doc_id_pattern", Err: errors.New("no group")}, "policy: doc_id_pattern: no group", "--doc-id-pattern: no group"},
-		{&PolicyError{Field: "unit", Msg: "an {unclosed"}, "policy: unit an {unclosed", "--unit an {unclosed"},
-	}
-	for _, tt := range tests {
-		if got := tt.err.Error(); got != tt.lib {
-			t.Errorf("Error() = %q, want %q", got, tt.lib)
-		}
-		if got := flags(tt.err); got != tt.flag {
-			t.Errorf("Text(flags) = %q, want %q", got, tt.flag)
-		}
-	}
-}
+// flags writes an error as a command line does.
+func flags(err error) string { return diag.Flagged(err).Error() }
 
 func TestSettingsOpen(t *testing.T) {
 	m := &memFiles{content: map[string]string{
@@ -174,5 +147,22 @@ func TestSettingsOpenKeep(t *testing.T) {
 	res, err := ev.Lists("run", map[string][]string{"refund": {"policy"}, "limits": {"limit"}})
 	if err != nil || len(res.Rows) != 1 || res.Rows[0].Query != "limits" {
 		t.Errorf("rows %+v, %v; want limits alone", res.Rows, err)
+	}
+}
+
+// TestSettingsOpenDigest: the judgments' digest is the SHA-256 of the file,
+// with Digest computed as it is read.
+func TestSettingsOpenDigest(t *testing.T) {
+	want := fmt.Sprintf("%x", sha256.Sum256([]byte(qrelsText)))
+	for _, digest := range []bool{true, false} {
+		files := (&memFiles{content: map[string]string{"qrels": qrelsText}}).files()
+		files.Digest = digest
+		ev, err := Settings{Judgments: "qrels"}.Open(files)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sum, err := ev.File.SHA256(); err != nil || sum != want {
+			t.Errorf("Digest %v: %s, %v; want %s", digest, sum, err, want)
+		}
 	}
 }

@@ -29,3 +29,28 @@ func OpenAll(paths []string, stdin io.Reader) ([]*File, error) {
 	}
 	return files, nil
 }
+
+// CloseAll closes every file (removing the copies of standard input).
+func CloseAll(files []*File) {
+	for _, f := range files {
+		f.Close()
+	}
+}
+
+// A Batch reads the input files of a command in turn and keeps the first
+// error: once one file fails, the others are not read. The zero Batch
+// reads no standard input.
+type Batch struct {
+	Stdin io.Reader // what "-" reads
+	Err   error     // the first error met
+}
+
+// ReadIn reads the file at path with read, as Read does, unless path is
+// empty or an earlier file of b failed: then it is the zero T.
+func ReadIn[T any](b *Batch, path string, read func(*File) (T, error)) T {
+	var v T
+	if b.Err == nil && path != "" {
+		v, b.Err = Read(path, b.Stdin, read)
+	}
+	return v
+}

@@ -43,3 +43,31 @@ func TestOpenAll(t *testing.T) {
 		t.Errorf("missing file: %v", err)
 	}
 }
+
+func TestBatchStopsAtTheFirstError(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.txt")
+	os.WriteFile(good, []byte("good\n"), 0o644)
+	missing := filepath.Join(dir, "missing.txt")
+	text := func(f *File) (string, error) { b, err := f.ReadAll(); return string(b), err }
+	for _, c := range []struct {
+		name  string
+		paths []string
+		want  []string
+		err   string
+	}{
+		{"all read", []string{good, "-"}, []string{"good\n", "stdin\n"}, ""},
+		{"empty path skipped", []string{"", good}, []string{"", "good\n"}, ""},
+		{"later files not read", []string{missing, good}, []string{"", ""}, "missing.txt"},
+	} {
+		b := &Batch{Stdin: strings.NewReader("stdin\n")}
+		var got []string
+		for _, p := range c.paths {
+			got = append(got, ReadIn(b, p, text))
+		}
+		if strings.Join(got, "|") != strings.Join(c.want, "|") || (b.Err == nil) != (c.err == "") ||
+			(b.Err != nil && !strings.Contains(b.Err.Error(), c.err)) {
+			t.Errorf("%s: got %q, %v; want %q, %q", c.name, got, b.Err, c.want, c.err)
+		}
+	}
+}

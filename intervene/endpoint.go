@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/trace"
 )
 
@@ -46,6 +47,28 @@ func (ep Endpoint) Open() (Generator, error) {
 // Note describes the endpoint for a report.
 func (ep Endpoint) Note() string {
 	return fmt.Sprintf("generator: %s (retries %d, at most %g requests a second)", ep.URL, ep.Retries, ep.RateLimit)
+}
+
+// Connect is the generator a command line names: the endpoint's client
+// (Open) with the key read by getenv from the environment variable keyEnv,
+// behind ep.Cache, or DefaultCache when it is empty, unless noCache. The
+// notes describe it for the report.
+func (ep Endpoint) Connect(keyEnv string, noCache bool, getenv func(string) string) (Generator, []string, error) {
+	if ep.URL == "" {
+		return nil, nil, &diag.OptionError{Msg: "give {endpoint} URL (an OpenAI-compatible API up to /v1), or {write_batch} FILE to send nothing"}
+	}
+	ep.APIKey = getenv(keyEnv)
+	notes := []string{ep.Note()}
+	if ep.APIKey == "" {
+		notes = append(notes, "no API key: $"+keyEnv+" is empty")
+	}
+	if noCache {
+		ep.Cache = ""
+	} else if ep.Cache = cmp.Or(ep.Cache, DefaultCache()); ep.Cache == "" {
+		return nil, nil, &diag.OptionError{Msg: "no user cache folder: give {cache} FILE or {no_cache}"}
+	}
+	gen, err := ep.Open()
+	return gen, notes, err
 }
 
 // DefaultCache is the cache file used when none is named:

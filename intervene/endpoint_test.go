@@ -2,11 +2,14 @@ package intervene_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/intervene"
 	"github.com/ragstat/ragstat/trace"
 )
@@ -45,6 +48,53 @@ func TestEndpoint(t *testing.T) {
 	}
 	if d := intervene.DefaultCache(); d != "" && !strings.HasSuffix(d, filepath.Join("ragstat", "intervene.jsonl")) {
 		t.Errorf("default cache %s", d)
+	}
+}
+
+// TestConnect: what a command line names, with the notes of the report.
+func TestConnect(t *testing.T) {
+	cache := filepath.Join(t.TempDir(), "cache.jsonl")
+	env := func(key string) func(string) string {
+		return func(name string) string {
+			if name == "KEY" {
+				return key
+			}
+			return ""
+		}
+	}
+	for _, c := range []struct {
+		name    string
+		ep      intervene.Endpoint
+		noCache bool
+		key     string
+		gen     string
+		notes   int
+		err     string
+	}{
+		{"no endpoint", intervene.Endpoint{}, false, "k", "", 0, "give {endpoint} URL"},
+		{"no cache", intervene.Endpoint{URL: "http://127.0.0.1:1/v1", Cache: cache}, true, "k", "*intervene.Client", 1, ""},
+		{"cache", intervene.Endpoint{URL: "http://127.0.0.1:1/v1", Cache: cache}, false, "k", "*intervene.Cache", 1, ""},
+		{"no key", intervene.Endpoint{URL: "http://127.0.0.1:1/v1"}, true, "", "*intervene.Client", 2, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			gen, notes, err := c.ep.Connect("KEY", c.noCache, env(c.key))
+			if c.err != "" {
+				var oe *diag.OptionError
+				if !errors.As(err, &oe) || !strings.Contains(oe.Msg, c.err) {
+					t.Fatalf("got %v, want %q", err, c.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := fmt.Sprintf("%T", gen); got != c.gen || len(notes) != c.notes {
+				t.Errorf("%s with notes %q, want %s and %d notes", got, notes, c.gen, c.notes)
+			}
+			if cl, ok := gen.(*intervene.Client); ok && cl.APIKey != c.key {
+				t.Errorf("key %q, want %q", cl.APIKey, c.key)
+			}
+		})
 	}
 }
 

@@ -168,7 +168,7 @@ func Run(ctx context.Context, traces []*trace.Trace, opt Options) (*Result, erro
 		return nil, errors.New("intervene: Options need judgments, topics, a tokenizer, a citation pattern and a generator")
 	}
 	if opt.Failing && len(opt.Queries) > 0 {
-		return nil, &diag.OptionError{Options: []string{"failing", "queries"}, Msg: ": give one"}
+		return nil, &diag.OptionError{Msg: "{failing} and {queries}: give one"}
 	}
 	res := &Result{Tokenizer: opt.Tokenizer.Name(), MinGrade: opt.MinGrade, Citation: opt.Citation.String(),
 		PassF1: opt.PassF1, Chosen: "failing", Verdicts: map[Verdict]int{}}

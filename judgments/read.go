@@ -311,3 +311,17 @@ func looksLikeRun(head []byte) bool {
 	items := jsonin.FirstKeys(head)["items"]
 	return len(items) > 0 && items[0] == '[' // not a query named "items"
 }
+
+// ReadOn is Read on the grade scale written as MIN..MAX (ParseScale),
+// with opt's other options: a reader for input.Read. A malformed scale is
+// the reader's error.
+func ReadOn(grades string, opt Options) func(*input.File) (*Set, error) {
+	return func(f *input.File) (*Set, error) {
+		scale, err := ParseScale(grades)
+		if err != nil {
+			return nil, err
+		}
+		opt.Scale = scale
+		return Read(f, opt)
+	}
+}

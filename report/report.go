@@ -15,6 +15,8 @@ import (
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/manifest"
 	"github.com/ragstat/ragstat/metric"
+	"github.com/ragstat/ragstat/stages"
+	"github.com/ragstat/ragstat/traceimport"
 )
 
 // Input is one file an evaluation read, for the record.
@@ -163,4 +165,26 @@ func Digests(inputs []Input, files []*input.File) error {
 		inputs[i].SHA256 = sum
 	}
 	return nil
+}
+
+// StagesInputs are the records of a stages evaluation's files: the
+// judgments (in their format), topics and corpus, then every trace file
+// with the import manifest kept in mapped when it was mapped from another
+// format.
+func StagesInputs(s *stages.Sources, mapped *traceimport.Manifests) []Input {
+	var inputs []Input
+	for i, f := range s.Files {
+		inputs = append(inputs, Input{Role: []string{"judgments", "topics", "corpus"}[i], Path: f.Name, Format: "jsonl"})
+	}
+	if len(inputs) > 0 && (s.Judgments != nil || s.Spilled != nil) {
+		inputs[0].Format = string(s.JudgmentsFormat())
+	}
+	for _, in := range s.Traces {
+		rec := Input{Role: "traces", Path: in.File.Name, Format: in.Format}
+		if man := mapped.Of(in.File.Name); man != nil {
+			rec.Mapping = man
+		}
+		inputs = append(inputs, rec)
+	}
+	return inputs
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ragstat/ragstat/analysis"
 	"github.com/ragstat/ragstat/corpus"
+	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/judgments"
@@ -19,8 +20,8 @@ import (
 // A Request describes an evaluation of stages in words, as a command line
 // gives it: the evaluation's settings (no subtopics, the item unit; no
 // Cutoff: each stage has its own), the files beside the traces, and the
-// analyses. Errors about a setting are eval.PolicyErrors naming it as a
-// Field ("subtopics", "k").
+// analyses. Errors about a setting are diag.OptionErrors naming it as an
+// Option ("subtopics", "k").
 type Request struct {
 	eval.Settings
 	// Topics (required) and Corpus are the topics and corpus files;
@@ -56,11 +57,11 @@ type Request struct {
 // eval.Settings.Policy); subtopics and the doc unit are refused.
 func (r Request) Policy() (eval.Policy, []string, error) {
 	if r.Subtopics != "" {
-		return eval.Policy{}, nil, &eval.PolicyError{Field: "subtopics",
+		return eval.Policy{}, nil, &diag.OptionError{Scope: "policy", Option: "subtopics",
 			Msg: "is not available for stages: the diversity metrics apply to eval and compare over runs"}
 	}
 	if r.Unit != "" && r.Unit != string(eval.UnitItem) {
-		return eval.Policy{}, nil, &eval.PolicyError{Field: "unit", Value: r.Unit,
+		return eval.Policy{}, nil, &diag.OptionError{Scope: "policy", Option: "unit", Value: r.Unit,
 			Msg: "is not available for stages: stages evaluate the items the pipeline delivered"}
 	}
 	return r.Settings.Policy()
@@ -71,7 +72,7 @@ func (r Request) Policy() (eval.Policy, []string, error) {
 // truncation policy, the tokenizer and the analyses.
 func (r Request) Options(p eval.Policy) (Options, error) {
 	if r.Cutoff > 0 {
-		return Options{}, &eval.PolicyError{Msg: "stages take per-stage cutoffs: {k} NAME=K (e.g. {k} candidates=50 {k} reranked=10)"}
+		return Options{}, &diag.OptionError{Scope: "policy", Msg: "stages take per-stage cutoffs: {k} NAME=K (e.g. {k} candidates=50 {k} reranked=10)"}
 	}
 	names := r.Metrics
 	if len(names) == 0 {
@@ -100,7 +101,7 @@ func (r Request) Options(p eval.Policy) (Options, error) {
 func (r Request) analyses() (*AnalysisOptions, error) {
 	if !r.Analyses {
 		if r.Target != "" || r.PriceIn != 0 || r.PriceOut != 0 || r.PassF1 != 0 {
-			return nil, &eval.PolicyError{Msg: "{target}, {pass_f1}, {price_in} and {price_out} belong to {analyses}"}
+			return nil, &diag.OptionError{Scope: "policy", Msg: "{target}, {pass_f1}, {price_in} and {price_out} belong to {analyses}"}
 		}
 		return nil, nil
 	}

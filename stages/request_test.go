@@ -1,25 +1,19 @@
 package stages
 
 import (
-	"errors"
 	"fmt"
 	"io/fs"
 	"strings"
 	"testing"
 
+	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/judgments"
 )
 
 // flagText writes a setting's error as a command line does.
-func flagText(err error) string {
-	var pe *eval.PolicyError
-	if !errors.As(err, &pe) {
-		return err.Error()
-	}
-	return pe.Text(func(field string) string { return "--" + strings.ReplaceAll(field, "_", "-") })
-}
+func flagText(err error) string { return diag.Flagged(err).Error() }
 
 func TestRequestOptions(t *testing.T) {
 	tests := []struct {

@@ -213,6 +213,15 @@ func isSaved(f *input.File) (bool, error) {
 	return toks[0] == json.Delim('{') && toks[1] == "tool" && toks[2] == "ragstat", nil
 }
 
+// Files are the inputs' files, in order.
+func Files(ins []*Input) []*input.File {
+	files := make([]*input.File, len(ins))
+	for i, in := range ins {
+		files[i] = in.File
+	}
+	return files
+}
+
 // Close closes every input's file (removing copies of standard input).
 func Close(ins []*Input) {
 	for _, in := range ins {

@@ -148,3 +148,18 @@ func TestScan(t *testing.T) {
 		t.Errorf("%d traces, %v; want the problems of b.jsonl and c.jsonl", n, err)
 	}
 }
+
+func TestFiles(t *testing.T) {
+	a, b := input.FromBytes("a", nil), input.FromBytes("b", nil)
+	for _, tt := range []struct {
+		ins  []*Input
+		want []*input.File
+	}{
+		{nil, []*input.File{}},
+		{[]*Input{{File: a}, {File: b}}, []*input.File{a, b}},
+	} {
+		if got := Files(tt.ins); !slices.Equal(got, tt.want) {
+			t.Errorf("Files = %v, want %v", got, tt.want)
+		}
+	}
+}

@@ -27,11 +27,11 @@ func TestParseOptions(t *testing.T) {
 		{"close after end", func() (string, error) { n, err := ParseCloseAfter("end"); return fmt.Sprint(n == EndOfInput), err }, "true"},
 		{"close after n", func() (string, error) { n, err := ParseCloseAfter("25"); return fmt.Sprint(n), err }, "25"},
 		{"close after 0", func() (string, error) { _, err := ParseCloseAfter("0"); return "", err },
-			`close after "0": give a number of records (1 or more) or end`},
+			`close_after "0": give a number of records (1 or more) or end`},
 		{"default citation", func() (string, error) { c, a, err := Mapping{}.Patterns(); return fmt.Sprint(c, a == nil), err },
 			DefaultCitation + " true"},
 		{"bad abstain", func() (string, error) { _, _, err := Mapping{Abstain: "["}.Patterns(); return "", err },
-			"abstain pattern: error parsing regexp: missing closing ]: `[`"},
+			"abstain_pattern: error parsing regexp: missing closing ]: `[`"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got, err := c.got()

@@ -1,6 +1,9 @@
 package traceimport
 
 import (
+	"fmt"
+	"io"
+
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/systems"
 	"github.com/ragstat/ragstat/trace"
@@ -23,4 +26,17 @@ func Reader(m Mapping, report func(*Manifest)) systems.TraceReader {
 			return err
 		},
 	}
+}
+
+// Readers are the trace formats a command reads: ragstat's own
+// (systems.JSONL), then others (Parquet, say), then every format Reader
+// maps with m. Each mapped file's summary is written to summary, and its
+// manifest kept in kept when it is not nil.
+func Readers(m Mapping, summary io.Writer, kept *Manifests, others ...systems.TraceReader) []systems.TraceReader {
+	return append(append([]systems.TraceReader{systems.JSONL}, others...), Reader(m, func(man *Manifest) {
+		fmt.Fprint(summary, man.Summary())
+		if kept != nil {
+			kept.Keep(man)
+		}
+	}))
 }

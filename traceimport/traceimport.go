@@ -186,11 +186,11 @@ func (m Mapping) compile(f Format) (*rules, error) {
 func (m Mapping) Patterns() (citation, abstain *regexp.Regexp, err error) {
 	cite := cmp.Or(m.Citation, DefaultCitation)
 	if citation, err = regexp.Compile(cite); err != nil {
-		return nil, nil, &diag.OptionError{Options: []string{"citation_pattern"}, Msg: ": " + err.Error()}
+		return nil, nil, &diag.OptionError{Option: "citation_pattern", Err: err}
 	}
 	if m.Abstain != "" {
 		if abstain, err = regexp.Compile(m.Abstain); err != nil {
-			return nil, nil, &diag.OptionError{Options: []string{"abstain_pattern"}, Msg: ": " + err.Error()}
+			return nil, nil, &diag.OptionError{Option: "abstain_pattern", Err: err}
 		}
 	}
 	return citation, abstain, nil
@@ -203,10 +203,10 @@ func ParseStages(renames []string) (map[string]string, error) {
 	for _, s := range renames {
 		span, name, ok := strings.Cut(s, "=")
 		if !ok {
-			return nil, &diag.OptionError{Options: []string{"stage"}, Value: strconv.Quote(s), Msg: ": give SPAN=NAME or SPAN=-"}
+			return nil, &diag.OptionError{Option: "stage", Value: strconv.Quote(s), Msg: ": give SPAN=NAME or SPAN=-"}
 		}
 		if _, dup := stages[span]; dup {
-			return nil, &diag.OptionError{Options: []string{"stage"}, Value: strconv.Quote(s), Msg: fmt.Sprintf(": span %q renamed twice", span)}
+			return nil, &diag.OptionError{Option: "stage", Value: strconv.Quote(s), Msg: fmt.Sprintf(": span %q renamed twice", span)}
 		}
 		if stages == nil {
 			stages = map[string]string{}
@@ -227,7 +227,7 @@ func ParseCloseAfter(s string) (int, error) {
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil || n < 1 {
-		return 0, &diag.OptionError{Options: []string{"close_after"}, Value: strconv.Quote(s), Msg: ": give a number of records (1 or more) or end"}
+		return 0, &diag.OptionError{Option: "close_after", Value: strconv.Quote(s), Msg: ": give a number of records (1 or more) or end"}
 	}
 	return n, nil
 }

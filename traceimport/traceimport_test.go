@@ -371,8 +371,8 @@ func TestMappingErrors(t *testing.T) {
 		{Mapping{ItemScore: "metadata."}, "metadata.KEY"},
 		{Mapping{QueryID: "metadata."}, "name the key"},
 		{Mapping{Stages: map[string]string{"r": "context"}}, "packed context"},
-		{Mapping{Citation: "("}, "citation pattern"},
-		{Mapping{Abstain: "["}, "abstain pattern"},
+		{Mapping{Citation: "("}, "citation_pattern"},
+		{Mapping{Abstain: "["}, "abstain_pattern"},
 		{Mapping{CloseAfter: -2}, "close-after"},
 	} {
 		_, _, err := run(t, OTLP, tc.m, input.FromBytes("x", []byte("{}\n")))

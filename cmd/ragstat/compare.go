@@ -10,6 +10,7 @@ import (
 	"github.com/ragstat/ragstat/manifest"
 	"github.com/ragstat/ragstat/shard"
 	"github.com/ragstat/ragstat/systems"
+	"github.com/ragstat/ragstat/traceimport"
 )
 
 type compareCmd struct {
@@ -50,7 +51,7 @@ func (c *compareCmd) Run(e *env) error {
 		Quality: c.Quality, PriceIn: c.PriceIn, PriceOut: c.PriceOut}
 	cfg, err := req.Config()
 	if err != nil {
-		return flagged(err)
+		return err
 	}
 	files := e.files()
 	var keep func(string) bool
@@ -68,7 +69,7 @@ func (c *compareCmd) Run(e *env) error {
 	}
 	ev, err := req.Open(files)
 	if err != nil {
-		return flagged(err)
+		return err
 	}
 	defer ev.File.Close()
 	c.announcePreset(e, ev.Preset)
@@ -78,13 +79,13 @@ func (c *compareCmd) Run(e *env) error {
 	}
 	defer g.Close()
 	g.Version, g.Keep, g.Shard = Version, keep, part
-	m, err := c.mapping(g.Corpus, c.stageFlags)
+	var mapped traceimport.Manifests
+	g.Mapping = mapped.Of
+	readers, err := e.traceFormats(c.mappingFlags, c.stageFlags, &mapped)(g.Corpus)
 	if err != nil {
 		return err
 	}
-	var mapped mappings
-	g.Mapping = mapped.of
-	sys, err := systems.Open(c.Systems, e.stdin, systems.Options{Traces: traceFormats(m, e.stderr, mapped.keep)})
+	sys, err := systems.Open(c.Systems, e.stdin, systems.Options{Traces: readers})
 	defer systems.Close(sys)
 	if err != nil {
 		return err
@@ -96,7 +97,7 @@ func (c *compareCmd) Run(e *env) error {
 	}
 	res, reasons, err := compare.Run(g, sys, cfg)
 	if err != nil {
-		return flagged(err)
+		return err
 	}
 	if err := c.render(e, res); err != nil {
 		return internal(err)

@@ -3,7 +3,6 @@ package main
 import (
 	"cmp"
 	"fmt"
-	"path/filepath"
 
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/chunks"
@@ -47,12 +46,12 @@ func (c *remapCmd) Run(e *env) error {
 		return err
 	}
 	defer out.Abort()
-	fs := files{e: e}
-	src := remap.Sources{Old: read(&fs, c.OldChunks, chunks.Read), New: read(&fs, c.NewChunks, chunks.Read),
-		Documents: read(&fs, c.Documents, chunks.ReadDocuments), Judgments: read(&fs, c.Judgments, judgmentsOn(c.Grades, false)),
-		Topics: read(&fs, c.Topics, topics.Read)}
-	if fs.err != nil {
-		return fs.err
+	fs := input.Batch{Stdin: e.stdin}
+	src := remap.Sources{Old: input.ReadIn(&fs, c.OldChunks, chunks.Read), New: input.ReadIn(&fs, c.NewChunks, chunks.Read),
+		Documents: input.ReadIn(&fs, c.Documents, chunks.ReadDocuments), Judgments: input.ReadIn(&fs, c.Judgments, judgments.ReadOn(c.Grades, judgments.Options{})),
+		Topics: input.ReadIn(&fs, c.Topics, topics.Read)}
+	if fs.Err != nil {
+		return fs.Err
 	}
 	res, err := remap.Run(src, remap.Options{MinOverlap: c.MinOverlap, Strict: c.Strict})
 	if err != nil {
@@ -61,29 +60,10 @@ func (c *remapCmd) Run(e *env) error {
 	if err := res.WriteSummary(e.stdout); err != nil {
 		return internal(err)
 	}
-	paths := map[string]string{"judgments": c.Out, "topics": c.OutTopics, "review": c.Review}
-	for _, o := range res.Outputs() {
-		if paths[o.Name] == "" { // the review lines without --review
-			err = o.Write(e.stderr)
-		} else {
-			err = out.Write(paths[o.Name], o.Write)
-		}
-		if err != nil {
-			return err
-		}
-	}
-	if err := out.Commit(); err != nil {
+	if err := res.Save(out, remap.Paths{Judgments: c.Out, Topics: c.OutTopics, Review: c.Review}, e.stdout, e.stderr); err != nil || !res.Withheld {
 		return err
 	}
-	if res.Withheld {
-		return fmt.Errorf("%d review lines (--strict): check them in %s; the remapped files were not written", len(res.Review), cmp.Or(c.Review, "standard error"))
-	}
-	fmt.Fprintf(e.stdout, "wrote %d judgments to %s\n", len(res.Judgments.Judgments), c.Out)
-	if res.Topics != nil {
-		fmt.Fprintf(e.stdout, "wrote %d topics to %s\n", len(res.Topics.Topics), c.OutTopics)
-	}
-	fmt.Fprintf(e.stdout, "%d review lines to %s\n", len(res.Review), cmp.Or(c.Review, "standard error"))
-	return nil
+	return fmt.Errorf("%d review lines (--strict): check them in %s; the remapped files were not written", len(res.Review), cmp.Or(c.Review, "standard error"))
 }
 
 type splitCmd struct {
@@ -104,19 +84,13 @@ func (c *splitCmd) Run(e *env) error {
 	}
 	out := outfile.New(outfile.Options{Force: c.Force}, outfile.Input{Flag: "--topics", Path: c.Topics}, outfile.Input{Flag: "--judgments", Path: c.Judgments})
 	defer out.Abort()
-	if err := out.Dir(c.OutDir); err != nil {
+	if err := split.Claim(out, c.OutDir, c.Judgments != ""); err != nil {
 		return err
 	}
-	names := split.FilesOf(c.Judgments != "")
-	for _, name := range names {
-		if err := out.Claim("--out-dir", filepath.Join(c.OutDir, name)); err != nil {
-			return err
-		}
-	}
-	fs := files{e: e}
-	ts, js := read(&fs, c.Topics, topics.Read), read(&fs, c.Judgments, judgmentsOn(c.Grades, false))
-	if fs.err != nil {
-		return fs.err
+	fs := input.Batch{Stdin: e.stdin}
+	ts, js := input.ReadIn(&fs, c.Topics, topics.Read), input.ReadIn(&fs, c.Judgments, judgments.ReadOn(c.Grades, judgments.Options{}))
+	if fs.Err != nil {
+		return fs.Err
 	}
 	res, outputs, err := split.Run(ts, js, split.Options{HeldOut: c.HeldOut, Seed: c.Seed, GroupBy: by})
 	if err != nil {
@@ -125,50 +99,5 @@ func (c *splitCmd) Run(e *env) error {
 	if err := res.WriteSummary(e.stdout); err != nil {
 		return internal(err)
 	}
-	for _, o := range outputs {
-		if err := out.Write(filepath.Join(c.OutDir, o.Name), o.Write); err != nil {
-			return err
-		}
-	}
-	if err := out.Commit(); err != nil {
-		return err
-	}
-	for _, name := range names {
-		fmt.Fprintf(e.stdout, "wrote %s\n", filepath.Join(c.OutDir, name))
-	}
-	return nil
-}
-
-// readFile opens path ("-": standard input), reads it with read and
-// closes it.
-func readFile[T any](e *env, path string, read func(*input.File) (T, error)) (T, error) {
-	return input.Read(path, e.stdin, read)
-}
-
-// files reads the input files of a command in turn and keeps the first
-// error: once one fails, the others are not read.
-type files struct {
-	e   *env
-	err error
-}
-
-// read reads the file at path with fn (nothing when path is empty) unless
-// an earlier file failed.
-func read[T any](fs *files, path string, fn func(*input.File) (T, error)) T {
-	var v T
-	if fs.err == nil && path != "" {
-		v, fs.err = readFile(fs.e, path, fn)
-	}
-	return v
-}
-
-// judgmentsOn reads judgments on the grade scale MIN..MAX.
-func judgmentsOn(grades string, numericIDs bool) func(*input.File) (*judgments.Set, error) {
-	return func(f *input.File) (*judgments.Set, error) {
-		scale, err := judgments.ParseScale(grades)
-		if err != nil {
-			return nil, err
-		}
-		return judgments.Read(f, judgments.Options{Scale: scale, NumericIDs: numericIDs})
-	}
+	return split.Save(out, c.OutDir, outputs, e.stdout)
 }

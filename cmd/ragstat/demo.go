@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 
-	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/internal/demo"
 	"github.com/ragstat/ragstat/tokenize"
 )
@@ -25,9 +24,9 @@ func (c *demoCmd) Run(e *env) error {
 	case c.Generator != "":
 		ctx, stop := interrupted()
 		defer stop()
-		return diag.Flagged(demo.Serve(ctx, c.Generator, func(url string) {
+		return demo.Serve(ctx, c.Generator, func(url string) {
 			fmt.Fprintf(e.stderr, "ragstat: the demo's generator answers at %s (Ctrl-C stops it)\n", url)
-		}))
+		})
 	}
 	tok, err := tokenize.New("o200k_base")
 	if err == nil {

@@ -4,11 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-
 	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/alecthomas/kong"
 
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
@@ -20,6 +21,7 @@ import (
 	"github.com/ragstat/ragstat/report"
 	"github.com/ragstat/ragstat/runs"
 	"github.com/ragstat/ragstat/shard"
+	"github.com/ragstat/ragstat/stages"
 	"github.com/ragstat/ragstat/systems"
 )
 
@@ -45,6 +47,34 @@ type policyFlags struct {
 	DocIDPattern    string   `placeholder:"REGEX" help:"For --unit doc: the first group of REGEX is the document id."`
 	Order           string   `default:"score" enum:"score,rank" help:"Rank by score (ties: item id descending) or by the TREC rank column."`
 	NumericIDs      bool     `name:"numeric-ids" help:"Accept JSON ids written as integers (7 reads as \"7\"; pandas' to_json writes them); other numbers stay errors."`
+}
+
+// cutoffs is the -k flag: `-k 10` sets the cutoff of the default metrics;
+// `--k reranked=10` (stages) sets one stage's cutoff. It may repeat.
+type cutoffs struct {
+	Default int
+	ByStage map[string]int
+}
+
+// Decode reads one occurrence of the flag.
+func (c *cutoffs) Decode(ctx *kong.DecodeContext) error {
+	var s string
+	if err := ctx.Scan.PopValueInto("cutoff", &s); err != nil {
+		return err
+	}
+	stage, k, err := stages.ParseCutoff(s)
+	switch {
+	case err != nil:
+		return fmt.Errorf("-k %q: %w", s, err)
+	case stage == "":
+		c.Default = k
+	default:
+		if c.ByStage == nil {
+			c.ByStage = map[string]int{}
+		}
+		c.ByStage[stage] = k
+	}
+	return nil
 }
 
 // rowFlags choose the format and the rows of an evaluation's result; eval
@@ -81,15 +111,6 @@ func (e *env) files() eval.Files {
 
 var errExclusive = errors.New("--per-query and --summary exclude each other")
 
-// flagged names the flags of a setting the library refused.
-func flagged(err error) error {
-	var pe *eval.PolicyError
-	if !errors.As(err, &pe) {
-		return err
-	}
-	return errors.New(pe.Text(func(field string) string { return "--" + strings.ReplaceAll(field, "_", "-") }))
-}
-
 // announcePreset tells stderr what --like set, for the commands whose
 // output has no notes of its own (eval prints it with its results).
 func (f *policyFlags) announcePreset(e *env, preset []string) {
@@ -109,16 +130,7 @@ func (c *evalCmd) Run(e *env) error {
 	// collector target keeps peak memory near what is live.
 	defer debug.SetGCPercent(debug.SetGCPercent(50))
 	files := e.files()
-	if c.Format == "json" { // the manifest's digests, computed as the inputs are read
-		open := files.Open
-		files.Open = func(path string) (*input.File, error) {
-			f, err := open(path)
-			if err == nil {
-				f.KeepSHA256()
-			}
-			return f, err
-		}
-	}
+	files.Digest = c.Format == "json" // the manifest's digests, computed as the inputs are read
 	var part *manifest.Shard
 	if c.Shard != "" {
 		spec, err := shard.Parse(c.Shard)
@@ -129,43 +141,24 @@ func (c *evalCmd) Run(e *env) error {
 	}
 	ev, err := c.settings().Open(files)
 	if err != nil {
-		return flagged(err)
+		return err
 	}
 	defer ev.File.Close()
 	if part != nil {
 		part.FoldedJudgments = ev.FoldedJudgments
 	}
-	rep := &report.Eval{Tool: "ragstat", Version: Version, Policy: ev.Policy(), Shard: part, CSVComments: c.CSVComments}
-	rep.Inputs = append(rep.Inputs, report.Input{Role: "judgments", Path: ev.File.Name, Format: string(ev.Judgments().Format)})
 	runFormat, _ := input.ParseFormat(c.RunFormat)
 	sys, err := systems.Open(c.Runs, e.stdin, systems.Options{Accept: []systems.Kind{systems.Run}})
 	defer systems.Close(sys)
 	if err != nil {
 		return err
 	}
-	inputs := []*input.File{ev.File}
-	for _, in := range sys {
-		inputs = append(inputs, in.File)
-		if c.Format == "json" {
-			in.File.KeepSHA256()
-		}
-	}
-	bar := progress.Files(e.stderr, "evaluating", inputs[1:], e.terminal, time.Now)
+	bar := progress.Files(e.stderr, "evaluating", systems.Files(sys), e.terminal, time.Now)
 	defer bar.Done()
-	for _, in := range sys {
-		res, err := parquetio.Evaluate(ev.Evaluator, in.System(), in.File, runs.Options{Format: runFormat, NumericIDs: c.NumericIDs})
-		if err != nil {
-			return err
-		}
-		rep.Results = append(rep.Results, res)
-		rep.Inputs = append(rep.Inputs, report.Input{Role: "run", Path: in.File.Name, Format: res.Format})
+	rep := &report.Eval{Tool: "ragstat", Version: Version, Shard: part, CSVComments: c.CSVComments}
+	if err := parquetio.EvaluateRuns(rep, ev, sys, runs.Options{Format: runFormat, NumericIDs: c.NumericIDs}, c.Format == "json"); err != nil {
+		return err
 	}
-	if c.Format == "json" {
-		if err := report.Digests(rep.Inputs, inputs); err != nil {
-			return err
-		}
-	}
-	rep.Notes = report.Notes(ev.FoldedJudgments, ev.Policy(), ev.Preset, rep.Results)
 	rep.ChoosePerQuery(c.PerQuery, c.Summary)
 	if c.PerQueryOut != "" {
 		if err := c.writePerQuery(e, rep); err != nil {
@@ -185,19 +178,12 @@ func (c *evalCmd) Run(e *env) error {
 // Parquet or JSON Lines by its extension: never over an input, nor over an
 // existing file without --force.
 func (c *evalCmd) writePerQuery(e *env, rep *report.Eval) error {
-	ins := []outfile.Input{{Flag: "--judgments", Path: c.Judgments}, {Flag: "--doc-map", Path: c.DocMap}, {Flag: "--subtopics", Path: c.Subtopics}}
-	for _, r := range c.Runs {
-		_, path := systems.Split(r)
-		ins = append(ins, outfile.Input{Flag: "run", Path: path})
+	ins := append([]outfile.Input{{Flag: "--judgments", Path: c.Judgments}, {Flag: "--doc-map", Path: c.DocMap},
+		{Flag: "--subtopics", Path: c.Subtopics}}, outfile.Inputs("run", systems.Paths(c.Runs)...)...)
+	out, err := outfile.Start(outfile.Options{Force: c.Force, Stdout: e.stdout}, ins, outfile.Input{Flag: "--per-query-out", Path: c.PerQueryOut})
+	if err != nil {
+		return err
 	}
-	out := outfile.New(outfile.Options{Force: c.Force, Stdout: e.stdout}, ins...)
 	defer out.Abort()
-	if err := out.Claim("--per-query-out", c.PerQueryOut); err != nil {
-		return err
-	}
-	path := c.PerQueryOut
-	if err := out.Write(path, func(w io.Writer) error { return parquetio.WritePerQuery(w, path, rep) }); err != nil {
-		return err
-	}
-	return out.Commit()
+	return out.Finish(c.PerQueryOut, func(w io.Writer) error { return parquetio.WritePerQuery(w, c.PerQueryOut, rep) })
 }

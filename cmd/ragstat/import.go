@@ -4,10 +4,11 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"log"
 
 	"github.com/ragstat/ragstat/corpus"
-	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/collect"
 	"github.com/ragstat/ragstat/internal/outfile"
 	"github.com/ragstat/ragstat/parquetio"
 	"github.com/ragstat/ragstat/systems"
@@ -42,26 +43,17 @@ func (f *mappingFlags) mapping(c *corpus.Corpus, renames stageFlags) (traceimpor
 	if m.Stages, err = traceimport.ParseStages(renames.Stage); err == nil {
 		m.CloseAfter, err = traceimport.ParseCloseAfter(f.CloseAfter)
 	}
-	return m, diag.Flagged(err)
+	return m, err
 }
 
-// mappings keeps the import manifest of every foreign trace file read, by
-// path, for the manifest of the result.
-type mappings struct{ traceimport.Manifests }
-
-func (m *mappings) keep(man *traceimport.Manifest)       { m.Keep(man) }
-func (m *mappings) of(path string) *traceimport.Manifest { return m.Of(path) }
-
-// traceFormats are the trace formats commands read: ragstat's own, then
-// those traceimport maps with m, each file's summary written to stderr and
-// its manifest handed to keep, when not nil.
-func traceFormats(m traceimport.Mapping, stderr io.Writer, keep func(*traceimport.Manifest)) []systems.TraceReader {
-	return []systems.TraceReader{systems.JSONL, parquetio.Traces, traceimport.Reader(m, func(man *traceimport.Manifest) {
-		fmt.Fprint(stderr, man.Summary())
-		if keep != nil {
-			keep(man)
-		}
-	})}
+// traceFormats are the trace formats commands read, foreign traces mapped
+// with the flags over the corpus read, each import's summary on stderr and
+// its manifest kept in mapped when not nil.
+func (e *env) traceFormats(f mappingFlags, renames stageFlags, mapped *traceimport.Manifests) func(*corpus.Corpus) ([]systems.TraceReader, error) {
+	return func(c *corpus.Corpus) ([]systems.TraceReader, error) {
+		m, err := f.mapping(c, renames)
+		return traceimport.Readers(m, e.stderr, mapped, parquetio.Traces), err
+	}
 }
 
 type importCmd struct {
@@ -87,16 +79,16 @@ func (c *importCmd) Run(e *env) error {
 		return err
 	}
 	defer out.Abort()
-	fs := files{e: e}
-	m, err := c.mapping(read(&fs, c.Corpus, corpus.Read), c.stageFlags)
-	if fs.err != nil || err != nil {
-		return cmp.Or(fs.err, err)
+	fs := input.Batch{Stdin: e.stdin}
+	m, err := c.mapping(input.ReadIn(&fs, c.Corpus, corpus.Read), c.stageFlags)
+	if fs.Err != nil || err != nil {
+		return cmp.Or(fs.Err, err)
 	}
 	inputs, err := input.OpenAll(c.Files, e.stdin)
 	if err != nil {
 		return err
 	}
-	defer closeAll(inputs)
+	defer input.CloseAll(inputs)
 	var man *traceimport.Manifest
 	err = out.Write(c.Out, func(w io.Writer) (err error) {
 		man, err = traceimport.ImportJSONL(w, format, inputs, m)
@@ -114,4 +106,35 @@ func (c *importCmd) Run(e *env) error {
 		}
 	}
 	return out.Commit()
+}
+
+type collectCmd struct {
+	Addr       string `default:"127.0.0.1:4318" placeholder:"HOST:PORT" help:"Where to listen (default: ${default}, the OTLP/HTTP port on loopback)."`
+	Out        string `short:"o" required:"" placeholder:"FILE" help:"Where to write one OTLP/JSON line per request (- for standard output). An existing file needs --append or --force."`
+	Append     bool   `xor:"mode" help:"Add to an existing --out file (a last line cut short by a killed receiver is removed first)."`
+	Force      bool   `xor:"mode" help:"Replace an existing --out file."`
+	Token      string `env:"RAGSTAT_COLLECT_TOKEN" placeholder:"TOKEN" help:"Access token (Authorization: Bearer) every request must carry; required off loopback (one is generated when missing)."`
+	MaxBodyMiB int64  `name:"max-body-mib" default:"64" placeholder:"MIB" help:"Largest request body accepted, in MiB once decompressed (default ${default})."`
+}
+
+func (c *collectCmd) Run(e *env) error {
+	if c.MaxBodyMiB <= 0 || c.MaxBodyMiB > 1<<20 {
+		return fmt.Errorf("--max-body-mib %d: give 1 to %d", c.MaxBodyMiB, 1<<20)
+	}
+	mode := collect.New
+	switch {
+	case c.Append:
+		mode = collect.Append
+	case c.Force:
+		mode = collect.Replace
+	}
+	ctx, stop := interrupted()
+	defer stop()
+	st, err := collect.Run(ctx, collect.RunOptions{Addr: c.Addr, Token: c.Token, MaxBody: c.MaxBodyMiB << 20,
+		Path: c.Out, Mode: mode, Stdout: e.stdout, Out: e.stderr, Log: log.New(e.stderr, "ragstat collect: ", log.LstdFlags)})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stderr, "ragstat collect: stopped; %d requests (%d spans) written to %s, %d refused\n", st.Requests, st.Spans, c.Out, st.Refused)
+	return nil
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -9,11 +8,12 @@ import (
 	"os/signal"
 	"time"
 
-	"github.com/ragstat/ragstat/diag"
+	"github.com/ragstat/ragstat/eval"
+	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/outfile"
 	"github.com/ragstat/ragstat/intervene"
-	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/report"
+	"github.com/ragstat/ragstat/stages"
 	"github.com/ragstat/ragstat/tokenize"
 	"github.com/ragstat/ragstat/traceimport"
 )
@@ -52,33 +52,24 @@ func (c *interveneCmd) Run(e *env) error {
 	if c.WriteBatch != "" && c.ReadBatch != "" {
 		return fmt.Errorf("--write-batch and --read-batch: give one")
 	}
-	scale, err := judgments.ParseScale(c.Grades)
-	if err != nil {
-		return fmt.Errorf("--grades: %w", err)
-	}
-	s := &stagesCmd{policyFlags: policyFlags{Judgments: c.Judgments, JudgmentsFormat: c.JudgmentsFormat},
-		mappingFlags: c.mappingFlags, Topics: c.Topics, Corpus: c.Corpus, Traces: c.Traces}
-	in, inputs, files, err := s.read(e, scale)
-	defer closeAll(files)
+	var mapped traceimport.Manifests
+	req := stages.Request{Settings: eval.Settings{Judgments: c.Judgments, JudgmentsFormat: c.JudgmentsFormat, Grades: c.Grades}, Topics: c.Topics, Corpus: c.Corpus}
+	src, err := req.Open(e.files(), c.Traces, e.stdin, e.traceFormats(c.mappingFlags, stageFlags{}, &mapped))
+	defer src.Close()
 	if err != nil {
 		return err
 	}
-	scan, traceFiles, err := s.traces(e, &inputs, in.Corpus)
-	defer closeAll(traceFiles)
+	traces, err := intervene.Gather(src.Scan)
 	if err != nil {
 		return err
 	}
-	traces, err := intervene.Gather(scan)
-	if err != nil {
-		return err
-	}
-	opt := intervene.Options{Judgments: in.Judgments, Topics: in.Topics, Corpus: in.Corpus, MinGrade: c.MinGrade, PassF1: c.PassF1,
+	opt := intervene.Options{Judgments: src.Judgments, Topics: src.Topics, Corpus: src.Corpus, MinGrade: c.MinGrade, PassF1: c.PassF1,
 		Queries: c.Queries, Failing: c.Failing, Settings: intervene.Settings{Model: c.Model, Temperature: c.Temperature, Seed: c.Seed, MaxTokens: c.MaxTokens}}
 	if opt.Tokenizer, err = tokenize.New(c.Tokenizer); err != nil {
 		return err
 	}
 	if opt.Citation, opt.Abstain, err = (traceimport.Mapping{Citation: c.CitationPattern, Abstain: c.AbstainPattern}).Patterns(); err != nil {
-		return diag.Flagged(err)
+		return err
 	}
 	var batch *intervene.Batch
 	var out *outfile.Set
@@ -94,13 +85,14 @@ func (c *interveneCmd) Run(e *env) error {
 		batch = &intervene.Batch{}
 		opt.Generator = batch
 	case c.ReadBatch != "":
-		answers, err := readFile(e, c.ReadBatch, intervene.ReadBatch)
+		answers, err := input.Read(c.ReadBatch, e.stdin, intervene.ReadBatch)
 		if err != nil {
 			return err
 		}
 		opt.Generator, notes = answers, []string{"answers: read from the batch output " + c.ReadBatch}
 	default:
-		if opt.Generator, notes, err = c.generator(); err != nil {
+		ep := intervene.Endpoint{URL: c.Endpoint, Timeout: c.Timeout, Retries: c.Retries, RateLimit: c.RateLimit, Cache: c.Cache}
+		if opt.Generator, notes, err = ep.Connect(c.APIKeyEnv, c.NoCache, os.Getenv); err != nil {
 			return err
 		}
 	}
@@ -108,7 +100,7 @@ func (c *interveneCmd) Run(e *env) error {
 	defer stop()
 	res, err := intervene.Run(ctx, traces, opt)
 	if err != nil {
-		return diag.Flagged(err)
+		return err
 	}
 	if batch != nil {
 		if err := out.Finish(c.WriteBatch, func(w io.Writer) error { _, err := batch.WriteTo(w); return err }); err != nil {
@@ -120,28 +112,9 @@ func (c *interveneCmd) Run(e *env) error {
 	if cache, ok := opt.Generator.(*intervene.Cache); ok {
 		notes = append(notes, cache.Note())
 	}
-	rep := &report.Intervention{Tool: "ragstat", Version: Version, Inputs: inputs, Result: res, Notes: notes}
+	rep := &report.Intervention{Tool: "ragstat", Version: Version, Inputs: report.StagesInputs(src, &mapped), Result: res, Notes: notes}
 	if err := report.RenderIntervention(e.stdout, c.Format, rep); err != nil {
 		return internal(err)
 	}
 	return nil
-}
-
-// generator is the endpoint's client, behind the cache unless --no-cache.
-func (c *interveneCmd) generator() (intervene.Generator, []string, error) {
-	if c.Endpoint == "" {
-		return nil, nil, fmt.Errorf("give --endpoint URL (an OpenAI-compatible API up to /v1), or --write-batch FILE to send nothing")
-	}
-	ep := intervene.Endpoint{URL: c.Endpoint, APIKey: os.Getenv(c.APIKeyEnv), Timeout: c.Timeout, Retries: c.Retries, RateLimit: c.RateLimit}
-	notes := []string{ep.Note()}
-	if ep.APIKey == "" {
-		notes = append(notes, "no API key: $"+c.APIKeyEnv+" is empty")
-	}
-	if !c.NoCache {
-		if ep.Cache = cmp.Or(c.Cache, intervene.DefaultCache()); ep.Cache == "" {
-			return nil, nil, fmt.Errorf("no user cache folder: give --cache FILE or --no-cache")
-		}
-	}
-	gen, err := ep.Open()
-	return gen, notes, err
 }

@@ -11,7 +11,6 @@ import (
 	"syscall"
 
 	"github.com/ragstat/ragstat/corpus"
-	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/assess"
 	"github.com/ragstat/ragstat/internal/baseline"
@@ -53,28 +52,28 @@ func (c *poolCmd) Run(e *env) error {
 		return err
 	}
 	defer out.Abort()
-	m, err := c.mapping(nil, stageFlags{})
+	readers, err := e.traceFormats(c.mappingFlags, stageFlags{}, nil)(nil)
 	if err != nil {
 		return err
 	}
 	format, _ := input.ParseFormat(c.RunFormat)
 	src := pool.Sources{Stage: c.Stage, Runs: runs.Options{Format: format, NumericIDs: c.NumericIDs}}
-	src.Systems, err = systems.Open(c.Inputs, e.stdin, systems.Options{Accept: []systems.Kind{systems.Run, systems.Traces}, Traces: traceFormats(m, e.stderr, nil)})
+	src.Systems, err = systems.Open(c.Inputs, e.stdin, systems.Options{Accept: []systems.Kind{systems.Run, systems.Traces}, Traces: readers})
 	defer systems.Close(src.Systems)
 	if err != nil {
 		return err
 	}
-	fs := files{e: e}
-	src.Corpus, src.Topics = read(&fs, c.Corpus, corpus.Read), read(&fs, c.Topics, topics.Read)
-	src.Judgments = read(&fs, c.Judgments, func(f *input.File) (*judgments.Set, error) {
+	fs := input.Batch{Stdin: e.stdin}
+	src.Corpus, src.Topics = input.ReadIn(&fs, c.Corpus, corpus.Read), input.ReadIn(&fs, c.Topics, topics.Read)
+	src.Judgments = input.ReadIn(&fs, c.Judgments, func(f *input.File) (*judgments.Set, error) {
 		return judgments.Read(f, judgments.Options{Scale: pool.JudgedScale, NumericIDs: c.NumericIDs})
 	})
-	if fs.err != nil {
-		return fs.err
+	if fs.Err != nil {
+		return fs.Err
 	}
 	res, err := pool.Pool(src, pool.Options{Depth: c.Depth, Seed: c.Seed})
 	if err != nil {
-		return diag.Flagged(err)
+		return err
 	}
 	if err := out.Finish(c.Out, func(w io.Writer) error { return pool.WriteQueue(w, res.Queue) }); err != nil {
 		return err
@@ -98,10 +97,10 @@ func (c *baselineCmd) Run(e *env) error {
 		return err
 	}
 	defer out.Abort()
-	fs := files{e: e}
-	cs, ts := read(&fs, c.Corpus, corpus.Read), read(&fs, c.Topics, topics.Read)
-	if fs.err != nil {
-		return fs.err
+	fs := input.Batch{Stdin: e.stdin}
+	cs, ts := input.ReadIn(&fs, c.Corpus, corpus.Read), input.ReadIn(&fs, c.Topics, topics.Read)
+	if fs.Err != nil {
+		return fs.Err
 	}
 	res, err := baseline.Run(cs, ts, baseline.Options{K: c.K})
 	if err != nil {
@@ -146,27 +145,19 @@ func (c *judgeServeCmd) Run(e *env) error {
 	if _, err := outfile.Start(outfile.Options{Force: true}, ins, outfile.Input{Flag: "--db", Path: c.DB}); err != nil {
 		return err
 	}
-	fs := files{e: e}
-	q, cs, ts := read(&fs, c.Queue, pool.ReadQueue), read(&fs, c.Corpus, corpus.Read), read(&fs, c.Topics, topics.Read)
-	if fs.err != nil {
-		return fs.err
+	fs := input.Batch{Stdin: e.stdin}
+	q, cs, ts := input.ReadIn(&fs, c.Queue, pool.ReadQueue), input.ReadIn(&fs, c.Corpus, corpus.Read), input.ReadIn(&fs, c.Topics, topics.Read)
+	if fs.Err != nil {
+		return fs.Err
 	}
 	task, err := assess.NewTask(c.Queue, q, cs, ts)
 	if err != nil {
 		return err
 	}
-	var scale *judgments.Scale
-	if c.Grades != "" {
-		s, err := judgments.ParseScale(c.Grades)
-		if err != nil {
-			return fmt.Errorf("--grades: %w", err)
-		}
-		scale = &s
-	}
 	ctx, stop := interrupted()
 	defer stop()
 	opt := assess.RunOptions{Addr: c.Addr, Token: c.Token, Out: e.stdout, Log: log.New(e.stderr, "ragstat judge: ", log.LstdFlags)}
-	if err := assess.ServeFile(ctx, c.DB, scale, task, opt); err != nil {
+	if err := assess.ServeFile(ctx, c.DB, c.Grades, task, opt); err != nil {
 		return err
 	}
 	fmt.Fprintln(e.stderr, "ragstat judge: stopped; every acknowledged grade is in", c.DB)

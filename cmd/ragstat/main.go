@@ -20,6 +20,7 @@ import (
 	"github.com/alecthomas/kong"
 	"golang.org/x/term"
 
+	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/input"
 )
 
@@ -111,16 +112,18 @@ func (x *exitError) Error() string { return x.err.Error() }
 
 func internal(err error) error { return &exitError{exitInternal, err} }
 
+// fail writes err, a library's options named as flags (diag.Flagged),
+// and returns its exit status.
 func fail(e *env, err error) int {
+	code := exitInput
 	var x *exitError
 	if errors.As(err, &x) {
-		if x.err != nil {
-			fmt.Fprintln(e.stderr, "ragstat:", x.err)
-		}
-		return x.code
+		code, err = x.code, x.err
 	}
-	fmt.Fprintln(e.stderr, "ragstat:", err)
-	return exitInput
+	if err != nil {
+		fmt.Fprintln(e.stderr, "ragstat:", diag.Flagged(err))
+	}
+	return code
 }
 
 type versionCmd struct{}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/alecthomas/kong"
+
 	goldenfile "github.com/ragstat/ragstat/internal/golden"
 )
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ragstat/ragstat/compare"
+	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/manifest"
 	"github.com/ragstat/ragstat/report"
 	"github.com/ragstat/ragstat/shard"
@@ -29,7 +30,7 @@ func (c *mergeCmd) Run(e *env) error {
 	kinds := make([]string, len(c.Parts))
 	for i, path := range c.Parts {
 		var err error
-		if kinds[i], err = readFile(e, path, shard.KindOf); err != nil {
+		if kinds[i], err = input.Read(path, e.stdin, shard.KindOf); err != nil {
 			return err
 		}
 	}
@@ -48,7 +49,7 @@ func (c *mergeCmd) Run(e *env) error {
 	parts := make([]*report.Saved, len(c.Parts))
 	for i, path := range c.Parts {
 		var err error
-		if parts[i], err = readFile(e, path, report.Read); err != nil {
+		if parts[i], err = input.Read(path, e.stdin, report.Read); err != nil {
 			return err
 		}
 	}
@@ -74,7 +75,7 @@ func (c *mergeCmd) stages(e *env) error {
 	parts := make([]*report.SavedStages, len(c.Parts))
 	for i, path := range c.Parts {
 		var err error
-		if parts[i], err = readFile(e, path, report.ReadStages); err != nil {
+		if parts[i], err = input.Read(path, e.stdin, report.ReadStages); err != nil {
 			return err
 		}
 	}
@@ -98,7 +99,7 @@ func (c *mergeCmd) compare(e *env) error {
 	parts := make([]*compare.Result, len(c.Parts))
 	for i, path := range c.Parts {
 		var err error
-		if parts[i], err = readFile(e, path, compare.Read); err != nil {
+		if parts[i], err = input.Read(path, e.stdin, compare.Read); err != nil {
 			return err
 		}
 	}

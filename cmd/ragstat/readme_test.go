@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/alecthomas/kong"
+
 	"github.com/ragstat/ragstat/internal/demo"
 )
 

@@ -3,16 +3,12 @@ package main
 import (
 	"fmt"
 	"io"
-	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"time"
 
-	"github.com/ragstat/ragstat/corpus"
-	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/outfile"
 	"github.com/ragstat/ragstat/internal/progress"
-	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/manifest"
 	"github.com/ragstat/ragstat/parquetio"
 	"github.com/ragstat/ragstat/report"
@@ -20,7 +16,7 @@ import (
 	"github.com/ragstat/ragstat/stages"
 	"github.com/ragstat/ragstat/systems"
 	"github.com/ragstat/ragstat/tokenize"
-	"github.com/ragstat/ragstat/trace"
+	"github.com/ragstat/ragstat/traceimport"
 )
 
 type stagesCmd struct {
@@ -60,7 +56,7 @@ func (c *stagesCmd) Run(e *env) error {
 	req := c.request()
 	p, preset, err := req.Policy()
 	if err != nil {
-		return flagged(err)
+		return err
 	}
 	c.announcePreset(e, preset)
 	var part *manifest.Shard
@@ -74,33 +70,28 @@ func (c *stagesCmd) Run(e *env) error {
 	}
 	opt, err := req.Options(p)
 	if err != nil {
-		return flagged(err)
+		return err
 	}
 	req.Spill = c.PerQueryOut != "" // bounded memory: judgments and topics wait in a temporary file
 	// Judgments and topics stay in memory while traces stream past them: a
 	// tighter collector target keeps peak memory nearer what is live.
 	defer debug.SetGCPercent(debug.SetGCPercent(50))
-	in, inputs, files, err := c.readRequest(e, req, p.Scale)
-	defer closeAll(files)
-	defer in.Close()
+	var mapped traceimport.Manifests
+	src, err := req.Open(e.files(), c.Traces, e.stdin, e.traceFormats(c.mappingFlags, c.stageFlags, &mapped))
+	defer src.Close()
 	if err != nil {
 		return err
 	}
-	traces, traceFiles, err := c.traces(e, &inputs, in.Corpus)
-	defer closeAll(traceFiles)
-	if err != nil {
-		return err
-	}
-	files = append(files, traceFiles...)
-	bar := progress.Files(e.stderr, "evaluating traces", traceFiles, e.terminal, time.Now)
-	res, out, err := c.evaluate(e, in, traces, opt)
+	bar := progress.Files(e.stderr, "evaluating traces", systems.Files(src.Traces), e.terminal, time.Now)
+	res, out, err := c.evaluate(e, src.Input, src.Scan, opt)
 	bar.Done()
 	defer out.Abort()
 	if err != nil {
 		return err
 	}
+	inputs := report.StagesInputs(src, &mapped)
 	if c.Format == "json" {
-		if err := report.Digests(inputs, files); err != nil {
+		if err := report.Digests(inputs, src.All()); err != nil {
 			return err
 		}
 	}
@@ -119,90 +110,23 @@ func (c *stagesCmd) Run(e *env) error {
 
 // evaluate evaluates the traces, writing each trace's record to
 // --per-query-out when given (committed by the caller once all went well).
-func (c *stagesCmd) evaluate(e *env, in stages.Input, traces stages.Traces, opt stages.Options) (*stages.Result, *outfile.Set, error) {
-	ins := []outfile.Input{{Flag: "--judgments", Path: c.Judgments}, {Flag: "--topics", Path: c.Topics}, {Flag: "--corpus", Path: c.Corpus}}
-	for _, t := range c.Traces {
-		ins = append(ins, outfile.Input{Flag: "traces", Path: t})
-	}
-	out := outfile.New(outfile.Options{Force: c.Force, Stdout: e.stdout}, ins...)
+func (c *stagesCmd) evaluate(e *env, in stages.Input, traces stages.Traces, opt stages.Options) (res *stages.Result, out *outfile.Set, err error) {
+	ins := append([]outfile.Input{{Flag: "--judgments", Path: c.Judgments}, {Flag: "--topics", Path: c.Topics},
+		{Flag: "--corpus", Path: c.Corpus}}, outfile.Inputs("traces", c.Traces...)...)
+	out = outfile.New(outfile.Options{Force: c.Force, Stdout: e.stdout}, ins...)
 	if c.PerQueryOut == "" {
-		res, err := stages.Evaluate(in, traces, opt)
+		res, err = stages.Evaluate(in, traces, opt)
 		return res, out, err
 	}
 	if err := out.Claim("--per-query-out", c.PerQueryOut); err != nil {
 		return nil, out, err
 	}
 	opt.Summary = c.Format == "table" && !c.PerQuery && opt.Shard == nil
-	var res *stages.Result
-	err := out.Write(c.PerQueryOut, func(w io.Writer) (err error) {
-		if !strings.EqualFold(filepath.Ext(c.PerQueryOut), ".parquet") {
-			opt.PerQuery = report.StagesRecords(w)
-			res, err = stages.Evaluate(in, traces, opt)
-			return err
-		}
-		var names []string
-		for _, m := range opt.Metrics {
-			names = append(names, m.Name())
-		}
-		pw, err := parquetio.NewStagesWriter(w, names)
-		if err != nil {
-			return err
-		}
-		opt.PerQuery = pw.Write
-		if res, err = stages.Evaluate(in, traces, opt); err != nil {
-			return err
-		}
-		return pw.Close()
+	err = out.Write(c.PerQueryOut, func(w io.Writer) (err error) {
+		res, err = parquetio.EvaluateStages(w, c.PerQueryOut, in, traces, opt)
+		return err
 	})
 	return res, out, err
-}
-
-// read opens and reads every input but the traces, with the record of each.
-func (c *stagesCmd) read(e *env, scale judgments.Scale) (stages.Input, []report.Input, []*input.File, error) {
-	return c.readRequest(e, c.request(), scale)
-}
-
-// readRequest is read of the inputs req names (under --shard, those of the
-// shard's queries).
-func (c *stagesCmd) readRequest(e *env, req stages.Request, scale judgments.Scale) (stages.Input, []report.Input, []*input.File, error) {
-	in, files, err := req.Read(scale, e.files())
-	var inputs []report.Input
-	for i, f := range files {
-		inputs = append(inputs, report.Input{Role: []string{"judgments", "topics", "corpus"}[i], Path: f.Name, Format: "jsonl"})
-	}
-	if err == nil {
-		inputs[0].Format = string(in.JudgmentsFormat())
-	}
-	return in, inputs, files, err
-}
-
-// traces opens the trace files, to be streamed on all cores; files in
-// another trace format are mapped as they are read, and what could not be
-// mapped is summarised on standard error.
-func (c *stagesCmd) traces(e *env, inputs *[]report.Input, cp *corpus.Corpus) (stages.Traces, []*input.File, error) {
-	m, err := c.mapping(cp, c.stageFlags)
-	if err != nil {
-		return nil, nil, err
-	}
-	var mapped mappings
-	ins, err := systems.Open(c.Traces, e.stdin, systems.Options{Accept: []systems.Kind{systems.Traces}, Traces: traceFormats(m, e.stderr, mapped.keep)})
-	var files []*input.File
-	for _, in := range ins {
-		if in.Name != "" && err == nil {
-			err = fmt.Errorf("%s: stages reads the systems' names from the traces; give the path alone", in.Path)
-		}
-		files = append(files, in.File)
-		*inputs = append(*inputs, report.Input{Role: "traces", Path: in.File.Name, Format: in.Format})
-	}
-	return func(fn func(*trace.Trace) error) error {
-		err := systems.Scan(ins, fn)
-		for i := range *inputs { // the manifest records how each foreign file was mapped
-			if man := mapped.of((*inputs)[i].Path); man != nil && (*inputs)[i].Role == "traces" {
-				(*inputs)[i].Mapping = man
-			}
-		}
-		return err
-	}, files, err
 }
 
 // gate fails the command when an out-of-scope item was seen and asked to.
@@ -227,25 +151,5 @@ func (c *tokensCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	total := 0
-	for _, path := range c.Files {
-		data, err := readFile(e, path, (*input.File).ReadAll)
-		if err != nil {
-			return err
-		}
-		n := tok.Count(string(data))
-		total += n
-		fmt.Fprintf(e.stdout, "%d\t%s\t%s\n", n, tok.Name(), path)
-	}
-	if len(c.Files) > 1 {
-		fmt.Fprintf(e.stdout, "%d\t%s\ttotal\n", total, tok.Name())
-	}
-	return nil
-}
-
-// closeAll closes every file (removing the copies of standard input).
-func closeAll(files []*input.File) {
-	for _, f := range files {
-		f.Close()
-	}
+	return tokenize.CountFiles(e.stdout, tok, c.Files, e.stdin)
 }

@@ -4,13 +4,24 @@ import (
 	"context"
 	"io"
 
+	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/judgments"
 )
 
-// ServeFile opens the database at path, creating it when missing (on
-// scale; nil: judgments.DefaultScale for a new one, whichever an existing
-// one holds), serves the task on it until ctx ends (Run) and closes it.
-func ServeFile(ctx context.Context, path string, scale *judgments.Scale, task *Task, opt RunOptions) error {
+// ServeFile opens the database at path, creating it when missing (on the
+// grade scale grades, MIN..MAX; "": judgments.DefaultScale for a new one,
+// whichever an existing one holds), serves the task on it until ctx ends
+// (Run) and closes it. A malformed grades is a diag.OptionError on
+// "grades".
+func ServeFile(ctx context.Context, path, grades string, task *Task, opt RunOptions) error {
+	var scale *judgments.Scale
+	if grades != "" {
+		s, err := judgments.ParseScale(grades)
+		if err != nil {
+			return &diag.OptionError{Option: "grades", Err: err}
+		}
+		scale = &s
+	}
 	db, err := Open(path, OpenOptions{Create: true, Scale: scale})
 	if err != nil {
 		return err

@@ -64,10 +64,10 @@ func list(b *strings.Builder, prefix string, lines []string) {
 func Serve(ctx context.Context, addr string, ready func(url string)) error {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
-		return &diag.OptionError{Options: []string{"generator"}, Value: addr, Msg: ": give HOST:PORT"}
+		return &diag.OptionError{Option: "generator", Value: addr, Msg: ": give HOST:PORT"}
 	}
 	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		return &diag.OptionError{Options: []string{"generator"}, Value: addr, Msg: ": the demo's generator listens on loopback only"}
+		return &diag.OptionError{Option: "generator", Value: addr, Msg: ": the demo's generator listens on loopback only"}
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {

@@ -136,8 +136,8 @@ func Pool(src Sources, opt Options) (*Result, error) {
 		return nil, err
 	}
 	if (src.Topics == nil) != (src.Corpus == nil) {
-		return nil, &diag.OptionError{Options: []string{"topics", "corpus"},
-			Msg: " go together: the topics' scopes and dates against the items' metadata"}
+		return nil, &diag.OptionError{
+			Msg: "{topics} and {corpus} go together: the topics' scopes and dates against the items' metadata"}
 	}
 	if src.Topics != nil {
 		opt.Invalid = InvalidEvidence(src.Corpus, src.Topics)

@@ -1,10 +1,12 @@
 package remap
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 
 	"github.com/ragstat/ragstat/internal/chunks"
+	"github.com/ragstat/ragstat/internal/outfile"
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/topics"
 )
@@ -90,4 +92,34 @@ func (r *Result) Outputs() []Output {
 		}
 	}
 	return append(outs, Output{"review", func(w io.Writer) error { return WriteReview(w, r.Review) }})
+}
+
+// Paths are where a remap's files go; without Review the review lines go
+// to standard error.
+type Paths struct{ Judgments, Topics, Review string }
+
+// Save writes the Outputs to their paths through out and commits them;
+// unless they were Withheld, it then tells stdout what was written where.
+func (r *Result) Save(out *outfile.Set, paths Paths, stdout, stderr io.Writer) error {
+	to := map[string]string{"judgments": paths.Judgments, "topics": paths.Topics, "review": paths.Review}
+	for _, o := range r.Outputs() {
+		var err error
+		if to[o.Name] == "" { // the review lines without a path
+			err = o.Write(stderr)
+		} else {
+			err = out.Write(to[o.Name], o.Write)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if err := out.Commit(); err != nil || r.Withheld {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %d judgments to %s\n", len(r.Judgments.Judgments), paths.Judgments)
+	if r.Topics != nil {
+		fmt.Fprintf(stdout, "wrote %d topics to %s\n", len(r.Topics.Topics), paths.Topics)
+	}
+	fmt.Fprintf(stdout, "%d review lines to %s\n", len(r.Review), cmp.Or(paths.Review, "standard error"))
+	return nil
 }

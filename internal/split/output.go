@@ -3,9 +3,11 @@ package split
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"text/tabwriter"
 
 	"github.com/ragstat/ragstat/diag"
+	"github.com/ragstat/ragstat/internal/outfile"
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/topics"
 )
@@ -88,4 +90,35 @@ func (r *Result) WriteSummary(w io.Writer) error {
 		}
 	}
 	return tw.Flush()
+}
+
+// Claim makes the folder dir and claims in out the files a split writes
+// there (FilesOf), as the output flag --out-dir.
+func Claim(out *outfile.Set, dir string, withJudgments bool) error {
+	if err := out.Dir(dir); err != nil {
+		return err
+	}
+	for _, name := range FilesOf(withJudgments) {
+		if err := out.Claim("--out-dir", filepath.Join(dir, name)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Save writes the outputs into dir through out (see Claim), commits them,
+// and tells stdout each file written.
+func Save(out *outfile.Set, dir string, outputs []Output, stdout io.Writer) error {
+	for _, o := range outputs {
+		if err := out.Write(filepath.Join(dir, o.Name), o.Write); err != nil {
+			return err
+		}
+	}
+	if err := out.Commit(); err != nil {
+		return err
+	}
+	for _, o := range outputs {
+		fmt.Fprintf(stdout, "wrote %s\n", filepath.Join(dir, o.Name))
+	}
+	return nil
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -11,6 +13,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/outfile"
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/topics"
 )
@@ -241,6 +244,21 @@ func TestRun(t *testing.T) {
 			r.WriteSummary(&buf)
 			if first := "split: 2 topics, group by family, held-out share 0.5, seed 1\n"; !strings.HasPrefix(buf.String(), first) {
 				t.Errorf("summary %q", buf.String())
+			}
+			dir := filepath.Join(t.TempDir(), "out")
+			out := outfile.New(outfile.Options{})
+			defer out.Abort()
+			if err := Claim(out, dir, c.js != nil); err != nil {
+				t.Fatal(err)
+			}
+			var told bytes.Buffer
+			if err := Save(out, dir, outs, &told); err != nil {
+				t.Fatal(err)
+			}
+			for _, name := range want {
+				if _, err := os.Stat(filepath.Join(dir, name)); err != nil || !strings.Contains(told.String(), "wrote "+filepath.Join(dir, name)+"\n") {
+					t.Errorf("%s: %v; told %q", name, err, told.String())
+				}
 			}
 		})
 	}
