@@ -20,9 +20,10 @@ import (
 type judgmentSource func(emit func(judgments.Judgment)) (judgments.Format, error)
 
 // spillInputs reads the judgments (from src; file names them) and the
-// topics file openTopics opens into a Spilled in dir, keeping the queries keep accepts
-// (nil: all). Every line is checked as judgments.Read and topics.ReadOnly
-// check it, and the same problems are returned: the judgments' first.
+// topics file openTopics opens into a Spilled in dir, keeping the queries
+// keep accepts (nil: all). Every line is checked as judgments.Read and
+// topics.ReadOnly check it, and the same problems are returned, the
+// judgments' first (the topics are not read when the judgments fail).
 func spillInputs(file string, src judgmentSource, openTopics func() (*input.File, error), keep func(string) bool, scale judgments.Scale, dir string) (_ *Spilled, err error) {
 	s := &Spilled{JudgmentsFile: file, dir: dir, scale: scale}
 	var tempA, tempB *os.File
