@@ -184,7 +184,8 @@ func (e *Evaluator) Score(file string, list *runs.Ranking) (Row, error) {
 	if e.policy.Unjudged == UnjudgedError {
 		for i, g := range s.grades {
 			if g == metric.Unjudged {
-				errs.Add(&diag.Error{File: file, Line: line(i), Query: list.Query, Item: items[i],
+				// the list's strings may share a reader's buffer: the error outlives it
+				errs.Add(&diag.Error{File: file, Line: line(i), Query: strings.Clone(list.Query), Item: strings.Clone(items[i]),
 					Msg:  fmt.Sprintf("returned at rank %d but has no judgment", i+1),
 					Hint: "judge it, or choose the unjudged policy nonrelevant, skip or bounds"})
 			}

@@ -100,7 +100,8 @@ type List struct {
 
 // NewList sorts ideal (in place) and returns the List.
 func NewList(grades, ideal []int32) *List {
-	slices.SortFunc(ideal, func(a, b int32) int { return int(b) - int(a) })
+	slices.Sort(ideal) // ascending, then reversed: a sort without a comparison function
+	slices.Reverse(ideal)
 	return &List{Grades: grades, Ideal: ideal}
 }
 

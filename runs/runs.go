@@ -91,8 +91,10 @@ func newLister(file string, order Order, checked bool) *lister {
 	return &lister{file: file, order: order, checked: checked}
 }
 
+// bad makes an error that keeps copies of q and item, which may share a
+// reader's buffer.
 func (l *lister) bad(line int, q, item, msg, hint string) *diag.Error {
-	return &diag.Error{File: l.file, Line: line, Query: q, Item: item, Msg: msg, Hint: hint}
+	return &diag.Error{File: l.file, Line: line, Query: strings.Clone(q), Item: strings.Clone(item), Msg: msg, Hint: hint}
 }
 
 // rank orders es (scored: true when scores are meaningful) and checks them;

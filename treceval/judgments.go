@@ -2,13 +2,13 @@ package treceval
 
 import (
 	"fmt"
-	"hash/maphash"
 	"io"
 	"math"
 	"slices"
 	"strings"
 
 	"github.com/ragstat/ragstat/diag"
+	"github.com/ragstat/ragstat/internal/hashindex"
 	"github.com/ragstat/ragstat/internal/trecfile"
 )
 
@@ -46,7 +46,6 @@ func (j *judgments) doc(i int) string { return j.arena[j.offs[i]:j.offs[i+1]] }
 type qrels struct {
 	queries []*judgments
 	index   map[string]int // position of each query in queries
-	seed    maphash.Seed
 }
 
 // builder collects the lines of one query before indexing.
@@ -82,10 +81,10 @@ func readQrels(r io.Reader, name, only string) (*qrels, error) {
 	if err != nil {
 		return nil, err
 	}
-	q := &qrels{index: make(map[string]int, len(builders)), seed: maphash.MakeSeed()}
+	q := &qrels{index: make(map[string]int, len(builders))}
 	var set docSet
 	for qid, b := range builders {
-		q.queries = append(q.queries, b.index(qid, q.seed, &set))
+		q.queries = append(q.queries, b.index(qid, &set))
 		delete(builders, qid)
 	}
 	slices.SortFunc(q.queries, func(a, b *judgments) int { return strings.Compare(a.qid, b.qid) })
@@ -126,7 +125,7 @@ func simulateLevelBuffer(queries []*judgments) {
 
 // index turns the collected lines into a query's judgments, noting a docno
 // judged twice; set is scratch space.
-func (b *builder) index(qid string, seed maphash.Seed, set *docSet) *judgments {
+func (b *builder) index(qid string, set *docSet) *judgments {
 	n := len(b.grades)
 	j := &judgments{qid: qid, arena: string(b.arena), offs: append(b.offs, uint32(len(b.arena))),
 		grades: b.grades, maxRel: math.MinInt}
@@ -134,7 +133,7 @@ func (b *builder) index(qid string, seed maphash.Seed, set *docSet) *judgments {
 	for i, g := range b.grades {
 		doc := j.doc(i)
 		same := func(e int32) bool { return j.doc(int(e)) == doc }
-		if _, dup := set.add(maphash.String(seed, doc), int32(i), same); dup && (j.dup == "" || doc < j.dup) {
+		if _, dup := set.add(hashindex.Hash(doc), int32(i), same); dup && (j.dup == "" || doc < j.dup) {
 			j.dup = doc
 		}
 		j.maxRel = max(j.maxRel, int(g))

@@ -2,10 +2,10 @@ package treceval
 
 import (
 	"fmt"
-	"hash/maphash"
 	"slices"
 	"strings"
 
+	"github.com/ragstat/ragstat/internal/hashindex"
 	"github.com/ragstat/ragstat/internal/trecfile"
 )
 
@@ -67,7 +67,7 @@ func (sc *scratch) prefixes(n int) ([]int32, []float64) {
 // rank sorts the query's documents as trec_eval does (score descending,
 // then docno descending in byte order), keeps the first -M, and works out
 // each one's relevance. It fails on a docno retrieved twice.
-func (s *settings) rank(docs []trecfile.RunDoc, j *judgments, seed maphash.Seed, sc *scratch) (resRels, error) {
+func (s *settings) rank(docs []trecfile.RunDoc, j *judgments, sc *scratch) (resRels, error) {
 	order := sc.sortOrder(docs)
 	n := len(order)
 	if int64(n) > s.maxDocs {
@@ -78,7 +78,7 @@ func (s *settings) rank(docs []trecfile.RunDoc, j *judgments, seed maphash.Seed,
 	for r, i := range order[:n] {
 		doc := docs[i].Doc
 		same := func(e int32) bool { return docs[order[e]].Doc == doc }
-		if e, dup := sc.ranked.add(maphash.String(seed, doc), int32(r), same); dup {
+		if e, dup := sc.ranked.add(hashindex.Hash(doc), int32(r), same); dup {
 			return rr, &dupError{doc: doc, qid: j.qid, lines: [2]int{docs[order[e]].Line, docs[i].Line}}
 		}
 	}
@@ -86,7 +86,7 @@ func (s *settings) rank(docs []trecfile.RunDoc, j *judgments, seed maphash.Seed,
 	for k, g := range j.grades {
 		doc := j.doc(k)
 		same := func(e int32) bool { return docs[order[e]].Doc == doc }
-		if r, ok := sc.ranked.find(maphash.String(seed, doc), same); ok {
+		if r, ok := sc.ranked.find(hashindex.Hash(doc), same); ok {
 			rr.rel[r] = int(g)
 			if g < 0 {
 				rr.rel[r] = relUnjudged

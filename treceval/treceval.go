@@ -196,7 +196,7 @@ func (e *evaluation) score(docs []trecfile.RunDoc, j *judgments) *queryResult {
 	}
 	defer e.pool.Put(sc)
 	res := &queryResult{}
-	rr, err := e.cfg.rank(docs, j, e.qrels.seed, sc)
+	rr, err := e.cfg.rank(docs, j, sc)
 	if err != nil {
 		err = fmt.Errorf("%s: %v", e.cfg.files[1], err)
 	} else {

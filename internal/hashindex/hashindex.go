@@ -6,11 +6,15 @@
 package hashindex
 
 import (
-	"hash/maphash"
+	"encoding/binary"
 	"math/bits"
+	"math/rand/v2"
+	"unsafe"
 )
 
-var seed = maphash.MakeSeed()
+// seed is drawn once per process, so that no input can be crafted to make
+// its ids collide.
+var seed = rand.Uint64()
 
 // Keys is the caller's sequence of keys, read by position.
 type Keys interface {
@@ -42,7 +46,46 @@ func (x *Index) Reset(n int) {
 	x.mask = uint64(size - 1)
 }
 
-func hash(key string) uint64 { return maphash.String(seed, key) }
+// Hash returns key's hash for this process; it is the one Index uses.
+func Hash(key string) uint64 { return hash(key) }
+
+// hash is wyhash (the function Go's runtime hashes strings with where the
+// processor lacks AES instructions), seeded per process: a few
+// multiplications for an id of a few dozen bytes, inlined into the
+// loops that call it, where hash/maphash costs a chain of calls.
+func hash(key string) uint64 {
+	b := unsafe.Slice(unsafe.StringData(key), len(key))
+	n := len(b)
+	h := seed ^ mix(seed^wy0, uint64(n)^wy1)
+	for len(b) > 16 {
+		h = mix(le.Uint64(b)^wy1, le.Uint64(b[8:])^h)
+		b = b[16:]
+	}
+	var x, y uint64
+	switch m := len(b); {
+	case m >= 8:
+		x, y = le.Uint64(b), le.Uint64(b[m-8:])
+	case m >= 4:
+		x, y = uint64(le.Uint32(b)), uint64(le.Uint32(b[m-4:]))
+	case m > 0:
+		x = uint64(b[0])<<16 | uint64(b[m>>1])<<8 | uint64(b[m-1])
+	}
+	return mix(wy1^uint64(n), mix(x^wy1, y^h))
+}
+
+// wyhash's constants.
+const (
+	wy0 = 0xa0761d6478bd642f
+	wy1 = 0xe7037ed1a0b428db
+)
+
+var le = binary.LittleEndian
+
+// mix folds the 128-bit product of a and b to 64 bits.
+func mix(a, b uint64) uint64 {
+	hi, lo := bits.Mul64(a, b)
+	return hi ^ lo
+}
 
 // Find returns the position of key in keys, or -1.
 func (x *Index) Find(keys Keys, key string) int {

@@ -2,6 +2,8 @@ package hashindex
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -56,6 +58,26 @@ func BenchmarkAddFind(b *testing.B) {
 		}
 		for _, k := range keys {
 			x.Find(Strings(keys), k)
+		}
+	}
+}
+
+// TestHashUsesEveryByte checks that keys differing in one byte, or only in
+// length, hash apart, at every length up to 70.
+func TestHashUsesEveryByte(t *testing.T) {
+	seen := map[uint64]string{}
+	base := []byte(strings.Repeat("msmarco_passage_01_575625408", 3))
+	for n := 0; n <= 70; n++ {
+		for i := -1; i < n; i++ {
+			k := slices.Clone(base[:n])
+			if i >= 0 {
+				k[i] ^= 0x20
+			}
+			h := hash(string(k))
+			if other, dup := seen[h]; dup && other != string(k) {
+				t.Fatalf("hash(%q) = hash(%q)", k, other)
+			}
+			seen[h] = string(k)
 		}
 	}
 }

@@ -5,13 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sync"
 
 	"github.com/ragstat/ragstat/diag"
 )
 
-// blockSize is how much input one parser receives at a time.
-var blockSize = 4 << 20
+// blockSize is how much input one parser receives at a time: small enough
+// that a block read is still in the core's cache when it is parsed, and that
+// the few blocks in flight cost little memory.
+var blockSize = 256 << 10
 
 // MaxLine is the longest line a reader accepts: no TREC line comes near it,
 // and a file without newlines (binary data, a decompression bomb) is refused
@@ -21,9 +22,6 @@ const MaxLine = 1 << 20
 // MaxBlock is the most a reader holds at once: all of one query's lines of a
 // grouped run, or a stretch of qrels comment lines, must fit.
 const MaxBlock = 1 << 30
-
-// buffers recycles block buffers across readers.
-var buffers sync.Pool
 
 // block is a run of complete lines of the input.
 type block struct {
@@ -40,14 +38,17 @@ type blockReader struct {
 	name  string // for messages
 	r     io.Reader
 	cut   func(data []byte) int
-	carry []byte // bytes read but not yet handed out
+	carry []byte      // bytes read but not yet handed out
+	free  chan []byte // buffers of blocks already parsed, for reuse
 	line  int
 	seq   int
 	eof   bool
 }
 
-func newBlockReader(name string, r io.Reader, cut func([]byte) int) *blockReader {
-	return &blockReader{name: name, r: r, cut: cut, line: 1}
+// newBlockReader reads r in blocks; up to keep buffers handed back by
+// recycle are reused.
+func newBlockReader(name string, r io.Reader, cut func([]byte) int, keep int) *blockReader {
+	return &blockReader{name: name, r: r, cut: cut, line: 1, free: make(chan []byte, keep)}
 }
 
 // next returns the next block, or io.EOF when the input is exhausted.
@@ -95,8 +96,12 @@ func (br *blockReader) tooLong(data []byte) error {
 
 // buffer returns a recycled buffer of at least size bytes, or a new one.
 func (br *blockReader) buffer(size int) []byte {
-	if b, ok := buffers.Get().(*[]byte); ok && cap(*b) >= size {
-		return (*b)[:cap(*b)]
+	select {
+	case b := <-br.free:
+		if cap(b) >= size {
+			return b[:cap(b)]
+		}
+	default:
 	}
 	return make([]byte, size)
 }
@@ -120,9 +125,13 @@ func (br *blockReader) emit(buf []byte, n, end int) *block {
 	return b
 }
 
-// recycle makes a block's buffer available again.
-func recycle(b *block) {
-	buffers.Put(&b.buf)
+// recycle makes a block's buffer available again, or drops it when enough
+// are waiting.
+func (br *blockReader) recycle(b *block) {
+	select {
+	case br.free <- b.buf:
+	default:
+	}
 }
 
 var nl = []byte{'\n'}
@@ -137,6 +146,15 @@ func lineCut(data []byte) int {
 // boundary yet.
 func queryCut(data []byte) int {
 	end := lineCut(data)
+	if cut := lastQueryStart(data[:end]); cut > 0 {
+		return cut
+	}
+	return queryCutWalk(data[:end])
+}
+
+// queryCutWalk is queryCut on whole lines, walking back a line at a time.
+func queryCutWalk(data []byte) int {
+	end := len(data)
 	all := end
 	var last []byte
 	for end > 0 {
@@ -155,6 +173,72 @@ func queryCut(data []byte) int {
 		return all // only blank lines and comments: any line end will do
 	}
 	return 0
+}
+
+// lastQueryStart is queryCut's quick path for the usual block, whose last
+// query's lines all start with its id and a space or tab: it finds the first
+// of them by probing lines backward from the end at doubling distances, then
+// halving, checks that every line from there on has that id and that the
+// line before has another, and returns where the first starts. It returns 0
+// when the block is not of that shape, leaving the answer to queryCut's
+// line-by-line walk, which it then equals.
+func lastQueryStart(data []byte) int {
+	if len(data) == 0 {
+		return 0
+	}
+	last := bytes.LastIndexByte(data[:len(data)-1], '\n') + 1
+	key := lineKey(data[last:])
+	if last == 0 || len(key) == 0 || &key[0] != &data[last] {
+		return 0
+	}
+	has := func(at int) bool { return bytes.HasPrefix(data[at:], key) && isSpace[data[at+len(key)]] }
+	next := func(at int) int { return at + bytes.IndexByte(data[at:], '\n') + 1 } // the next line's start
+	// a line without the id (a) before one with it (b), then lines between
+	a, b := -1, last
+	for step := 4096; a < 0; step *= 2 {
+		if last-step <= 0 {
+			if has(0) {
+				return 0
+			}
+			a = 0
+			break
+		}
+		if m := next(last - step); m < b {
+			if has(m) {
+				b = m
+			} else {
+				a = m
+			}
+		}
+	}
+	for b-a > 256 {
+		m := next((a + b) / 2)
+		if m >= b {
+			break
+		}
+		if has(m) {
+			b = m
+		} else {
+			a = m
+		}
+	}
+	for m := next(a); m < b; m = next(m) {
+		if has(m) {
+			b = m
+			break
+		}
+		a = m
+	}
+	// every line after b has the id, and a, just before it, another
+	for at := b; at < last; {
+		if at = next(at); !has(at) {
+			return 0
+		}
+	}
+	if k := lineKey(data[a:b]); next(a) != b || k == nil || bytes.Equal(k, key) {
+		return 0
+	}
+	return b
 }
 
 // lineKey returns the first field of a line (its query id), or nil for a

@@ -19,7 +19,7 @@ func (opt *Options) workers() int {
 // running work, one block at a time each. It stops early when work returns
 // an error or stop reports true, and returns the first read or work error.
 func pipeline(name string, r io.Reader, cut func([]byte) int, n int, stop func() bool, work func(*block) error) error {
-	br := newBlockReader(name, r, cut)
+	br := newBlockReader(name, r, cut, n+2) // a block is read, one waits, n are parsed
 	blocks := make(chan *block, 1)
 	var failed atomic.Bool
 	var once sync.Once
@@ -37,7 +37,7 @@ func pipeline(name string, r io.Reader, cut func([]byte) int, n int, stop func()
 						fail(err)
 					}
 				}
-				recycle(b)
+				br.recycle(b)
 			}
 		})
 	}

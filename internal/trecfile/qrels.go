@@ -113,10 +113,13 @@ func (d *qrelsDelivery) add(seq int, pb *parsedBlock) error {
 }
 
 func (d *qrelsDelivery) deliver(pb *parsedBlock) error {
-	for i := 0; i < len(pb.recs) && !d.errs.any(); i++ {
-		d.lines++
-		if err := d.fn(pb.line(i)); err != nil {
-			return err
+	// Only deliver adds problems, under d.mu: none can appear during the loop.
+	if !d.errs.any() {
+		for i := range pb.recs {
+			d.lines++
+			if err := d.fn(pb.line(i)); err != nil {
+				return err
+			}
 		}
 	}
 	d.errs.add(pb.errs...)

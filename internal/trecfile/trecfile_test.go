@@ -643,3 +643,32 @@ func TestParseScoreStrict(t *testing.T) {
 		t.Errorf("Atof keeps C's reading: 0x1p3 = %v", got)
 	}
 }
+
+// TestLastQueryStart checks queryCut's quick path against the line-by-line
+// walk on random blocks of a few query ids, comments, blank lines and lines
+// with leading spaces or tabs.
+func TestLastQueryStart(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	lines := []string{"q1 Q0 d 1 2 r\n", "q1\tQ0 d 1 2 r\n", "q2 Q0 d 1 2 r\n", "q10 Q0 d 1 2 r\n",
+		" q1 Q0 d 1 2 r\n", "# q1\n", "\n", "q1 Q0 " + strings.Repeat("long", 300) + " 1 2 r\n"}
+	quick := 0
+	for range 2000 {
+		var b []byte
+		for n := rng.IntN(60); n >= 0; n-- {
+			line := lines[rng.IntN(len(lines))]
+			for m := rng.IntN(12); m >= 0; m-- {
+				b = append(b, line...)
+			}
+		}
+		got := lastQueryStart(b)
+		if got > 0 {
+			quick++
+			if want := queryCutWalk(b); got != want {
+				t.Fatalf("lastQueryStart = %d, the walk %d, on %q", got, want, b)
+			}
+		}
+	}
+	if quick == 0 {
+		t.Fatal("the quick path never answered")
+	}
+}
