@@ -91,7 +91,8 @@ func (r *Result) MeanOf(name string) (float64, error) {
 type Evaluator struct {
 	policy  Policy
 	metrics []metric.Metric
-	qrels   *judgments.Set
+	qrels   *judgments.Set // nil under NewPerQuery
+	file    string         // the judgments' file, for messages
 	docOf   func(string) string
 	ideal   map[string][]int32
 	// FoldedJudgments counts judgments merged into their document's under
@@ -106,6 +107,38 @@ type Evaluator struct {
 // other policy must pass Validate. docOf maps an item to its document and
 // is given exactly when the policy's unit is doc.
 func New(qrels *judgments.Set, policy Policy, metrics []metric.Metric, docOf func(string) string) (*Evaluator, error) {
+	e, err := newEvaluator(qrels.File, policy, metrics, docOf)
+	if err != nil {
+		return nil, err
+	}
+	e.qrels = qrels
+	if e.policy.Unit == UnitDoc {
+		e.docOf = docOf
+		e.qrels, e.FoldedJudgments = qrels.Map(docOf)
+	}
+	for _, id := range e.qrels.IDs() {
+		e.ideal[id] = metric.NewList(nil, e.qrels.Query(id).Grades(nil)).Ideal
+	}
+	return e, nil
+}
+
+// NewPerQuery prepares an Evaluator that holds no judgments: the caller
+// supplies each query's own (ScoreJudged, CollectJudged), so that memory
+// does not grow with the number of judged queries. file names the
+// judgments in messages. The policy and metrics are checked as New checks
+// them; the doc unit, which maps a whole set, is refused.
+func NewPerQuery(file string, policy Policy, metrics []metric.Metric) (*Evaluator, error) {
+	e, err := newEvaluator(file, policy, metrics, nil)
+	if err != nil {
+		return nil, err
+	}
+	e.qrels = nil
+	return e, nil
+}
+
+// newEvaluator checks the policy and metrics and makes an Evaluator with
+// an empty set of judgments.
+func newEvaluator(file string, policy Policy, metrics []metric.Metric, docOf func(string) string) (*Evaluator, error) {
 	if policy == (Policy{}) {
 		policy = DefaultPolicy()
 	}
@@ -121,15 +154,7 @@ func New(qrels *judgments.Set, policy Policy, metrics []metric.Metric, docOf fun
 	if policy.Unit != UnitDoc && docOf != nil {
 		return nil, &diag.OptionError{Scope: "policy", Option: "unit", Value: string(policy.Unit), Msg: "takes no document map: the doc unit does"}
 	}
-	e := &Evaluator{policy: policy, metrics: metrics, qrels: qrels, ideal: map[string][]int32{}}
-	if policy.Unit == UnitDoc {
-		e.docOf = docOf
-		e.qrels, e.FoldedJudgments = qrels.Map(docOf)
-	}
-	for _, id := range e.qrels.IDs() {
-		e.ideal[id] = metric.NewList(nil, e.qrels.Query(id).Grades(nil)).Ideal
-	}
-	return e, nil
+	return &Evaluator{policy: policy, metrics: metrics, file: file, ideal: map[string][]int32{}}, nil
 }
 
 // Policy returns the policy in force.
@@ -224,7 +249,7 @@ func (e *Evaluator) UseSubtopics(st *judgments.Subtopics) error {
 	}
 	if len(missing) > 0 {
 		return &diag.Error{File: st.File, Msg: fmt.Sprintf("%s judged in %s but without subtopic judgments: %s",
-			plural(len(missing), "query", "queries"), e.qrels.File, sample(missing)),
+			plural(len(missing), "query", "queries"), e.file, sample(missing)),
 			Hint: "judge every query's subtopics, or leave the diversity metrics out"}
 	}
 	e.subtopics, e.aspects = st, aspects
@@ -272,11 +297,23 @@ func (e *Evaluator) ScoreGrades(query string, grades []int32) Row {
 // they leave the ideal ranking and every denominator. The caller gives
 // such items grade 0 where they appear in grades.
 func (e *Evaluator) ScoreGradesWithout(query string, grades, invalid []int32) Row {
+	return e.scoreAgainst(query, e.ideal[query], grades, invalid)
+}
+
+// ScoreJudged is ScoreGradesWithout for an Evaluator made by NewPerQuery,
+// with q the query's judgments, supplied by the caller: its ideal ranking
+// is computed from them.
+func (e *Evaluator) ScoreJudged(q *judgments.Query, grades, invalid []int32) Row {
+	return e.scoreAgainst(q.ID, metric.NewList(nil, q.Grades(nil)).Ideal, grades, invalid)
+}
+
+// scoreAgainst scores grades against the query's ideal ranking, less the
+// invalid judgments' grades.
+func (e *Evaluator) scoreAgainst(query string, ideal, grades, invalid []int32) Row {
 	s := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(s)
 	s.grades = append(s.grades[:0], grades...)
 	s.aspects = s.aspects[:0]
-	ideal := e.ideal[query]
 	if len(invalid) > 0 {
 		ideal = withoutGrades(ideal, invalid)
 	}
@@ -584,7 +621,7 @@ func (e *Evaluator) Lists(name string, lists map[string][]string) (*Result, erro
 // query-set and unanswerable policies and averaging.
 func (e *Evaluator) Collect(name, file string, rows map[string]Row, notJudged []string) (*Result, error) {
 	res := &Result{Name: name, File: file, Metrics: e.metrics}
-	return res, e.assemble(res, func(q string) (Row, bool) { r, ok := rows[q]; return r, ok }, notJudged, true)
+	return res, e.assemble(res, e.judged(func(q string) (Row, bool) { r, ok := rows[q]; return r, ok }), notJudged, true)
 }
 
 // CollectRows is Collect over rows held compactly. Unless keep is set, the
@@ -592,36 +629,83 @@ func (e *Evaluator) Collect(name, file string, rows map[string]Row, notJudged []
 // from the rows in the judgments' order exactly as Collect computes them.
 func (e *Evaluator) CollectRows(name, file string, rows *Rows, notJudged []string, keep bool) (*Result, error) {
 	res := &Result{Name: name, File: file, Metrics: e.metrics}
-	return res, e.assemble(res, rows.Get, notJudged, keep)
+	return res, e.assemble(res, e.judged(rows.Get), notJudged, keep)
 }
 
-func (e *Evaluator) assemble(res *Result, rows func(q string) (Row, bool), notJudged []string, keep bool) error {
-	slices.Sort(notJudged)
-	judged := e.qrels.IDs()
-	var missing []string
-	for _, q := range judged {
-		if _, ok := rows(q); !ok {
-			missing = append(missing, q)
+// Judged is one judged query as CollectJudged reads it: its id, the grades
+// of its judgments (for the row of a query the run did not hold) and its
+// row, when Scored.
+type Judged struct {
+	Query  string
+	Grades []int32
+	Row    Row
+	Scored bool
+}
+
+// JudgedQueries calls fn with every judged query in the judgments' order,
+// stopping at fn's first error, which it returns.
+type JudgedQueries func(fn func(Judged) error) error
+
+// CollectJudged is CollectRows for an Evaluator made by NewPerQuery: the
+// judged queries and their rows come from judged, which is read twice (the
+// query-set policy is checked before anything is summed). The means are
+// summed in judged's order, exactly as CollectRows sums them.
+func (e *Evaluator) CollectJudged(name, file string, judged JudgedQueries, notJudged []string, keep bool) (*Result, error) {
+	res := &Result{Name: name, File: file, Metrics: e.metrics}
+	return res, e.assemble(res, func(fn func(Judged, func() Row) error) error {
+		return judged(func(j Judged) error {
+			return fn(j, func() Row { return e.emptyRow(j.Query, metric.NewList(nil, j.Grades).Ideal) })
+		})
+	}, notJudged, keep)
+}
+
+// judgedRows reads the judged queries in order: each with its row when
+// scored, and a maker of the row of a query the run did not hold.
+type judgedRows func(fn func(j Judged, empty func() Row) error) error
+
+// judged reads e's judgments in order, with the rows rows holds.
+func (e *Evaluator) judged(rows func(q string) (Row, bool)) judgedRows {
+	return func(fn func(Judged, func() Row) error) error {
+		for _, q := range e.qrels.IDs() {
+			row, ok := rows(q)
+			if err := fn(Judged{Query: q, Row: row, Scored: ok}, func() Row { return e.emptyRow(q, e.ideal[q]) }); err != nil {
+				return err
+			}
 		}
+		return nil
+	}
+}
+
+func (e *Evaluator) assemble(res *Result, judged judgedRows, notJudged []string, keep bool) error {
+	slices.Sort(notJudged)
+	var missing []string
+	err := judged(func(j Judged, _ func() Row) error {
+		if !j.Scored {
+			missing = append(missing, j.Query)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	if err := e.checkQuerySets(res.File, missing, notJudged); err != nil {
 		return err
 	}
 	var noRel []string
 	mean, high := newSummer(e.metrics), newSummer(e.metrics)
-	for _, q := range judged {
-		row, ok := rows(q)
-		if !ok {
+	err = judged(func(j Judged, empty func() Row) error {
+		q, row := j.Query, j.Row
+		if !j.Scored {
 			if e.policy.Queries != QueriesJudged {
 				res.Ignored = append(res.Ignored, q)
-				continue
+				return nil
 			}
-			row = e.empty(q)
+			row = empty()
 		}
 		if row.noRel {
 			noRel = append(noRel, q)
 			if e.policy.Unanswerable != UnanswerableZero {
-				continue
+				return nil
 			}
 		}
 		if keep {
@@ -631,13 +715,17 @@ func (e *Evaluator) assemble(res *Result, rows func(q string) (Row, bool), notJu
 		high.add(row.High)
 		res.Unjudged += row.Unjudged
 		res.Folded += row.Folded
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	res.Ignored = append(res.Ignored, notJudged...)
 	if e.policy.Unanswerable == UnanswerableZero {
 		res.ScoredUnanswerable, noRel = noRel, nil
 	}
 	if len(noRel) > 0 && e.policy.Unanswerable == UnanswerableError {
-		return &diag.Error{File: e.qrels.File, Msg: fmt.Sprintf("%s with no judgment at or above grade %d: %s",
+		return &diag.Error{File: e.file, Msg: fmt.Sprintf("%s with no judgment at or above grade %d: %s",
 			plural(len(noRel), "query", "queries"), e.policy.MinGrade, sample(noRel)),
 			Hint: "recall has no denominator there; evaluate abstention separately under the unanswerable policy exclude"}
 	}
@@ -649,9 +737,11 @@ func (e *Evaluator) assemble(res *Result, rows func(q string) (Row, bool), notJu
 	return nil
 }
 
-func (e *Evaluator) empty(q string) Row {
+// emptyRow is the row of judged query q, whose ideal ranking is ideal,
+// when the run did not hold it.
+func (e *Evaluator) emptyRow(q string, ideal []int32) Row {
 	row := Row{Query: q, Missing: true}
-	e.fill(&row, &scratch{}, e.ideal[q])
+	e.fill(&row, &scratch{}, ideal)
 	return row
 }
 
@@ -659,12 +749,12 @@ func (e *Evaluator) checkQuerySets(file string, missing, notJudged []string) err
 	var errs diag.List
 	if len(missing) > 0 && e.policy.Queries == QueriesExact {
 		errs.Add(&diag.Error{File: file, Msg: fmt.Sprintf("%s judged in %s but absent from the run: %s",
-			plural(len(missing), "query", "queries"), e.qrels.File, sample(missing)),
+			plural(len(missing), "query", "queries"), e.file, sample(missing)),
 			Hint: "a missing query is a data error; if the system returned nothing, write the query with an empty list, or choose the queries policy judged or run"})
 	}
 	if len(notJudged) > 0 && e.policy.Queries != QueriesJudged && e.policy.Queries != QueriesBoth {
 		errs.Add(&diag.Error{File: file, Msg: fmt.Sprintf("%s in the run but not judged in %s: %s",
-			plural(len(notJudged), "query", "queries"), e.qrels.File, sample(notJudged)),
+			plural(len(notJudged), "query", "queries"), e.file, sample(notJudged)),
 			Hint: "judge them, or evaluate the judged queries only under the queries policy judged"})
 	}
 	return errs.Err()

@@ -1,6 +1,11 @@
 package eval
 
-import "strings"
+import (
+	"encoding/binary"
+	"io"
+	"math"
+	"strings"
+)
 
 // Rows holds per-query rows compactly for CollectRows: every row's values
 // in one slice and its counts in another, keyed by query, with no
@@ -80,4 +85,110 @@ func (s *Rows) Get(q string) (Row, bool) {
 		r.High = v[s.metrics:]
 	}
 	return r, true
+}
+
+// RowFile holds per-query rows in a file instead of memory, each at its
+// query's position in the judgments' order, so that an evaluation fed
+// list by list in any order keeps nothing per query: a later Put at a
+// position replaces the row there, as Rows.Put replaces a query's row.
+// Positions never written read as absent (a sparse file's holes are
+// zeros).
+type RowFile struct {
+	metrics int
+	bounds  bool
+	f       RowStorage
+}
+
+// RowStorage is where a RowFile keeps its rows: an *os.File, typically a
+// temporary one.
+type RowStorage interface {
+	io.ReaderAt
+	io.WriterAt
+}
+
+// rowPresent marks a written record.
+const rowPresent = 1 << 7
+
+// NewRowFile keeps rows of metrics values each (and their high ends when
+// bounds is set) in f.
+func NewRowFile(f RowStorage, metrics int, bounds bool) *RowFile {
+	return &RowFile{metrics: metrics, bounds: bounds, f: f}
+}
+
+// size is the bytes of one record: the values, the three counts, the
+// flags.
+func (s *RowFile) size() int {
+	w := s.metrics
+	if s.bounds {
+		w *= 2
+	}
+	return 8*w + 12 + 1
+}
+
+// Put writes r at position i.
+func (s *RowFile) Put(i int, r Row) error {
+	buf := make([]byte, 0, s.size())
+	for k := range s.metrics {
+		buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(valueAt(r.Values, k)))
+	}
+	if s.bounds {
+		for k := range s.metrics {
+			buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(valueAt(r.High, k)))
+		}
+	}
+	for _, c := range []int{r.Returned, r.Unjudged, r.Folded} {
+		buf = binary.LittleEndian.AppendUint32(buf, uint32(c))
+	}
+	f := uint8(rowPresent)
+	if r.Missing {
+		f |= rowMissing
+	}
+	if r.noRel {
+		f |= rowNoRel
+	}
+	_, err := s.f.WriteAt(append(buf, f), int64(i)*int64(s.size()))
+	return err
+}
+
+// valueAt is xs[k], or 0 past its end (a row with no values: its query has
+// no relevant judgment).
+func valueAt(xs []float64, k int) float64 {
+	if k < len(xs) {
+		return xs[k]
+	}
+	return 0
+}
+
+// Get reads the row at position i, of query q, and whether one was put
+// there.
+func (s *RowFile) Get(i int, q string) (Row, bool, error) {
+	buf := make([]byte, s.size())
+	n, err := s.f.ReadAt(buf, int64(i)*int64(s.size()))
+	if n < len(buf) {
+		if err == io.EOF {
+			err = nil // past the last row written
+		}
+		return Row{}, false, err
+	}
+	flags := buf[len(buf)-1]
+	if flags&rowPresent == 0 {
+		return Row{}, false, nil
+	}
+	r := Row{Query: q, Missing: flags&rowMissing != 0, noRel: flags&rowNoRel != 0}
+	read := func() []float64 {
+		v := make([]float64, s.metrics)
+		for k := range v {
+			v[k] = math.Float64frombits(binary.LittleEndian.Uint64(buf))
+			buf = buf[8:]
+		}
+		return v
+	}
+	r.Values = read()
+	if s.bounds {
+		r.High = read()
+	}
+	r.Returned = int(binary.LittleEndian.Uint32(buf))
+	r.Unjudged = int(binary.LittleEndian.Uint32(buf[4:]))
+	r.Folded = int(binary.LittleEndian.Uint32(buf[8:]))
+	return r, true, nil
 }

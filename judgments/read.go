@@ -59,6 +59,35 @@ type Options struct {
 // Read reads every judgment of f. Problems are gathered (up to diag.Max)
 // and returned together as one error.
 func Read(f *input.File, opt Options) (*Set, error) {
+	rd, err := readWith(f, opt, nil)
+	if err != nil {
+		return nil, err
+	}
+	return rd.done()
+}
+
+// Stream reads f as Read does, checking every line the same way, but hands
+// each judgment to fn as soon as it is read instead of holding the set, so
+// that memory does not grow with the file. In the JSON object format each
+// query first comes as a Judgment with an empty Item, where it opens, so
+// that a query without judgments is seen too. Repeated (query, item) pairs are not looked for: New finds them, given
+// one query's judgments, exactly as Read reports them. Stream returns the
+// format read.
+func Stream(f *input.File, opt Options, fn func(Judgment)) (Format, error) {
+	rd, err := readWith(f, opt, fn)
+	if err != nil {
+		return Auto, err
+	}
+	if rd.errs.Len() == 0 && rd.count == 0 && rd.skipped == 0 {
+		rd.errs.Add(&diag.Error{File: f.Name, Msg: "no judgments found"})
+	}
+	rd.errs.Sort()
+	return rd.set.Format, rd.errs.Err()
+}
+
+// readWith reads f into a new set, or hands each judgment to emit when it is
+// set; the problems found in the lines are left in the reader.
+func readWith(f *input.File, opt Options, emit func(Judgment)) (*reader, error) {
 	if opt.Scale == (Scale{}) {
 		opt.Scale = DefaultScale
 	}
@@ -79,8 +108,7 @@ func Read(f *input.File, opt Options) (*Set, error) {
 		return nil, err
 	}
 	defer r.Close()
-	s := newSet(f.Name, format)
-	rd := reader{set: s, scale: opt.Scale, numericIDs: opt.NumericIDs, keep: opt.Keep}
+	rd := &reader{set: newSet(f.Name, format), scale: opt.Scale, numericIDs: opt.NumericIDs, keep: opt.Keep, emit: emit}
 	switch format {
 	case TREC:
 		err = rd.trec(r)
@@ -90,7 +118,7 @@ func Read(f *input.File, opt Options) (*Set, error) {
 		err = rd.json(r)
 	}
 	rd.errs.Add(err)
-	return rd.done()
+	return rd, nil
 }
 
 // New builds a Set of judgments held in memory, checked as Read checks a
@@ -115,7 +143,7 @@ func (rd *reader) done() (*Set, error) {
 	if !rd.errs.Full() {
 		s.finish(&rd.errs)
 	}
-	if rd.errs.Len() == 0 && s.count == 0 && rd.skipped == 0 {
+	if rd.errs.Len() == 0 && rd.count == 0 && rd.skipped == 0 {
 		rd.errs.Add(&diag.Error{File: s.File, Msg: "no judgments found"})
 	}
 	rd.errs.Sort()
@@ -130,7 +158,9 @@ type reader struct {
 	scale      Scale
 	numericIDs bool
 	keep       func(query string) bool
-	skipped    int // judgments of queries keep rejects
+	skipped    int            // judgments of queries keep rejects
+	count      int            // judgments accepted
+	emit       func(Judgment) // Stream's: receives each judgment instead of set
 	errs       diag.List
 }
 
@@ -157,6 +187,11 @@ func (rd *reader) accept(j Judgment) error {
 	}
 	if rd.keep != nil && !rd.keep(j.Query) {
 		rd.skipped++
+		return nil
+	}
+	rd.count++
+	if rd.emit != nil {
+		rd.emit(j)
 		return nil
 	}
 	rd.set.add(j)
@@ -250,7 +285,11 @@ func (rd *reader) json(r io.Reader) error {
 		return err
 	}
 	begin := func(q string, line int) {
-		if rd.keep == nil || rd.keep(q) {
+		switch {
+		case rd.keep != nil && !rd.keep(q):
+		case rd.emit != nil:
+			rd.emit(Judgment{Query: q, Line: line})
+		default:
 			rd.set.query(q, line)
 		}
 	}

@@ -176,8 +176,8 @@ func StagesInputs(s *stages.Sources, mapped *traceimport.Manifests) []Input {
 	for i, f := range s.Files {
 		inputs = append(inputs, Input{Role: []string{"judgments", "topics", "corpus"}[i], Path: f.Name, Format: "jsonl"})
 	}
-	if len(inputs) > 0 && s.Judgments != nil {
-		inputs[0].Format = string(s.Judgments.Format)
+	if len(inputs) > 0 && (s.Judgments != nil || s.Spilled != nil) {
+		inputs[0].Format = string(s.JudgmentsFormat())
 	}
 	for _, in := range s.Traces {
 		rec := Input{Role: "traces", Path: in.File.Name, Format: in.Format}

@@ -258,6 +258,29 @@ func tokenF1(pred, ref string) float64 {
 // latency summarises every stage latency recorded, stages in pipeline
 // order, then the rest (generation) by name.
 func latency(values map[string][]float64, names []string) []Percentiles {
+	var out []Percentiles
+	for _, k := range latencyKeys(values, names) {
+		out = append(out, percentiles(k, values[k]))
+	}
+	return out
+}
+
+// latencyFiles is latency over values kept in files.
+func latencyFiles(values map[string]*valueFile, names []string) ([]Percentiles, error) {
+	var out []Percentiles
+	for _, k := range latencyKeys(values, names) {
+		p, err := values[k].percentiles(k)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// latencyKeys orders the latencies' names: the stages' in pipeline order,
+// then the others by name.
+func latencyKeys[V any](values map[string]V, names []string) []string {
 	keys := slices.Sorted(maps.Keys(values))
 	pos := func(k string) int {
 		if i := slices.Index(names, k); i >= 0 {
@@ -266,9 +289,5 @@ func latency(values map[string][]float64, names []string) []Percentiles {
 		return len(names)
 	}
 	slices.SortStableFunc(keys, func(a, b string) int { return pos(a) - pos(b) })
-	var out []Percentiles
-	for _, k := range keys {
-		out = append(out, percentiles(k, values[k]))
-	}
-	return out
+	return keys
 }

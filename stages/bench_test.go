@@ -12,7 +12,6 @@ import (
 	"github.com/ragstat/ragstat/internal/synth"
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/tokenize"
-	"github.com/ragstat/ragstat/topics"
 	"github.com/ragstat/ragstat/trace"
 )
 
@@ -21,7 +20,14 @@ import (
 // bench/stages.sh's (50 candidates, 10 reranked, 8 context passages of
 // 1,000 bytes with the packed text): decoding each trace on every core,
 // joining it, scoring its stages and counting its context's tokens.
-func BenchmarkEvaluate(b *testing.B) {
+func BenchmarkEvaluate(b *testing.B) { benchmarkEvaluate(b, false) }
+
+// BenchmarkEvaluateSpilled is BenchmarkEvaluate with the judgments and
+// topics in a temporary file (Request.Spill, as `--per-query-out` reads
+// them) and a summary: `-memprofile` shows what a bounded run allocates.
+func BenchmarkEvaluateSpilled(b *testing.B) { benchmarkEvaluate(b, true) }
+
+func benchmarkEvaluate(b *testing.B, spill bool) {
 	const n = 500
 	var traces, qrels, tops bytes.Buffer
 	r := rand.New(rand.NewPCG(1, 2))
@@ -31,15 +37,15 @@ func BenchmarkEvaluate(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	var in Input
-	var err error
-	if in.Judgments, err = judgments.Read(input.FromBytes("judgments.jsonl", qrels.Bytes()), judgments.Options{}); err != nil {
+	req := Request{Settings: eval.Settings{Judgments: "judgments.jsonl"}, Topics: "topics.jsonl", Spill: spill, TempDir: b.TempDir()}
+	content := map[string][]byte{"judgments.jsonl": qrels.Bytes(), "topics.jsonl": tops.Bytes()}
+	in, _, err := req.Read(judgments.DefaultScale, eval.Files{Open: func(path string) (*input.File, error) { return input.FromBytes(path, content[path]), nil }})
+	if err != nil {
 		b.Fatal(err)
 	}
-	if in.Topics, err = topics.Read(input.FromBytes("topics.jsonl", tops.Bytes())); err != nil {
-		b.Fatal(err)
-	}
+	defer in.Close()
 	opt := options()
+	opt.Summary = spill
 	opt.Policy.Unjudged = eval.UnjudgedNonrelevant
 	opt.Cutoffs = map[string]int{"candidates": 50, "reranked": 10}
 	if opt.Tokenizer, err = tokenize.New("o200k_base"); err != nil {

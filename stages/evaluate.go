@@ -3,6 +3,7 @@ package stages
 import (
 	"fmt"
 	"maps"
+	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -39,6 +40,7 @@ type digest struct {
 	names         []string
 	rows          []eval.Row // per stage; Query empty when the query has no judgments
 	judged        bool
+	pos           int // with Input.Spilled, the query's position (view.pos)
 	lengths       []int
 	loss          []Lost
 	facts         *QueryFacts
@@ -60,20 +62,7 @@ type digest struct {
 // diag.Max. Each trace is reduced to its contribution as soon as it is read
 // and added to its system's tally; no trace is kept.
 func Evaluate(in Input, traces Traces, opt Options) (*Result, error) {
-	answerable := func(q string) bool {
-		t := in.Topics.Get(q)
-		return t == nil || t.Answerable
-	}
-	judged := in.Judgments.Subset(answerable)
-	var positions map[string]int
-	if opt.Shard != nil {
-		judged = judged.Subset(opt.Shard)
-		positions = map[string]int{}
-		for _, q := range judged.IDs() {
-			positions[q] = judged.Query(q).FirstLine()
-		}
-	}
-	ev, err := eval.New(judged, opt.Policy, opt.Metrics, nil)
+	ev, positions, err := evaluator(in, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -91,6 +80,11 @@ func Evaluate(in Input, traces Traces, opt Options) (*Result, error) {
 	var mu sync.Mutex
 	var errs diag.List
 	tallies := map[string]*tally{}
+	defer func() {
+		for _, t := range tallies {
+			t.close()
+		}
+	}()
 	err = traces(func(t *trace.Trace) error {
 		if opt.Shard != nil && !opt.Shard(t.Query) {
 			return nil
@@ -103,9 +97,11 @@ func Evaluate(in Input, traces Traces, opt Options) (*Result, error) {
 		errs.Add(local.Err())
 		if d != nil && errs.Len() == 0 {
 			if tallies[d.system] == nil {
-				tallies[d.system] = newTally(d.system, opt, ev)
+				tallies[d.system] = newTally(d.system, opt, ev, in.Spilled)
 			}
-			tallies[d.system].add(d)
+			if err := tallies[d.system].add(d); err != nil {
+				return err
+			}
 			if opt.PerQuery != nil {
 				return opt.PerQuery(d.record(opt, ev))
 			}
@@ -134,6 +130,41 @@ func Evaluate(in Input, traces Traces, opt Options) (*Result, error) {
 	return res, nil
 }
 
+// evaluator prepares the Evaluator of the judged answerable queries (of
+// the shard, under Options.Shard) and, under Options.Shard, their
+// positions (Result.Positions).
+func evaluator(in Input, opt Options) (*eval.Evaluator, map[string]int, error) {
+	var positions map[string]int
+	if opt.Shard != nil {
+		positions = map[string]int{}
+	}
+	if s := in.Spilled; s != nil {
+		ev, err := eval.NewPerQuery(s.JudgmentsFile, opt.Policy, opt.Metrics)
+		if err != nil || positions == nil {
+			return ev, positions, err
+		}
+		return ev, positions, s.eachJudged(func(q judgedQuery) error {
+			if opt.Shard(q.id) {
+				positions[q.id] = q.first
+			}
+			return nil
+		})
+	}
+	answerable := func(q string) bool {
+		t := in.Topics.Get(q)
+		return t == nil || t.Answerable
+	}
+	judged := in.Judgments.Subset(answerable)
+	if opt.Shard != nil {
+		judged = judged.Subset(opt.Shard)
+		for _, q := range judged.IDs() {
+			positions[q] = judged.Query(q).FirstLine()
+		}
+	}
+	ev, err := eval.New(judged, opt.Policy, opt.Metrics, nil)
+	return ev, positions, err
+}
+
 // digest joins one trace and computes its contributions.
 func (j *joiner) digest(t *trace.Trace, ev *eval.Evaluator) *digest {
 	names := make([]string, len(t.Stages))
@@ -146,7 +177,7 @@ func (j *joiner) digest(t *trace.Trace, ev *eval.Evaluator) *digest {
 	}
 	minGrade := int32(j.opt.Policy.MinGrade)
 	d := &digest{query: t.Query, system: t.System, file: t.File, line: t.Line, answerable: v.topic.Answerable,
-		names: names, judged: v.q != nil, latency: t.Latency, config: string(t.Config)}
+		names: names, judged: v.q != nil, pos: v.pos, latency: t.Latency, config: string(t.Config)}
 	var invalid []invalidJudgment
 	if d.answerable && d.judged {
 		invalid = j.invalidJudgments(v)
@@ -158,7 +189,11 @@ func (j *joiner) digest(t *trace.Trace, ev *eval.Evaluator) *digest {
 			for k, p := range v.stages[i] {
 				grades[k] = p.grade
 			}
-			d.rows = append(d.rows, ev.ScoreGradesWithout(t.Query, grades, gradesOf(invalid)))
+			if j.in.Spilled != nil {
+				d.rows = append(d.rows, ev.ScoreJudged(v.q, grades, gradesOf(invalid)))
+			} else {
+				d.rows = append(d.rows, ev.ScoreGradesWithout(t.Query, grades, gradesOf(invalid)))
+			}
 		}
 	}
 	d.loss = lossOf(v, names, minGrade, invalid)
@@ -204,43 +239,97 @@ type tally struct {
 	// traces that recorded it (up to diag.Max), to name them in an error.
 	stageSets map[string][]traceRef
 	rows      []*eval.Rows // per stage position
-	metrics   int
-	bounds    bool
-	notJudged []string
-	n         int
-	total     []int // list lengths summed, per stage position
-	longest   []int
-	loss      Waterfall
-	factLoss  Waterfall
-	facts     []QueryFacts
-	factLines int
-	covered   []exactSum // per stage: the share of each query's facts supported, summed
-	context   ContextReport
-	budgets   []float64
-	validity  ValidityReport
-	answers   answerTally
-	lat       map[string][]float64
-	configs   map[string]place
-	analyses  analysesTally
+	// With Input.Spilled, the rows are kept in files instead, one per
+	// stage position, at each query's position.
+	spill    *Spilled
+	rowFiles []*eval.RowFile
+	temps    []*os.File
+	// With Input.Spilled and no shard (whose partial result lists them),
+	// the budgets' and latencies' values are kept in files too.
+	spillValues bool
+	budgetFile  *valueFile
+	latFiles    map[string]*valueFile
+	metrics     int
+	bounds      bool
+	notJudged   []string
+	n           int
+	total       []int // list lengths summed, per stage position
+	longest     []int
+	loss        Waterfall
+	factLoss    Waterfall
+	facts       []QueryFacts
+	factLines   int
+	covered     []exactSum // per stage: the share of each query's facts supported, summed
+	context     ContextReport
+	budgets     []float64
+	validity    ValidityReport
+	answers     answerTally
+	lat         map[string][]float64
+	configs     map[string]place
+	analyses    analysesTally
 }
 
-func newTally(system string, opt Options, ev *eval.Evaluator) *tally {
+func newTally(system string, opt Options, ev *eval.Evaluator, spill *Spilled) *tally {
 	return &tally{system: system, summary: opt.Summary, lat: map[string][]float64{}, metrics: len(ev.Metrics()),
-		bounds: ev.Policy().Unjudged == eval.UnjudgedBounds, stageSets: map[string][]traceRef{}}
+		bounds: ev.Policy().Unjudged == eval.UnjudgedBounds, stageSets: map[string][]traceRef{}, spill: spill,
+		spillValues: spill != nil && opt.Shard == nil, latFiles: map[string]*valueFile{}}
+}
+
+// value adds x to a series: to *held, or to the file *file (created on
+// first use) when the tally spills values.
+func (t *tally) value(held *[]float64, file **valueFile, x float64) error {
+	if !t.spillValues {
+		*held = append(*held, x)
+		return nil
+	}
+	if *file == nil {
+		f, err := t.spill.temp()
+		if err != nil {
+			return err
+		}
+		t.temps = append(t.temps, f)
+		*file = newValueFile(f)
+	}
+	return (*file).add(x)
+}
+
+// close removes the tally's temporary files.
+func (t *tally) close() {
+	for _, f := range t.temps {
+		removeTemp(f)
+	}
+	t.temps = nil
+}
+
+// addStage makes room for one more stage position.
+func (t *tally) addStage() error {
+	if t.spill != nil {
+		f, err := t.spill.temp()
+		if err != nil {
+			return err
+		}
+		t.temps = append(t.temps, f)
+		t.rowFiles = append(t.rowFiles, eval.NewRowFile(f, t.metrics, t.bounds))
+	} else {
+		t.rows = append(t.rows, eval.NewRows(t.metrics, t.bounds))
+	}
+	t.total, t.longest = append(t.total, 0), append(t.longest, 0)
+	t.covered = append(t.covered, exactSum{})
+	return nil
 }
 
 // add takes one trace's contribution; the digest is not kept.
-func (t *tally) add(d *digest) {
+func (t *tally) add(d *digest) error {
 	ref := traceRef{place: place{d.file, d.line}, query: d.query, names: d.names}
 	if t.n == 0 || ref.before(t.first.place) {
 		t.first = ref
 	}
 	t.remember(ref)
 	t.n++
-	for len(t.rows) < len(d.names) {
-		t.rows = append(t.rows, eval.NewRows(t.metrics, t.bounds))
-		t.total, t.longest = append(t.total, 0), append(t.longest, 0)
-		t.covered = append(t.covered, exactSum{})
+	for len(t.total) < len(d.names) {
+		if err := t.addStage(); err != nil {
+			return err
+		}
 	}
 	for i, n := range d.lengths {
 		t.total[i] += n
@@ -250,6 +339,12 @@ func (t *tally) add(d *digest) {
 	case !d.answerable:
 	case !d.judged:
 		t.notJudged = append(t.notJudged, d.query)
+	case t.spill != nil:
+		for i, row := range d.rows {
+			if err := t.rowFiles[i].Put(d.pos, row); err != nil {
+				return err
+			}
+		}
 	default:
 		for i, row := range d.rows {
 			t.rows[i].Put(row)
@@ -274,17 +369,28 @@ func (t *tally) add(d *digest) {
 	}
 	t.context.add(d, t.summary)
 	if d.budget != nil {
-		t.budgets = append(t.budgets, float64(d.budget.Total))
+		if err := t.value(&t.budgets, &t.budgetFile, float64(d.budget.Total)); err != nil {
+			return err
+		}
 	}
 	t.validity.merge(d.validity)
 	t.answers.merge(d.answers)
 	for k, ms := range d.latency {
-		t.lat[k] = append(t.lat[k], ms)
+		held, file := t.lat[k], t.latFiles[k]
+		if err := t.value(&held, &file, ms); err != nil {
+			return err
+		}
+		if t.spillValues {
+			t.latFiles[k] = file
+		} else {
+			t.lat[k] = held
+		}
 	}
 	t.config(d.config, ref.place)
 	if d.analyses != nil {
 		t.analyses.add(d.analyses)
 	}
+	return nil
 }
 
 // remember keeps ref among the earliest traces of its list of stages.
@@ -379,13 +485,36 @@ func (t *tally) finish(ev *eval.Evaluator, opt Options) (*System, error) {
 	}
 	evals := make([]*eval.Result, len(names))
 	for i, name := range names {
-		res, err := ev.CollectRows(name, t.first.file, t.rows[i], t.notJudged, !t.summary)
+		var res *eval.Result
+		var err error
+		if t.spill != nil {
+			res, err = ev.CollectJudged(name, t.first.file, t.judged(i, opt.Shard), t.notJudged, !t.summary)
+		} else {
+			res, err = ev.CollectRows(name, t.first.file, t.rows[i], t.notJudged, !t.summary)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("system %q, stage %q: %w", t.system, name, err)
 		}
 		evals[i] = res
 	}
 	return t.report(evals, opt)
+}
+
+// judged reads the spilled judged answerable queries (of the shard, when
+// keep is set) with their rows at stage position i.
+func (t *tally) judged(i int, keep func(string) bool) eval.JudgedQueries {
+	return func(fn func(eval.Judged) error) error {
+		return t.spill.eachJudged(func(q judgedQuery) error {
+			if keep != nil && !keep(q.id) {
+				return nil
+			}
+			row, ok, err := t.rowFiles[i].Get(q.pos, q.id)
+			if err != nil {
+				return err
+			}
+			return fn(eval.Judged{Query: q.id, Grades: q.grades, Row: row, Scored: ok})
+		})
+	}
 }
 
 // report computes the system's results from its stages' evaluations and
@@ -408,10 +537,20 @@ func (t *tally) report(evals []*eval.Result, opt Options) (*System, error) {
 	sys.FactLoss.order(names)
 	sys.Facts = byQuery(t.facts, func(f QueryFacts) string { return f.Query })
 	sys.Context = t.context.sorted()
-	sys.Context.Tokens = percentiles("total", t.budgets)
 	sys.Validity = t.validity.sorted()
 	sys.Answers = t.answers.report()
-	sys.Latency = latency(t.lat, names)
+	if t.spillValues {
+		var err error
+		if sys.Context.Tokens, err = t.budgetFile.percentiles("total"); err != nil {
+			return nil, err
+		}
+		if sys.Latency, err = latencyFiles(t.latFiles, names); err != nil {
+			return nil, err
+		}
+	} else {
+		sys.Context.Tokens = percentiles("total", t.budgets)
+		sys.Latency = latency(t.lat, names)
+	}
 	sys.Configs = slices.SortedFunc(maps.Keys(t.configs), func(a, b string) int {
 		if t.configs[a].before(t.configs[b]) {
 			return -1

@@ -44,6 +44,7 @@ type view struct {
 	t      *trace.Trace
 	topic  *topics.Topic
 	q      *judgments.Query // nil when the query has no judgments
+	pos    int              // with Input.Spilled: the query's position among the judged answerable queries, or -1
 	stages [][]placed       // in the trace's stage order
 	// reported holds items already named in a missing-metadata error.
 	reported map[string]bool
@@ -79,9 +80,13 @@ func (j *joiner) bad(t *trace.Trace, item, msg, hint string) {
 
 // join builds the view of t; names are its stages' names, in order.
 func (j *joiner) join(t *trace.Trace, names []string) *view {
-	topic := j.in.Topics.Get(t.Query)
+	topic, q, pos, err := j.lookup(t.Query)
+	if err != nil {
+		j.errs.Add(err)
+		return nil
+	}
 	if topic == nil {
-		j.bad(t, "", fmt.Sprintf("query is not in the topics file %s", j.in.Topics.File), "every traced query needs a topic")
+		j.bad(t, "", fmt.Sprintf("query is not in the topics file %s", j.in.topicsFile()), "every traced query needs a topic")
 		return nil
 	}
 	if len(t.Scopes) > 0 && !sameSet(t.Scopes, topic.Scopes) {
@@ -90,11 +95,25 @@ func (j *joiner) join(t *trace.Trace, names []string) *view {
 	if !t.AsOf.IsZero() && !t.AsOf.Equal(topic.AsOf.Time) {
 		j.bad(t, "", fmt.Sprintf("trace as_of %s differs from the topic's %q", t.AsOf, topic.AsOf.String()), "the run asked a different question than the one judged")
 	}
-	v := &view{t: t, topic: topic, q: j.in.Judgments.Query(t.Query), stages: make([][]placed, len(names))}
+	v := &view{t: t, topic: topic, q: q, pos: pos, stages: make([][]placed, len(names))}
 	for i := range names {
 		v.stages[i] = j.place(v, &t.Stages[i])
 	}
 	return v
+}
+
+// lookup returns the topic of query (nil when it has none), its judgments
+// (nil when it has none) and, from a spill, its position among the judged
+// answerable queries (-1: none, or not spilled).
+func (j *joiner) lookup(query string) (*topics.Topic, *judgments.Query, int, error) {
+	if s := j.in.Spilled; s != nil {
+		sq, err := s.get(query)
+		if err != nil || sq == nil {
+			return nil, nil, -1, err
+		}
+		return sq.topic, sq.q, sq.pos, nil
+	}
+	return j.in.Topics.Get(query), j.in.Judgments.Query(query), -1, nil
 }
 
 func sameSet(a, b []string) bool {

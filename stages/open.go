@@ -67,8 +67,10 @@ func (s *Sources) All() []*input.File {
 	return append(append([]*input.File(nil), s.Files...), systems.Files(s.Traces)...)
 }
 
-// Close closes every file (removing the copies of standard input).
+// Close closes every file (removing the copies of standard input) and
+// removes the spill file, if any.
 func (s *Sources) Close() {
+	s.Input.Close()
 	input.CloseAll(s.Files)
 	systems.Close(s.Traces)
 }

@@ -2,6 +2,7 @@ package stages
 
 import (
 	"errors"
+	"os"
 	"strconv"
 	"strings"
 
@@ -43,6 +44,13 @@ type Request struct {
 	// queries it accepts, whose judgments and topics alone are held
 	// (Options.Shard).
 	Keep func(query string) bool
+	// Spill reads the judgments and topics into a temporary file in
+	// TempDir (the system's when empty) instead of memory (Input.Spilled),
+	// checking every line as reading them does: what an evaluation holds
+	// then does not grow with the number of queries. The caller closes the
+	// Input, which removes the file.
+	Spill   bool
+	TempDir string
 }
 
 // Policy is the evaluation's policy, with what its preset set (see
@@ -126,9 +134,32 @@ func (r Request) Read(scale judgments.Scale, files eval.Files) (Input, []*input.
 		readJudgments = judgments.Read
 	}
 	format, _ := input.ParseFormat(r.JudgmentsFormat)
+	opt := judgments.Options{Format: format, Scale: scale, NumericIDs: r.NumericIDs, Keep: r.Keep}
 	jf, err := open(r.Judgments)
+	if err == nil && r.Spill {
+		dir := r.TempDir
+		if dir == "" {
+			dir = os.TempDir()
+		}
+		src := func(emit func(judgments.Judgment)) (judgments.Format, error) {
+			if head, _ := jf.Head(4); string(head) == "PAR1" && files.ReadJudgments != nil {
+				set, err := readJudgments(jf, opt)
+				if err != nil {
+					return judgments.Auto, err
+				}
+				emitSet(set, emit)
+				return set.Format, nil
+			}
+			return judgments.Stream(jf, opt, emit)
+		}
+		in.Spilled, err = spillInputs(jf.Name, src, func() (*input.File, error) { return open(r.Topics) }, r.Keep, opt.Scale, dir)
+		if err == nil && r.Corpus != "" {
+			in.Corpus, err = r.readCorpus(open)
+		}
+		return in, opened, err
+	}
 	if err == nil {
-		in.Judgments, err = readJudgments(jf, judgments.Options{Format: format, Scale: scale, NumericIDs: r.NumericIDs, Keep: r.Keep})
+		in.Judgments, err = readJudgments(jf, opt)
 	}
 	if err != nil {
 		return in, opened, err
@@ -137,14 +168,33 @@ func (r Request) Read(scale judgments.Scale, files eval.Files) (Input, []*input.
 	if err == nil {
 		in.Topics, err = topics.ReadOnly(tf, r.Keep)
 	}
-	if err != nil || r.Corpus == "" {
-		return in, opened, err
-	}
-	cf, err := open(r.Corpus)
-	if err == nil {
-		in.Corpus, err = corpus.Read(cf)
+	if err == nil && r.Corpus != "" {
+		in.Corpus, err = r.readCorpus(open)
 	}
 	return in, opened, err
+}
+
+// readCorpus reads the corpus file.
+func (r Request) readCorpus(open func(string) (*input.File, error)) (*corpus.Corpus, error) {
+	cf, err := open(r.Corpus)
+	if err != nil {
+		return nil, err
+	}
+	return corpus.Read(cf)
+}
+
+// emitSet hands every judgment of a set read whole (a Parquet file) to
+// emit, as judgments.Stream would: each query opens with an empty item at
+// its first line.
+func emitSet(set *judgments.Set, emit func(judgments.Judgment)) {
+	for _, id := range set.IDs() {
+		q := set.Query(id)
+		emit(judgments.Judgment{Query: id, Line: q.FirstLine()})
+		for k := range q.Len() {
+			item := q.Key(k)
+			emit(judgments.Judgment{Query: id, Item: item, Grade: q.GradeAt(k), Spans: q.Spans(item), Line: q.FirstLine()})
+		}
+	}
 }
 
 // ParseCutoff reads a cutoff as a command line gives it: K, a cutoff for

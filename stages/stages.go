@@ -57,7 +57,8 @@ type Options struct {
 	// Analyses turns on the analyses of the evidence boundary (nil: off).
 	Analyses *AnalysisOptions
 	// Summary keeps the result's memory bounded by the queries' metric
-	// values instead of everything said of each query: the stages' rows,
+	// values (with Input.Spilled, kept in files: not even those) instead
+	// of everything said of each query: the stages' rows,
 	// every relevant judgment's and fact's way through the stages, and
 	// every query's fact coverage and token budget are not held. The means,
 	// counts and percentiles are those of a full result; of the lost items
@@ -85,6 +86,29 @@ type Input struct {
 	Judgments *judgments.Set
 	Topics    *topics.Set
 	Corpus    *corpus.Corpus // may be nil
+	// Spilled, when set, holds the judgments and topics in a temporary
+	// file instead (Judgments and Topics are then nil; Request.Spill),
+	// and the evaluation keeps its per-query values in temporary files
+	// beside it: memory does not grow with the number of queries.
+	Spilled *Spilled
+}
+
+// Close removes the spill file, if any.
+func (in Input) Close() error { return in.Spilled.Close() }
+
+// JudgmentsFormat is the format the judgments were read in.
+func (in Input) JudgmentsFormat() judgments.Format {
+	if in.Spilled != nil {
+		return in.Spilled.Format
+	}
+	return in.Judgments.Format
+}
+
+func (in Input) topicsFile() string {
+	if in.Spilled != nil {
+		return in.Spilled.TopicsFile
+	}
+	return in.Topics.File
 }
 
 // Result is the evaluation of every system found in the traces.

@@ -102,6 +102,30 @@ func Read(f *input.File) (*Set, error) { return ReadOnly(f, nil) }
 // ReadOnly is Read keeping only the topics whose id keep accepts (nil:
 // every one), so that memory holds those alone; every line is checked.
 func ReadOnly(f *input.File, keep func(id string) bool) (*Set, error) {
+	s := &Set{File: f.Name, byID: map[string]*Topic{}}
+	_, err := Stream(f, keep, func(t *Topic, _ []byte) error {
+		if old := s.byID[t.ID]; old != nil {
+			return &diag.Error{File: f.Name, Line: t.Line, Query: t.ID, Msg: fmt.Sprintf("topic repeated (also line %d)", old.Line)}
+		}
+		s.byID[t.ID] = t
+		s.Topics = append(s.Topics, t)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Parser reads one line of a topics file.
+type Parser func(data []byte) (*Topic, error)
+
+// Stream reads a topics file as ReadOnly does, checking every line, and
+// hands each topic keep accepts (nil: every one) to fn with its line's
+// bytes, instead of holding them; fn's error counts as a problem of that
+// line. Repeated ids are fn's to find. It returns the parser of the file's
+// format, which reads a kept line's topic again (Line left 0).
+func Stream(f *input.File, keep func(id string) bool, fn func(t *Topic, data []byte) error) (Parser, error) {
 	r, err := f.Open()
 	if err != nil {
 		return nil, err
@@ -111,12 +135,11 @@ func ReadOnly(f *input.File, keep func(id string) bool) (*Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	parse := parseJSON
+	parse := Parser(parseJSON)
 	if first := input.FirstLine(head); len(first) > 0 && first[0] != '{' && first[0] != '[' {
 		parse = parseTSV
 	}
-	s := &Set{File: f.Name, byID: map[string]*Topic{}}
-	err = jsonin.Lines(r, f.Name, func(line int, data []byte) error {
+	return parse, jsonin.Lines(r, f.Name, func(line int, data []byte) error {
 		t, err := parse(data)
 		if err != nil {
 			id := ""
@@ -129,17 +152,8 @@ func ReadOnly(f *input.File, keep func(id string) bool) (*Set, error) {
 		if keep != nil && !keep(t.ID) {
 			return nil
 		}
-		if old := s.byID[t.ID]; old != nil {
-			return &diag.Error{File: f.Name, Line: line, Query: t.ID, Msg: fmt.Sprintf("topic repeated (also line %d)", old.Line)}
-		}
-		s.byID[t.ID] = t
-		s.Topics = append(s.Topics, t)
-		return nil
+		return fn(t, data)
 	})
-	if err != nil {
-		return nil, err
-	}
-	return s, nil
 }
 
 // parseTSV reads a line of the tab-separated topics TREC collections ship

@@ -8,9 +8,11 @@ package trace
 
 import (
 	"bufio"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"math"
 	"runtime"
@@ -215,7 +217,7 @@ func scanRecords(file string, records func(each func(line int, data []byte) erro
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	s := &scanner{file: file, fn: fn, seen: map[[2]string]int{}}
+	s := &scanner{file: file, fn: fn, seen: map[[2]uint64]int{}, seeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}}
 	lines := make(chan []numbered, workers)
 	var wg sync.WaitGroup
 	for range workers {
@@ -249,7 +251,8 @@ type scanner struct {
 	file  string
 	fn    func(*Trace) error
 	mu    sync.Mutex
-	seen  map[[2]string]int
+	seen  map[[2]uint64]int // by pairKey, the line of each pair's trace
+	seeds [2]maphash.Seed
 	errs  diag.List
 	batch []numbered
 }
@@ -313,17 +316,33 @@ func (s *scanner) decode(l numbered) {
 	s.add(s.fn(t))
 }
 
-// once rejects a second trace for the same query and system.
+// once rejects a second trace for the same query and system. Pairs are
+// known by two independent 64-bit hashes (24 bytes a trace, where the ids
+// themselves would take several times that): two different pairs would
+// have to agree on both, a chance of about one in 2^128 per pair.
 func (s *scanner) once(t *Trace) error {
+	key := [2]uint64{pairHash(s.seeds[0], t.Query, t.System), pairHash(s.seeds[1], t.Query, t.System)}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	key := [2]string{t.Query, t.System}
 	if first, dup := s.seen[key]; dup {
 		return &diag.Error{File: s.file, Line: t.Line, Query: t.Query,
 			Msg: fmt.Sprintf("system %q has a second trace for this query (also line %d)", t.System, first)}
 	}
 	s.seen[key] = t.Line
 	return nil
+}
+
+// pairHash hashes a (query, system) pair, the query's length first so that
+// no two pairs write the same bytes.
+func pairHash(seed maphash.Seed, query, system string) uint64 {
+	var h maphash.Hash
+	h.SetSeed(seed)
+	var n [8]byte
+	binary.LittleEndian.PutUint64(n[:], uint64(len(query)))
+	h.Write(n[:])
+	h.WriteString(query)
+	h.WriteString(system)
+	return h.Sum64()
 }
 
 // Is reports whether f holds traces: its first non-blank line, read whole,

@@ -72,6 +72,7 @@ func (c *stagesCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	req.Spill = c.PerQueryOut != "" // bounded memory: judgments and topics wait in a temporary file
 	// Judgments and topics stay in memory while traces stream past them: a
 	// tighter collector target keeps peak memory nearer what is live.
 	defer debug.SetGCPercent(debug.SetGCPercent(50))
