@@ -109,11 +109,12 @@ func (e *tiktokenEncoding) count(text string) int {
 }
 
 // CountPacked sets counts[i] to Count(parts[i]) and returns Count(text),
-// where text is a packed context that holds the parts in order, each
-// perhaps with a header or separator around it. The tokens of each part's
-// inside are not counted twice: where the text's pieces reach the end of
-// a part's first piece, the part's pieces up to a boundary near its end
-// are the text's pieces too, and their count is added at once.
+// for any text and parts. It is faster when text is a packed context that
+// holds the parts in order, each perhaps with a header or separator around
+// it. Then each part's inside is split and counted once: where the text's
+// pieces reach the end of a part's first piece, the part's pieces up to a
+// boundary near its end are the text's pieces too, and their count is
+// added at once.
 //
 // Why that holds: the split patterns look at no byte before a piece, so
 // from a common boundary the text and the part split alike for as long as
