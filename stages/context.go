@@ -152,6 +152,13 @@ func (r *ContextReport) add(d *digest, summary bool) {
 	}
 }
 
+// packedCounter is a Tokenizer that counts a packed context and the parts
+// it holds together, counting the parts' insides once (tokenize's tiktoken
+// encodings).
+type packedCounter interface {
+	CountPacked(text string, parts []string, counts []int) int
+}
+
 // budget counts one context with the generator's tokenizer.
 func (j *joiner) budget(query string, s *trace.Stage) Budget {
 	tok := j.opt.Tokenizer
@@ -171,14 +178,26 @@ func (j *joiner) budget(query string, s *trace.Stage) Budget {
 	var texts []string
 	for _, it := range s.Items {
 		text, _ := j.packedText(it)
-		b.Items = append(b.Items, ItemTokens{Item: it.ID, Tokens: tok.Count(text)})
 		texts = append(texts, text)
 	}
+	var context string
 	if s.Text != nil {
-		b.Context = tok.Count(*s.Text)
+		context = *s.Text
 	} else {
 		b.NoText = true
-		b.Context = tok.Count(strings.Join(texts, "\n"))
+		context = strings.Join(texts, "\n")
+	}
+	counts := make([]int, len(texts))
+	if pc, ok := tok.(packedCounter); ok {
+		b.Context = pc.CountPacked(context, texts, counts)
+	} else {
+		for i, text := range texts {
+			counts[i] = tok.Count(text)
+		}
+		b.Context = tok.Count(context)
+	}
+	for i, it := range s.Items {
+		b.Items = append(b.Items, ItemTokens{Item: it.ID, Tokens: counts[i]})
 	}
 	b.Total = b.Instructions + b.Request + b.Context + b.Reserve
 	b.Reported = s.ReportedTokens

@@ -3,6 +3,7 @@ package tokenize
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"unicode/utf8"
 
@@ -15,15 +16,16 @@ import (
 type encodingSpec struct {
 	file    string
 	pattern string
+	packs   bool // CountPacked may skip a part's inside (see there)
 }
 
 // specs are the tiktoken encodings New accepts. The rank files are embedded
 // in tiktoken-go-loader, which finds them by base name.
 var specs = map[string]encodingSpec{
-	"cl100k_base": {"cl100k_base.tiktoken", pieces.CL100K},
-	"o200k_base":  {"o200k_base.tiktoken", pieces.O200K},
-	"p50k_base":   {"p50k_base.tiktoken", pieces.GPT2},
-	"r50k_base":   {"r50k_base.tiktoken", pieces.GPT2},
+	"cl100k_base": {"cl100k_base.tiktoken", pieces.CL100K, true},
+	"o200k_base":  {"o200k_base.tiktoken", pieces.O200K, true},
+	"p50k_base":   {"p50k_base.tiktoken", pieces.GPT2, false},
+	"r50k_base":   {"r50k_base.tiktoken", pieces.GPT2, false},
 }
 
 // Encodings returns the names of the built-in tiktoken encodings, sorted.
@@ -57,7 +59,7 @@ func loadTiktoken(name string) (*tiktokenEncoding, error) {
 	if !ok {
 		return nil, fmt.Errorf("tokenize: %s: no scanner for its split pattern", name)
 	}
-	return &tiktokenEncoding{name: name, ranks: newRankTable(ranks), scan: scan, memo: newCountMemo()}, nil
+	return &tiktokenEncoding{name: name, ranks: newRankTable(ranks), scan: scan, memo: newCountMemo(), packs: spec.packs}, nil
 }
 
 // tiktokenEncoding is an OpenAI encoding: text split by the encoding's
@@ -69,6 +71,7 @@ type tiktokenEncoding struct {
 	scan    pieces.Scanner
 	mergers sync.Pool // of *merger: their counts are this encoding's
 	memo    *countMemo
+	packs   bool
 }
 
 func (e *tiktokenEncoding) Name() string { return e.name }
@@ -104,6 +107,109 @@ func (e *tiktokenEncoding) count(text string) int {
 	})
 	return n
 }
+
+// CountPacked sets counts[i] to Count(parts[i]) and returns Count(text),
+// for any text and parts. It is faster when text is a packed context that
+// holds the parts in order, each perhaps with a header or separator around
+// it. Then each part's inside is split and counted once: where the text's
+// pieces reach the end of a part's first piece, the part's pieces up to a
+// boundary near its end are the text's pieces too, and their count is
+// added at once.
+//
+// Why that holds: the split patterns look at no byte before a piece, so
+// from a common boundary the text and the part split alike for as long as
+// every byte the pattern reads lies inside the part. Letter, digit and
+// symbol runs end at a space, whitespace runs end before the part's last
+// byte when that is not whitespace, and a contraction reads at most three
+// bytes past a letter run; so the skip ends at a boundary before the
+// part's last space that is 4 or more bytes from its end.
+func (e *tiktokenEncoding) CountPacked(text string, parts []string, counts []int) int {
+	if !e.packs || !utf8.ValidString(text) {
+		for i, p := range parts {
+			counts[i] = e.Count(p)
+		}
+		return e.Count(text)
+	}
+	m, _ := e.mergers.Get().(*merger)
+	if m == nil {
+		m = new(merger)
+	}
+	defer e.mergers.Put(m)
+	n, at := 0, 0
+	step := func() { // counts the text's piece at at
+		end := e.scan(text, at)
+		if _, ok := e.ranks.get(text[at:end]); ok {
+			n++
+		} else {
+			n += m.count(text[at:end], e.ranks)
+		}
+		at = end
+	}
+	for i, p := range parts {
+		sc := partScan{first: -1}
+		counts[i] = e.memo.count(p, func(p string) int { sc = e.scanPart(p, m); return sc.n })
+		if sc.first < 0 {
+			continue
+		}
+		q := strings.Index(text[at:], p)
+		if q < 0 {
+			continue
+		}
+		q += at
+		for at < q+sc.first {
+			step()
+		}
+		if at == q+sc.first {
+			n += sc.inside
+			at = q + sc.last
+		}
+	}
+	for at < len(text) {
+		step()
+	}
+	return n
+}
+
+// partScan is a part's count, and the span of its pieces that a packed
+// text holding it splits alike (see CountPacked): from the end of its first
+// piece to the boundary last, with inside tokens.
+type partScan struct {
+	n, first, last, inside int
+}
+
+// scanPart counts a part and finds its span; first is -1 if it has none.
+func (e *tiktokenEncoding) scanPart(p string, m *merger) partScan {
+	sc := partScan{first: -1}
+	space := strings.LastIndexByte(p[:max(len(p)-packMargin, 0)], ' ')
+	if end := len(p) - 1; space < 0 || !utf8.ValidString(p) || p[end] <= ' ' || p[end] >= utf8.RuneSelf {
+		sc.n = e.count(p)
+		return sc
+	}
+	firstN := 0
+	for at := 0; at < len(p); {
+		end := e.scan(p, at)
+		if _, ok := e.ranks.get(p[at:end]); ok {
+			sc.n++
+		} else {
+			sc.n += m.count(p[at:end], e.ranks)
+		}
+		if at == 0 {
+			sc.first, firstN = end, sc.n
+		}
+		if end <= space {
+			sc.last, sc.inside = end, sc.n-firstN
+		}
+		at = end
+	}
+	if sc.last <= sc.first {
+		sc.first = -1
+	}
+	return sc
+}
+
+// packMargin is how many bytes after a part's last usable space lie inside
+// it: the space, and the three bytes a contraction reads past a letter run.
+const packMargin = 4
 
 // each calls f with every piece of text, its rank and true if it is a
 // single token, and a merger to encode it with if it is not.

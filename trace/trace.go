@@ -178,9 +178,28 @@ func Scan(f *input.File, workers int, fn func(*Trace) error) error {
 		return err
 	}
 	defer r.Close()
-	return ScanRecords(f.Name, func(each func(line int, data []byte) error) error {
-		return jsonin.Lines(r, f.Name, each)
-	}, workers, fn)
+	// Lines are read into the slices of lines already decoded: the
+	// decoders copy what a trace keeps.
+	free := make(chan []byte, 256)
+	get := func() []byte {
+		select {
+		case b := <-free:
+			return b
+		default:
+			return nil
+		}
+	}
+	release := func(b []byte) {
+		if cap(b) <= 1<<20 {
+			select {
+			case free <- b:
+			default:
+			}
+		}
+	}
+	return scanRecords(f.Name, func(each func(line int, data []byte) error) error {
+		return jsonin.LinesInto(r, f.Name, get, each)
+	}, workers, fn, release)
 }
 
 // ScanRecords is Scan over traces that another reader finds in file, one
@@ -189,6 +208,12 @@ func Scan(f *input.File, workers int, fn func(*Trace) error) error {
 // the trace is decoded), and stops when each returns an error. Every check
 // Scan makes applies.
 func ScanRecords(file string, records func(each func(line int, data []byte) error) error, workers int, fn func(*Trace) error) error {
+	return scanRecords(file, records, workers, fn, func([]byte) {})
+}
+
+// scanRecords is ScanRecords handing each record's slice to release once
+// its trace is decoded and handed on.
+func scanRecords(file string, records func(each func(line int, data []byte) error) error, workers int, fn func(*Trace) error, release func([]byte)) error {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -200,6 +225,7 @@ func ScanRecords(file string, records func(each func(line int, data []byte) erro
 			for batch := range lines {
 				for _, l := range batch {
 					s.decode(l)
+					release(l.data)
 				}
 			}
 		})

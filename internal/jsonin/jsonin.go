@@ -30,10 +30,16 @@ const MaxLine = 64 << 20
 // are reported as errors; problems are gathered into a diag.List, and
 // reading stops once it is full.
 func Lines(r io.Reader, name string, fn func(line int, data []byte) error) error {
+	return LinesInto(r, name, func() []byte { return nil }, fn)
+}
+
+// LinesInto is Lines reading each line into the slice buf returns (nil for
+// a new one), so that what fn is done with can be read into again.
+func LinesInto(r io.Reader, name string, buf func() []byte, fn func(line int, data []byte) error) error {
 	br := bufio.NewReaderSize(r, 1<<16)
 	var errs diag.List
 	for n := 1; ; n++ {
-		data, err := ReadLine(br) // fn may keep data: a new slice each time
+		data, err := readLine(br, buf()) // fn may keep data
 		if len(data) == 0 && err == io.EOF {
 			break
 		}
@@ -62,8 +68,11 @@ var errLong = errors.New("line too long")
 
 // ReadLine returns the next line of br, newline included; it stops with an
 // error past MaxLine bytes.
-func ReadLine(br *bufio.Reader) ([]byte, error) {
-	var buf []byte
+func ReadLine(br *bufio.Reader) ([]byte, error) { return readLine(br, nil) }
+
+// readLine is ReadLine appending to buf[:0].
+func readLine(br *bufio.Reader, buf []byte) ([]byte, error) {
+	buf = buf[:0]
 	for {
 		chunk, err := br.ReadSlice('\n')
 		buf = append(buf, chunk...)
