@@ -217,7 +217,7 @@ func scanRecords(file string, records func(each func(line int, data []byte) erro
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	s := &scanner{file: file, fn: fn, seen: map[[2]uint64]int{}, seeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}}
+	s := &scanner{file: file, fn: fn, seeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}}
 	lines := make(chan []numbered, workers)
 	var wg sync.WaitGroup
 	for range workers {
@@ -251,7 +251,7 @@ type scanner struct {
 	file  string
 	fn    func(*Trace) error
 	mu    sync.Mutex
-	seen  map[[2]uint64]int // by pairKey, the line of each pair's trace
+	seen  pairSet // the line of each pair's trace
 	seeds [2]maphash.Seed
 	errs  diag.List
 	batch []numbered
@@ -317,18 +317,16 @@ func (s *scanner) decode(l numbered) {
 }
 
 // once rejects a second trace for the same query and system. Pairs are
-// known by two independent 64-bit hashes (24 bytes a trace, where the ids
-// themselves would take several times that): two different pairs would
-// have to agree on both, a chance of about one in 2^128 per pair.
+// known by two independent hashes, not by their ids, which would take
+// several times the room (see pairSet for the chance of a collision).
 func (s *scanner) once(t *Trace) error {
-	key := [2]uint64{pairHash(s.seeds[0], t.Query, t.System), pairHash(s.seeds[1], t.Query, t.System)}
+	h, c := pairHash(s.seeds[0], t.Query, t.System), uint32(pairHash(s.seeds[1], t.Query, t.System))
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if first, dup := s.seen[key]; dup {
+	if first, dup := s.seen.add(h, c, t.Line); dup {
 		return &diag.Error{File: s.file, Line: t.Line, Query: t.Query,
 			Msg: fmt.Sprintf("system %q has a second trace for this query (also line %d)", t.System, first)}
 	}
-	s.seen[key] = t.Line
 	return nil
 }
 
