@@ -3,7 +3,6 @@ package main
 import (
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -58,18 +57,7 @@ func checkShardsMerge(t *testing.T, args []string, counts []int, want int) {
 	}
 	tmp := t.TempDir()
 	for _, n := range counts {
-		var parts []string
-		for i := range n {
-			out, errs, code := ragstat(t, "", append(args, "-f", "json", "--shard", strconv.Itoa(i)+"/"+strconv.Itoa(n))...)
-			if code != 0 {
-				t.Fatalf("shard %d/%d: exit %d: %s", i, n, code, errs)
-			}
-			p := filepath.Join(tmp, "compare"+strconv.Itoa(i)+"of"+strconv.Itoa(n)+".json")
-			if err := os.WriteFile(p, []byte(out), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			parts = append(parts, p)
-		}
+		parts := writeShards(t, tmp, "compare", args, n)
 		for _, f := range formats {
 			out, errs, code := ragstat(t, "", append([]string{"merge", "-f", f}, parts...)...)
 			want := single[f]

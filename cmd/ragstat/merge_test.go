@@ -29,18 +29,7 @@ func TestShardsMergeToOneRun(t *testing.T) {
 	}
 	tmp := t.TempDir()
 	for _, n := range []int{4, 7} {
-		var parts []string
-		for i := range n {
-			out, errs, code := ragstat(t, "", append(args, "-f", "json", "--shard", strconv.Itoa(i)+"/"+strconv.Itoa(n))...)
-			if code != 0 {
-				t.Fatalf("shard %d/%d: exit %d: %s", i, n, code, errs)
-			}
-			p := filepath.Join(tmp, "part"+strconv.Itoa(i)+"of"+strconv.Itoa(n)+".json")
-			if err := os.WriteFile(p, []byte(out), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			parts = append(parts, p)
-		}
+		parts := writeShards(t, tmp, "part", args, n)
 		for _, f := range formats {
 			out, errs, code := ragstat(t, "", append([]string{"merge", "-f", f}, parts...)...)
 			if code != 0 {
@@ -104,4 +93,23 @@ func TestMergeRefuses(t *testing.T) {
 	if _, errs, code := ragstat(t, "", "eval", "-j", "qrels.jsonl", "--shard", "3/3", "A.jsonl"); code != exitInput || !strings.Contains(errs, "stays below the count") {
 		t.Errorf("--shard 3/3: exit %d, %q", code, errs)
 	}
+}
+
+// writeShards runs args as every shard of n with --format json and writes
+// each part to dir as PREFIX<i>of<n>.json, returning the parts' paths.
+func writeShards(t *testing.T, dir, prefix string, args []string, n int) []string {
+	t.Helper()
+	var parts []string
+	for i := range n {
+		out, errs, code := ragstat(t, "", append(args, "-f", "json", "--shard", strconv.Itoa(i)+"/"+strconv.Itoa(n))...)
+		if code != 0 {
+			t.Fatalf("shard %d/%d: exit %d: %s", i, n, code, errs)
+		}
+		p := filepath.Join(dir, prefix+strconv.Itoa(i)+"of"+strconv.Itoa(n)+".json")
+		if err := os.WriteFile(p, []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		parts = append(parts, p)
+	}
+	return parts
 }

@@ -52,18 +52,7 @@ func TestStagesShardsMergeToOneRun(t *testing.T) {
 	}
 	checkStagesParquet(t, args, tmp)
 	for _, n := range []int{4, 7} {
-		var parts []string
-		for i := range n {
-			out, errs, code := ragstat(t, "", append(args, "-f", "json", "--shard", strconv.Itoa(i)+"/"+strconv.Itoa(n))...)
-			if code != 0 {
-				t.Fatalf("shard %d/%d: exit %d: %s", i, n, code, errs)
-			}
-			p := filepath.Join(tmp, "part"+strconv.Itoa(i)+"of"+strconv.Itoa(n)+".json")
-			if err := os.WriteFile(p, []byte(out), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			parts = append(parts, p)
-		}
+		parts := writeShards(t, tmp, "part", args, n)
 		for i, o := range outputs {
 			out, errs, code := ragstat(t, "", append(append([]string{"merge"}, o...), parts...)...)
 			if code != 0 {
