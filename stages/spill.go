@@ -204,10 +204,13 @@ type decoder struct {
 	err error
 }
 
+// damaged records the damage and stops every later read.
+func (d *decoder) damaged() { d.err, d.b = errors.New("damaged spill record"), nil }
+
 func (d *decoder) uint() uint64 {
 	v, k := binary.Uvarint(d.b)
 	if k <= 0 {
-		d.err, d.b = errors.New("damaged spill record"), nil
+		d.damaged()
 		return 0
 	}
 	d.b = d.b[k:]
@@ -217,7 +220,7 @@ func (d *decoder) uint() uint64 {
 func (d *decoder) int() int64 {
 	v, k := binary.Varint(d.b)
 	if k <= 0 {
-		d.err, d.b = errors.New("damaged spill record"), nil
+		d.damaged()
 		return 0
 	}
 	d.b = d.b[k:]
@@ -227,7 +230,7 @@ func (d *decoder) int() int64 {
 func (d *decoder) bytes() []byte {
 	n := d.uint()
 	if uint64(len(d.b)) < n {
-		d.err, d.b = errors.New("damaged spill record"), nil
+		d.damaged()
 		return nil
 	}
 	out := d.b[:n]
