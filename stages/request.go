@@ -2,6 +2,7 @@ package stages
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -195,6 +196,33 @@ func emitSet(set *judgments.Set, emit func(judgments.Judgment)) {
 			emit(judgments.Judgment{Query: id, Item: item, Grade: q.GradeAt(k), Spans: q.Spans(item), Line: q.FirstLine()})
 		}
 	}
+}
+
+// Cutoffs are the cutoffs a command line gives with -k, one value each
+// time the flag repeats: K sets Default, the cutoff of every list (of the
+// default metrics in an evaluation of runs); STAGE=K sets one stage's in
+// ByStage. A later value for the same list replaces an earlier one.
+type Cutoffs struct {
+	Default int
+	ByStage map[string]int
+}
+
+// UnmarshalText reads one value (ParseCutoff), so that flag parsers such
+// as kong fill Cutoffs; its errors quote the value after "-k".
+func (c *Cutoffs) UnmarshalText(text []byte) error {
+	stage, k, err := ParseCutoff(string(text))
+	switch {
+	case err != nil:
+		return fmt.Errorf("-k %q: %w", text, err)
+	case stage == "":
+		c.Default = k
+	default:
+		if c.ByStage == nil {
+			c.ByStage = map[string]int{}
+		}
+		c.ByStage[stage] = k
+	}
+	return nil
 }
 
 // ParseCutoff reads a cutoff as a command line gives it: K, a cutoff for

@@ -3,6 +3,7 @@ package stages
 import (
 	"fmt"
 	"io/fs"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -124,5 +125,39 @@ func TestParseCutoff(t *testing.T) {
 		if stage != tt.stage || k != tt.k || (err == nil) != (tt.err == "") || err != nil && !strings.Contains(err.Error(), tt.err) {
 			t.Errorf("ParseCutoff(%q) = %q, %d, %v; want %q, %d, %q", tt.in, stage, k, err, tt.stage, tt.k, tt.err)
 		}
+	}
+}
+
+func TestCutoffsUnmarshalText(t *testing.T) {
+	tests := []struct {
+		name string
+		in   []string
+		want Cutoffs
+		err  string
+	}{
+		{"one default", []string{"10"}, Cutoffs{Default: 10}, ""},
+		{"later wins", []string{"10", "5"}, Cutoffs{Default: 5}, ""},
+		{"stages gather", []string{"candidates=50", "reranked=10", "3"},
+			Cutoffs{Default: 3, ByStage: map[string]int{"candidates": 50, "reranked": 10}}, ""},
+		{"stage replaced", []string{"reranked=10", "reranked=20"}, Cutoffs{ByStage: map[string]int{"reranked": 20}}, ""},
+		{"bad value quoted", []string{"x"}, Cutoffs{}, `-k "x": the cutoff must be a positive integer`},
+		{"unnamed stage", []string{"=3"}, Cutoffs{}, `-k "=3": name the stage, as in reranked=10`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var c Cutoffs
+			var err error
+			for _, v := range tt.in {
+				if err = c.UnmarshalText([]byte(v)); err != nil {
+					break
+				}
+			}
+			if got := fmt.Sprint(err); tt.err != "" && got != tt.err || tt.err == "" && err != nil {
+				t.Fatalf("error %v, want %q", err, tt.err)
+			}
+			if tt.err == "" && !reflect.DeepEqual(c, tt.want) {
+				t.Errorf("got %+v, want %+v", c, tt.want)
+			}
+		})
 	}
 }

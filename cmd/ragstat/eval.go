@@ -9,8 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/alecthomas/kong"
-
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/outfile"
@@ -26,53 +24,25 @@ import (
 // policyFlags are the flags that change numbers; eval, compare and stages
 // share them. Each sets the help of -k (cutoff_help), whose meaning differs.
 type policyFlags struct {
-	Judgments       string   `short:"j" required:"" placeholder:"FILE" help:"Judgments (qrels): TREC, JSONL or JSON object; gzip and - for stdin accepted."`
-	JudgmentsFormat string   `default:"auto" enum:"auto,trec,jsonl,json" help:"Force the judgments format (${enum})."`
-	RunFormat       string   `default:"auto" enum:"auto,trec,jsonl,json" help:"Force the run format (${enum})."`
-	Metric          []string `short:"m" placeholder:"NAME" help:"Metric to compute (repeatable): nDCG@10, R@100, RR@10, AP, bpref, ERR@10, ...; trec_eval names (ndcg_cut.10, map, P.5,10) and ranx names (ndcg_burges@10) compute their tool's measure. Default: R@k RR@k nDCG@k."`
-	Like            string   `placeholder:"TOOL" help:"Set every policy to a tool's behaviour: trec_eval, pytrec_eval, ir_measures or ranx; explicit flags still override it."`
-	K               cutoffs  `short:"k" placeholder:"K" help:"${cutoff_help}"`
-	MinGrade        int      `default:"1" help:"Relevance threshold: the hit test and the recall denominator use it."`
-	Grades          string   `default:"0..3" placeholder:"MIN..MAX" help:"Allowed grades (default ${default})."`
-	Gain            string   `placeholder:"exp|linear" help:"nDCG gain of ragstat's names: exp = 2^g-1 (default), linear = g."`
-	Unjudged        string   `placeholder:"POLICY" help:"A returned item with no judgment: error (default), nonrelevant, skip (judged-only: also drops negative grades), bounds."`
-	Unanswerable    string   `placeholder:"POLICY" help:"A query with no relevant judgment: error (default), exclude (left out of the means), zero (scored, kept in the means)."`
-	Queries         string   `placeholder:"SET" help:"Which queries: exact (default: both sets equal), judged, run, both (only those on both sides)."`
-	JudgedDivisor   string   `placeholder:"k|list" help:"Judged@k divides by k (default) or by min(k, list length) (ir_measures)."`
-	Unit            string   `default:"item" enum:"item,doc" help:"Evaluation unit: item, or doc (items folded into their document)."`
-	Subtopics       string   `placeholder:"FILE" help:"Subtopic judgments for alpha-nDCG and ERR-IA: TREC diversity qrels (topic subtopic item grade)."`
-	DocMap          string   `placeholder:"FILE" help:"Item to document map for --unit doc: TSV (item<TAB>doc) or JSONL {\"item\":..,\"doc\":..}."`
-	DocIDPattern    string   `placeholder:"REGEX" help:"For --unit doc: the first group of REGEX is the document id."`
-	Order           string   `default:"score" enum:"score,rank" help:"Rank by score (ties: item id descending) or by the TREC rank column."`
-	NumericIDs      bool     `name:"numeric-ids" help:"Accept JSON ids written as integers (7 reads as \"7\"; pandas' to_json writes them); other numbers stay errors."`
-}
-
-// cutoffs is the -k flag: `-k 10` sets the cutoff of the default metrics;
-// `--k reranked=10` (stages) sets one stage's cutoff. It may repeat.
-type cutoffs struct {
-	Default int
-	ByStage map[string]int
-}
-
-// Decode reads one occurrence of the flag.
-func (c *cutoffs) Decode(ctx *kong.DecodeContext) error {
-	var s string
-	if err := ctx.Scan.PopValueInto("cutoff", &s); err != nil {
-		return err
-	}
-	stage, k, err := stages.ParseCutoff(s)
-	switch {
-	case err != nil:
-		return fmt.Errorf("-k %q: %w", s, err)
-	case stage == "":
-		c.Default = k
-	default:
-		if c.ByStage == nil {
-			c.ByStage = map[string]int{}
-		}
-		c.ByStage[stage] = k
-	}
-	return nil
+	Judgments       string         `short:"j" required:"" placeholder:"FILE" help:"Judgments (qrels): TREC, JSONL or JSON object; gzip and - for stdin accepted."`
+	JudgmentsFormat string         `default:"auto" enum:"auto,trec,jsonl,json" help:"Force the judgments format (${enum})."`
+	RunFormat       string         `default:"auto" enum:"auto,trec,jsonl,json" help:"Force the run format (${enum})."`
+	Metric          []string       `short:"m" placeholder:"NAME" help:"Metric to compute (repeatable): nDCG@10, R@100, RR@10, AP, bpref, ERR@10, ...; trec_eval names (ndcg_cut.10, map, P.5,10) and ranx names (ndcg_burges@10) compute their tool's measure. Default: R@k RR@k nDCG@k."`
+	Like            string         `placeholder:"TOOL" help:"Set every policy to a tool's behaviour: trec_eval, pytrec_eval, ir_measures or ranx; explicit flags still override it."`
+	K               stages.Cutoffs `short:"k" placeholder:"K" help:"${cutoff_help}"`
+	MinGrade        int            `default:"1" help:"Relevance threshold: the hit test and the recall denominator use it."`
+	Grades          string         `default:"0..3" placeholder:"MIN..MAX" help:"Allowed grades (default ${default})."`
+	Gain            string         `placeholder:"exp|linear" help:"nDCG gain of ragstat's names: exp = 2^g-1 (default), linear = g."`
+	Unjudged        string         `placeholder:"POLICY" help:"A returned item with no judgment: error (default), nonrelevant, skip (judged-only: also drops negative grades), bounds."`
+	Unanswerable    string         `placeholder:"POLICY" help:"A query with no relevant judgment: error (default), exclude (left out of the means), zero (scored, kept in the means)."`
+	Queries         string         `placeholder:"SET" help:"Which queries: exact (default: both sets equal), judged, run, both (only those on both sides)."`
+	JudgedDivisor   string         `placeholder:"k|list" help:"Judged@k divides by k (default) or by min(k, list length) (ir_measures)."`
+	Unit            string         `default:"item" enum:"item,doc" help:"Evaluation unit: item, or doc (items folded into their document)."`
+	Subtopics       string         `placeholder:"FILE" help:"Subtopic judgments for alpha-nDCG and ERR-IA: TREC diversity qrels (topic subtopic item grade)."`
+	DocMap          string         `placeholder:"FILE" help:"Item to document map for --unit doc: TSV (item<TAB>doc) or JSONL {\"item\":..,\"doc\":..}."`
+	DocIDPattern    string         `placeholder:"REGEX" help:"For --unit doc: the first group of REGEX is the document id."`
+	Order           string         `default:"score" enum:"score,rank" help:"Rank by score (ties: item id descending) or by the TREC rank column."`
+	NumericIDs      bool           `name:"numeric-ids" help:"Accept JSON ids written as integers (7 reads as \"7\"; pandas' to_json writes them); other numbers stay errors."`
 }
 
 // rowFlags choose the format and the rows of an evaluation's result.
