@@ -2,6 +2,7 @@ package compare
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/ragstat/ragstat/analysis"
 	"github.com/ragstat/ragstat/corpus"
@@ -10,8 +11,10 @@ import (
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/manifest"
 	"github.com/ragstat/ragstat/stats"
+	"github.com/ragstat/ragstat/systems"
 	"github.com/ragstat/ragstat/tokenize"
 	"github.com/ragstat/ragstat/topics"
+	"github.com/ragstat/ragstat/traceimport"
 )
 
 // A Request describes a comparison in words, as a command line gives them:
@@ -47,6 +50,70 @@ type Request struct {
 	// Tokenizer).
 	Quality           string
 	PriceIn, PriceOut float64
+	// Format is the output's (Output.Format): a shard's partial result
+	// (Sources.Keep) is written for Merge, as "json" only.
+	Format string
+}
+
+// Sources are what a Request compares beyond its settings: the systems
+// and how to read them, and how the result is marked.
+type Sources struct {
+	// Files opens the judgments (Files.Keep leaves a shard's other queries
+	// out, shard.Selection.Read), the topics and the corpus.
+	Files eval.Files
+	// Systems are the base then the candidates as systems.Open takes them
+	// (PATH or NAME=PATH; "-" reads Stdin): runs, saved eval results or
+	// traces.
+	Systems []string
+	Stdin   io.Reader
+	// Traces returns the readers of trace files, foreign formats mapped
+	// over the corpus read (traceimport.Readers); nil reads none.
+	Traces func(*corpus.Corpus) ([]systems.TraceReader, error)
+	// Mapping, Version, Keep and Shard are Given's.
+	Mapping func(path string) *traceimport.Manifest
+	Version string
+	Keep    func(query string) bool
+	Shard   *manifest.Shard
+	// Opened, when not nil, is called once the judgments are read, before
+	// any other file is: a command tells there what Like set.
+	Opened func(*eval.Evaluation)
+}
+
+// Compare makes the comparison the request and cfg (Config) ask for:
+// it reads the judgments (Open), the topics, corpus and tokenizer
+// (Given), then the systems, and compares them (Run). It returns the
+// result and the reasons the gate failed. Every file it opened is closed
+// when it returns.
+func (s Request) Compare(cfg Config, src Sources) (*Result, []string, error) {
+	if src.Keep != nil && s.Format != "json" {
+		return nil, nil, &diag.OptionError{Option: "shard", Msg: "writes a partial comparison for ragstat merge: give {format} json"}
+	}
+	ev, err := s.Open(src.Files)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer ev.File.Close()
+	if src.Opened != nil {
+		src.Opened(ev)
+	}
+	g, err := s.Given(ev, src.Files)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer g.Close()
+	g.Mapping, g.Version, g.Keep, g.Shard = src.Mapping, src.Version, src.Keep, src.Shard
+	var readers []systems.TraceReader
+	if src.Traces != nil {
+		if readers, err = src.Traces(g.Corpus); err != nil {
+			return nil, nil, err
+		}
+	}
+	sys, err := systems.Open(src.Systems, src.Stdin, systems.Options{Traces: readers})
+	defer systems.Close(sys)
+	if err != nil {
+		return nil, nil, err
+	}
+	return Run(g, sys, cfg)
 }
 
 // errBounds refuses the unjudged policy bounds, whose two values a query

@@ -3,6 +3,8 @@ package compare
 import (
 	"fmt"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -97,6 +99,64 @@ func TestRequestGiven(t *testing.T) {
 				(g.Corpus != nil) != (tt.r.Corpus != "") || (g.Tokenizer != nil) != (tt.r.Tokenizer != "") || string(g.RunFormat) != tt.r.RunFormat ||
 				(g.Price != nil) != (tt.r.PriceIn != 0) || g.Price != nil && (g.Price.Input != tt.r.PriceIn || g.Price.Output != tt.r.PriceOut) {
 				t.Errorf("given %+v from %+v", g, tt.r)
+			}
+		})
+	}
+}
+
+func TestRequestCompare(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	qrels := write("qrels", "q1 0 a 1\nq1 0 b 0\nq2 0 b 1\n")
+	base := write("base.run", "q1 Q0 a 1 2 base\nq1 Q0 b 2 1 base\nq2 Q0 b 1 2 base\n")
+	cand := write("cand.run", "q1 Q0 b 1 2 cand\nq1 Q0 a 2 1 cand\nq2 Q0 b 1 2 cand\n")
+	traces := write("rag.jsonl", `{"query":"q1","system":"rag","stages":[{"name":"reranked","items":[{"id":"a"}]}]}`+"\n")
+	files := eval.Files{Open: func(path string) (*input.File, error) { return input.Open(path, nil) }}
+	ok := Request{Settings: eval.Settings{Judgments: qrels}, Top: 10, MinSlice: 10, Resamples: 100, Randomizations: 100, Level: 0.95}
+	tests := []struct {
+		name    string
+		change  func(*Request, *Sources)
+		err     string // as a command line writes it
+		reasons int
+	}{
+		{"runs", func(*Request, *Sources) {}, "", 0},
+		{"gate", func(r *Request, _ *Sources) { r.FailOn = []string{"R@10 < 0"} }, "", 0},
+		{"gate fails", func(r *Request, _ *Sources) { r.FailOn = []string{"RR@10 < -0.1"} }, "", 1},
+		{"shard as table", func(r *Request, s *Sources) { s.Keep = func(string) bool { return true } },
+			"--shard writes a partial comparison for ragstat merge: give --format json", 0},
+		{"shard as json", func(r *Request, s *Sources) { r.Format, s.Keep = "json", func(string) bool { return true } }, "", 0},
+		{"traces without topics", func(_ *Request, s *Sources) { s.Systems, s.Traces = []string{traces, traces}, nil },
+			traces + ": comparing traces needs --topics: what each query requires", 0},
+		{"missing run", func(_ *Request, s *Sources) { s.Systems = []string{base, filepath.Join(dir, "nope")} }, "nope", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, opened := ok, 0
+			src := Sources{Files: files, Systems: []string{base, cand}, Version: "test", Opened: func(*eval.Evaluation) { opened++ }}
+			tt.change(&r, &src)
+			cfg, err := r.Config()
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, reasons, err := r.Compare(cfg, src)
+			switch {
+			case tt.err != "":
+				if err == nil || !strings.Contains(flagText(err), tt.err) {
+					t.Fatalf("got %v, want %q", err, tt.err)
+				}
+				return
+			case err != nil:
+				t.Fatal(err)
+			}
+			if opened != 1 || len(reasons) != tt.reasons || res.Manifest.Version != "test" ||
+				(src.Keep != nil) != (res.Partial != nil) || src.Keep == nil && len(res.Comparisons) == 0 {
+				t.Errorf("opened %d times, reasons %q, result %+v", opened, reasons, res)
 			}
 		})
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ragstat/ragstat/analysis"
 	"github.com/ragstat/ragstat/corpus"
+	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/manifest"
@@ -89,7 +90,14 @@ const rankingDepth = 10
 // differences, aligns the systems on their common metrics and queries,
 // computes the statistics and records the manifest. It returns the result
 // and the reasons the gate failed, one a line (none: it passed).
+//
+// Traces are refused without topics (what each query requires).
 func Run(g Given, sys []*systems.Input, cfg Config) (*Result, []string, error) {
+	for _, in := range sys {
+		if in.Kind == systems.Traces && g.Topics == nil {
+			return nil, nil, &diag.OptionError{Value: in.Path, Msg: ": comparing traces needs {topics}: what each query requires"}
+		}
+	}
 	for _, f := range cfg.AllowMismatch {
 		if err := manifest.CheckField(f); err != nil {
 			return nil, nil, err

@@ -4,10 +4,9 @@ import (
 	"fmt"
 
 	"github.com/ragstat/ragstat/compare"
-	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/internal/htmlreport"
 	"github.com/ragstat/ragstat/shard"
-	"github.com/ragstat/ragstat/systems"
 	"github.com/ragstat/ragstat/traceimport"
 )
 
@@ -46,64 +45,30 @@ func (c *compareCmd) Run(e *env) error {
 		Resamples: c.Resamples, Randomizations: c.Randomizations, Seed: c.Seed, Level: c.Level, Interval: c.Interval,
 		Correction: c.Correction, AllowMismatch: c.AllowMismatch, FailOn: c.FailOn,
 		FailOnSignificant: c.FailOnSignificantRegression, GateSlices: c.GateSlice,
-		Quality: c.Quality, PriceIn: c.PriceIn, PriceOut: c.PriceOut}
+		Quality: c.Quality, PriceIn: c.PriceIn, PriceOut: c.PriceOut, Format: c.Format}
 	cfg, err := req.Config()
 	if err != nil {
 		return err
 	}
-	files := e.files()
 	sel, err := shard.Select(c.Shard)
 	if err != nil {
 		return err
 	}
-	if sel != nil && c.Format != "json" {
-		return fmt.Errorf("--shard writes a partial comparison for ragstat merge: give --format json")
-	}
+	files := e.files()
 	sel.Read(&files)
-	ev, err := req.Open(files)
-	if err != nil {
-		return err
-	}
-	defer ev.File.Close()
-	c.announcePreset(e, ev.Preset)
-	g, err := req.Given(ev, e.files())
-	if err != nil {
-		return err
-	}
-	defer g.Close()
-	g.Version, g.Keep, g.Shard = Version, sel.Keep(), sel.Part()
 	var mapped traceimport.Manifests
-	g.Mapping = mapped.Of
-	readers, err := e.traceFormats(c.mappingFlags, c.stageFlags, &mapped)(g.Corpus)
+	res, reasons, err := req.Compare(cfg, compare.Sources{Files: files, Systems: c.Systems, Stdin: e.stdin,
+		Traces: e.traceFormats(c.mappingFlags, c.stageFlags, &mapped), Mapping: mapped.Of, Version: Version,
+		Keep: sel.Keep(), Shard: sel.Part(), Opened: func(ev *eval.Evaluation) { c.announcePreset(e, ev.Preset) }})
 	if err != nil {
 		return err
 	}
-	sys, err := systems.Open(c.Systems, e.stdin, systems.Options{Traces: readers})
-	defer systems.Close(sys)
+	apart, err := compare.Output{Format: c.Format, CSVComments: c.CSVComments, HTML: htmlreport.Compare}.Write(e.stdout, res)
+	e.notes(apart...)
 	if err != nil {
-		return err
-	}
-	for _, in := range sys {
-		if in.Kind == systems.Traces && g.Topics == nil {
-			return fmt.Errorf("%s: comparing traces needs --topics: what each query requires", in.Path)
-		}
-	}
-	res, reasons, err := compare.Run(g, sys, cfg)
-	if err != nil {
-		return err
-	}
-	if err := c.render(e, res); err != nil {
 		return internal(err)
 	}
 	return gate(e, reasons)
-}
-
-// render writes a comparison in the format asked for; what the format
-// has no place for goes to stderr.
-func (c *compareCmd) render(e *env, r *compare.Result) error {
-	apart, err := compare.Output{Format: c.Format, CSVComments: c.CSVComments, HTML: htmlreport.Compare}.Write(e.stdout, r)
-	e.notes(apart...)
-	return err
 }
 
 // gate prints one line per reason and exits 3 when there is any.
@@ -122,10 +87,5 @@ type reportCmd struct {
 }
 
 func (c *reportCmd) Run(e *env) error {
-	f, err := input.Open(c.Result, e.stdin)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	return htmlreport.Saved(e.stdout, f)
+	return htmlreport.Saved(e.stdout, c.Result, e.stdin)
 }

@@ -132,9 +132,15 @@ type lossView struct {
 	Evidence, Facts template.HTML
 }
 
-// Saved renders a saved eval, stages or compare JSON result, recognised
-// by the kind its manifest declares, each read back strictly.
-func Saved(w io.Writer, f *input.File) error {
+// Saved renders the saved eval, stages or compare JSON result at path
+// ("-": stdin), recognised by the kind its manifest declares, each read
+// back strictly.
+func Saved(w io.Writer, path string, stdin io.Reader) error {
+	f, err := input.Open(path, stdin)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
 	data, err := f.ReadAll()
 	if err != nil {
 		return err
