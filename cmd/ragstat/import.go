@@ -114,12 +114,9 @@ type collectCmd struct {
 }
 
 func (c *collectCmd) Run(e *env) error {
-	if c.MaxBodyMiB <= 0 || c.MaxBodyMiB > 1<<20 {
-		return fmt.Errorf("--max-body-mib %d: give 1 to %d", c.MaxBodyMiB, 1<<20)
-	}
 	ctx, stop := interrupted()
 	defer stop()
-	st, err := collect.Run(ctx, collect.RunOptions{Addr: c.Addr, Token: c.Token, MaxBody: c.MaxBodyMiB << 20,
+	st, err := collect.Run(ctx, collect.RunOptions{Addr: c.Addr, Token: c.Token, MaxBodyMiB: c.MaxBodyMiB,
 		Path: c.Out, Mode: collect.ModeOf(c.Append, c.Force), Stdout: e.stdout, Out: e.stderr, Log: log.New(e.stderr, "ragstat collect: ", log.LstdFlags)})
 	if err != nil {
 		return err

@@ -8,17 +8,23 @@ import (
 	"log"
 	"net"
 
+	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/internal/localhttp"
 )
 
 // DefaultAddr is the standard OTLP/HTTP port on the loopback interface.
 const DefaultAddr = "127.0.0.1:4318"
 
+// MaxBodyMiB is the largest body limit RunOptions take, in MiB (1 TiB).
+const MaxBodyMiB = 1 << 20
+
 // RunOptions say where `ragstat collect` listens and writes.
 type RunOptions struct {
-	Addr    string // HOST:PORT; DefaultAddr when empty
-	Token   string // access token; generated when listening off loopback without one
-	MaxBody int64  // see Options
+	Addr  string // HOST:PORT; DefaultAddr when empty
+	Token string // access token; generated when listening off loopback without one
+	// MaxBodyMiB limits one request's body, in MiB after decompression:
+	// 1 to MaxBodyMiB.
+	MaxBodyMiB int64
 	// Path is the file to write, opened as Mode says once the address is
 	// taken; "-" writes to Stdout instead.
 	Path   string
@@ -31,6 +37,9 @@ type RunOptions struct {
 // Run listens, opens the output, tells on opt.Out how to point an
 // application at the receiver, and writes what it receives until ctx ends.
 func Run(ctx context.Context, opt RunOptions) (Stats, error) {
+	if opt.MaxBodyMiB < 1 || opt.MaxBodyMiB > MaxBodyMiB {
+		return Stats{}, &diag.OptionError{Option: "max_body_mib", Value: fmt.Sprint(opt.MaxBodyMiB), Msg: fmt.Sprintf(": give 1 to %d", MaxBodyMiB)}
+	}
 	addr := opt.Addr
 	if addr == "" {
 		addr = DefaultAddr
@@ -60,7 +69,7 @@ func Run(ctx context.Context, opt RunOptions) (Stats, error) {
 			fmt.Fprintf(opt.Out, "Removed an unfinished last line of %d bytes from %s (it was never acknowledged).\n", sink.Dropped, opt.Path)
 		}
 	}
-	s, err := NewServer(ln, sink, Options{Token: opt.Token, MaxBody: opt.MaxBody, Log: opt.Log})
+	s, err := NewServer(ln, sink, Options{Token: opt.Token, MaxBody: opt.MaxBodyMiB << 20, Log: opt.Log})
 	if err != nil {
 		return Stats{}, err
 	}

@@ -3,11 +3,14 @@ package collect
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ragstat/ragstat/diag"
 )
 
 // TestRunStdout receives two exports with the output on standard output,
@@ -23,7 +26,7 @@ func TestRunStdout(t *testing.T) {
 	}
 	done := make(chan result, 1)
 	go func() {
-		st, err := Run(ctx, RunOptions{Addr: "127.0.0.1:0", Path: "-", Stdout: &stdout, Out: pw})
+		st, err := Run(ctx, RunOptions{Addr: "127.0.0.1:0", MaxBodyMiB: 64, Path: "-", Stdout: &stdout, Out: pw})
 		pw.Close()
 		done <- result{st, err}
 	}()
@@ -59,7 +62,29 @@ func TestRunStdout(t *testing.T) {
 	if got := strings.Count(stdout.String(), "\n"); got != 2 || !strings.Contains(stdout.String(), `"name":"b-1"`) {
 		t.Errorf("standard output: %q", stdout.String())
 	}
-	if _, err := Run(ctx, RunOptions{Addr: "127.0.0.1:0", Path: "-", Mode: Append}); err == nil {
+	if _, err := Run(ctx, RunOptions{Addr: "127.0.0.1:0", MaxBodyMiB: 64, Path: "-", Mode: Append}); err == nil {
 		t.Error("--append to standard output accepted")
+	}
+}
+
+func TestRunBodyLimit(t *testing.T) {
+	tests := []struct {
+		mib  int64
+		want string // as a command line writes it; "" accepted
+	}{
+		{0, "--max-body-mib 0: give 1 to 1048576"},
+		{-3, "--max-body-mib -3: give 1 to 1048576"},
+		{MaxBodyMiB + 1, "--max-body-mib 1048577: give 1 to 1048576"},
+		{1, ""},
+		{MaxBodyMiB, ""},
+	}
+	for _, tt := range tests {
+		// An accepted limit gets as far as the next check: standard
+		// output cannot be appended to.
+		_, err := Run(context.Background(), RunOptions{Addr: "127.0.0.1:0", MaxBodyMiB: tt.mib, Path: "-", Mode: Append})
+		got := fmt.Sprint(diag.Flagged(err))
+		if tt.want == "" && !strings.Contains(got, "--append and --force apply to a file") || tt.want != "" && got != tt.want {
+			t.Errorf("MaxBodyMiB %d: %s, want %q", tt.mib, got, tt.want)
+		}
 	}
 }
