@@ -1,15 +1,11 @@
 package main
 
 import (
-	"cmp"
 	"fmt"
-	"io"
 	"log"
 
 	"github.com/ragstat/ragstat/corpus"
-	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/collect"
-	"github.com/ragstat/ragstat/internal/outfile"
 	"github.com/ragstat/ragstat/parquetio"
 	"github.com/ragstat/ragstat/systems"
 	"github.com/ragstat/ragstat/traceimport"
@@ -35,11 +31,11 @@ type stageFlags struct {
 	Stage []string `placeholder:"SPAN=NAME" sep:"none" help:"Rename the stage of retrieval spans called SPAN; SPAN=- leaves them out (repeatable)."`
 }
 
-// mapping turns the flags into a traceimport.Mapping.
-func (f *mappingFlags) mapping(c *corpus.Corpus, renames stageFlags) (traceimport.Mapping, error) {
+// traceSettings are the flags in traceimport's words.
+func (f *mappingFlags) traceSettings(renames stageFlags) traceimport.Settings {
 	return traceimport.Settings{QueryID: f.QueryID, System: f.System, SystemFrom: f.SystemFrom, ItemID: f.ItemID,
 		ItemScore: f.ItemScore, Citation: f.CitationPattern, Abstain: f.AbstainPattern, Strict: f.Strict,
-		Stages: renames.Stage, CloseAfter: f.CloseAfter}.Mapping(c)
+		Stages: renames.Stage, CloseAfter: f.CloseAfter}
 }
 
 // traceFormats are the trace formats commands read, foreign traces mapped
@@ -47,7 +43,7 @@ func (f *mappingFlags) mapping(c *corpus.Corpus, renames stageFlags) (traceimpor
 // its manifest kept in mapped when not nil.
 func (e *env) traceFormats(f mappingFlags, renames stageFlags, mapped *traceimport.Manifests) func(*corpus.Corpus) ([]systems.TraceReader, error) {
 	return func(c *corpus.Corpus) ([]systems.TraceReader, error) {
-		m, err := f.mapping(c, renames)
+		m, err := f.traceSettings(renames).Mapping(c)
 		return traceimport.Readers(m, e.stderr, mapped, parquetio.Traces), err
 	}
 }
@@ -64,44 +60,8 @@ type importCmd struct {
 }
 
 func (c *importCmd) Run(e *env) error {
-	format, err := traceimport.ParseFormat(c.Format)
-	if err != nil {
-		return err
-	}
-	ins := append([]outfile.Input{{Flag: "--corpus", Path: c.Corpus}}, outfile.Inputs("input", c.Files...)...)
-	out, err := outfile.Start(outfile.Options{Force: c.Force, Stdout: e.stdout}, ins,
-		outfile.Input{Flag: "--out", Path: c.Out}, outfile.Input{Flag: "--manifest", Path: c.Manifest})
-	if err != nil {
-		return err
-	}
-	defer out.Abort()
-	fs := input.Batch{Stdin: e.stdin}
-	m, err := c.mapping(input.ReadIn(&fs, c.Corpus, corpus.Read), c.stageFlags)
-	if fs.Err != nil || err != nil {
-		return cmp.Or(fs.Err, err)
-	}
-	inputs, err := input.OpenAll(c.Files, e.stdin)
-	if err != nil {
-		return err
-	}
-	defer input.CloseAll(inputs)
-	var man *traceimport.Manifest
-	err = out.Write(c.Out, func(w io.Writer) (err error) {
-		man, err = traceimport.ImportJSONL(w, format, inputs, m)
-		return err
-	})
-	if man != nil {
-		fmt.Fprint(e.stderr, man.Summary())
-	}
-	if err != nil {
-		return err
-	}
-	if c.Manifest != "" {
-		if err := out.Write(c.Manifest, man.WriteJSON); err != nil {
-			return err
-		}
-	}
-	return out.Commit()
+	return traceimport.Request{Settings: c.traceSettings(c.stageFlags), Format: c.Format, Files: c.Files, Corpus: c.Corpus,
+		Out: c.Out, Manifest: c.Manifest, Force: c.Force}.Run(e.stdin, e.stdout, e.stderr)
 }
 
 type collectCmd struct {
