@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/eval"
 )
 
@@ -13,10 +14,7 @@ import (
 // counts the judgments folded into their document under the doc unit; p is
 // the policy the results were computed under.
 func Notes(folded int, p eval.Policy, preset []string, results []*eval.Result) []string {
-	var out []string
-	if len(preset) > 0 {
-		out = append(out, fmt.Sprintf("--like %s set: %s", p.Like, strings.Join(preset, "; ")))
-	}
+	out := PresetNotes(p.Like, preset)
 	if n := folded; n > 0 {
 		out = append(out, fmt.Sprintf("%d judgments folded into their document (grade = the highest)", n))
 	}
@@ -38,6 +36,16 @@ func Notes(folded int, p eval.Policy, preset []string, results []*eval.Result) [
 		}
 	}
 	return out
+}
+
+// PresetNotes tell what the preset of the tool like set (preset, as
+// eval.Policy.SetLike returned it) in one note, "--like TOOL set: ...";
+// none when it set nothing.
+func PresetNotes(like string, preset []string) []string {
+	if len(preset) == 0 {
+		return nil
+	}
+	return []string{fmt.Sprintf("--like %s set: %s", like, strings.Join(preset, "; "))}
 }
 
 // Warnings say, one a line, which queries were not evaluated or scored as
@@ -92,6 +100,15 @@ func (r *Eval) Beside(format string) []string {
 // PerQueryMax is how many queries a result may have and still print a row
 // each when neither rows nor a summary were asked for.
 const PerQueryMax = 50
+
+// CheckRows refuses rows per query and the means only at once:
+// ChoosePerQuery's two choices exclude each other.
+func CheckRows(perQuery, summary bool) error {
+	if perQuery && summary {
+		return &diag.OptionError{Msg: "{per_query} and {summary} exclude each other"}
+	}
+	return nil
+}
 
 // ChoosePerQuery sets r.PerQuery: rows when perQuery asks for them, none
 // when summary does, else rows for at most PerQueryMax queries.

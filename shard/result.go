@@ -40,6 +40,9 @@ type Result struct {
 // mixed kinds and a format out wants that their kind has not, before it
 // reads them whole.
 func Merge(paths []string, stdin io.Reader, out Output) (*Result, error) {
+	if err := report.CheckRows(out.PerQuery, out.Summary); err != nil {
+		return nil, err
+	}
 	if len(paths) == 0 {
 		return nil, fmt.Errorf("no partial results to merge")
 	}

@@ -1,6 +1,7 @@
 package shard
 
 import (
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ragstat/ragstat/compare"
+	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/judgments"
@@ -41,6 +43,9 @@ func TestMergeRefuses(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q as %s: %v, want %q", tc.paths, tc.format, err, tc.want)
 		}
+	}
+	if _, err := Merge([]string{ev}, nil, Output{PerQuery: true, Summary: true}); fmt.Sprint(diag.Flagged(err)) != "--per-query and --summary exclude each other" {
+		t.Errorf("rows per query and means only: %v", err)
 	}
 }
 

@@ -1,22 +1,15 @@
 package main
 
 import (
-	"errors"
-	"fmt"
-	"io"
 	"runtime/debug"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
-	"github.com/ragstat/ragstat/internal/outfile"
 	"github.com/ragstat/ragstat/internal/progress"
 	"github.com/ragstat/ragstat/parquetio"
 	"github.com/ragstat/ragstat/report"
-	"github.com/ragstat/ragstat/runs"
-	"github.com/ragstat/ragstat/shard"
 	"github.com/ragstat/ragstat/stages"
 	"github.com/ragstat/ragstat/systems"
 )
@@ -82,77 +75,32 @@ func (e *env) files() eval.Files {
 		ReadJudgments: parquetio.ReadAnyJudgments}
 }
 
-var errExclusive = errors.New("--per-query and --summary exclude each other")
-
 // announcePreset tells stderr what --like set, for the commands whose
 // output has no notes of its own (eval prints it with its results).
 func (f *policyFlags) announcePreset(e *env, preset []string) {
-	if len(preset) > 0 {
-		fmt.Fprintf(e.stderr, "ragstat: --like %s set: %s\n", f.Like, strings.Join(preset, "; "))
-	}
+	e.notes(report.PresetNotes(f.Like, preset)...)
 }
 
 func (c *evalCmd) Run(e *env) error {
-	if c.PerQuery && c.Summary {
-		return errExclusive
-	}
-	if len(c.K.ByStage) > 0 {
-		return fmt.Errorf("-k NAME=K sets a stage's cutoff and applies to ragstat stages; eval takes -k K")
-	}
+	req := parquetio.EvalRequest{Settings: c.settings(), Runs: c.Runs, RunFormat: c.RunFormat, StageCutoffs: c.K.ByStage,
+		Shard: c.Shard, Digests: c.Format == "json", PerQuery: c.PerQuery, Summary: c.Summary, PerQueryOut: c.PerQueryOut, Force: c.Force}
 	// Judgments stay in memory while runs stream past them: a tighter
 	// collector target keeps peak memory near what is live.
 	defer debug.SetGCPercent(debug.SetGCPercent(50))
-	files := e.files()
-	files.Digest = c.Format == "json" // the manifest's digests, computed as the inputs are read
-	sel, err := shard.Select(c.Shard)
+	src, err := req.Open(e.files(), e.stdin)
+	defer src.Close()
 	if err != nil {
 		return err
 	}
-	sel.Read(&files)
-	ev, err := c.settings().Open(files)
-	if err != nil {
-		return err
-	}
-	defer ev.File.Close()
-	part := sel.Part()
-	if part != nil {
-		part.FoldedJudgments = ev.FoldedJudgments
-	}
-	runFormat, _ := input.ParseFormat(c.RunFormat)
-	sys, err := systems.Open(c.Runs, e.stdin, systems.Options{Accept: []systems.Kind{systems.Run}})
-	defer systems.Close(sys)
-	if err != nil {
-		return err
-	}
-	bar := progress.Files(e.stderr, "evaluating", systems.Files(sys), e.terminal, time.Now)
+	bar := progress.Files(e.stderr, "evaluating", systems.Files(src.Runs), e.terminal, time.Now)
 	defer bar.Done()
-	rep := &report.Eval{Tool: "ragstat", Version: Version, Shard: part, CSVComments: c.CSVComments}
-	if err := parquetio.EvaluateRuns(rep, ev, sys, runs.Options{Format: runFormat, NumericIDs: c.NumericIDs}, c.Format == "json"); err != nil {
+	rep := &report.Eval{Tool: "ragstat", Version: Version, CSVComments: c.CSVComments}
+	if err := src.Evaluate(rep, e.stdout); err != nil {
 		return err
-	}
-	rep.ChoosePerQuery(c.PerQuery, c.Summary)
-	if c.PerQueryOut != "" {
-		if err := c.writePerQuery(e, rep); err != nil {
-			return err
-		}
 	}
 	if err := report.Render(bar.ClearBefore(e.stdout), c.Format, rep); err != nil {
 		return internal(err)
 	}
 	e.notes(rep.Beside(c.Format)...)
 	return nil
-}
-
-// writePerQuery writes every run's per-query rows to --per-query-out, as
-// Parquet or JSON Lines by its extension: never over an input, nor over an
-// existing file without --force.
-func (c *evalCmd) writePerQuery(e *env, rep *report.Eval) error {
-	ins := append([]outfile.Input{{Flag: "--judgments", Path: c.Judgments}, {Flag: "--doc-map", Path: c.DocMap},
-		{Flag: "--subtopics", Path: c.Subtopics}}, outfile.Inputs("run", systems.Paths(c.Runs)...)...)
-	out, err := outfile.Start(outfile.Options{Force: c.Force, Stdout: e.stdout}, ins, outfile.Input{Flag: "--per-query-out", Path: c.PerQueryOut})
-	if err != nil {
-		return err
-	}
-	defer out.Abort()
-	return out.Finish(c.PerQueryOut, func(w io.Writer) error { return parquetio.WritePerQuery(w, c.PerQueryOut, rep) })
 }

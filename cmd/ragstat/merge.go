@@ -14,9 +14,6 @@ type mergeCmd struct {
 }
 
 func (c *mergeCmd) Run(e *env) error {
-	if c.PerQuery && c.Summary {
-		return errExclusive
-	}
 	out := compare.Output{Format: c.Format, CSVComments: c.CSVComments, HTML: htmlreport.Compare}
 	res, err := shard.Merge(c.Parts, e.stdin, shard.Output{Output: out, PerQuery: c.PerQuery, Summary: c.Summary})
 	if err != nil {
