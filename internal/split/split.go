@@ -11,8 +11,10 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/topics"
 )
 
@@ -21,7 +23,8 @@ type GroupBy struct {
 	TagPrefix string // group by the tags with this prefix; empty: by family
 }
 
-// ParseGroupBy reads "family" or "tag:PREFIX".
+// ParseGroupBy reads "family" or "tag:PREFIX". Anything else is a
+// diag.OptionError on "group_by".
 func ParseGroupBy(s string) (GroupBy, error) {
 	if s == "family" {
 		return GroupBy{}, nil
@@ -29,7 +32,7 @@ func ParseGroupBy(s string) (GroupBy, error) {
 	if p, ok := strings.CutPrefix(s, "tag:"); ok && p != "" {
 		return GroupBy{TagPrefix: p}, nil
 	}
-	return GroupBy{}, fmt.Errorf("--group-by %q: use family, or tag:PREFIX (e.g. tag:source=)", s)
+	return GroupBy{}, &diag.OptionError{Option: "group_by", Value: strconv.Quote(s), Msg: ": use family, or tag:PREFIX (e.g. tag:source=)"}
 }
 
 // String writes the grouping as ParseGroupBy reads it.
