@@ -33,12 +33,13 @@ type Request struct {
 	Force bool // replace output files that exist
 }
 
-// Run remaps what r names (Run), writes the summary (Result.WriteSummary)
-// to stdout and then the files (Result.Save). The outputs are claimed
-// before anything is read (outfile.Start: never an input, an existing
-// file only when forced) and written atomically. When the result is
-// Withheld, only the review lines are written and the error says where
-// they are. A failure to write the summary is an outfile.ReportError.
+// Run remaps the judgments r names, and the facts' support of its topics
+// (the function Run), writes the summary (Result.WriteSummary) to stdout,
+// then the files (Result.Save). The outputs are claimed before anything
+// is read (outfile.Start: never an input, an existing file only when
+// forced) and written atomically. When the result is Withheld, only the
+// review lines are written and the error, on "strict", says where they
+// are. A failure to write the summary is an outfile.ReportError.
 func (r Request) Run(stdin io.Reader, stdout, stderr io.Writer) error {
 	if (r.Topics == "") != (r.Out.Topics == "") {
 		return &diag.OptionError{Msg: "{topics} and {out_topics} go together"}

@@ -24,8 +24,9 @@ type Request struct {
 	Force     bool   // replace files there that exist
 }
 
-// Run splits what r names (Run), writes the summary (Result.WriteSummary)
-// and then the files into r.OutDir (Save), telling stdout each. The files
+// Run splits the topics r names, and the judgments along (the function
+// Run), writes the summary (Result.WriteSummary) to stdout, then the
+// files into r.OutDir (Save), telling stdout each. The files
 // are claimed before anything is read (Claim: never an input, an existing
 // file only when forced) and written atomically. A failure to write the
 // summary is an outfile.ReportError.
