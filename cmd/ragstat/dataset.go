@@ -30,9 +30,9 @@ type remapCmd struct {
 }
 
 func (c *remapCmd) Run(e *env) error {
-	return reported(remap.Request{OldChunks: c.OldChunks, NewChunks: c.NewChunks, Documents: c.Documents, Judgments: c.Judgments, Grades: c.Grades,
-		Topics: c.Topics, Options: remap.Options{MinOverlap: c.MinOverlap, Strict: c.Strict}, Out: remap.Paths{Judgments: c.Out, Topics: c.OutTopics, Review: c.Review},
-		Force: c.Force}.Run(e.stdin, e.stdout, e.stderr))
+	opt, out := remap.Options{MinOverlap: c.MinOverlap, Strict: c.Strict}, remap.Paths{Judgments: c.Out, Topics: c.OutTopics, Review: c.Review}
+	return reported(remap.Request{OldChunks: c.OldChunks, NewChunks: c.NewChunks, Documents: c.Documents, Judgments: c.Judgments,
+		Grades: c.Grades, Topics: c.Topics, Options: opt, Out: out, Force: c.Force}.Run(e.stdin, e.stdout, e.stderr))
 }
 
 type splitCmd struct {
@@ -51,7 +51,7 @@ func (c *splitCmd) Run(e *env) error {
 		GroupBy: c.GroupBy, OutDir: c.OutDir, Force: c.Force}.Run(e.stdin, e.stdout))
 }
 
-// reported gives a report not written (outfile.ReportError) exit status 1.
+// reported maps a report that could not be written (outfile.ReportError) to exit status 1.
 func reported(err error) error {
 	if _, ok := errors.AsType[*outfile.ReportError](err); ok {
 		return internal(err)
