@@ -4,6 +4,8 @@
 // paraphrase of a held-out query. Within that constraint it balances every
 // slice (tag) across the sides and keeps the held-out share within one
 // group of the target. The split depends only on the topics and the seed.
+// A Request is the whole of `ragstat split`: files in, a folder of files
+// out.
 package split
 
 import (
