@@ -70,5 +70,5 @@ func (r Request) Run(stdin io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	return &diag.OptionError{Msg: fmt.Sprintf("%d review lines ({strict}): check them in %s; the remapped files were not written",
-		len(res.Review), cmp.Or(r.Out.Review, "standard error"))}
+		len(res.Review), diag.Literal(cmp.Or(r.Out.Review, "standard error")))}
 }
