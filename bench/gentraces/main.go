@@ -6,13 +6,9 @@
 package main
 
 import (
-	"bufio"
-	"encoding/json"
 	"flag"
 	"log"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 
 	"github.com/ragstat/ragstat/internal/synth"
 )
@@ -40,30 +36,15 @@ func main() {
 }
 
 func (c config) write(dir string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	files, closeAll, err := synth.Create(dir, "traces.jsonl", "judgments.jsonl", "topics.jsonl")
+	if err != nil {
 		return err
-	}
-	files := map[string]*json.Encoder{}
-	var closers []func() error
-	for _, name := range []string{"traces.jsonl", "judgments.jsonl", "topics.jsonl"} {
-		f, err := os.Create(filepath.Join(dir, name))
-		if err != nil {
-			return err
-		}
-		w := bufio.NewWriterSize(f, 1<<20)
-		files[name] = json.NewEncoder(w)
-		closers = append(closers, w.Flush, f.Close)
 	}
 	r := rand.New(rand.NewPCG(1, 2))
 	for q := range c.traces {
-		if err := c.Query(r, q, files["traces.jsonl"], files["judgments.jsonl"], files["topics.jsonl"]); err != nil {
+		if err := c.Query(r, q, files["traces.jsonl"].Enc, files["judgments.jsonl"].Enc, files["topics.jsonl"].Enc); err != nil {
 			return err
 		}
 	}
-	for _, close := range closers {
-		if err := close(); err != nil {
-			return err
-		}
-	}
-	return nil
+	return closeAll()
 }
