@@ -24,17 +24,15 @@ import (
 )
 
 type config struct {
-	traces, candidates, reranked, context, passage, inflight int
+	synth.Pipeline
+	traces, inflight int
 }
 
 func main() {
 	var c config
 	out := flag.String("out", "", "output directory")
 	flag.IntVar(&c.traces, "traces", 10000, "traces (one per query)")
-	flag.IntVar(&c.candidates, "candidates", 50, "documents the retriever returns")
-	flag.IntVar(&c.reranked, "reranked", 10, "documents the reranker keeps")
-	flag.IntVar(&c.context, "context", 8, "passages packed into the context")
-	flag.IntVar(&c.passage, "passage", 1000, "bytes per passage")
+	c.Flags(flag.CommandLine)
 	flag.IntVar(&c.inflight, "inflight", 8, "traces whose spans interleave")
 	flag.Parse()
 	if *out == "" {
@@ -85,11 +83,11 @@ func (c config) write(dir string) error {
 // order they end, and writes the query's judgments and topic.
 func (c config) query(r *rand.Rand, q int, files map[string]synth.Out) ([]ptrace.Traces, error) {
 	qid := fmt.Sprintf("q%06d", q)
-	ids := make([]string, c.candidates)
-	texts := make([]string, c.candidates)
+	ids := make([]string, c.Candidates)
+	texts := make([]string, c.Candidates)
 	for i := range ids {
 		ids[i] = fmt.Sprintf("%s-p%02d", qid, i)
-		texts[i] = synth.NumberedPassage(r, c.passage)
+		texts[i] = synth.NumberedPassage(r, c.Passage)
 	}
 	var tid pcommon.TraceID
 	copy(tid[:], fmt.Sprintf("%016x", q*2654435761+1))
@@ -128,10 +126,10 @@ func (c config) query(r *rand.Rand, q int, files map[string]synth.Out) ([]ptrace
 	}
 	retr, s := newSpan(1, "VectorStoreRetriever", "RETRIEVER", t0+ms, t0+12*ms)
 	s.Attributes().PutStr("input.value", "question "+qid)
-	docs(s.Attributes(), "retrieval.documents", c.candidates)
+	docs(s.Attributes(), "retrieval.documents", c.Candidates)
 	rerank, s := newSpan(2, "CrossEncoderReranker", "RERANKER", t0+13*ms, t0+50*ms)
-	docs(s.Attributes(), "reranker.output_documents", c.reranked)
-	packed := make([]string, c.context)
+	docs(s.Attributes(), "reranker.output_documents", c.Reranked)
+	packed := make([]string, c.Context)
 	for i := range packed {
 		packed[i] = "[" + ids[i] + "] " + texts[i]
 	}

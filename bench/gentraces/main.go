@@ -22,10 +22,7 @@ func main() {
 	var c config
 	out := flag.String("out", "", "output directory")
 	flag.IntVar(&c.traces, "traces", 100000, "traces (one per query)")
-	flag.IntVar(&c.Candidates, "candidates", 50, "candidates per query")
-	flag.IntVar(&c.Reranked, "reranked", 10, "reranked items per query")
-	flag.IntVar(&c.Context, "context", 8, "context passages per query")
-	flag.IntVar(&c.Passage, "passage", 1000, "bytes per passage")
+	c.Flags(flag.CommandLine)
 	flag.Parse()
 	if *out == "" {
 		log.Fatal("-out DIR is required")

@@ -7,6 +7,7 @@ package synth
 import (
 	"bufio"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -39,7 +40,8 @@ func fill(n int, word func(*strings.Builder)) string {
 	return b.String()[:n]
 }
 
-// Pipeline is the shape of the synthetic RAG traces bench/gentraces writes:
+// Pipeline is the shape of the synthetic RAG traces bench/gentraces writes
+// (bench/genotlp writes its spans to the same shape):
 // for each query a trace of three stages (Candidates candidates, the first
 // Reranked of them reranked, the first Context of those packed into a
 // context with their text, Passage bytes each), the judgments of its top
@@ -47,6 +49,15 @@ func fill(n int, word func(*strings.Builder)) string {
 // fact.
 type Pipeline struct {
 	Candidates, Reranked, Context, Passage int
+}
+
+// Flags declares c's fields on fs as -candidates, -reranked, -context and
+// -passage, with the defaults of the generators.
+func (c *Pipeline) Flags(fs *flag.FlagSet) {
+	fs.IntVar(&c.Candidates, "candidates", 50, "candidates per query (documents the retriever returns)")
+	fs.IntVar(&c.Reranked, "reranked", 10, "reranked items per query (documents the reranker keeps)")
+	fs.IntVar(&c.Context, "context", 8, "passages packed into the context")
+	fs.IntVar(&c.Passage, "passage", 1000, "bytes per passage")
 }
 
 type pipelineItem struct {
