@@ -1,7 +1,9 @@
 // Package parquetio reads runs from Parquet files and writes per-query
 // results as Parquet, so that DuckDB, Spark or BigQuery users can hand
 // ragstat their tables and join its rows with their own. It is kept apart
-// from the core packages because its library is large to compile.
+// from the core packages because its library is large to compile; so the
+// evaluations that read or write either kind of file live here too:
+// EvaluateRuns, EvaluateStages, and EvalRequest, ragstat eval as one call.
 //
 // A run is a table with one row per returned item: query and item
 // (strings), score (any number) and, optionally, rank (an integer). Rows

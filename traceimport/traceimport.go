@@ -20,6 +20,10 @@
 // and handed on, so memory is bounded by the traces still open, not by the
 // file. A span that arrives for a trace already closed is reported, never
 // merged or dropped silently. See docs/traces.md.
+//
+// Import maps files to a callback, ImportJSONL to a file of ragstat
+// traces, and Request.Run is ragstat import: files to files, with the
+// manifest.
 package traceimport
 
 import (
