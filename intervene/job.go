@@ -60,7 +60,7 @@ type World struct {
 	Stdin io.Reader  // what "-" reads
 	// Stdout is what a WriteBatch of "-" writes.
 	Stdout io.Writer
-	// Getenv reads the environment (os.Getenv).
+	// Getenv reads the environment; os.Getenv when nil.
 	Getenv func(key string) string
 	// Formats are the trace readers for the corpus read (stages.Request.Open).
 	Formats func(*corpus.Corpus) ([]systems.TraceReader, error)
@@ -129,7 +129,11 @@ func (j Job) Run(w World) (*Outcome, error) {
 		}
 		opt.Generator, out.Notes = answers, []string{"answers: read from the batch output " + j.ReadBatch}
 	default:
-		if opt.Generator, out.Notes, err = j.Endpoint.Connect(j.KeyEnv, j.NoCache, w.Getenv); err != nil {
+		getenv := w.Getenv
+		if getenv == nil {
+			getenv = os.Getenv
+		}
+		if opt.Generator, out.Notes, err = j.Endpoint.Connect(j.KeyEnv, j.NoCache, getenv); err != nil {
 			return nil, err
 		}
 	}

@@ -51,7 +51,8 @@ type StagesWorld struct {
 	Stdin io.Reader  // what "-" reads
 	// Stdout is what a PerQueryOut of "-" writes.
 	Stdout io.Writer
-	// Stderr shows the evaluation's progress when Terminal, timed by Now.
+	// Stderr shows the evaluation's progress when Terminal, timed by Now
+	// (time.Now when nil).
 	Stderr   io.Writer
 	Terminal bool
 	Now      func() time.Time
@@ -88,7 +89,11 @@ func (r StagesRun) Run(w StagesWorld, render func(*report.Stages) error) (violat
 	if err != nil {
 		return nil, err
 	}
-	bar := progress.Files(w.Stderr, "evaluating traces", systems.Files(src.Traces), w.Terminal, w.Now)
+	now := w.Now
+	if now == nil {
+		now = time.Now
+	}
+	bar := progress.Files(w.Stderr, "evaluating traces", systems.Files(src.Traces), w.Terminal, now)
 	res, out, err := r.evaluate(w.Stdout, src, opt)
 	bar.Done()
 	defer out.Abort()
