@@ -83,7 +83,7 @@ func (r StagesRun) Run(w StagesWorld, render func(*report.Stages) error) (violat
 	if err != nil {
 		return nil, err
 	}
-	r.Spill = r.PerQueryOut != ""
+	r.Spill = r.Spill || r.PerQueryOut != ""
 	src, err := r.Open(w.Files, r.Traces, w.Stdin, w.Formats)
 	defer src.Close()
 	if err != nil {
