@@ -18,11 +18,11 @@ import (
 )
 
 // A Job is an intervention as a command line gives it: the files, the
-// choice of queries and the settings of Options in words, and where the
-// answers come from. Answers come from Endpoint (Endpoint.Connect, with
-// the API key in the environment variable KeyEnv, cached unless NoCache),
-// or, with nothing sent, from ReadBatch; WriteBatch sends nothing either,
-// only writes the requests.
+// queries and the settings of Options in words, and the source of the
+// answers: Endpoint (Endpoint.Connect, with the API key in the environment
+// variable KeyEnv, cached unless NoCache) or, sending nothing, the Batch
+// API output file ReadBatch. With WriteBatch nothing is sent either: the
+// requests are written for a batch job.
 type Job struct {
 	// Judgments (in JudgmentsFormat, input.ParseFormat's names, on the
 	// scale Grades, MIN..MAX), Topics (required) and Corpus name the files
