@@ -2,6 +2,7 @@ package parquetio
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ragstat/ragstat/eval"
@@ -37,5 +38,30 @@ func TestAnyFormat(t *testing.T) {
 	}
 	if !slices.Equal(means[0], means[1]) {
 		t.Errorf("text means %v, Parquet means %v", means[0], means[1])
+	}
+}
+
+// Files opens "-" as stdin and reads judgments in either kind of file.
+func TestFiles(t *testing.T) {
+	files := Files(strings.NewReader("q1 0 a 1\n"))
+	for _, tt := range []struct {
+		path   string
+		format judgments.Format
+	}{
+		{"-", "trec"},
+		{"testdata/qrels.txt", "trec"},
+		{"testdata/hyparquet-qrels.parquet", Format},
+	} {
+		f, err := files.Open(tt.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		qrels, err := files.ReadJudgments(f, judgments.Options{})
+		f.Close()
+		if err != nil {
+			t.Errorf("%s: %v", tt.path, err)
+		} else if qrels.Format != tt.format || len(qrels.IDs()) == 0 {
+			t.Errorf("%s: format %q, %d queries; want %q", tt.path, qrels.Format, len(qrels.IDs()), tt.format)
+		}
 	}
 }

@@ -1,9 +1,12 @@
 package parquetio
 
 import (
+	"io"
+
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/ragstat/ragstat/diag"
+	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/judgments"
 )
@@ -55,4 +58,10 @@ func ReadAnyJudgments(f *input.File, opt judgments.Options) (*judgments.Set, err
 		return ReadJudgments(f, opt.Scale)
 	}
 	return judgments.Read(f, opt)
+}
+
+// Files reaches files as a command line names them: by path, "-" for
+// stdin (input.Open), the judgments in Parquet or text (ReadAnyJudgments).
+func Files(stdin io.Reader) eval.Files {
+	return eval.Files{Open: func(path string) (*input.File, error) { return input.Open(path, stdin) }, ReadJudgments: ReadAnyJudgments}
 }

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/ragstat/ragstat/eval"
-	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/progress"
 	"github.com/ragstat/ragstat/parquetio"
 	"github.com/ragstat/ragstat/report"
@@ -71,8 +70,7 @@ func (f *policyFlags) settings() eval.Settings {
 
 // files opens what the flags name, standard input for "-".
 func (e *env) files() eval.Files {
-	return eval.Files{Open: func(path string) (*input.File, error) { return input.Open(path, e.stdin) },
-		ReadJudgments: parquetio.ReadAnyJudgments}
+	return parquetio.Files(e.stdin)
 }
 
 // announcePreset tells stderr what --like set, for the commands whose
