@@ -301,7 +301,7 @@ func (s *scanner) add(err error) {
 // decode checks one line and hands the trace on.
 func (s *scanner) decode(l numbered) {
 	t := &Trace{File: s.file, Line: l.line}
-	if err := jsonin.DecodeFast(l.data, t, itemLists); err != nil {
+	if err := decode(l.data, t); err != nil {
 		s.add(&diag.Error{File: s.file, Line: l.line, Msg: err.Error()})
 		return
 	}
