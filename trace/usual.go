@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"encoding/binary"
 	"strconv"
 	"sync"
 	"unicode/utf8"
@@ -365,79 +366,78 @@ func (u *usual) key() ([]byte, bool) {
 }
 
 // str reads a string value: valid UTF-8, escapes other than \u unescaped.
+// Runs of plain bytes are skipped 8 at a time.
 func (u *usual) str() (string, bool) {
-	if u.i >= len(u.d) || u.d[u.i] != '"' {
+	d := u.d
+	if u.i >= len(d) || d[u.i] != '"' {
 		return "", false
 	}
-	u.i++
-	start := u.i
-	ascii := true
-	for u.i < len(u.d) {
-		c := u.d[u.i]
+	start := u.i + 1
+	from := start // the plain run not yet copied to esc
+	escaped := false
+	var high uint64 // every byte ORed: bit 7 set when one is not ASCII
+	for i := start; ; {
+		for i+8 <= len(d) {
+			w := binary.LittleEndian.Uint64(d[i:])
+			if special(w) {
+				break
+			}
+			high |= w
+			i += 8
+		}
+		for i < len(d) && d[i] != '"' && d[i] != '\\' && d[i] >= 0x20 {
+			high |= uint64(d[i])
+			i++
+		}
 		switch {
-		case c == '"':
-			raw := u.d[start:u.i]
-			u.i++
-			if !ascii && !utf8.Valid(raw) {
+		case i >= len(d) || d[i] < 0x20:
+			return "", false
+		case d[i] == '"':
+			u.i = i + 1
+			if high&0x8080808080808080 != 0 && !utf8.Valid(d[start:i]) {
 				return "", false
 			}
-			return string(raw), true
-		case c == '\\':
-			return u.escaped(start, ascii)
-		case c < 0x20:
-			return "", false
-		case c >= 0x80:
-			ascii = false
+			if !escaped {
+				return string(d[start:i]), true
+			}
+			u.esc = append(u.esc, d[from:i]...)
+			return string(u.esc), true
 		}
-		u.i++
+		if !escaped {
+			escaped, u.esc = true, u.esc[:0]
+		}
+		u.esc = append(u.esc, d[from:i]...)
+		if i+1 >= len(d) {
+			return "", false
+		}
+		switch e := d[i+1]; e {
+		case '"', '\\', '/':
+			u.esc = append(u.esc, e)
+		case 'b':
+			u.esc = append(u.esc, '\b')
+		case 'f':
+			u.esc = append(u.esc, '\f')
+		case 'n':
+			u.esc = append(u.esc, '\n')
+		case 'r':
+			u.esc = append(u.esc, '\r')
+		case 't':
+			u.esc = append(u.esc, '\t')
+		default:
+			return "", false // \u, or not an escape
+		}
+		i += 2
+		from = i
 	}
-	return "", false
 }
 
-// escaped finishes a string from start whose first escape is at the
-// reader's position.
-func (u *usual) escaped(start int, ascii bool) (string, bool) {
-	u.esc = append(u.esc[:0], u.d[start:u.i]...)
-	for u.i < len(u.d) {
-		c := u.d[u.i]
-		switch {
-		case c == '"':
-			u.i++
-			if !ascii && !utf8.Valid(u.d[start:u.i-1]) {
-				return "", false
-			}
-			return string(u.esc), true
-		case c == '\\':
-			if u.i+1 >= len(u.d) {
-				return "", false
-			}
-			switch e := u.d[u.i+1]; e {
-			case '"', '\\', '/':
-				u.esc = append(u.esc, e)
-			case 'b':
-				u.esc = append(u.esc, '\b')
-			case 'f':
-				u.esc = append(u.esc, '\f')
-			case 'n':
-				u.esc = append(u.esc, '\n')
-			case 'r':
-				u.esc = append(u.esc, '\r')
-			case 't':
-				u.esc = append(u.esc, '\t')
-			default:
-				return "", false // \u, or not an escape
-			}
-			u.i += 2
-			continue
-		case c < 0x20:
-			return "", false
-		case c >= 0x80:
-			ascii = false
-		}
-		u.esc = append(u.esc, c)
-		u.i++
-	}
-	return "", false
+// special reports whether the 8 bytes of w hold a quote, a backslash or a
+// control character (each test is exact: x has a zero byte iff
+// (x-0x01..)&^x&0x80.. is not zero, and a byte under 0x20 likewise).
+func special(w uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	q, b := w^(ones*'"'), w^(ones*'\\')
+	return ((q-ones)&^q|(b-ones)&^b|(w-ones*0x20)&^w)&highs != 0
 }
 
 func (u *usual) strPtr() (*string, bool) {
