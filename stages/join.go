@@ -137,7 +137,8 @@ func (j *joiner) place(v *view, s *trace.Stage) []placed {
 	for _, it := range items {
 		p := placed{id: it.ID, grade: metric.Unjudged, state: evidence, meta: &noMeta}
 		if m := j.meta(v, it); m != (corpus.Meta{}) {
-			p.meta = &m
+			p.meta = new(corpus.Meta) // only here: &m would put every m on the heap
+			*p.meta = m
 		}
 		p.out, p.stale = p.meta.Validity(v.topic.Scopes, v.topic.AsOf.Time)
 		switch {
