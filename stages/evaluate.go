@@ -483,19 +483,25 @@ func (t *tally) finish(ev *eval.Evaluator, opt Options) (*System, error) {
 	if err := errs.Err(); err != nil {
 		return nil, err
 	}
+	// Rows held are collected on every core, a stage each; spilled ones
+	// are read back from their files one stage after the other.
 	evals := make([]*eval.Result, len(names))
+	failed := make([]error, len(names))
+	var wg sync.WaitGroup
 	for i, name := range names {
-		var res *eval.Result
-		var err error
 		if t.spill != nil {
-			res, err = ev.CollectJudged(name, t.first.file, t.judged(i, opt.Shard), t.notJudged, !t.summary)
-		} else {
-			res, err = ev.CollectRows(name, t.first.file, t.rows[i], t.notJudged, !t.summary)
+			evals[i], failed[i] = ev.CollectJudged(name, t.first.file, t.judged(i, opt.Shard), t.notJudged, !t.summary)
+			continue
 		}
+		wg.Go(func() {
+			evals[i], failed[i] = ev.CollectRows(name, t.first.file, t.rows[i], slices.Clone(t.notJudged), !t.summary)
+		})
+	}
+	wg.Wait()
+	for i, err := range failed {
 		if err != nil {
-			return nil, fmt.Errorf("system %q, stage %q: %w", t.system, name, err)
+			return nil, fmt.Errorf("system %q, stage %q: %w", t.system, names[i], err)
 		}
-		evals[i] = res
 	}
 	return t.report(evals, opt)
 }

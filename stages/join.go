@@ -32,12 +32,16 @@ type placed struct {
 	id    string
 	grade int32 // metric.Unjudged when there is no judgment
 	state state
-	meta  corpus.Meta
-	out   bool   // out of scope
-	stale bool   // not in effect at the query's as_of
-	text  string // context stage: the packed text (or the corpus text)
-	has   bool   // text is known
+	meta  *corpus.Meta // never nil: noMeta when nothing is known (a trace's items seldom carry any)
+	out   bool         // out of scope
+	stale bool         // not in effect at the query's as_of
+	text  string       // context stage: the packed text (or the corpus text)
+	has   bool         // text is known
 }
+
+// noMeta is the metadata of every placed item with none, shared (read
+// only): a placed item is a third the size without its own.
+var noMeta corpus.Meta
 
 // view is one trace joined with its topic, judgments and corpus.
 type view struct {
@@ -131,8 +135,11 @@ func (j *joiner) place(v *view, s *trace.Stage) []placed {
 	}
 	out := make([]placed, 0, len(items))
 	for _, it := range items {
-		p := placed{id: it.ID, grade: metric.Unjudged, state: evidence}
-		p.meta = j.meta(v, it)
+		p := placed{id: it.ID, grade: metric.Unjudged, state: evidence, meta: &noMeta}
+		if m := j.meta(v, it); m != (corpus.Meta{}) {
+			p.meta = new(corpus.Meta) // only here: &m would put every m on the heap
+			*p.meta = m
+		}
 		p.out, p.stale = p.meta.Validity(v.topic.Scopes, v.topic.AsOf.Time)
 		switch {
 		case p.out:
@@ -202,7 +209,7 @@ func (j *joiner) invalidJudgments(v *view) []invalidJudgment {
 	seen := map[string]corpus.Meta{}
 	for _, st := range v.stages {
 		for _, p := range st {
-			seen[p.id] = p.meta
+			seen[p.id] = *p.meta
 		}
 	}
 	var out []invalidJudgment

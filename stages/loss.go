@@ -156,7 +156,15 @@ func (v *view) supports(i int, f topics.Fact, context bool) state {
 
 // progress orders states from the least to the most evidence delivered.
 func progress(s state) int {
-	return map[state]int{absent: 0, outOfScope: 1, stale: 1, spanLost: 2, evidence: 3}[s]
+	switch s {
+	case outOfScope, stale:
+		return 1
+	case spanLost:
+		return 2
+	case evidence:
+		return 3
+	}
+	return 0
 }
 
 func (v *view) pieceState(i int, piece topics.Piece, context bool) state {

@@ -2,6 +2,7 @@ package tokenize
 
 import (
 	"math"
+	"math/bits"
 	"strings"
 )
 
@@ -12,7 +13,53 @@ type merger struct {
 	ranks  []int // ranks[i]: rank of merging tokens i and i+1
 	bounds []int
 	counts map[string]int // piece -> tokens, at most maxCounts pieces
+	hot    *[hotSlots]hotSlot
 }
+
+// hotSlots is the size of a merger's cache of ranks: a few thousand
+// pieces (a text's words, mostly) are most of the lookups, and the rank
+// table, megabytes, is far from the processor's caches.
+const hotSlots = 4096
+
+// hotSlot remembers the rank of a piece of 1 to 16 bytes: its first and
+// last 8 bytes (overlapping, or zero-padded when shorter) and its length
+// say exactly which piece it is; rank is -1 for a piece that is no token.
+type hotSlot struct {
+	first, last uint64
+	n, rank     int32
+}
+
+// rank is ranks.get(s), from the merger's cache when s was looked up
+// lately.
+func (m *merger) rank(s string, ranks *rankTable) (int, bool) {
+	n := len(s)
+	if n > 16 || n == 0 {
+		return ranks.get(s)
+	}
+	first, last := head(s), uint64(0)
+	if n > 8 {
+		last = le64(s[n-8:])
+	}
+	if m.hot == nil {
+		m.hot = new([hotSlots]hotSlot)
+	}
+	h := (first ^ bits.RotateLeft64(last, 31) ^ uint64(n)<<59) * 0x9e3779b97f4a7c15
+	sl := &m.hot[h>>(64-hotBits)]
+	if sl.n == int32(n) && sl.first == first && sl.last == last {
+		if sl.rank < 0 {
+			return 0, false
+		}
+		return int(sl.rank), true
+	}
+	r, ok := ranks.get(s)
+	*sl = hotSlot{first: first, last: last, n: int32(n), rank: -1}
+	if ok {
+		sl.rank = int32(r)
+	}
+	return r, ok
+}
+
+const hotBits = 12 // log2(hotSlots)
 
 // maxCounts bounds a merger's memory of counts: words recur, so a few
 // thousand spare most merges of a text.
@@ -45,7 +92,7 @@ func (m *merger) merge(piece string, ranks *rankTable) []int {
 		if i+2 >= len(m.starts) {
 			return noRank
 		}
-		if r, ok := ranks.get(piece[m.starts[i]:m.starts[i+2]]); ok {
+		if r, ok := m.rank(piece[m.starts[i]:m.starts[i+2]], ranks); ok {
 			return r
 		}
 		return noRank

@@ -8,7 +8,9 @@ import (
 
 // TestRankTable checks that every token of every encoding is found with
 // its rank, and that strings near the tokens (one byte short, one byte
-// longer, one byte changed) are found only when they are tokens too.
+// longer, one byte changed) are found only when they are tokens too: in
+// the table, and twice in a row through a merger's cache of ranks (looked
+// up, then remembered).
 func TestRankTable(t *testing.T) {
 	for _, name := range Encodings() {
 		ranks, err := tiktoken_loader.NewOfflineLoader().LoadTiktokenBpe(specs[name].file)
@@ -16,10 +18,16 @@ func TestRankTable(t *testing.T) {
 			t.Fatal(err)
 		}
 		table := newRankTable(ranks)
+		m := new(merger)
 		check := func(s string) {
 			want, wantOK := ranks[s]
 			if got, ok := table.get(s); got != want || ok != wantOK {
 				t.Fatalf("%s: get(%q) = %d, %v; want %d, %v", name, s, got, ok, want, wantOK)
+			}
+			for range 2 {
+				if got, ok := m.rank(s, table); got != want || ok != wantOK {
+					t.Fatalf("%s: merger's rank(%q) = %d, %v; want %d, %v", name, s, got, ok, want, wantOK)
+				}
 			}
 		}
 		check("")

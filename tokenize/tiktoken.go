@@ -138,7 +138,7 @@ func (e *tiktokenEncoding) CountPacked(text string, parts []string, counts []int
 	n, at := 0, 0
 	step := func() { // counts the text's piece at at
 		end := e.scan(text, at)
-		if _, ok := e.ranks.get(text[at:end]); ok {
+		if _, ok := m.rank(text[at:end], e.ranks); ok {
 			n++
 		} else {
 			n += m.count(text[at:end], e.ranks)
@@ -188,7 +188,7 @@ func (e *tiktokenEncoding) scanPart(p string, m *merger) partScan {
 	firstN := 0
 	for at := 0; at < len(p); {
 		end := e.scan(p, at)
-		if _, ok := e.ranks.get(p[at:end]); ok {
+		if _, ok := m.rank(p[at:end], e.ranks); ok {
 			sc.n++
 		} else {
 			sc.n += m.count(p[at:end], e.ranks)
@@ -223,7 +223,7 @@ func (e *tiktokenEncoding) each(text string, f func(m *merger, piece string, ran
 	}
 	defer e.mergers.Put(m)
 	e.scan.Each(text, func(piece string) bool {
-		rank, ok := e.ranks.get(piece)
+		rank, ok := m.rank(piece, e.ranks)
 		f(m, piece, rank, ok)
 		return true
 	})

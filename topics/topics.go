@@ -158,9 +158,12 @@ func parseTSV(data []byte) (*Topic, error) {
 }
 
 // parseJSON reads a JSON Lines topic.
-func parseJSON(data []byte) (*Topic, error) {
+func parseJSON(data []byte) (*Topic, error) { return parseWith(data, jsonin.DecodeSame) }
+
+// parseWith is parseJSON decoding the line with decode.
+func parseWith(data []byte, decode func([]byte, any) error) (*Topic, error) {
 	var v raw
-	if err := jsonin.Decode(data, &v); err != nil {
+	if err := decode(data, &v); err != nil {
 		return nil, err
 	}
 	if v.ID == nil || strings.TrimSpace(*v.ID) == "" {

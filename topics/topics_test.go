@@ -1,10 +1,13 @@
 package topics
 
 import (
+	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/jsonin"
 )
 
 func TestRead(t *testing.T) {
@@ -86,5 +89,43 @@ func TestReadOnly(t *testing.T) {
 	}
 	if _, err := ReadOnly(input.FromBytes("topics.jsonl", []byte(data+"{\"id\":\"a\",\"bad\":1}\n")), func(id string) bool { return id == "b" }); err == nil {
 		t.Error("a malformed topic of another shard was accepted")
+	}
+}
+
+// FuzzParseJSON checks that a topics line reads to the same topic, or the
+// same error, with the fast decoder tried first (jsonin.DecodeSame) as
+// with the strict standard decoder alone.
+func FuzzParseJSON(f *testing.F) {
+	f.Add(`{"id":"refund-clearance","text":"Can I return a clearance item?","tags":["multi-doc"],"answerable":true,"scopes":["tenant-a"],"as_of":"2026-06-01","family":"refund","facts":[{"id":"window","text":"Returns within 30 days","support":[{"item":"policy#2","span":"within 30 days"},{"item":"faq#7"}]},{"id":"clearance","support":[{"all":[{"item":"exceptions#4","span":"final sale"},{"item":"s2"}]}]}],"answers":["No."]}`)
+	f.Add(`{"facts":[{"id":"f","support":[{"item":"q000000-p42"},{"item":"q000000-p29"}]}],"id":"q000000","text":"question q000000"}`)
+	f.Add(`{"id":"a","answerable":null,"as_of":null,"tags":null,"meta":{"k":[1,{"x":"\u00e9"}], "k2" : null}}`)
+	f.Add(`{"ID":"a","Text":"\ud800","meta":{"a":1,"a":2}}`)
+	f.Fuzz(func(t *testing.T, line string) {
+		same, errSame := parseJSON([]byte(line))
+		std, errStd := parseWith([]byte(line), jsonin.Decode)
+		if fmt.Sprint(errSame) != fmt.Sprint(errStd) {
+			t.Fatalf("%q: errors differ: %v, %v", line, errSame, errStd)
+		}
+		if !reflect.DeepEqual(same, std) {
+			t.Fatalf("%q: read differently:\n%#v\n%#v", line, same, std)
+		}
+	})
+}
+
+// BenchmarkParseJSON reads a topic shaped like bench/gentraces'.
+func BenchmarkParseJSON(b *testing.B) {
+	line := []byte(`{"facts":[{"id":"f","support":[{"item":"q000000-p42"},{"item":"q000000-p29"}]}],"id":"q000000","text":"question q000000"}`)
+	for _, d := range []struct {
+		name   string
+		decode func([]byte, any) error
+	}{{"standard", jsonin.Decode}, {"same", jsonin.DecodeSame}} {
+		b.Run(d.name, func(b *testing.B) {
+			b.SetBytes(int64(len(line)))
+			for b.Loop() {
+				if _, err := parseWith(line, d.decode); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

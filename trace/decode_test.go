@@ -2,7 +2,10 @@ package trace
 
 import (
 	"fmt"
+	"maps"
+	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -59,7 +62,8 @@ func TestDecodeFastMatchesDecode(t *testing.T) {
 	}
 }
 
-// BenchmarkDecode compares the standard decoder with the fast one on
+// BenchmarkDecode compares the standard decoder, the fast one and
+// decodeUsual (with the fast one as fallback, as Scan decodes) on
 // traces shaped like bench/gentraces' (50 candidates, 10 reranked, 8
 // context passages of 1 KB).
 func BenchmarkDecode(b *testing.B) {
@@ -89,7 +93,8 @@ func BenchmarkDecode(b *testing.B) {
 	for _, d := range []struct {
 		name   string
 		decode func([]byte, any) error
-	}{{"encoding-json", jsonin.Decode}, {"fast", func(data []byte, v any) error { return jsonin.DecodeFast(data, v, itemLists) }}} {
+	}{{"encoding-json", jsonin.Decode}, {"fast", func(data []byte, v any) error { return jsonin.DecodeFast(data, v, itemLists) }},
+		{"usual", func(data []byte, v any) error { return decode(data, v.(*Trace)) }}} {
 		b.Run(d.name, func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			for b.Loop() {
@@ -120,4 +125,84 @@ func FuzzItemLists(f *testing.F) {
 			t.Fatalf("%q: decoded differently:\n%+v\n%+v", in, plain, exact)
 		}
 	})
+}
+
+// usualLine is a trace of the usual shape with every key decodeUsual
+// reads, escapes, non-ASCII text and numbers in each form JSON allows.
+const usualLine = `{"query":"q\"1\/é","system":"s","stages":[` +
+	`{"name":"candidates","items":[{"id":"a","score":2.5},{"id":"b","score":-1E-3},{"id":"c"}]},` +
+	`{"name":"context","budget_tokens":4000,"answer_reserve_tokens":0,"reported_tokens":17,"instructions":"Cite.\n","request":"Why?","text":"[a] h\té\r\n\n[b] x",` +
+	"\n" + `"items":[ {"id":"a","text":"hé","score":0},{ "text" : "x\\\b\f" , "id" : "b" } ]}],` +
+	`"answer":{"text":"Yes.","citations":["a","b"],"abstained":true},"latency_ms":{"candidates":12.5,"generation":1e3}} `
+
+// TestDecodeUsual checks that the usual shape is read by decodeUsual as
+// the general decoder reads it, and that what lies outside it is left to
+// the general decoder.
+func TestDecodeUsual(t *testing.T) {
+	var usual, general Trace
+	if !decodeUsual([]byte(usualLine), &usual) {
+		t.Fatal("the usual shape was not read")
+	}
+	if err := jsonin.DecodeFast([]byte(usualLine), &general, itemLists); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(usual, general) {
+		t.Fatalf("decoders differ:\n%+v\n%+v", usual, general)
+	}
+	for _, in := range []string{line,
+		`{"query":"q","system":"s","stages":[{"name":"a","items":[]}]}`,
+		`{"query":"q","system":"s","stages":[{"name":"a","items":null}]}`,
+		`{"query":"q","query":"q"}`,
+		`{"query":"q\u0041"}`,
+		`{"query":"q"} x`,
+		`{"query":"h` + "\xff" + `i"}`,
+		`{"stages":[{"name":"a","items":[{"id":"x","score":1.}]}]}`,
+		`{"stages":[{"name":"a","budget_tokens":1.5}]}`,
+		`{"latency_ms":{}}`,
+	} {
+		var tr Trace
+		if decodeUsual([]byte(in), &tr) {
+			t.Errorf("%s: read by decodeUsual", in)
+		}
+	}
+}
+
+// FuzzDecodeUsual checks that every line decodeUsual reads is read to the
+// same trace by the general decoder (so that falling back to it on the
+// rest keeps every error and every refusal).
+func FuzzDecodeUsual(f *testing.F) {
+	f.Add(usualLine)
+	f.Add(line)
+	f.Add(`{"query":"q","system":"s","stages":[{"name":"a","items":[{"id":"x","score":-0}]}],"latency_ms":{"a":1e-400}}`)
+	f.Add(`{"stages":[{"name":"a","budget_tokens":-0,"items":[{"id":"x","score":1e400}]}]}`)
+	f.Fuzz(func(t *testing.T, in string) {
+		var usual Trace
+		if !decodeUsual([]byte(in), &usual) {
+			return
+		}
+		var general Trace
+		if err := jsonin.DecodeFast([]byte(in), &general, itemLists); err != nil {
+			t.Fatalf("%q: read by decodeUsual, refused by the general decoder: %v", in, err)
+		}
+		if !reflect.DeepEqual(usual, general) || fmt.Sprintf("%#v", scores(usual)) != fmt.Sprintf("%#v", scores(general)) {
+			t.Fatalf("%q: decoded differently:\n%+v\n%+v", in, usual, general)
+		}
+	})
+}
+
+// scores are a trace's scores and latencies bit for bit (DeepEqual takes
+// -0 for 0).
+func scores(t Trace) []uint64 {
+	var out []uint64
+	for _, s := range t.Stages {
+		for _, it := range s.Items {
+			if it.Score != nil {
+				out = append(out, math.Float64bits(*it.Score))
+			}
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(t.Latency)) {
+		out = append(out, math.Float64bits(t.Latency[k]))
+	}
+	return out
 }

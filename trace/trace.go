@@ -131,7 +131,8 @@ func (t *Trace) Check() error {
 }
 
 func (s *Stage) check() error {
-	seen := map[string]int{}
+	seen := ranks.Get().(map[string]int)
+	defer func() { clear(seen); ranks.Put(seen) }()
 	for i, it := range s.Items {
 		if strings.TrimSpace(it.ID) == "" {
 			return fmt.Errorf("item %d has an empty id", i+1)
@@ -151,6 +152,10 @@ func (s *Stage) check() error {
 	}
 	return nil
 }
+
+// ranks are Stage.check's maps of the ranks of a stage's item ids, reused
+// from stage to stage.
+var ranks = sync.Pool{New: func() any { return map[string]int{} }}
 
 // Read reads every trace of a file. A (query, system) pair seen twice is an
 // error.
@@ -301,7 +306,7 @@ func (s *scanner) add(err error) {
 // decode checks one line and hands the trace on.
 func (s *scanner) decode(l numbered) {
 	t := &Trace{File: s.file, Line: l.line}
-	if err := jsonin.DecodeFast(l.data, t, itemLists); err != nil {
+	if err := decode(l.data, t); err != nil {
 		s.add(&diag.Error{File: s.file, Line: l.line, Msg: err.Error()})
 		return
 	}
