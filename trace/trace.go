@@ -8,11 +8,9 @@ package trace
 
 import (
 	"bufio"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/maphash"
 	"io"
 	"math"
 	"runtime"
@@ -217,7 +215,8 @@ func scanRecords(file string, records func(each func(line int, data []byte) erro
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	s := &scanner{file: file, fn: fn, seeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}}
+	s := &scanner{file: file, fn: fn, seen: newSeenPairs()}
+	defer s.seen.close()
 	lines := make(chan []numbered, workers)
 	var wg sync.WaitGroup
 	for range workers {
@@ -237,6 +236,9 @@ func scanRecords(file string, records func(each func(line int, data []byte) erro
 	close(lines)
 	wg.Wait()
 	s.add(readErr)
+	if !s.errs.Full() {
+		s.add(s.seen.finish(s.file))
+	}
 	s.errs.Sort()
 	return s.errs.Err()
 }
@@ -251,8 +253,7 @@ type scanner struct {
 	file  string
 	fn    func(*Trace) error
 	mu    sync.Mutex
-	seen  pairSet // the line of each pair's trace
-	seeds [2]maphash.Seed
+	seen  *seenPairs
 	errs  diag.List
 	batch []numbered
 }
@@ -316,31 +317,18 @@ func (s *scanner) decode(l numbered) {
 	s.add(s.fn(t))
 }
 
-// once rejects a second trace for the same query and system. Pairs are
-// known by two independent hashes, not by their ids, which would take
-// several times the room (see pairSet for the chance of a collision).
+// once rejects a second trace for the same query and system (see
+// seenPairs for one found only when reading ends).
 func (s *scanner) once(t *Trace) error {
-	h, c := pairHash(s.seeds[0], t.Query, t.System), uint32(pairHash(s.seeds[1], t.Query, t.System))
+	h := pairHash(s.seen.seed, t.Query, t.System)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if first, dup := s.seen.add(h, c, t.Line); dup {
+	first, dup, err := s.seen.add(h, t.Query, t.System, t.Line)
+	if dup {
 		return &diag.Error{File: s.file, Line: t.Line, Query: t.Query,
 			Msg: fmt.Sprintf("system %q has a second trace for this query (also line %d)", t.System, first)}
 	}
-	return nil
-}
-
-// pairHash hashes a (query, system) pair, the query's length first so that
-// no two pairs write the same bytes.
-func pairHash(seed maphash.Seed, query, system string) uint64 {
-	var h maphash.Hash
-	h.SetSeed(seed)
-	var n [8]byte
-	binary.LittleEndian.PutUint64(n[:], uint64(len(query)))
-	h.Write(n[:])
-	h.WriteString(query)
-	h.WriteString(system)
-	return h.Sum64()
+	return err
 }
 
 // Is reports whether f holds traces: its first non-blank line, read whole,
