@@ -344,12 +344,13 @@ func (s *Spilled) writeGroups(g groups, chunks []spillEntry, a *appender, b *app
 	if err := c.w.Flush(); err != nil {
 		return err
 	}
-	return s.buildIndex(c.off, c.n)
+	return s.buildIndex(c.off)
 }
 
-// buildIndex indexes the spill file's n records, size bytes.
-func (s *Spilled) buildIndex(size int64, n int) error {
-	s.index = make([]spillEntry, 0, n)
+// buildIndex indexes the spill file's records, size bytes.
+func (s *Spilled) buildIndex(size int64) error {
+	b := indexBuilder{temp: s.temp}
+	defer b.close()
 	r := bufio.NewReaderSize(io.NewSectionReader(s.f, 0, size), 1<<16)
 	var rec []byte
 	for off := int64(0); off < size; {
@@ -361,11 +362,14 @@ func (s *Spilled) buildIndex(size int64, n int) error {
 		if _, err := io.ReadFull(r, rec); err != nil {
 			return fmt.Errorf("reading the spill file: %w", err)
 		}
-		s.index = append(s.index, entry(recordID(rec), off))
+		if err := b.add(entry(recordID(rec), off)); err != nil {
+			return err
+		}
 		off += 4 + int64(len(rec))
 	}
-	slices.Sort(s.index)
-	return nil
+	var err error
+	s.index, err = b.finish()
+	return err
 }
 
 // findTopic returns the position in tops of the topic id and its record,
