@@ -132,9 +132,9 @@ func (b *indexBuilder) finish() (*diskIndex, error) {
 	return x, nil
 }
 
-// each calls fn with the offset of every entry of hash h, in order, until
-// fn says it is done.
-func (x *diskIndex) each(h uint64, fn func(off int64) (done bool, err error)) error {
+// each calls fn with the position (in sorted order) and offset of every
+// entry of hash h, in order, until fn says it is done.
+func (x *diskIndex) each(h uint64, fn func(pos int, off int64) (done bool, err error)) error {
 	if x == nil || x.n == 0 {
 		return nil
 	}
@@ -154,12 +154,53 @@ func (x *diskIndex) each(h uint64, fn func(off int64) (done bool, err error)) er
 			case e.hash() > h:
 				return nil
 			}
-			if done, err := fn(e.off()); done || err != nil {
+			if done, err := fn(p*indexStride+k, e.off()); done || err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// scan calls fn with every entry, in order.
+func (x *diskIndex) scan(fn func(pos int, e spillEntry) error) error {
+	r := bufio.NewReaderSize(io.NewSectionReader(x.f, 0, 8*int64(x.n)), 1<<16)
+	var b [8]byte
+	for pos := range x.n {
+		if _, err := io.ReadFull(r, b[:]); err != nil {
+			return fmt.Errorf("reading a temporary file of stages: %w", err)
+		}
+		if err := fn(pos, spillEntry(binary.LittleEndian.Uint64(b[:]))); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// shared calls fn with each set of entries that share a hash, in order
+// of offset.
+func (x *diskIndex) shared(fn func([]spillEntry) error) error {
+	var group []spillEntry
+	flush := func() error {
+		if len(group) < 2 {
+			return nil
+		}
+		return fn(group)
+	}
+	err := x.scan(func(_ int, e spillEntry) error {
+		if len(group) > 0 && group[0].hash() != e.hash() {
+			if err := flush(); err != nil {
+				return err
+			}
+			group = group[:0]
+		}
+		group = append(group, e)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return flush()
 }
 
 // close removes the index's file.

@@ -37,7 +37,7 @@ func TestDiskIndex(t *testing.T) {
 	}
 	for _, h := range []uint64{0, 1, 42, 1234, n/3 - 1, n / 3, 1 << 23} {
 		var got []int64
-		if err := x.each(h, func(off int64) (bool, error) { got = append(got, off); return false, nil }); err != nil {
+		if err := x.each(h, func(_ int, off int64) (bool, error) { got = append(got, off); return false, nil }); err != nil {
 			t.Fatal(err)
 		}
 		if !slices.Equal(got, want[h]) {

@@ -103,7 +103,7 @@ func (s *Spilled) get(id string) (*spilledQuery, error) {
 		return q, nil
 	}
 	var found *spilledQuery
-	err := s.index.each(queryHash(id), func(off int64) (bool, error) {
+	err := s.index.each(queryHash(id), func(_ int, off int64) (bool, error) {
 		rec, err := s.record(off)
 		if err != nil || recordID(rec) != id {
 			return false, err
