@@ -1,9 +1,19 @@
 # Shared by the bench scripts (sourced, not run): build_ragstat checks for
 # GNU time, makes the data folder $data and builds the command there as
-# $bin, from the checkout at $root.
+# $bin, from the checkout at $root; bigrun makes the synthetic TREC run
+# that bigrun_metrics are measured on.
 build_ragstat() {
   command -v /usr/bin/time >/dev/null || { echo "needs GNU time (apt-get install time)" >&2; exit 2; }
   mkdir -p "$data"
   bin="$data/ragstat"
   (cd "$root" && go build -o "$bin" ./cmd/ragstat)
 }
+
+# bigrun DIR QUERIES: the synthetic run of QUERIES queries, DIR/run.txt
+# with DIR/qrels.txt, made by the generator $gen unless it is there.
+bigrun() {
+  [ -s "$1/run.txt" ] || python3 "$gen" --out "$1" --queries "$2"
+}
+
+# The measures `ragstat eval` computes on the synthetic run.
+bigrun_metrics=(-m R@10 -m R@100 -m R@1000 -m RR@10 -m nDCG@10 -m nDCG@100 -m P@10 -m AP)

@@ -31,8 +31,6 @@ done
 . "$here/lib.sh"
 build_ragstat
 
-metrics=(-m R@10 -m R@100 -m R@1000 -m RR@10 -m nDCG@10 -m nDCG@100 -m P@10 -m AP)
-
 # measure NAME CMD...: runs CMD $runs times, prints "NAME min median maxrss".
 measure() {
   local name=$1; shift
@@ -97,14 +95,12 @@ paired() {
 
 for n in $sizes; do
   dir="$data/q$n"
-  if [ ! -s "$dir/run.txt" ]; then
-    python3 "$gen" --out "$dir" --queries "$n"
-  fi
+  bigrun "$dir" "$n"
   : >"$data/medians.txt"
   lines=$(wc -l <"$dir/run.txt")
   echo "== $n queries, $lines run lines, $(du -m "$dir/run.txt" | cut -f1) MB"
   printf '%-28s %8s %8s %8s\n' command min_s median_s peak_MiB
-  measure "ragstat eval" "$bin" eval -j "$dir/qrels.txt" --unjudged nonrelevant "${metrics[@]}" --summary "$dir/run.txt"
+  measure "ragstat eval" "$bin" eval -j "$dir/qrels.txt" --unjudged nonrelevant "${bigrun_metrics[@]}" --summary "$dir/run.txt"
   measure "ragstat trec-eval all_trec" "$bin" trec-eval -m all_trec "$dir/qrels.txt" "$dir/run.txt"
   if command -v trec_eval >/dev/null; then
     measure "trec_eval all_trec" trec_eval -m all_trec "$dir/qrels.txt" "$dir/run.txt"
@@ -115,7 +111,7 @@ for n in $sizes; do
 
   # Per-query output beside the summary only. json and jsonl carry every
   # query whatever the flags; the other formats are given --per-query.
-  out=("$bin" eval -j "$dir/qrels.txt" --unjudged nonrelevant "${metrics[@]}" "$dir/run.txt")
+  out=("$bin" eval -j "$dir/qrels.txt" --unjudged nonrelevant "${bigrun_metrics[@]}" "$dir/run.txt")
   out_summary=("${out[@]}" --summary)
   for f in table json jsonl csv tsv markdown trec; do
     declare -n cmd="out_$f"

@@ -24,12 +24,10 @@ done
 . "$here/lib.sh"
 build_ragstat
 dir="$data/q$queries"
-if [ ! -s "$dir/run.txt" ]; then
-  python3 "$gen" --out "$dir" --queries "$queries"
-fi
+bigrun "$dir" "$queries"
 out="$data/shards"
 rm -rf "$out" && mkdir -p "$out"
-eval_args=(eval -j "$dir/qrels.txt" --unjudged nonrelevant -m R@10 -m R@100 -m R@1000 -m RR@10 -m nDCG@10 -m nDCG@100 -m P@10 -m AP -f json "$dir/run.txt")
+eval_args=(eval -j "$dir/qrels.txt" --unjudged nonrelevant "${bigrun_metrics[@]}" -f json "$dir/run.txt")
 # compare reads the run twice, as base and candidate: the work of comparing two runs.
 compare_args=(compare -j "$dir/qrels.txt" --unjudged nonrelevant -m R@100 -m RR@10 -m nDCG@10 -m AP -f json "base=$dir/run.txt" "cand=$dir/run.txt")
 

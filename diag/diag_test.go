@@ -114,6 +114,9 @@ func TestOptionError(t *testing.T) {
 		{OptionError{Option: "unit", Msg: "an {unclosed"}, "unit an {unclosed", "--unit an {unclosed"},
 		{OptionError{Option: "stage", Msg: `: span "{Not An Option}" renamed twice`},
 			`stage: span "{Not An Option}" renamed twice`, `--stage: span "{Not An Option}" renamed twice`},
+		{OptionError{Msg: "{strict}: check them in " + Literal("runs/{old}/review.jsonl")},
+			"strict: check them in runs/{old}/review.jsonl", "--strict: check them in runs/{old}/review.jsonl"},
+		{OptionError{Msg: "a {{{x}}"}, "a {x}", "a {--x}"},
 	} {
 		if got := c.err.Error(); got != c.plain {
 			t.Errorf("Error() = %q, want %q", got, c.plain)

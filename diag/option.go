@@ -51,13 +51,23 @@ func (e *OptionError) Named(name func(option string) string) string {
 	return head + expand(e.Msg, name)
 }
 
-// expand is msg with every {option} written as name(option).
+// Literal is s written into an OptionError's Msg as it is: a path or a
+// value that may hold braces, which would otherwise read as {option}.
+func Literal(s string) string { return strings.ReplaceAll(s, "{", "{{") }
+
+// expand is msg with every {option} written as name(option), and every
+// "{{" as "{".
 func expand(msg string, name func(option string) string) string {
 	var b strings.Builder
 	for {
 		open := strings.IndexByte(msg, '{')
 		if open < 0 {
 			break
+		}
+		if strings.HasPrefix(msg[open:], "{{") {
+			b.WriteString(msg[:open+1])
+			msg = msg[open+2:]
+			continue
 		}
 		end := strings.IndexByte(msg[open:], '}')
 		if end < 0 {

@@ -96,6 +96,23 @@ func pageOrder(t *testing.T, ctx context.Context, after string) string {
 	return ""
 }
 
+// openEntry opens ann's grading page of item's entry in tk, waits for it
+// to load and returns the entry's queue order.
+func openEntry(t *testing.T, ctx context.Context, base string, tk *assess.Task, item string) int {
+	t.Helper()
+	var order int
+	for _, e := range tk.Entries {
+		if e.Item == item {
+			order = e.Order
+		}
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(fmt.Sprintf("%s/a/ann/e/%d", base, order))); err != nil {
+		t.Fatal(err)
+	}
+	pageOrder(t, ctx, "")
+	return order
+}
+
 // waitSaved waits for a page whose saved message starts with prefix.
 func waitSaved(t *testing.T, ctx context.Context, prefix string) {
 	t.Helper()
@@ -136,16 +153,7 @@ func TestJudgeInBrowser(t *testing.T) {
 		}
 	}
 	// The hostile passage shows as text and runs nothing.
-	var hostileOrder int
-	for _, e := range tk.Entries {
-		if e.Item == "hostile" {
-			hostileOrder = e.Order
-		}
-	}
-	if err := chromedp.Do(ctx, chromedp.Navigate(fmt.Sprintf("%s/a/ann/e/%d", base, hostileOrder))); err != nil {
-		t.Fatal(err)
-	}
-	pageOrder(t, ctx, "")
+	openEntry(t, ctx, base, tk, "hostile")
 	shown, err := chromedp.Run(ctx, chromedp.Text(chromedp.ID("passage")))
 	if err != nil || strings.TrimSpace(shown) != hostile {
 		t.Errorf("the hostile passage shows as %q (%v)", shown, err)
@@ -155,16 +163,7 @@ func TestJudgeInBrowser(t *testing.T) {
 	}
 	// Mark a span for the fact "days" on the faq passage: select the text,
 	// pick the fact, press m.
-	var faqOrder int
-	for _, e := range tk.Entries {
-		if e.Item == "faq" {
-			faqOrder = e.Order
-		}
-	}
-	if err := chromedp.Do(ctx, chromedp.Navigate(fmt.Sprintf("%s/a/ann/e/%d", base, faqOrder))); err != nil {
-		t.Fatal(err)
-	}
-	pageOrder(t, ctx, "")
+	faqOrder := openEntry(t, ctx, base, tk, "faq")
 	const sel = `(() => {
 		const node = document.getElementById("passage").firstChild;
 		const start = node.textContent.indexOf("5 to 10 business days");
@@ -197,10 +196,7 @@ func TestJudgeInBrowser(t *testing.T) {
 			t.Errorf("entry %s after reload: %q (%v), want grade %s", o, cur, err, g)
 		}
 	}
-	if err := chromedp.Do(ctx, chromedp.Navigate(fmt.Sprintf("%s/a/ann/e/%d", base, faqOrder))); err != nil {
-		t.Fatal(err)
-	}
-	pageOrder(t, ctx, "")
+	openEntry(t, ctx, base, tk, "faq")
 	spans, err := chromedp.Run(ctx, chromedp.Text(chromedp.ID("span-list")))
 	if err != nil || !strings.Contains(spans, "5 to 10 business days") || !strings.Contains(spans, "for days") {
 		t.Errorf("spans after reload: %q (%v)", spans, err)

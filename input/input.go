@@ -11,6 +11,7 @@ import (
 	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -486,4 +487,20 @@ func ParseFormat(s string) (Format, error) {
 		return f, nil
 	}
 	return FormatAuto, fmt.Errorf("unknown format %q: use trec, jsonl or json", s)
+}
+
+// DetectFormat guesses the format of a judgments or run file from its
+// first bytes: TREC when the first line is not a JSON object, JSON Lines
+// when it is one and line accepts its keys as those of a line's record,
+// else the JSON object format.
+func DetectFormat(head []byte, line func(keys map[string]json.RawMessage) bool) Format {
+	first := FirstLine(head)
+	if len(first) == 0 || first[0] != '{' {
+		return FormatTREC
+	}
+	var keys map[string]json.RawMessage
+	if json.NewDecoder(bytes.NewReader(first)).Decode(&keys) == nil && line(keys) {
+		return FormatJSONL
+	}
+	return FormatJSON
 }

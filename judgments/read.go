@@ -25,21 +25,15 @@ const (
 	JSON  = input.FormatJSON  // {"q": {"d": 3}}
 )
 
-// Detect guesses the format from the first bytes of a file.
+// Detect guesses the format from the first bytes of a file: JSON Lines
+// when the first object has "item" and a "query" that is not an object
+// (JSON object files hold objects).
 func Detect(head []byte) Format {
-	first := input.FirstLine(head)
-	if len(first) == 0 || first[0] != '{' {
-		return TREC
-	}
-	var probe map[string]json.RawMessage
-	if json.NewDecoder(bytes.NewReader(first)).Decode(&probe) == nil {
-		if q, ok := probe["query"]; ok && len(q) > 0 && q[0] != '{' { // JSON object files hold objects
-			if _, ok := probe["item"]; ok {
-				return JSONL
-			}
-		}
-	}
-	return JSON
+	return input.DetectFormat(head, func(keys map[string]json.RawMessage) bool {
+		q := keys["query"]
+		_, item := keys["item"]
+		return len(q) > 0 && q[0] != '{' && item
+	})
 }
 
 // Options say how to read judgments.

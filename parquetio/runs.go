@@ -1,7 +1,10 @@
 // Package parquetio reads runs from Parquet files and writes per-query
 // results as Parquet, so that DuckDB, Spark or BigQuery users can hand
 // ragstat their tables and join its rows with their own. It is kept apart
-// from the core packages because its library is large to compile.
+// from the core packages because its library is large to compile. The
+// evaluations of files as the command line makes them (EvaluateRuns,
+// StagesRun) live here too: they read Parquet beside text and write
+// per-query records in either.
 //
 // A run is a table with one row per returned item: query and item
 // (strings), score (any number) and, optionally, rank (an integer). Rows

@@ -35,23 +35,29 @@ type countingWriter struct{ n int64 }
 
 func (c *countingWriter) Write(p []byte) (int, error) { c.n += int64(len(p)); return len(p), nil }
 
-func benchRender(b *testing.B, render func(io.Writer, string, *Eval) error) {
-	r := benchEval(b)
-	for _, format := range Formats {
+// benchFormats runs render in each format as a sub-benchmark, reporting
+// the bytes it writes.
+func benchFormats(b *testing.B, formats []string, render func(w io.Writer, format string) error) {
+	for _, format := range formats {
 		b.Run(format, func(b *testing.B) {
 			var size countingWriter
-			if err := render(&size, format, r); err != nil {
+			if err := render(&size, format); err != nil {
 				b.Fatal(err)
 			}
 			b.SetBytes(size.n)
 			b.ReportAllocs()
 			for b.Loop() {
-				if err := render(io.Discard, format, r); err != nil {
+				if err := render(io.Discard, format); err != nil {
 					b.Fatal(err)
 				}
 			}
 		})
 	}
+}
+
+func benchRender(b *testing.B, render func(io.Writer, string, *Eval) error) {
+	r := benchEval(b)
+	benchFormats(b, Formats, func(w io.Writer, format string) error { return render(w, format, r) })
 }
 
 // BenchmarkRender writes the 10,000 queries x 8 metrics of bench/run.sh in
@@ -79,19 +85,5 @@ func BenchmarkRenderStages(b *testing.B) {
 	}
 	r := &Stages{Tool: "ragstat", Version: "bench", Policy: ev.Policy, Inputs: ev.Inputs, PerQuery: true,
 		Result: &stages.Result{Systems: []*stages.System{sys}}}
-	for _, format := range []string{"table", "json"} {
-		b.Run(format, func(b *testing.B) {
-			var size countingWriter
-			if err := RenderStages(&size, format, r); err != nil {
-				b.Fatal(err)
-			}
-			b.SetBytes(size.n)
-			b.ReportAllocs()
-			for b.Loop() {
-				if err := RenderStages(io.Discard, format, r); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
+	benchFormats(b, []string{"table", "json"}, func(w io.Writer, format string) error { return RenderStages(w, format, r) })
 }

@@ -28,22 +28,15 @@ const (
 	JSON  = input.FormatJSON  // {"q": {"d": 2.5}}
 )
 
-// Detect guesses the format from the first bytes of a file.
+// Detect guesses the format from the first bytes of a file: JSON Lines
+// when the first object has "items", or a "query" that is not an object
+// (JSON object files hold objects).
 func Detect(head []byte) Format {
-	first := input.FirstLine(head)
-	if len(first) == 0 || first[0] != '{' {
-		return TREC
-	}
-	var probe map[string]json.RawMessage
-	if json.NewDecoder(bytes.NewReader(first)).Decode(&probe) == nil {
-		if q, ok := probe["query"]; ok && len(q) > 0 && q[0] != '{' { // JSON object files hold objects
-			return JSONL
-		}
-		if _, ok := probe["items"]; ok {
-			return JSONL
-		}
-	}
-	return JSON
+	return input.DetectFormat(head, func(keys map[string]json.RawMessage) bool {
+		q := keys["query"]
+		_, items := keys["items"]
+		return len(q) > 0 && q[0] != '{' || items
+	})
 }
 
 // Options say how to read a run.

@@ -126,19 +126,27 @@ func TestHFGolden(t *testing.T) {
 // codePointText is the text whose count is checked for code point c.
 func codePointText(c rune) string { return "a" + string(c) + "1 " + string(c) + "b" }
 
+// readCodePoints reads testdata/golden/name, a JSON object of what
+// tiktoken counts for the code points (the counts, or their hash) by
+// tokenizer name, into want.
+func readCodePoints(t *testing.T, name string, want any) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "golden", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, want); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestCodePointSample counts codePointText(c) for a sample of code points
 // (every one below U+0800, every 101st above; the rule of
 // testdata/oracle/gen.mjs) and compares each count with OpenAI's tiktoken.
 // TestEveryCodePoint, in the long suite, checks them all.
 func TestCodePointSample(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("testdata", "golden", "codepoints-sample.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var want map[string][]int
-	if err := json.Unmarshal(data, &want); err != nil {
-		t.Fatal(err)
-	}
+	readCodePoints(t, "codepoints-sample.json", &want)
 	for name, counts := range want {
 		tok, err := New(name)
 		if err != nil {
@@ -169,14 +177,8 @@ func TestCodePointSample(t *testing.T) {
 // compares a hash of the counts with the one OpenAI's tiktoken gives.
 func TestEveryCodePoint(t *testing.T) {
 	longtest.Skip(t)
-	data, err := os.ReadFile(filepath.Join("testdata", "golden", "codepoints.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var want map[string]string
-	if err := json.Unmarshal(data, &want); err != nil {
-		t.Fatal(err)
-	}
+	readCodePoints(t, "codepoints.json", &want)
 	for name, hash := range want {
 		tok, err := New(name)
 		if err != nil {

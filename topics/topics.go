@@ -68,7 +68,8 @@ func NewSet(file string, ts []*Topic) *Set {
 // Get returns the topic id, or nil.
 func (s *Set) Get(id string) *Topic { return s.byID[id] }
 
-// raw is the JSON shape, with pointers where absence matters.
+// raw is the JSON shape of a topic as read, with pointers where absence
+// matters.
 type raw struct {
 	ID         *string         `json:"id"`
 	Text       string          `json:"text"`
@@ -77,22 +78,9 @@ type raw struct {
 	Scopes     []string        `json:"scopes"`
 	AsOf       jsonin.Date     `json:"as_of"`
 	Family     string          `json:"family"`
-	Facts      []rawFact       `json:"facts"`
+	Facts      []wireFact      `json:"facts"`
 	Answers    []string        `json:"answers"`
 	Meta       json.RawMessage `json:"meta"`
-}
-
-type rawFact struct {
-	ID      string       `json:"id"`
-	Text    string       `json:"text"`
-	Support []rawSupport `json:"support"`
-}
-
-// rawSupport is {"item":..,"span":..} or {"all":[{"item":..},..]}.
-type rawSupport struct {
-	Item string  `json:"item"`
-	Span string  `json:"span"`
-	All  []Piece `json:"all"`
 }
 
 // Read reads a topics file: JSON Lines, or tab-separated qid<TAB>query
@@ -198,7 +186,7 @@ func parseJSON(data []byte) (*Topic, error) {
 	return t, nil
 }
 
-func fact(rf rawFact) (Fact, error) {
+func fact(rf wireFact) (Fact, error) {
 	f := Fact{ID: rf.ID, Text: rf.Text}
 	if strings.TrimSpace(f.ID) == "" {
 		return f, fmt.Errorf(`missing or empty "id"`)

@@ -6,20 +6,21 @@ import (
 	"io"
 )
 
-// wire is the JSON shape of a topic as Read accepts it: a support of one
-// piece is written {"item":..,"span":..}, a support of several
-// {"all":[..]}.
+// wire is the JSON shape of a topic as Write writes it and Read accepts it.
 type wire struct {
 	*Topic
 	Facts []wireFact `json:"facts,omitempty"`
 }
 
+// wireFact is a fact as written and read.
 type wireFact struct {
 	ID      string        `json:"id"`
 	Text    string        `json:"text,omitempty"`
 	Support []wireSupport `json:"support"`
 }
 
+// wireSupport is {"item":..,"span":..} or {"all":[{"item":..},..]}: Write
+// writes a support of one piece the first way, one of several the second.
 type wireSupport struct {
 	Item string  `json:"item,omitempty"`
 	Span string  `json:"span,omitempty"`

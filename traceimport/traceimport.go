@@ -206,7 +206,7 @@ func ParseStages(renames []string) (map[string]string, error) {
 			return nil, &diag.OptionError{Option: "stage", Value: strconv.Quote(s), Msg: ": give SPAN=NAME or SPAN=-"}
 		}
 		if _, dup := stages[span]; dup {
-			return nil, &diag.OptionError{Option: "stage", Value: strconv.Quote(s), Msg: fmt.Sprintf(": span %q renamed twice", span)}
+			return nil, &diag.OptionError{Option: "stage", Value: strconv.Quote(s), Msg: fmt.Sprintf(": span %q renamed twice", diag.Literal(span))}
 		}
 		if stages == nil {
 			stages = map[string]string{}

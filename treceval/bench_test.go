@@ -70,24 +70,33 @@ func BenchmarkAllTrec(b *testing.B) {
 	}
 }
 
-// BenchmarkScore measures ranking and scoring one query of 1,000 documents
-// (100 judged) with every all_trec measure.
-func BenchmarkScore(b *testing.B) {
-	qrelsPath, runPath := writeBenchFiles(b, 1, 1000)
-	c, err := parseArgs([]string{"-m", "all_trec", qrelsPath, runPath})
+// readBench writes the files of writeBenchFiles and reads them as the
+// command does given the options args; it returns the evaluation and the
+// run's path.
+func readBench(tb testing.TB, nq, nd int, args ...string) (*evaluation, string) {
+	tb.Helper()
+	qrelsPath, runPath := writeBenchFiles(tb, nq, nd)
+	c, err := parseArgs(append(args, qrelsPath, runPath))
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	ins, nvals, err := c.req.instances()
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	e := &evaluation{cfg: c, ins: ins, nvals: nvals}
 	if err := e.read(qrelsPath, runPath, nil); err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
+	return e, runPath
+}
+
+// BenchmarkScore measures ranking and scoring one query of 1,000 documents
+// (100 judged) with every all_trec measure.
+func BenchmarkScore(b *testing.B) {
+	e, runPath := readBench(b, 1, 1000, "-m", "all_trec")
 	var docs []trecfile.RunDoc
-	err = trecfile.ReadRun(func() (io.ReadCloser, error) { return os.Open(runPath) }, trecfile.Options{Lenient: true},
+	err := trecfile.ReadRun(func() (io.ReadCloser, error) { return os.Open(runPath) }, trecfile.Options{Lenient: true},
 		func(q *trecfile.RunQuery) error {
 			for _, d := range q.Docs {
 				d.Doc = strings.Clone(d.Doc)

@@ -143,19 +143,7 @@ func TestAppendFloat(t *testing.T) {
 // TestWriteQueries checks that -q's rows, formatted in chunks on every
 // core, come out in the order one loop writes them, across many chunks.
 func TestWriteQueries(t *testing.T) {
-	qrelsPath, runPath := writeBenchFiles(t, 1000, 20)
-	c, err := parseArgs([]string{"-q", "-m", "all_trec", qrelsPath, runPath})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ins, nvals, err := c.req.instances()
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := &evaluation{cfg: c, ins: ins, nvals: nvals}
-	if err := e.read(qrelsPath, runPath, nil); err != nil {
-		t.Fatal(err)
-	}
+	e, _ := readBench(t, 1000, 20, "-q", "-m", "all_trec")
 	var qids []string
 	for _, j := range e.qrels.queries {
 		qids = append(qids, j.qid)

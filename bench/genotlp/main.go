@@ -11,14 +11,10 @@
 package main
 
 import (
-	"bufio"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"log"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
@@ -28,17 +24,15 @@ import (
 )
 
 type config struct {
-	traces, candidates, reranked, context, passage, inflight int
+	synth.Pipeline
+	traces, inflight int
 }
 
 func main() {
 	var c config
 	out := flag.String("out", "", "output directory")
 	flag.IntVar(&c.traces, "traces", 10000, "traces (one per query)")
-	flag.IntVar(&c.candidates, "candidates", 50, "documents the retriever returns")
-	flag.IntVar(&c.reranked, "reranked", 10, "documents the reranker keeps")
-	flag.IntVar(&c.context, "context", 8, "passages packed into the context")
-	flag.IntVar(&c.passage, "passage", 1000, "bytes per passage")
+	c.Flags(flag.CommandLine)
 	flag.IntVar(&c.inflight, "inflight", 8, "traces whose spans interleave")
 	flag.Parse()
 	if *out == "" {
@@ -49,25 +43,10 @@ func main() {
 	}
 }
 
-type writer struct {
-	w   *bufio.Writer
-	enc *json.Encoder
-}
-
 func (c config) write(dir string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	files, closeAll, err := synth.Create(dir, "spans.otlp.jsonl", "judgments.jsonl", "topics.jsonl")
+	if err != nil {
 		return err
-	}
-	files := map[string]*writer{}
-	var closers []func() error
-	for _, name := range []string{"spans.otlp.jsonl", "judgments.jsonl", "topics.jsonl"} {
-		f, err := os.Create(filepath.Join(dir, name))
-		if err != nil {
-			return err
-		}
-		w := bufio.NewWriterSize(f, 1<<20)
-		files[name] = &writer{w, json.NewEncoder(w)}
-		closers = append(closers, w.Flush, f.Close)
 	}
 	r := rand.New(rand.NewPCG(1, 2))
 	for first := 0; first < c.traces; first += c.inflight {
@@ -88,7 +67,7 @@ func (c config) write(dir string) error {
 					if err != nil {
 						return err
 					}
-					files["spans.otlp.jsonl"].w.Write(append(b, '\n'))
+					files["spans.otlp.jsonl"].Write(append(b, '\n'))
 					wrote = true
 				}
 			}
@@ -97,23 +76,18 @@ func (c config) write(dir string) error {
 			}
 		}
 	}
-	for _, close := range closers {
-		if err := close(); err != nil {
-			return err
-		}
-	}
-	return nil
+	return closeAll()
 }
 
 // query returns the spans of one trace, each as its own request, in the
 // order they end, and writes the query's judgments and topic.
-func (c config) query(r *rand.Rand, q int, files map[string]*writer) ([]ptrace.Traces, error) {
+func (c config) query(r *rand.Rand, q int, files map[string]synth.Out) ([]ptrace.Traces, error) {
 	qid := fmt.Sprintf("q%06d", q)
-	ids := make([]string, c.candidates)
-	texts := make([]string, c.candidates)
+	ids := make([]string, c.Candidates)
+	texts := make([]string, c.Candidates)
 	for i := range ids {
 		ids[i] = fmt.Sprintf("%s-p%02d", qid, i)
-		texts[i] = synth.NumberedPassage(r, c.passage)
+		texts[i] = synth.NumberedPassage(r, c.Passage)
 	}
 	var tid pcommon.TraceID
 	copy(tid[:], fmt.Sprintf("%016x", q*2654435761+1))
@@ -152,10 +126,10 @@ func (c config) query(r *rand.Rand, q int, files map[string]*writer) ([]ptrace.T
 	}
 	retr, s := newSpan(1, "VectorStoreRetriever", "RETRIEVER", t0+ms, t0+12*ms)
 	s.Attributes().PutStr("input.value", "question "+qid)
-	docs(s.Attributes(), "retrieval.documents", c.candidates)
+	docs(s.Attributes(), "retrieval.documents", c.Candidates)
 	rerank, s := newSpan(2, "CrossEncoderReranker", "RERANKER", t0+13*ms, t0+50*ms)
-	docs(s.Attributes(), "reranker.output_documents", c.reranked)
-	packed := make([]string, c.context)
+	docs(s.Attributes(), "reranker.output_documents", c.Reranked)
+	packed := make([]string, c.Context)
 	for i := range packed {
 		packed[i] = "[" + ids[i] + "] " + texts[i]
 	}
@@ -171,15 +145,9 @@ func (c config) query(r *rand.Rand, q int, files map[string]*writer) ([]ptrace.T
 	a.PutInt("llm.token_count.prompt", 2100)
 	a.PutInt("llm.token_count.completion", 12)
 	root, _ := newSpan(0, "RunnableSequence", "CHAIN", t0, t0+901*ms)
-	for i, id := range ids[:min(16, len(ids))] {
-		grade := 0
-		if i%5 == 0 {
-			grade = 1 + i%3
-		}
-		if err := files["judgments.jsonl"].enc.Encode(map[string]any{"query": qid, "item": id, "grade": grade}); err != nil {
-			return nil, err
-		}
+	if err := synth.Judge(files["judgments.jsonl"].Enc, qid, ids); err != nil {
+		return nil, err
 	}
-	err := files["topics.jsonl"].enc.Encode(map[string]any{"id": qid, "text": "question " + qid})
+	err := files["topics.jsonl"].Enc.Encode(map[string]any{"id": qid, "text": "question " + qid})
 	return []ptrace.Traces{retr, rerank, llm, root}, err
 }

@@ -6,13 +6,9 @@
 package main
 
 import (
-	"bufio"
-	"encoding/json"
 	"flag"
 	"log"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 
 	"github.com/ragstat/ragstat/internal/synth"
 )
@@ -26,10 +22,7 @@ func main() {
 	var c config
 	out := flag.String("out", "", "output directory")
 	flag.IntVar(&c.traces, "traces", 100000, "traces (one per query)")
-	flag.IntVar(&c.Candidates, "candidates", 50, "candidates per query")
-	flag.IntVar(&c.Reranked, "reranked", 10, "reranked items per query")
-	flag.IntVar(&c.Context, "context", 8, "context passages per query")
-	flag.IntVar(&c.Passage, "passage", 1000, "bytes per passage")
+	c.Flags(flag.CommandLine)
 	flag.Parse()
 	if *out == "" {
 		log.Fatal("-out DIR is required")
@@ -40,30 +33,15 @@ func main() {
 }
 
 func (c config) write(dir string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	files, closeAll, err := synth.Create(dir, "traces.jsonl", "judgments.jsonl", "topics.jsonl")
+	if err != nil {
 		return err
-	}
-	files := map[string]*json.Encoder{}
-	var closers []func() error
-	for _, name := range []string{"traces.jsonl", "judgments.jsonl", "topics.jsonl"} {
-		f, err := os.Create(filepath.Join(dir, name))
-		if err != nil {
-			return err
-		}
-		w := bufio.NewWriterSize(f, 1<<20)
-		files[name] = json.NewEncoder(w)
-		closers = append(closers, w.Flush, f.Close)
 	}
 	r := rand.New(rand.NewPCG(1, 2))
 	for q := range c.traces {
-		if err := c.Query(r, q, files["traces.jsonl"], files["judgments.jsonl"], files["topics.jsonl"]); err != nil {
+		if err := c.Query(r, q, files["traces.jsonl"].Enc, files["judgments.jsonl"].Enc, files["topics.jsonl"].Enc); err != nil {
 			return err
 		}
 	}
-	for _, close := range closers {
-		if err := close(); err != nil {
-			return err
-		}
-	}
-	return nil
+	return closeAll()
 }

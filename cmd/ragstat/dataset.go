@@ -1,16 +1,11 @@
 package main
 
 import (
-	"cmp"
-	"fmt"
+	"errors"
 
-	"github.com/ragstat/ragstat/input"
-	"github.com/ragstat/ragstat/internal/chunks"
 	"github.com/ragstat/ragstat/internal/outfile"
 	"github.com/ragstat/ragstat/internal/remap"
 	"github.com/ragstat/ragstat/internal/split"
-	"github.com/ragstat/ragstat/judgments"
-	"github.com/ragstat/ragstat/topics"
 )
 
 // datasetCommands are the remap and split commands, embedded in the command line.
@@ -35,35 +30,9 @@ type remapCmd struct {
 }
 
 func (c *remapCmd) Run(e *env) error {
-	if (c.Topics == "") != (c.OutTopics == "") {
-		return fmt.Errorf("--topics and --out-topics go together")
-	}
-	ins := []outfile.Input{{Flag: "--old-chunks", Path: c.OldChunks}, {Flag: "--new-chunks", Path: c.NewChunks},
-		{Flag: "--documents", Path: c.Documents}, {Flag: "--judgments", Path: c.Judgments}, {Flag: "--topics", Path: c.Topics}}
-	out, err := outfile.Start(outfile.Options{Force: c.Force, Stdout: e.stdout}, ins,
-		outfile.Input{Flag: "--out", Path: c.Out}, outfile.Input{Flag: "--review", Path: c.Review}, outfile.Input{Flag: "--out-topics", Path: c.OutTopics})
-	if err != nil {
-		return err
-	}
-	defer out.Abort()
-	fs := input.Batch{Stdin: e.stdin}
-	src := remap.Sources{Old: input.ReadIn(&fs, c.OldChunks, chunks.Read), New: input.ReadIn(&fs, c.NewChunks, chunks.Read),
-		Documents: input.ReadIn(&fs, c.Documents, chunks.ReadDocuments), Judgments: input.ReadIn(&fs, c.Judgments, judgments.ReadOn(c.Grades, judgments.Options{})),
-		Topics: input.ReadIn(&fs, c.Topics, topics.Read)}
-	if fs.Err != nil {
-		return fs.Err
-	}
-	res, err := remap.Run(src, remap.Options{MinOverlap: c.MinOverlap, Strict: c.Strict})
-	if err != nil {
-		return err
-	}
-	if err := res.WriteSummary(e.stdout); err != nil {
-		return internal(err)
-	}
-	if err := res.Save(out, remap.Paths{Judgments: c.Out, Topics: c.OutTopics, Review: c.Review}, e.stdout, e.stderr); err != nil || !res.Withheld {
-		return err
-	}
-	return fmt.Errorf("%d review lines (--strict): check them in %s; the remapped files were not written", len(res.Review), cmp.Or(c.Review, "standard error"))
+	opt, out := remap.Options{MinOverlap: c.MinOverlap, Strict: c.Strict}, remap.Paths{Judgments: c.Out, Topics: c.OutTopics, Review: c.Review}
+	return reported(remap.Request{OldChunks: c.OldChunks, NewChunks: c.NewChunks, Documents: c.Documents, Judgments: c.Judgments,
+		Grades: c.Grades, Topics: c.Topics, Options: opt, Out: out, Force: c.Force}.Run(e.stdin, e.stdout, e.stderr))
 }
 
 type splitCmd struct {
@@ -78,26 +47,14 @@ type splitCmd struct {
 }
 
 func (c *splitCmd) Run(e *env) error {
-	by, err := split.ParseGroupBy(c.GroupBy)
-	if err != nil {
-		return err
-	}
-	out := outfile.New(outfile.Options{Force: c.Force}, outfile.Input{Flag: "--topics", Path: c.Topics}, outfile.Input{Flag: "--judgments", Path: c.Judgments})
-	defer out.Abort()
-	if err := split.Claim(out, c.OutDir, c.Judgments != ""); err != nil {
-		return err
-	}
-	fs := input.Batch{Stdin: e.stdin}
-	ts, js := input.ReadIn(&fs, c.Topics, topics.Read), input.ReadIn(&fs, c.Judgments, judgments.ReadOn(c.Grades, judgments.Options{}))
-	if fs.Err != nil {
-		return fs.Err
-	}
-	res, outputs, err := split.Run(ts, js, split.Options{HeldOut: c.HeldOut, Seed: c.Seed, GroupBy: by})
-	if err != nil {
-		return err
-	}
-	if err := res.WriteSummary(e.stdout); err != nil {
+	return reported(split.Request{Topics: c.Topics, Judgments: c.Judgments, Grades: c.Grades, HeldOut: c.HeldOut, Seed: c.Seed,
+		GroupBy: c.GroupBy, OutDir: c.OutDir, Force: c.Force}.Run(e.stdin, e.stdout))
+}
+
+// reported maps a report that could not be written (outfile.ReportError) to exit status 1.
+func reported(err error) error {
+	if _, ok := errors.AsType[*outfile.ReportError](err); ok {
 		return internal(err)
 	}
-	return split.Save(out, c.OutDir, outputs, e.stdout)
+	return err
 }

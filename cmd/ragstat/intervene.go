@@ -1,20 +1,12 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"io"
 	"os"
-	"os/signal"
 	"time"
 
-	"github.com/ragstat/ragstat/eval"
-	"github.com/ragstat/ragstat/input"
-	"github.com/ragstat/ragstat/internal/outfile"
 	"github.com/ragstat/ragstat/intervene"
 	"github.com/ragstat/ragstat/report"
-	"github.com/ragstat/ragstat/stages"
-	"github.com/ragstat/ragstat/tokenize"
 	"github.com/ragstat/ragstat/traceimport"
 )
 
@@ -49,70 +41,23 @@ type interveneCmd struct {
 }
 
 func (c *interveneCmd) Run(e *env) error {
-	if c.WriteBatch != "" && c.ReadBatch != "" {
-		return fmt.Errorf("--write-batch and --read-batch: give one")
-	}
 	var mapped traceimport.Manifests
-	req := stages.Request{Settings: eval.Settings{Judgments: c.Judgments, JudgmentsFormat: c.JudgmentsFormat, Grades: c.Grades}, Topics: c.Topics, Corpus: c.Corpus}
-	src, err := req.Open(e.files(), c.Traces, e.stdin, e.traceFormats(c.mappingFlags, stageFlags{}, &mapped))
-	defer src.Close()
+	job := intervene.Job{Judgments: c.Judgments, JudgmentsFormat: c.JudgmentsFormat, Grades: c.Grades, Topics: c.Topics,
+		Corpus: c.Corpus, Traces: c.Traces, Tokenizer: c.Tokenizer, MinGrade: c.MinGrade, PassF1: c.PassF1, Queries: c.Queries,
+		Failing: c.Failing, Settings: intervene.Settings{Model: c.Model, Temperature: c.Temperature, Seed: c.Seed, MaxTokens: c.MaxTokens},
+		Citation: c.CitationPattern, Abstain: c.AbstainPattern, KeyEnv: c.APIKeyEnv, NoCache: c.NoCache, WriteBatch: c.WriteBatch,
+		ReadBatch: c.ReadBatch, Force: c.Force, Endpoint: intervene.Endpoint{URL: c.Endpoint, Timeout: c.Timeout, Retries: c.Retries,
+			RateLimit: c.RateLimit, Cache: c.Cache}}
+	out, err := job.Run(intervene.World{Files: e.files(), Stdin: e.stdin, Stdout: e.stdout, Getenv: os.Getenv,
+		Formats: e.traceFormats(c.mappingFlags, stageFlags{}, &mapped), Interrupt: []os.Signal{os.Interrupt}})
 	if err != nil {
 		return err
 	}
-	traces, err := intervene.Gather(src.Scan)
-	if err != nil {
-		return err
-	}
-	opt := intervene.Options{Judgments: src.Judgments, Topics: src.Topics, Corpus: src.Corpus, MinGrade: c.MinGrade, PassF1: c.PassF1,
-		Queries: c.Queries, Failing: c.Failing, Settings: intervene.Settings{Model: c.Model, Temperature: c.Temperature, Seed: c.Seed, MaxTokens: c.MaxTokens}}
-	if opt.Tokenizer, err = tokenize.New(c.Tokenizer); err != nil {
-		return err
-	}
-	if opt.Citation, opt.Abstain, err = (traceimport.Mapping{Citation: c.CitationPattern, Abstain: c.AbstainPattern}).Patterns(); err != nil {
-		return err
-	}
-	var batch *intervene.Batch
-	var out *outfile.Set
-	var notes []string
-	switch {
-	case c.WriteBatch != "":
-		ins := append([]outfile.Input{{Flag: "--judgments", Path: c.Judgments}, {Flag: "--topics", Path: c.Topics},
-			{Flag: "--corpus", Path: c.Corpus}}, outfile.Inputs("trace", c.Traces...)...)
-		if out, err = outfile.Start(outfile.Options{Force: c.Force, Stdout: e.stdout}, ins, outfile.Input{Flag: "--write-batch", Path: c.WriteBatch}); err != nil {
-			return err
-		}
-		defer out.Abort()
-		batch = &intervene.Batch{}
-		opt.Generator = batch
-	case c.ReadBatch != "":
-		answers, err := input.Read(c.ReadBatch, e.stdin, intervene.ReadBatch)
-		if err != nil {
-			return err
-		}
-		opt.Generator, notes = answers, []string{"answers: read from the batch output " + c.ReadBatch}
-	default:
-		ep := intervene.Endpoint{URL: c.Endpoint, Timeout: c.Timeout, Retries: c.Retries, RateLimit: c.RateLimit, Cache: c.Cache}
-		if opt.Generator, notes, err = ep.Connect(c.APIKeyEnv, c.NoCache, os.Getenv); err != nil {
-			return err
-		}
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	res, err := intervene.Run(ctx, traces, opt)
-	if err != nil {
-		return err
-	}
-	if batch != nil {
-		if err := out.Finish(c.WriteBatch, func(w io.Writer) error { _, err := batch.WriteTo(w); return err }); err != nil {
-			return err
-		}
-		fmt.Fprintf(e.stderr, "ragstat: %d requests written to %s; send it as a Batch API job, then rerun with --read-batch OUTPUT\n", batch.Len(), c.WriteBatch)
+	if out.Batch != nil {
+		fmt.Fprintf(e.stderr, "ragstat: %d requests written to %s; send it as a Batch API job, then rerun with --read-batch OUTPUT\n", out.Batch.Len(), c.WriteBatch)
 		return nil
 	}
-	if cache, ok := opt.Generator.(*intervene.Cache); ok {
-		notes = append(notes, cache.Note())
-	}
-	rep := &report.Intervention{Tool: "ragstat", Version: Version, Inputs: report.StagesInputs(src, &mapped), Result: res, Notes: notes}
+	rep := &report.Intervention{Tool: "ragstat", Version: Version, Inputs: report.StagesInputs(out.Sources, &mapped), Result: out.Result, Notes: out.Notes}
 	if err := report.RenderIntervention(e.stdout, c.Format, rep); err != nil {
 		return internal(err)
 	}

@@ -2,23 +2,15 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"io"
 	"log"
 	"os"
 	"os/signal"
 	"syscall"
 
-	"github.com/ragstat/ragstat/corpus"
-	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/assess"
 	"github.com/ragstat/ragstat/internal/baseline"
-	"github.com/ragstat/ragstat/internal/outfile"
 	"github.com/ragstat/ragstat/internal/pool"
-	"github.com/ragstat/ragstat/judgments"
-	"github.com/ragstat/ragstat/runs"
 	"github.com/ragstat/ragstat/systems"
-	"github.com/ragstat/ragstat/topics"
 )
 
 // judgingCommands are the pool, baseline and judge (issue: judging) commands, embedded in the command line.
@@ -44,40 +36,9 @@ type poolCmd struct {
 }
 
 func (c *poolCmd) Run(e *env) error {
-	ins := outfile.Inputs("input", systems.Paths(c.Inputs)...)
-	out, err := outfile.Start(outfile.Options{Force: c.Force, Stdout: e.stdout}, append(ins, outfile.Input{Flag: "--judgments", Path: c.Judgments}),
-		outfile.Input{Flag: "--out", Path: c.Out})
-	if err != nil {
-		return err
-	}
-	defer out.Abort()
-	readers, err := e.traceFormats(c.mappingFlags, stageFlags{}, nil)(nil)
-	if err != nil {
-		return err
-	}
-	format, _ := input.ParseFormat(c.RunFormat)
-	src := pool.Sources{Stage: c.Stage, Runs: runs.Options{Format: format, NumericIDs: c.NumericIDs}}
-	src.Systems, err = systems.Open(c.Inputs, e.stdin, systems.Options{Accept: []systems.Kind{systems.Run, systems.Traces}, Traces: readers})
-	defer systems.Close(src.Systems)
-	if err != nil {
-		return err
-	}
-	fs := input.Batch{Stdin: e.stdin}
-	src.Corpus, src.Topics = input.ReadIn(&fs, c.Corpus, corpus.Read), input.ReadIn(&fs, c.Topics, topics.Read)
-	src.Judgments = input.ReadIn(&fs, c.Judgments, func(f *input.File) (*judgments.Set, error) {
-		return judgments.Read(f, judgments.Options{Scale: pool.JudgedScale, NumericIDs: c.NumericIDs})
-	})
-	if fs.Err != nil {
-		return fs.Err
-	}
-	res, err := pool.Pool(src, pool.Options{Depth: c.Depth, Seed: c.Seed})
-	if err != nil {
-		return err
-	}
-	if err := out.Finish(c.Out, func(w io.Writer) error { return pool.WriteQueue(w, res.Queue) }); err != nil {
-		return err
-	}
-	return res.WriteSummary(outfile.ReportTo(c.Out, e.stdout, e.stderr), c.Out)
+	traces := func() ([]systems.TraceReader, error) { return e.traceFormats(c.mappingFlags, stageFlags{}, nil)(nil) }
+	return pool.Request{Systems: c.Inputs, Traces: traces, Stage: c.Stage, RunFormat: c.RunFormat, NumericIDs: c.NumericIDs, Judgments: c.Judgments,
+		Topics: c.Topics, Corpus: c.Corpus, Depth: c.Depth, Seed: c.Seed, Out: c.Out, Force: c.Force}.Run(e.stdin, e.stdout, e.stderr)
 }
 
 type baselineCmd struct {
@@ -90,27 +51,7 @@ type baselineCmd struct {
 }
 
 func (c *baselineCmd) Run(e *env) error {
-	out, err := outfile.Start(outfile.Options{Force: c.Force, Stdout: e.stdout},
-		[]outfile.Input{{Flag: "--corpus", Path: c.Corpus}, {Flag: "--topics", Path: c.Topics}}, outfile.Input{Flag: "--out", Path: c.Out})
-	if err != nil {
-		return err
-	}
-	defer out.Abort()
-	fs := input.Batch{Stdin: e.stdin}
-	cs, ts := input.ReadIn(&fs, c.Corpus, corpus.Read), input.ReadIn(&fs, c.Topics, topics.Read)
-	if fs.Err != nil {
-		return fs.Err
-	}
-	res, err := baseline.Run(cs, ts, baseline.Options{K: c.K})
-	if err != nil {
-		return err
-	}
-	if err := out.Finish(c.Out, func(w io.Writer) error { return baseline.WriteRun(w, res.Rankings, c.Tag) }); err != nil {
-		return err
-	}
-	fmt.Fprintf(outfile.ReportTo(c.Out, e.stdout, e.stderr), "%s -> %s\n", res.Summary(), c.Out)
-	e.notes(res.Warnings()...)
-	return nil
+	return baseline.Request{Corpus: c.Corpus, Topics: c.Topics, K: c.K, Tag: c.Tag, Out: c.Out, Force: c.Force}.Run(e.stdin, e.stdout, e.stderr, e.notes)
 }
 
 // interrupted is a context that ends on an interrupt or a termination
@@ -136,29 +77,10 @@ type judgeServeCmd struct {
 }
 
 func (c *judgeServeCmd) Run(e *env) error {
-	// The database is read and written in place; it may not be one of the
-	// files it is built from.
-	ins := []outfile.Input{{Flag: "--queue", Path: c.Queue}, {Flag: "--corpus", Path: c.Corpus}, {Flag: "--topics", Path: c.Topics}}
-	if _, err := outfile.Start(outfile.Options{Force: true}, ins, outfile.Input{Flag: "--db", Path: c.DB}); err != nil {
-		return err
-	}
-	fs := input.Batch{Stdin: e.stdin}
-	q, cs, ts := input.ReadIn(&fs, c.Queue, pool.ReadQueue), input.ReadIn(&fs, c.Corpus, corpus.Read), input.ReadIn(&fs, c.Topics, topics.Read)
-	if fs.Err != nil {
-		return fs.Err
-	}
-	task, err := assess.NewTask(c.Queue, q, cs, ts)
-	if err != nil {
-		return err
-	}
 	ctx, stop := interrupted()
 	defer stop()
-	opt := assess.RunOptions{Addr: c.Addr, Token: c.Token, Out: e.stdout, Log: log.New(e.stderr, "ragstat judge: ", log.LstdFlags)}
-	if err := assess.ServeFile(ctx, c.DB, c.Grades, task, opt); err != nil {
-		return err
-	}
-	fmt.Fprintln(e.stderr, "ragstat judge: stopped; every acknowledged grade is in", c.DB)
-	return nil
+	return assess.ServeRequest{DB: c.DB, Queue: c.Queue, Corpus: c.Corpus, Topics: c.Topics, Addr: c.Addr, Token: c.Token, Grades: c.Grades}.
+		Run(ctx, e.stdin, e.stdout, log.New(e.stderr, "ragstat judge: ", log.LstdFlags))
 }
 
 type judgeExportCmd struct {
@@ -171,22 +93,8 @@ type judgeExportCmd struct {
 }
 
 func (c *judgeExportCmd) Run(e *env) error {
-	out, err := outfile.Start(outfile.Options{Force: c.Force, Stdout: e.stdout}, outfile.Inputs("--db", c.DB), outfile.Input{Flag: "--out", Path: c.Out})
-	if err != nil {
-		return err
-	}
-	defer out.Abort()
-	var n int
-	var scale judgments.Scale
-	err = out.Finish(c.Out, func(w io.Writer) (err error) {
-		n, scale, err = assess.ExportFile(context.Background(), c.DB, w, assess.ExportOptions{Format: c.Format, Assessor: c.Assessor, Merge: c.Merge})
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	e.notes(assess.Exported(n, scale))
-	return nil
+	opt := assess.ExportOptions{Format: c.Format, Assessor: c.Assessor, Merge: c.Merge}
+	return assess.ExportRequest{DB: c.DB, ExportOptions: opt, Out: c.Out, Force: c.Force}.Run(context.Background(), e.stdout, e.notes)
 }
 
 type judgeAgreementCmd struct {

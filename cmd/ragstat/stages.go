@@ -2,18 +2,14 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"runtime/debug"
 	"strings"
 	"time"
 
-	"github.com/ragstat/ragstat/internal/outfile"
-	"github.com/ragstat/ragstat/internal/progress"
 	"github.com/ragstat/ragstat/parquetio"
 	"github.com/ragstat/ragstat/report"
 	"github.com/ragstat/ragstat/shard"
 	"github.com/ragstat/ragstat/stages"
-	"github.com/ragstat/ragstat/systems"
 	"github.com/ragstat/ragstat/tokenize"
 	"github.com/ragstat/ragstat/traceimport"
 )
@@ -52,89 +48,30 @@ func (c *stagesCmd) request() stages.Request {
 }
 
 func (c *stagesCmd) Run(e *env) error {
-	req := c.request()
-	p, preset, err := req.Policy()
-	if err != nil {
-		return err
-	}
-	c.announcePreset(e, preset)
 	sel, err := shard.Select(c.Shard)
 	if err != nil {
 		return err
 	}
-	req.Keep = sel.Keep()
-	part := sel.Part()
-	opt, err := req.Options(p)
-	if err != nil {
-		return err
-	}
-	req.Spill = c.PerQueryOut != "" // bounded memory: judgments and topics wait in a temporary file
 	// Judgments and topics stay in memory while traces stream past them: a
 	// tighter collector target keeps peak memory nearer what is live.
 	defer debug.SetGCPercent(debug.SetGCPercent(50))
 	var mapped traceimport.Manifests
-	src, err := req.Open(e.files(), c.Traces, e.stdin, e.traceFormats(c.mappingFlags, c.stageFlags, &mapped))
-	defer src.Close()
-	if err != nil {
-		return err
-	}
-	bar := progress.Files(e.stderr, "evaluating traces", systems.Files(src.Traces), e.terminal, time.Now)
-	res, out, err := c.evaluate(e, src.Input, src.Scan, opt)
-	bar.Done()
-	defer out.Abort()
-	if err != nil {
-		return err
-	}
-	inputs := report.StagesInputs(src, &mapped)
-	if c.Format == "json" {
-		if err := report.Digests(inputs, src.All()); err != nil {
-			return err
+	run := parquetio.StagesRun{Request: c.request(), Traces: c.Traces, Shard: sel.Part(), Format: c.Format, PerQuery: c.PerQuery,
+		PerQueryOut: c.PerQueryOut, Force: c.Force, FailOnViolation: c.FailOnViolation, Version: Version}
+	run.Keep = sel.Keep()
+	world := parquetio.StagesWorld{Files: e.files(), Stdin: e.stdin, Stdout: e.stdout, Stderr: e.stderr, Terminal: e.terminal,
+		Now: time.Now, Formats: e.traceFormats(c.mappingFlags, c.stageFlags, &mapped), Mapped: &mapped,
+		Preset: func(preset []string) { c.announcePreset(e, preset) }}
+	violations, err := run.Run(world, func(r *report.Stages) error {
+		if err := report.RenderStages(e.stdout, c.Format, r); err != nil {
+			return internal(err)
 		}
-	}
-	if part != nil {
-		part.Positions = res.Positions
-	}
-	rep := &report.Stages{Tool: "ragstat", Version: Version, Policy: p, Inputs: inputs, Result: res, PerQuery: c.PerQuery, Shard: part}
-	if err := report.RenderStages(e.stdout, c.Format, rep); err != nil {
-		return internal(err)
-	}
-	if err := out.Commit(); err != nil {
-		return err
-	}
-	return c.gate(res)
-}
-
-// evaluate evaluates the traces, writing each trace's record to
-// --per-query-out when given (committed by the caller once all went well).
-func (c *stagesCmd) evaluate(e *env, in stages.Input, traces stages.Traces, opt stages.Options) (res *stages.Result, out *outfile.Set, err error) {
-	ins := append([]outfile.Input{{Flag: "--judgments", Path: c.Judgments}, {Flag: "--topics", Path: c.Topics},
-		{Flag: "--corpus", Path: c.Corpus}}, outfile.Inputs("traces", c.Traces...)...)
-	out = outfile.New(outfile.Options{Force: c.Force, Stdout: e.stdout}, ins...)
-	if c.PerQueryOut == "" {
-		res, err = stages.Evaluate(in, traces, opt)
-		return res, out, err
-	}
-	if err := out.Claim("--per-query-out", c.PerQueryOut); err != nil {
-		return nil, out, err
-	}
-	opt.Summary = c.Format == "table" && !c.PerQuery && opt.Shard == nil
-	err = out.Write(c.PerQueryOut, func(w io.Writer) (err error) {
-		res, err = parquetio.EvaluateStages(w, c.PerQueryOut, in, traces, opt)
-		return err
+		return nil
 	})
-	return res, out, err
-}
-
-// gate fails the command when an out-of-scope item was seen and asked to.
-func (c *stagesCmd) gate(res *stages.Result) error {
-	if !c.FailOnViolation {
-		return nil
+	if err != nil || len(violations) == 0 {
+		return err
 	}
-	lines := res.Violations()
-	if len(lines) == 0 {
-		return nil
-	}
-	return &exitError{code: exitGate, err: fmt.Errorf("permission violations:\n%s", strings.Join(lines, "\n"))}
+	return &exitError{code: exitGate, err: fmt.Errorf("permission violations:\n%s", strings.Join(violations, "\n"))}
 }
 
 type tokensCmd struct {

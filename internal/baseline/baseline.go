@@ -5,7 +5,8 @@
 // root as in Lucene's classic similarity, and the average field length
 // estimated by bleve). It gives every assessment pool at least one
 // lexical system that is not the one under test. The same corpus and topics
-// always give the same run, byte for byte: ties are broken by item id.
+// always give the same run, byte for byte: ties are broken by item id. A
+// Request is the whole of `ragstat baseline`: files in, a TREC run out.
 package baseline
 
 import (

@@ -20,6 +20,20 @@ import (
 // namespace, a linked stylesheet or a script source.
 var external = regexp.MustCompile(`https?://(?:[^w]|w[^w]|ww[^w]|www\.[^w])|<link|\ssrc=`)
 
+// checkPage reports each of wants that page lacks, and anything the page
+// would fetch from outside itself.
+func checkPage(t *testing.T, page string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(page, w) {
+			t.Errorf("page lacks %q", w)
+		}
+	}
+	if m := external.FindString(page); m != "" {
+		t.Errorf("page refers outside itself: %q", m)
+	}
+}
+
 func TestCompare(t *testing.T) {
 	tab := &compare.Table{Queries: []string{"a", "b", "c"}, Metrics: []string{"nDCG@10"}, Text: []string{"<script>x</script>", "", ""},
 		Systems: []compare.System{{Name: "base", Values: [][]float64{{0.5, 0.2, 0.9}}}, {Name: "cand", Values: [][]float64{{0.1, 0.4, 0.9}}}}}
@@ -34,14 +48,7 @@ func TestCompare(t *testing.T) {
 		t.Fatal(err)
 	}
 	page := b.String()
-	for _, want := range []string{`id="summary-table"`, `<path class="neg"`, "&lt;script&gt;x&lt;/script&gt;", "q.txt", "ranking not kept", "-0.4000"} {
-		if !strings.Contains(page, want) {
-			t.Errorf("page lacks %q", want)
-		}
-	}
-	if m := external.FindString(page); m != "" {
-		t.Errorf("page refers outside itself: %q", m)
-	}
+	checkPage(t, page, `id="summary-table"`, `<path class="neg"`, "&lt;script&gt;x&lt;/script&gt;", "q.txt", "ranking not kept", "-0.4000")
 	if n := strings.Count(page, "a note said once"); n != 1 {
 		t.Errorf("the note is printed %d times", n)
 	}
@@ -72,11 +79,7 @@ func evalPage(t *testing.T, edit func(*report.Eval)) (doc, page string) {
 
 func TestEval(t *testing.T) {
 	_, page := evalPage(t, func(*report.Eval) {})
-	for _, want := range []string{`id="query-table"`, "restore", "0.8541", "<svg"} {
-		if !strings.Contains(page, want) {
-			t.Errorf("page lacks %q", want)
-		}
-	}
+	checkPage(t, page, `id="query-table"`, "restore", "0.8541", "<svg")
 }
 
 // An undefined mean (no query evaluated) round-trips through JSON as null
@@ -142,8 +145,7 @@ func TestCompareFrontierAndGatePower(t *testing.T) {
 	if err := Compare(&b, r); err != nil {
 		t.Fatal(err)
 	}
-	page := b.String()
-	for _, want := range []string{
+	checkPage(t, b.String(),
 		"<tr><td>v1</td><td>0.3500</td><td>0.000300</td><td>834.2</td><td>*</td></tr>",
 		"<tr><td>v2</td><td>0.2500</td><td>0.000200</td><td>985.5</td><td>beaten by v1</td></tr>",
 		`aria-label="quality vs cost per query"`, `aria-label="quality vs p90 latency (ms)"`,
@@ -153,9 +155,5 @@ func TestCompareFrontierAndGatePower(t *testing.T) {
 		"a system beats another when it is at least as good on quality, cost and p90 latency, and strictly better on one",
 		`<tr class="bad"><td>context/R@10 &lt; -0.01</td><td>v2</td><td>all</td><td>2</td><td>-0.01</td><td>1.3000</td>`,
 		"80% power",
-	} {
-		if !strings.Contains(page, want) {
-			t.Errorf("page lacks %q", want)
-		}
-	}
+	)
 }

@@ -14,17 +14,11 @@ import (
 	"github.com/ragstat/ragstat/tokenize"
 )
 
-// TestStages renders the demo's traced pipelines after a JSON round trip,
-// as `ragstat report` does.
-func TestStages(t *testing.T) {
-	tok, err := tokenize.New("o200k_base")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := demo.Pipeline(tok)
-	if err != nil {
-		t.Fatal(err)
-	}
+// stagesPage renders rep as saved JSON, reads it back as `ragstat report`
+// does, checks that it survives the round trip, and returns what was read
+// and the page made from it.
+func stagesPage(t *testing.T, rep *report.Stages) (*report.SavedStages, string) {
+	t.Helper()
 	var js bytes.Buffer
 	if err := report.RenderStages(&js, "json", rep); err != nil {
 		t.Fatal(err)
@@ -44,19 +38,29 @@ func TestStages(t *testing.T) {
 	if err := Stages(&out, saved); err != nil {
 		t.Fatal(err)
 	}
-	page := out.String()
-	for _, w := range []string{
+	return saved, out.String()
+}
+
+// TestStages renders the demo's traced pipelines after a JSON round trip,
+// as `ragstat report` does.
+func TestStages(t *testing.T) {
+	tok, err := tokenize.New("o200k_base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := demo.Pipeline(tok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved, page := stagesPage(t, rep)
+	checkPage(t, page,
 		"Permission violation: 1 out-of-scope item(s) reached the generator",
 		`aria-label="where relevant evidence stopped, v1"`,
 		"cut between candidates and reranked",
 		"truncated (span lost)",
 		"fact clearance: Clearance items are final sale</td>",
 		"OVER BUDGET</span></p><ul><li>api-limits: 275 tokens, budget 120, 155 over</li>",
-	} {
-		if !strings.Contains(page, w) {
-			t.Errorf("page lacks %q", w)
-		}
-	}
+	)
 	// Every kind of invalid evidence the systems have is a row of the
 	// validity table.
 	rows := strings.Count(page, `<tr class="bad"><td>out of scope</td>`) + strings.Count(page, `<tr class=""><td>out of scope</td>`) +
@@ -68,11 +72,6 @@ func TestStages(t *testing.T) {
 	}
 	if rows != want || slices.Contains(kinds[:], 0) {
 		t.Errorf("%d validity rows, want %d (out of scope, stale, conflicts: %v)", rows, want, kinds)
-	}
-	for _, bad := range []string{"http://", "https://", "src="} {
-		if strings.Contains(strings.ReplaceAll(page, `xmlns="http://www.w3.org/2000/svg"`, ""), bad) {
-			t.Errorf("page refers outside itself: %q", bad)
-		}
 	}
 }
 
@@ -98,20 +97,8 @@ func TestStagesAnalyses(t *testing.T) {
 		Cost: &stages.CostReport{PriceIn: 2.5, PriceOut: 10, Queries: 4, PerQuery: 0.000226, Total: 0.000902,
 			Parts: []stages.CostPart{{Part: "context", MeanTokens: 38.25, PerQuery: 0.000096}}},
 	}
-	var js bytes.Buffer
-	if err := report.RenderStages(&js, "json", rep); err != nil {
-		t.Fatal(err)
-	}
-	saved, err := report.ReadStages(input.FromBytes("stages.json", js.Bytes()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	if err := Stages(&out, saved); err != nil {
-		t.Fatal(err)
-	}
-	page := out.String()
-	for _, w := range []string{
+	_, page := stagesPage(t, rep)
+	checkPage(t, page,
 		`aria-label="reliability diagram, stage reranked"`,
 		"<tr><td>candidates</td><td>4</td><td>13</td><td>1</td><td>2</td><td>1</td><td>2</td><td>50</td><td>200</td><td>0.2500</td><td>5</td><td>6</td></tr>",
 		"Jaccard of 3-word shingles at or above 0.8. Sizes in words.",
@@ -123,11 +110,7 @@ func TestStagesAnalyses(t *testing.T) {
 		"<tr><td>policy-2025#2</td><td>2</td><td>1</td></tr>",
 		"0.000226 per query, 0.000902 over 4 queries, at 2.5 per 1M input and 10 per 1M output tokens.",
 		"<tr><td>context</td><td>38.2</td><td>0.000096</td></tr>",
-	} {
-		if !strings.Contains(page, w) {
-			t.Errorf("page lacks %q", w)
-		}
-	}
+	)
 	// A system without analyses shows none.
 	if strings.Count(page, "<h3>Redundancy per stage</h3>") != 1 {
 		t.Error("redundancy shown for a system without analyses")

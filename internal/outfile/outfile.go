@@ -290,3 +290,12 @@ func ReportTo(out string, stdout, stderr io.Writer) io.Writer {
 	}
 	return stdout
 }
+
+// A ReportError is a failure to write a command's report on what it did
+// (a summary on standard output, say): a fault of the output, not of the
+// input, which callers may tell apart by its type.
+type ReportError struct{ Err error }
+
+func (e *ReportError) Error() string { return e.Err.Error() }
+
+func (e *ReportError) Unwrap() error { return e.Err }

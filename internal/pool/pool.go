@@ -3,8 +3,9 @@
 // already judged. Each queue entry remembers which systems contributed it,
 // and the queue is put in a seeded shuffle so an assessor sees neither the
 // rank nor the system. Pooling is pure: rankings and a judged test in, a
-// queue and per-system statistics out. The queue file format (JSON Lines)
-// is read and written here too.
+// queue and per-system statistics out (Build). The queue file format (JSON
+// Lines) is read and written here too, and a Request is the whole of
+// `ragstat pool`: files in, the queue's file and a summary out.
 package pool
 
 import (

@@ -10,6 +10,19 @@ import (
 	"github.com/ragstat/ragstat/input"
 )
 
+// later is a clock that reads the start, then two delays later: a bar on
+// it is past its delay from the first tick on.
+func later() func() time.Time {
+	calls := 0
+	return func() time.Time {
+		calls++
+		if calls == 1 {
+			return time.Unix(0, 0)
+		}
+		return time.Unix(0, 0).Add(2 * Delay)
+	}
+}
+
 func TestLine(t *testing.T) {
 	clock := time.Unix(0, 0)
 	b := Start(&bytes.Buffer{}, "run.txt", 200, false, func() time.Time { return clock })
@@ -38,15 +51,7 @@ func TestHiddenOffTerminal(t *testing.T) {
 	if out.Len() != 0 {
 		t.Fatalf("drew %q before the delay", out.String())
 	}
-	calls := 0
-	later := func() time.Time { // the start, then two delays later
-		calls++
-		if calls == 1 {
-			return time.Unix(0, 0)
-		}
-		return time.Unix(0, 0).Add(2 * Delay)
-	}
-	slow := Start(&out, "x", 10, true, later)
+	slow := Start(&out, "x", 10, true, later())
 	time.Sleep(250 * time.Millisecond)
 	slow.Done()
 	if !strings.Contains(out.String(), "x [") || !strings.HasSuffix(out.String(), "\r\033[K") {
@@ -58,15 +63,7 @@ func TestHiddenOffTerminal(t *testing.T) {
 // comes after the bar's line is cleared, and Done may be called again.
 func TestClearBefore(t *testing.T) {
 	var tty bytes.Buffer // the terminal both streams reach
-	calls := 0
-	later := func() time.Time {
-		calls++
-		if calls == 1 {
-			return time.Unix(0, 0)
-		}
-		return time.Unix(0, 0).Add(2 * Delay)
-	}
-	b := Start(&tty, "evaluating", 10, true, later)
+	b := Start(&tty, "evaluating", 10, true, later())
 	time.Sleep(250 * time.Millisecond)
 	out := b.ClearBefore(&tty)
 	fmt.Fprint(out, "# results\n")

@@ -5,6 +5,8 @@
 // cannot be carried with certainty (a span cut across new chunks, a partial
 // overlap, a new chunk granted different grades, a span missing or repeated
 // in a new revision) is never granted silently: it goes to a review line.
+// A Request is the whole of `ragstat remap`: files in, the remapped files
+// and the review lines out.
 package remap
 
 import (

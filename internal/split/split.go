@@ -4,6 +4,8 @@
 // paraphrase of a held-out query. Within that constraint it balances every
 // slice (tag) across the sides and keeps the held-out share within one
 // group of the target. The split depends only on the topics and the seed.
+// A Request is the whole of `ragstat split`: files in, a folder of files
+// out.
 package split
 
 import (
@@ -11,8 +13,10 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/topics"
 )
 
@@ -21,7 +25,8 @@ type GroupBy struct {
 	TagPrefix string // group by the tags with this prefix; empty: by family
 }
 
-// ParseGroupBy reads "family" or "tag:PREFIX".
+// ParseGroupBy reads "family" or "tag:PREFIX". Anything else is a
+// diag.OptionError on "group_by".
 func ParseGroupBy(s string) (GroupBy, error) {
 	if s == "family" {
 		return GroupBy{}, nil
@@ -29,7 +34,7 @@ func ParseGroupBy(s string) (GroupBy, error) {
 	if p, ok := strings.CutPrefix(s, "tag:"); ok && p != "" {
 		return GroupBy{TagPrefix: p}, nil
 	}
-	return GroupBy{}, fmt.Errorf("--group-by %q: use family, or tag:PREFIX (e.g. tag:source=)", s)
+	return GroupBy{}, &diag.OptionError{Option: "group_by", Value: strconv.Quote(s), Msg: ": use family, or tag:PREFIX (e.g. tag:source=)"}
 }
 
 // String writes the grouping as ParseGroupBy reads it.

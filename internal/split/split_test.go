@@ -2,6 +2,7 @@ package split
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -12,6 +13,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/outfile"
 	"github.com/ragstat/ragstat/judgments"
@@ -123,7 +125,7 @@ func TestParseGroupBy(t *testing.T) {
 	} {
 		g, err := ParseGroupBy(tc.in)
 		if tc.err != "" {
-			if err == nil || !strings.Contains(err.Error(), tc.err) {
+			if oe, ok := errors.AsType[*diag.OptionError](err); !ok || oe.Option != "group_by" || !strings.Contains(err.Error(), tc.err) {
 				t.Errorf("%q: error %v, want %q", tc.in, err, tc.err)
 			}
 			continue

@@ -1,12 +1,17 @@
 // Package synth makes the deterministic data the benchmark generators
-// write: passages of a given size drawn from a small vocabulary, and the
-// traces of a RAG pipeline built from them.
+// write: passages of a given size drawn from a small vocabulary, the traces
+// of a RAG pipeline built from them, the pooled judgments of a query, and
+// the buffered files they go to.
 package synth
 
 import (
+	"bufio"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -35,7 +40,8 @@ func fill(n int, word func(*strings.Builder)) string {
 	return b.String()[:n]
 }
 
-// Pipeline is the shape of the synthetic RAG traces bench/gentraces writes:
+// Pipeline is the shape of the synthetic RAG traces bench/gentraces writes
+// (bench/genotlp writes its spans to the same shape):
 // for each query a trace of three stages (Candidates candidates, the first
 // Reranked of them reranked, the first Context of those packed into a
 // context with their text, Passage bytes each), the judgments of its top
@@ -43,6 +49,15 @@ func fill(n int, word func(*strings.Builder)) string {
 // fact.
 type Pipeline struct {
 	Candidates, Reranked, Context, Passage int
+}
+
+// Flags declares c's fields on fs as -candidates, -reranked, -context and
+// -passage, with the defaults of the generators.
+func (c *Pipeline) Flags(fs *flag.FlagSet) {
+	fs.IntVar(&c.Candidates, "candidates", 50, "candidates per query (documents the retriever returns)")
+	fs.IntVar(&c.Reranked, "reranked", 10, "reranked items per query (documents the reranker keeps)")
+	fs.IntVar(&c.Context, "context", 8, "passages packed into the context")
+	fs.IntVar(&c.Passage, "passage", 1000, "bytes per passage")
 }
 
 type pipelineItem struct {
@@ -86,17 +101,59 @@ func (c Pipeline) Query(r *rand.Rand, q int, traces, judgments, topics *json.Enc
 	if err := traces.Encode(trace); err != nil {
 		return err
 	}
-	// The top 16 candidates are judged (a pool), a few of them relevant;
-	// the rest are unjudged, as in a real pooled collection.
+	if err := Judge(judgments, qid, ids); err != nil {
+		return err
+	}
+	return topics.Encode(map[string]any{"id": qid, "text": "question " + qid,
+		"facts": []any{map[string]any{"id": "f", "support": []any{map[string]string{"item": ids[0]}, map[string]string{"item": ids[min(12, len(ids)-1)]}}}}})
+}
+
+// Judge writes the judgments of query qid whose candidates are ids, best
+// first: the top 16 are judged (a pool), a few of them relevant; the rest
+// are unjudged, as in a real pooled collection.
+func Judge(enc *json.Encoder, qid string, ids []string) error {
 	for i, id := range ids[:min(16, len(ids))] {
 		grade := 0
 		if i%5 == 0 {
 			grade = 1 + i%3
 		}
-		if err := judgments.Encode(map[string]any{"query": qid, "item": id, "grade": grade}); err != nil {
+		if err := enc.Encode(map[string]any{"query": qid, "item": id, "grade": grade}); err != nil {
 			return err
 		}
 	}
-	return topics.Encode(map[string]any{"id": qid, "text": "question " + qid,
-		"facts": []any{map[string]any{"id": "f", "support": []any{map[string]string{"item": ids[0]}, map[string]string{"item": ids[min(12, len(ids)-1)]}}}}})
+	return nil
+}
+
+// Out is one output file of a generator, buffered, with a JSON encoder
+// writing to it.
+type Out struct {
+	*bufio.Writer
+	Enc *json.Encoder
+}
+
+// Create makes dir and in it a file of each name; closeAll flushes and closes
+// them all, returning the first error.
+func Create(dir string, names ...string) (files map[string]Out, closeAll func() error, err error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, nil, err
+	}
+	files = map[string]Out{}
+	var closers []func() error
+	for _, name := range names {
+		f, err := os.Create(filepath.Join(dir, name))
+		if err != nil {
+			return nil, nil, err
+		}
+		w := bufio.NewWriterSize(f, 1<<20)
+		files[name] = Out{w, json.NewEncoder(w)}
+		closers = append(closers, w.Flush, f.Close)
+	}
+	return files, func() error {
+		for _, c := range closers {
+			if err := c(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}, nil
 }

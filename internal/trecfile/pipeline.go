@@ -56,3 +56,34 @@ func pipeline(name string, r io.Reader, cut func([]byte) int, n int, stop func()
 	wg.Wait()
 	return first
 }
+
+// inOrder hands the outcomes of blocks, added as they finish, on in block
+// order, one at a time: an outcome that comes early waits for those before
+// it.
+type inOrder[T any] struct {
+	mu      sync.Mutex
+	pending map[int]T
+	next    int
+}
+
+// add queues v, the outcome of block seq, and calls use with every outcome
+// now due, in order; an error from use is returned at once.
+func (o *inOrder[T]) add(seq int, v T, use func(T) error) error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.pending == nil {
+		o.pending = map[int]T{}
+	}
+	o.pending[seq] = v
+	for {
+		v, ok := o.pending[o.next]
+		if !ok {
+			return nil
+		}
+		delete(o.pending, o.next)
+		o.next++
+		if err := use(v); err != nil {
+			return err
+		}
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"sync"
 
 	"github.com/ragstat/ragstat/diag"
 )
@@ -29,9 +28,9 @@ type QrelsLine struct {
 // line at a time and reads the next as data); blank lines are errors; a grade
 // reads as C's atol does.
 func ReadQrels(r io.Reader, opt Options, fn func(QrelsLine) error) error {
-	d := &qrelsDelivery{opt: &opt, fn: fn, pending: map[int]*parsedBlock{}}
+	d := &qrelsDelivery{opt: &opt, fn: fn}
 	err := pipeline(opt.Name, r, qrelsCut, opt.workers(), d.errs.full, func(b *block) error {
-		return d.add(b.seq, parseQrelsBlock(b, &opt))
+		return d.order.add(b.seq, parseQrelsBlock(b, &opt), d.deliver)
 	})
 	if err != nil {
 		return err
@@ -85,35 +84,16 @@ func (pb *parsedBlock) line(i int) QrelsLine {
 
 // qrelsDelivery hands parsed blocks to fn in file order.
 type qrelsDelivery struct {
-	opt     *Options
-	fn      func(QrelsLine) error
-	errs    collector
-	mu      sync.Mutex
-	pending map[int]*parsedBlock
-	next    int
-	lines   int
-}
-
-// add queues a parsed block and delivers every block now in order.
-func (d *qrelsDelivery) add(seq int, pb *parsedBlock) error {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	d.pending[seq] = pb
-	for {
-		pb, ok := d.pending[d.next]
-		if !ok {
-			return nil
-		}
-		delete(d.pending, d.next)
-		d.next++
-		if err := d.deliver(pb); err != nil {
-			return err
-		}
-	}
+	opt   *Options
+	fn    func(QrelsLine) error
+	errs  collector
+	order inOrder[*parsedBlock]
+	lines int
 }
 
 func (d *qrelsDelivery) deliver(pb *parsedBlock) error {
-	// Only deliver adds problems, under d.mu: none can appear during the loop.
+	// Only deliver adds problems, one block at a time: none can appear
+	// during the loop.
 	if !d.errs.any() {
 		for i := range pb.recs {
 			d.lines++

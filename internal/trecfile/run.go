@@ -128,51 +128,35 @@ func blockKeys(data []byte) []string {
 // groupCheck merges per-block query id lists in block order and notes a
 // query id that reappears after another query started.
 type groupCheck struct {
-	mu         sync.Mutex
+	order      inOrder[[]string]
 	seen       map[string]struct{}
-	pending    map[int][]string
-	next       int
 	last       string
-	reappeared bool
+	reappeared atomic.Bool
 }
 
 func newGroupCheck() *groupCheck {
-	return &groupCheck{seen: map[string]struct{}{}, pending: map[int][]string{}}
+	return &groupCheck{seen: map[string]struct{}{}}
 }
 
 func (m *groupCheck) add(seq int, keys []string) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.pending[seq] = keys
-	for {
-		keys, ok := m.pending[m.next]
-		if !ok {
-			return
-		}
-		delete(m.pending, m.next)
-		m.next++
-		m.merge(keys)
-	}
+	m.order.add(seq, keys, m.merge)
 }
 
-func (m *groupCheck) merge(keys []string) {
+func (m *groupCheck) merge(keys []string) error {
 	for _, k := range keys {
 		if k == m.last {
 			continue
 		}
 		if _, dup := m.seen[k]; dup {
-			m.reappeared = true
+			m.reappeared.Store(true)
 		}
 		m.seen[k] = struct{}{}
 		m.last = k
 	}
+	return nil
 }
 
-func (m *groupCheck) failed() bool {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.reappeared
-}
+func (m *groupCheck) failed() bool { return m.reappeared.Load() }
 
 // runStream delivers the queries of one run.
 type runStream struct {

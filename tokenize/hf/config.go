@@ -111,21 +111,30 @@ func Parse(data []byte) (*Tokenizer, error) {
 // Sequence: a top-level null means "none" and is accepted).
 var errNull = errors.New("null where a component object is expected")
 
+// sequence builds each component of a Sequence, naming the one that fails.
+func sequence[T any](subs []*componentJSON, build func(*componentJSON) (T, error)) ([]T, error) {
+	var seq []T
+	for i, sub := range subs {
+		x, err := build(sub)
+		if err != nil {
+			return nil, fmt.Errorf("Sequence[%d]: %w", i, err)
+		}
+		seq = append(seq, x)
+	}
+	return seq, nil
+}
+
 func buildNormalizer(c *componentJSON) (normalizer, error) {
 	if c == nil {
 		return nil, errNull
 	}
 	switch c.Type {
 	case "Sequence":
-		var seq normalizers
-		for i, sub := range c.Normalizers {
-			n, err := buildNormalizer(sub)
-			if err != nil {
-				return nil, fmt.Errorf("Sequence[%d]: %w", i, err)
-			}
-			seq = append(seq, n)
+		seq, err := sequence(c.Normalizers, buildNormalizer)
+		if err != nil {
+			return nil, err
 		}
-		return seq, nil
+		return normalizers(seq), nil
 	case "NFC", "NFD", "NFKC", "NFKD":
 		return unicodeForm{map[string]norm.Form{"NFC": norm.NFC, "NFD": norm.NFD, "NFKC": norm.NFKC, "NFKD": norm.NFKD}[c.Type]}, nil
 	case "Lowercase":
@@ -159,15 +168,11 @@ func buildPreTokenizer(c *componentJSON) (preTokenizer, error) {
 	}
 	switch c.Type {
 	case "Sequence":
-		var seq preTokenizers
-		for i, sub := range c.PreTokenizers {
-			p, err := buildPreTokenizer(sub)
-			if err != nil {
-				return nil, fmt.Errorf("Sequence[%d]: %w", i, err)
-			}
-			seq = append(seq, p)
+		seq, err := sequence(c.PreTokenizers, buildPreTokenizer)
+		if err != nil {
+			return nil, err
 		}
-		return seq, nil
+		return preTokenizers(seq), nil
 	case "ByteLevel":
 		return byteLevel{orTrue(c.AddPrefixSpace), orTrue(c.UseRegex)}, nil
 	case "Split":

@@ -1,0 +1,71 @@
+package baseline
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestRequest: Run writes the run to its file (or to stdout, the summary
+// then going to stderr), hands the warnings to notes, and never writes
+// over an input or, unforced, an existing file.
+func TestRequest(t *testing.T) {
+	dir := t.TempDir()
+	corpus, topics := filepath.Join(dir, "corpus.jsonl"), filepath.Join(dir, "topics.jsonl")
+	for path, text := range map[string]string{
+		corpus: `{"id":"policy","text":"Refunds are issued within 30 days."}` + "\n" + `{"id":"image"}` + "\n",
+		topics: `{"id":"refund","text":"refunds"}` + "\n" + `{"id":"stop","text":"the and of"}` + "\n",
+	} {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	existing := filepath.Join(dir, "existing.txt")
+	if err := os.WriteFile(existing, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const summary = "BM25 over 1 passages (1 without text left out), 2 queries, top 5 -> "
+	for _, c := range []struct {
+		name, out      string
+		force          bool
+		stdout, stderr string // how they start
+		run, note, err string // how the run's file and the one note start; part of the error
+	}{
+		{name: "to a file", out: filepath.Join(dir, "run.txt"), stdout: summary, run: "refund Q0 policy 1 ",
+			note: "warning: 1 queries matched no passage and are absent from the run: stop"},
+		{name: "to stdout", out: "-", stdout: "refund Q0 policy 1 ", stderr: summary + "-\n",
+			note: "warning: 1 queries matched no passage"},
+		{name: "over an input", out: topics, err: "is the same file as the input --topics"},
+		{name: "existing, unforced", out: existing, err: "the file exists"},
+		{name: "existing, forced", out: existing, force: true, stdout: summary, run: "refund Q0 policy 1 ", note: "warning:"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			var notes []string
+			err := Request{Corpus: corpus, Topics: topics, K: 5, Tag: "bm25", Out: c.out, Force: c.force}.
+				Run(strings.NewReader(""), &stdout, &stderr, func(l ...string) { notes = append(notes, l...) })
+			if c.err != "" {
+				if err == nil || !strings.Contains(err.Error(), c.err) || len(notes) > 0 {
+					t.Fatalf("err %v, notes %q; want %q and none", err, notes, c.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasPrefix(stdout.String(), c.stdout) || !strings.HasPrefix(stderr.String(), c.stderr) {
+				t.Errorf("stdout %q, stderr %q; want them to start %q, %q", stdout.String(), stderr.String(), c.stdout, c.stderr)
+			}
+			if c.run != "" {
+				if b, err := os.ReadFile(c.out); err != nil || !strings.HasPrefix(string(b), c.run) {
+					t.Errorf("run %q, %v; want it to start %q", b, err, c.run)
+				}
+			}
+			if len(notes) != 1 || !strings.HasPrefix(notes[0], c.note) {
+				t.Errorf("notes %q, want one starting %q", notes, c.note)
+			}
+		})
+	}
+}

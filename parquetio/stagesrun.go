@@ -1,0 +1,140 @@
+package parquetio
+
+import (
+	"cmp"
+	"io"
+	"time"
+
+	"github.com/ragstat/ragstat/corpus"
+	"github.com/ragstat/ragstat/eval"
+	"github.com/ragstat/ragstat/internal/outfile"
+	"github.com/ragstat/ragstat/internal/progress"
+	"github.com/ragstat/ragstat/manifest"
+	"github.com/ragstat/ragstat/report"
+	"github.com/ragstat/ragstat/stages"
+	"github.com/ragstat/ragstat/systems"
+	"github.com/ragstat/ragstat/traceimport"
+)
+
+// A StagesRun is an evaluation of stages from files, as `ragstat stages`
+// makes it: the request, the trace files, and what becomes of the result.
+type StagesRun struct {
+	stages.Request
+	// Traces are the trace files, "-" for standard input.
+	Traces []string
+	// Shard, with Request.Keep, makes the result one shard's part for
+	// ragstat merge (shard.Selection's Part and Keep); nil: every query.
+	Shard *manifest.Shard
+	// Format is the report's, "table" or "json": json records every
+	// file's SHA-256.
+	Format string
+	// PerQuery puts the per-query rows and every lost item in the report.
+	PerQuery bool
+	// PerQueryOut, when set, is where each trace's record is written as it
+	// is evaluated (EvaluateStages), with the judgments and topics waiting
+	// in a temporary file (Request.Spill): atomically, never over an
+	// input, nor over an existing file unless Force. With the table, no
+	// PerQuery and no Shard, the result then holds sums only
+	// (stages.Options.Summary): memory stays bounded.
+	PerQueryOut string
+	Force       bool
+	// FailOnViolation has Run return the permission violations
+	// (stages.Result.Violations).
+	FailOnViolation bool
+	// Version is the tool's version, recorded in the report.
+	Version string
+}
+
+// StagesWorld is the outside world of a StagesRun.
+type StagesWorld struct {
+	Files eval.Files // opens the judgments, topics and corpus
+	Stdin io.Reader  // what "-" reads
+	// Stdout is what a PerQueryOut of "-" writes.
+	Stdout io.Writer
+	// Stderr shows the evaluation's progress when Terminal, timed by Now
+	// (time.Now when nil).
+	Stderr   io.Writer
+	Terminal bool
+	Now      func() time.Time
+	// Formats are the trace readers for the corpus read
+	// (stages.Request.Open), keeping in Mapped, when not nil, the
+	// manifest of every trace file they map from another format.
+	Formats func(*corpus.Corpus) ([]systems.TraceReader, error)
+	Mapped  *traceimport.Manifests
+	// Preset, when not nil, is told what the policy's preset set
+	// (eval.Settings.Policy), before anything is read.
+	Preset func(preset []string)
+}
+
+// Run checks the request, reads the files, evaluates the traces and hands
+// the report to render; PerQueryOut is put in place only once render
+// succeeded. It returns the permission violations when FailOnViolation
+// asks for them. Errors about a setting are diag.OptionErrors naming it
+// (see stages.Request).
+func (r StagesRun) Run(w StagesWorld, render func(*report.Stages) error) (violations []string, err error) {
+	p, preset, err := r.Policy()
+	if err != nil {
+		return nil, err
+	}
+	if w.Preset != nil {
+		w.Preset(preset)
+	}
+	opt, err := r.Options(p)
+	if err != nil {
+		return nil, err
+	}
+	r.Spill = r.Spill || r.PerQueryOut != ""
+	src, err := r.Open(w.Files, r.Traces, w.Stdin, w.Formats)
+	defer src.Close()
+	if err != nil {
+		return nil, err
+	}
+	now := w.Now
+	if now == nil {
+		now = time.Now
+	}
+	bar := progress.Files(w.Stderr, "evaluating traces", systems.Files(src.Traces), w.Terminal, now)
+	res, out, err := r.evaluate(w.Stdout, src, opt)
+	bar.Done()
+	defer out.Abort()
+	if err != nil {
+		return nil, err
+	}
+	inputs := report.StagesInputs(src, cmp.Or(w.Mapped, &traceimport.Manifests{}))
+	if r.Format == "json" {
+		if err := report.Digests(inputs, src.All()); err != nil {
+			return nil, err
+		}
+	}
+	if r.Shard != nil {
+		r.Shard.Positions = res.Positions
+	}
+	if err := render(&report.Stages{Tool: "ragstat", Version: r.Version, Policy: p, Inputs: inputs, Result: res, PerQuery: r.PerQuery, Shard: r.Shard}); err != nil {
+		return nil, err
+	}
+	if err := out.Commit(); err != nil || !r.FailOnViolation {
+		return nil, err
+	}
+	return res.Violations(), nil
+}
+
+// evaluate evaluates the traces, writing each trace's record to
+// PerQueryOut when set, through out: Run commits it once all went well.
+func (r StagesRun) evaluate(stdout io.Writer, src *stages.Sources, opt stages.Options) (res *stages.Result, out *outfile.Set, err error) {
+	ins := append([]outfile.Input{{Flag: "--judgments", Path: r.Judgments}, {Flag: "--topics", Path: r.Topics},
+		{Flag: "--corpus", Path: r.Corpus}}, outfile.Inputs("traces", r.Traces...)...)
+	out = outfile.New(outfile.Options{Force: r.Force, Stdout: stdout}, ins...)
+	if r.PerQueryOut == "" {
+		res, err = stages.Evaluate(src.Input, src.Scan, opt)
+		return res, out, err
+	}
+	if err := out.Claim("--per-query-out", r.PerQueryOut); err != nil {
+		return nil, out, err
+	}
+	opt.Summary = r.Format == "table" && !r.PerQuery && opt.Shard == nil
+	err = out.Write(r.PerQueryOut, func(w io.Writer) (err error) {
+		res, err = EvaluateStages(w, r.PerQueryOut, src.Input, src.Scan, opt)
+		return err
+	})
+	return res, out, err
+}
