@@ -169,7 +169,10 @@ func Read(f *input.File) ([]*Trace, error) {
 // and calls fn for each, concurrently and in no particular order, so a large
 // file is never held in memory whole. Problems (a malformed line, a trace
 // that fails Check, a second trace for one query and system) are gathered,
-// up to diag.Max, and returned once reading stops.
+// up to diag.Max, and returned once reading stops. A second trace is not
+// handed to fn, unless more than 65,536 traces came between it and the
+// first: the pairs seen are kept in temporary files (in os.TempDir), and
+// such a repeat is found when reading ends.
 func Scan(f *input.File, workers int, fn func(*Trace) error) error {
 	r, err := f.Open()
 	if err != nil {
