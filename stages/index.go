@@ -20,8 +20,8 @@ type diskIndex struct {
 	sample []spillEntry // the entries at 0, indexStride, 2*indexStride...
 }
 
-// indexStride is the entries of one page: 4 KiB.
-const indexStride = 512
+// indexStride is the entries of one page: 512 bytes.
+const indexStride = 64
 
 // indexRun is how many entries an indexBuilder sorts in memory at once:
 // 1 MiB of them.
