@@ -260,22 +260,19 @@ func (s *Spilled) writeGroups(g groups, a *appender, b *appender, tops *diskInde
 		c = newAppender(s.f)
 		matched = make([]uint64, (tops.n+63)/64)
 	}
-	for at, next := int64(0), int64(0); at < a.off; at = next {
-		rec, err := a.read(at)
-		if err != nil {
-			return err
-		}
-		next = at + 4 + int64(len(rec))
+	err := eachRecord(a.f, a.off, func(at int64, rec []byte) error {
 		if g.skip[at] {
-			continue
+			return nil
 		}
 		var id string
 		var first int
 		var js []judgments.Judgment
 		for k, off := range append([]int64{at}, g.more[at]...) {
-			rec, err := a.read(off)
-			if err != nil {
-				return err
+			if k > 0 {
+				var err error
+				if rec, err = a.read(off); err != nil {
+					return err
+				}
 			}
 			d := decoder{b: rec}
 			id = string(d.bytes())
@@ -296,7 +293,7 @@ func (s *Spilled) writeGroups(g groups, a *appender, b *appender, tops *diskInde
 			}
 		}
 		if c == nil {
-			continue
+			return nil
 		}
 		t, tr, err := findTopic(b, tops, id)
 		if err != nil {
@@ -326,12 +323,13 @@ func (s *Spilled) writeGroups(g groups, a *appender, b *appender, tops *diskInde
 		if pos > 0 {
 			s.answerable++
 		}
-	}
-	if c == nil {
 		return nil
+	})
+	if err != nil || c == nil {
+		return err
 	}
 	s.judgedEnd = c.off
-	err := tops.scan(func(t int, te spillEntry) error {
+	err = tops.scan(func(t int, te spillEntry) error {
 		if matched[t/64]&(1<<(t%64)) != 0 {
 			return nil
 		}
@@ -360,25 +358,33 @@ func (s *Spilled) writeGroups(g groups, a *appender, b *appender, tops *diskInde
 func (s *Spilled) buildIndex(size int64) error {
 	b := indexBuilder{temp: s.temp}
 	defer b.close()
-	r := bufio.NewReaderSize(io.NewSectionReader(s.f, 0, size), 1<<16)
+	err := eachRecord(s.f, size, func(off int64, rec []byte) error { return b.add(entry(recordID(rec), off)) })
+	if err == nil {
+		s.index, err = b.finish()
+	}
+	return err
+}
+
+// eachRecord calls fn with the offset and bytes of each record of f, size
+// bytes, in order; the bytes are reused after fn returns.
+func eachRecord(f *os.File, size int64, fn func(off int64, rec []byte) error) error {
+	r := bufio.NewReaderSize(io.NewSectionReader(f, 0, size), 1<<16)
 	var rec []byte
 	for off := int64(0); off < size; {
 		var n [4]byte
 		if _, err := io.ReadFull(r, n[:]); err != nil {
-			return fmt.Errorf("reading the spill file: %w", err)
+			return fmt.Errorf("reading a temporary file of stages: %w", err)
 		}
 		rec = slices.Grow(rec[:0], int(binary.LittleEndian.Uint32(n[:])))[:binary.LittleEndian.Uint32(n[:])]
 		if _, err := io.ReadFull(r, rec); err != nil {
-			return fmt.Errorf("reading the spill file: %w", err)
+			return fmt.Errorf("reading a temporary file of stages: %w", err)
 		}
-		if err := b.add(entry(recordID(rec), off)); err != nil {
+		if err := fn(off, rec); err != nil {
 			return err
 		}
 		off += 4 + int64(len(rec))
 	}
-	var err error
-	s.index, err = b.finish()
-	return err
+	return nil
 }
 
 // findTopic returns the position in tops of the topic id and its record,
