@@ -19,10 +19,12 @@ import (
 
 // Spilled holds the judgments and topics in a temporary file instead of
 // memory, grouped by query, so that what an evaluation holds does not grow
-// with the number of queries: an index in another file (diskIndex) with
-// an eighth of a byte a query in memory, and a few recently used queries. Each trace's query is read back when the trace is evaluated.
+// with the number of queries: an index in another file (diskIndex), of
+// which memory keeps an eighth of a byte a query, and a few recently used
+// queries. Each trace's query is read back when the trace is evaluated.
 // The judged queries' records come first, in the judgments' order, so
-// that the means can be summed in that order by reading the file once. Close removes the file.
+// that the means can be summed in that order by reading the file once.
+// Close removes the files.
 type Spilled struct {
 	// Format is the judgments' format, as read.
 	Format judgments.Format
