@@ -19,10 +19,12 @@ import (
 
 // Spilled holds the judgments and topics in a temporary file instead of
 // memory, grouped by query, so that what an evaluation holds does not grow
-// with the number of queries: an index of 8 bytes a query (spillEntry), and a few recently used
+// with the number of queries: an index in another file (diskIndex), of
+// which memory keeps an eighth of a byte a query, and a few recently used
 // queries. Each trace's query is read back when the trace is evaluated.
 // The judged queries' records come first, in the judgments' order, so
-// that the means can be summed in that order by reading the file once. Close removes the file.
+// that the means can be summed in that order by reading the file once.
+// Close removes the files.
 type Spilled struct {
 	// Format is the judgments' format, as read.
 	Format judgments.Format
@@ -32,10 +34,10 @@ type Spilled struct {
 	scale                     judgments.Scale
 	parse                     topics.Parser
 	f                         *os.File
-	index                     []spillEntry // sorted by hash
-	judged                    int          // records of judged queries, first in the file
-	answerable                int          // the answerable among them
-	judgedEnd                 int64        // where their records end
+	index                     *diskIndex
+	judged                    int   // records of judged queries, first in the file
+	answerable                int   // the answerable among them
+	judgedEnd                 int64 // where their records end
 	cache                     queryCache
 }
 
@@ -80,6 +82,8 @@ func (s *Spilled) Close() error {
 		err = rerr
 	}
 	s.f = nil
+	s.index.close()
+	s.index = nil
 	return err
 }
 
@@ -100,23 +104,19 @@ func (s *Spilled) get(id string) (*spilledQuery, error) {
 	if q := s.cache.get(id); q != nil {
 		return q, nil
 	}
-	h := queryHash(id)
-	for i, _ := slices.BinarySearchFunc(s.index, h, func(e spillEntry, h uint64) int { return cmp.Compare(e.hash(), h) }); i < len(s.index) && s.index[i].hash() == h; i++ {
-		rec, err := s.record(s.index[i].off())
-		if err != nil {
-			return nil, err
+	var found *spilledQuery
+	err := s.index.each(queryHash(id), func(_ int, off int64) (bool, error) {
+		rec, err := s.record(off)
+		if err != nil || recordID(rec) != id {
+			return false, err
 		}
-		if recordID(rec) != id {
-			continue
+		if found, err = s.decode(rec); err != nil {
+			return true, err
 		}
-		q, err := s.decode(rec)
-		if err != nil {
-			return nil, err
-		}
-		s.cache.put(q)
-		return q, nil
-	}
-	return nil, nil
+		s.cache.put(found)
+		return true, nil
+	})
+	return found, err
 }
 
 // record reads the record at off.
@@ -306,7 +306,6 @@ type appender struct {
 	f   *os.File
 	w   *bufio.Writer
 	off int64
-	n   int // records written
 }
 
 func newAppender(f *os.File) *appender { return &appender{f: f, w: bufio.NewWriterSize(f, 1<<16)} }
@@ -321,7 +320,6 @@ func (a *appender) add(rec []byte) (int64, error) {
 	a.w.Write(n[:])
 	_, err := a.w.Write(rec)
 	a.off += 4 + int64(len(rec))
-	a.n++
 	return at, err
 }
 

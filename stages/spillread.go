@@ -2,7 +2,6 @@ package stages
 
 import (
 	"bufio"
-	"cmp"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -37,20 +36,21 @@ func spillInputs(file string, src judgmentSource, openTopics func() (*input.File
 	if tempA, err = s.temp(); err != nil {
 		return nil, err
 	}
-	chunks, a, format, readErr, err := spillJudgments(tempA, src)
+	chunks, a, format, readErr, err := spillJudgments(tempA, src, s.temp)
 	if err != nil {
 		return nil, err
 	}
 	s.Format = format
 	var errs diag.List
 	errs.Add(readErr)
+	defer chunks.close()
 	groups, err := groupChunks(chunks, a)
 	if err != nil {
 		return nil, err
 	}
 	if errs.Len() > 0 {
 		if !errs.Full() {
-			if err := s.writeGroups(groups, chunks, a, nil, nil, &errs); err != nil {
+			if err := s.writeGroups(groups, a, nil, nil, &errs); err != nil {
 				return nil, err
 			}
 		}
@@ -69,10 +69,11 @@ func spillInputs(file string, src judgmentSource, openTopics func() (*input.File
 	if err != nil {
 		return nil, err
 	}
+	defer tops.close()
 	if s.f, err = s.temp(); err != nil {
 		return nil, err
 	}
-	if err := s.writeGroups(groups, chunks, a, b, tops, &errs); err != nil {
+	if err := s.writeGroups(groups, a, b, tops, &errs); err != nil {
 		return nil, err
 	}
 	if errs.Len() > 0 {
@@ -83,11 +84,13 @@ func spillInputs(file string, src judgmentSource, openTopics func() (*input.File
 }
 
 // spillJudgments writes the judgments src reads to f as chunks, a chunk a
-// run of judgments of one query, and returns each chunk's hash and
-// offset, in reading order, the problems found in the lines (readErr) and
-// any failure to write (err).
-func spillJudgments(f *os.File, src judgmentSource) (chunks []spillEntry, a *appender, format judgments.Format, readErr, err error) {
+// run of judgments of one query, and returns their index (a temporary
+// file beside f), the problems found in the lines (readErr) and any
+// failure to write (err).
+func spillJudgments(f *os.File, src judgmentSource, temp func() (*os.File, error)) (chunks *diskIndex, a *appender, format judgments.Format, readErr, err error) {
 	a = newAppender(f)
+	b := indexBuilder{temp: temp}
+	defer b.close()
 	var cur []judgments.Judgment
 	flush := func() {
 		if len(cur) == 0 || err != nil {
@@ -109,8 +112,9 @@ func spillJudgments(f *os.File, src judgmentSource) (chunks []spillEntry, a *app
 			}
 		}
 		var off int64
-		off, err = a.add(e)
-		chunks = append(chunks, entry(cur[0].Query, off))
+		if off, err = a.add(e); err == nil {
+			err = b.add(entry(cur[0].Query, off))
+		}
 		cur = cur[:0]
 	}
 	format, readErr = src(func(j judgments.Judgment) {
@@ -122,6 +126,9 @@ func spillJudgments(f *os.File, src judgmentSource) (chunks []spillEntry, a *app
 	flush()
 	if err == nil {
 		err = a.w.Flush()
+	}
+	if err == nil {
+		chunks, err = b.finish()
 	}
 	return chunks, a, format, readErr, err
 }
@@ -135,45 +142,36 @@ type groups struct {
 	skip map[int64]bool
 }
 
-// groupChunks finds the queries read in several runs and leaves the
-// chunks in reading order.
-func groupChunks(chunks []spillEntry, a *appender) (groups, error) {
+// groupChunks finds the queries read in several runs.
+func groupChunks(chunks *diskIndex, a *appender) (groups, error) {
 	g := groups{more: map[int64][]int64{}, skip: map[int64]bool{}}
-	slices.Sort(chunks) // by hash, then offset
-	for i := 0; i < len(chunks); {
-		end := i + 1
-		for end < len(chunks) && chunks[end].hash() == chunks[i].hash() {
-			end++
-		}
-		if end-i > 1 { // one query's runs, or ids whose hashes agree
-			first := map[string]int64{}
-			for _, c := range chunks[i:end] { // in reading order
-				rec, err := a.read(c.off())
-				if err != nil {
-					return g, err
-				}
-				id := recordID(rec)
-				if at, ok := first[id]; ok {
-					g.more[at] = append(g.more[at], c.off())
-					g.skip[c.off()] = true
-				} else {
-					first[id] = c.off()
-				}
+	err := chunks.shared(func(same []spillEntry) error { // one query's runs, or ids whose hashes agree
+		first := map[string]int64{}
+		for _, c := range same { // in reading order
+			rec, err := a.read(c.off())
+			if err != nil {
+				return err
+			}
+			id := recordID(rec)
+			if at, ok := first[id]; ok {
+				g.more[at] = append(g.more[at], c.off())
+				g.skip[c.off()] = true
+			} else {
+				first[id] = c.off()
 			}
 		}
-		i = end
-	}
-	slices.SortFunc(chunks, func(x, y spillEntry) int { return cmp.Compare(x.off(), y.off()) })
-	return g, nil
+		return nil
+	})
+	return g, err
 }
 
-// spillTopics writes each topic kept to f (id, line, line bytes) and
-// returns their hashes and offsets, sorted, with the high bit of the
-// offset set for an answerable topic. A repeated id is an error, as
-// topics.ReadOnly reports it.
-func (s *Spilled) spillTopics(f *os.File, tf *input.File, keep func(string) bool) ([]spillEntry, *appender, error) {
+// spillTopics writes each topic kept to f (id, line, line bytes and
+// whether it is answerable) and returns their index (a temporary file). A
+// repeated id is an error, as topics.ReadOnly reports it.
+func (s *Spilled) spillTopics(f *os.File, tf *input.File, keep func(string) bool) (*diskIndex, *appender, error) {
 	b := newAppender(f)
-	var tops []spillEntry
+	ib := indexBuilder{temp: s.temp}
+	defer ib.close()
 	var werr error
 	parse, readErr := topics.Stream(tf, keep, func(t *topics.Topic, data []byte) error {
 		var e encoder
@@ -186,41 +184,44 @@ func (s *Spilled) spillTopics(f *os.File, tf *input.File, keep func(string) bool
 		}
 		e.uint(answerable)
 		off, err := b.add(e)
+		if err == nil {
+			err = ib.add(entry(t.ID, off))
+		}
 		if err != nil && werr == nil {
 			werr = err
 		}
-		tops = append(tops, entry(t.ID, off))
 		return nil
 	})
 	if werr != nil {
 		return nil, nil, werr
 	}
 	s.parse = parse
-	slices.Sort(tops)
+	tops, err := ib.finish()
+	if err != nil {
+		return nil, nil, err
+	}
 	var repeated []error
-	for i := 0; i < len(tops); {
-		end := i + 1
-		for end < len(tops) && tops[end].hash() == tops[i].hash() {
-			end++
-		}
-		if end-i > 1 { // a repeated id, or ids whose hashes collide
-			firstLine := map[string]int{}
-			for _, t := range tops[i:end] { // in reading order
-				tr, err := topicRecord(b, t)
-				if err != nil {
-					return nil, nil, err
-				}
-				id, line := tr.id, tr.line
-				if at, ok := firstLine[id]; ok {
-					repeated = append(repeated, &diag.Error{File: tf.Name, Line: line, Query: id, Msg: fmt.Sprintf("topic repeated (also line %d)", at)})
-				} else {
-					firstLine[id] = line
-				}
+	err = tops.shared(func(same []spillEntry) error { // a repeated id, or ids whose hashes collide
+		firstLine := map[string]int{}
+		for _, t := range same { // in reading order
+			tr, err := topicRecord(b, t.off())
+			if err != nil {
+				return err
+			}
+			id, line := tr.id, tr.line
+			if at, ok := firstLine[id]; ok {
+				repeated = append(repeated, &diag.Error{File: tf.Name, Line: line, Query: id, Msg: fmt.Sprintf("topic repeated (also line %d)", at)})
+			} else {
+				firstLine[id] = line
 			}
 		}
-		i = end
+		return nil
+	})
+	if err == nil {
+		err = firstByLine(readErr, repeated)
 	}
-	if err := firstByLine(readErr, repeated); err != nil {
+	if err != nil {
+		tops.close()
 		return nil, nil, err
 	}
 	return tops, b, nil
@@ -235,9 +236,9 @@ type topicRec struct {
 	answerable bool
 }
 
-// topicRecord reads the topic record of t.
-func topicRecord(b *appender, t spillEntry) (topicRec, error) {
-	rec, err := b.read(t.off())
+// topicRecord reads the topic record at off.
+func topicRecord(b *appender, off int64) (topicRec, error) {
+	rec, err := b.read(off)
 	if err != nil {
 		return topicRec{}, err
 	}
@@ -252,23 +253,26 @@ func topicRecord(b *appender, t spillEntry) (topicRec, error) {
 // adding the problems to errs, and, when b is given, writes the queries'
 // records to the spill file: the judged queries first, in that order,
 // then the topics without judgments.
-func (s *Spilled) writeGroups(g groups, chunks []spillEntry, a *appender, b *appender, tops []spillEntry, errs *diag.List) error {
+func (s *Spilled) writeGroups(g groups, a *appender, b *appender, tops *diskIndex, errs *diag.List) error {
 	var c *appender
+	var matched []uint64 // a bit a topic, by its position in tops
 	if b != nil {
 		c = newAppender(s.f)
+		matched = make([]uint64, (tops.n+63)/64)
 	}
-	matched := make([]bool, len(tops))
-	for _, ch := range chunks {
-		if g.skip[ch.off()] {
-			continue
+	err := eachRecord(a.f, a.off, func(at int64, rec []byte) error {
+		if g.skip[at] {
+			return nil
 		}
 		var id string
 		var first int
 		var js []judgments.Judgment
-		for k, off := range append([]int64{ch.off()}, g.more[ch.off()]...) {
-			rec, err := a.read(off)
-			if err != nil {
-				return err
+		for k, off := range append([]int64{at}, g.more[at]...) {
+			if k > 0 {
+				var err error
+				if rec, err = a.read(off); err != nil {
+					return err
+				}
 			}
 			d := decoder{b: rec}
 			id = string(d.bytes())
@@ -289,7 +293,7 @@ func (s *Spilled) writeGroups(g groups, chunks []spillEntry, a *appender, b *app
 			}
 		}
 		if c == nil {
-			continue
+			return nil
 		}
 		t, tr, err := findTopic(b, tops, id)
 		if err != nil {
@@ -297,7 +301,7 @@ func (s *Spilled) writeGroups(g groups, chunks []spillEntry, a *appender, b *app
 		}
 		pos := s.answerable + 1
 		if t >= 0 {
-			matched[t] = true
+			matched[t/64] |= 1 << (t % 64)
 			if !tr.answerable {
 				pos = 0
 			}
@@ -319,16 +323,17 @@ func (s *Spilled) writeGroups(g groups, chunks []spillEntry, a *appender, b *app
 		if pos > 0 {
 			s.answerable++
 		}
-	}
-	if c == nil {
 		return nil
+	})
+	if err != nil || c == nil {
+		return err
 	}
 	s.judgedEnd = c.off
-	for t := range tops {
-		if matched[t] {
-			continue
+	err = tops.scan(func(t int, te spillEntry) error {
+		if matched[t/64]&(1<<(t%64)) != 0 {
+			return nil
 		}
-		tr, err := topicRecord(b, tops[t])
+		tr, err := topicRecord(b, te.off())
 		if err != nil {
 			return err
 		}
@@ -337,52 +342,64 @@ func (s *Spilled) writeGroups(g groups, chunks []spillEntry, a *appender, b *app
 		e.uint(0)
 		topicField(&e, tr)
 		e.uint(0)
-		if _, err := c.add(e); err != nil {
-			return err
-		}
+		_, err = c.add(e)
+		return err
+	})
+	if err != nil {
+		return err
 	}
 	if err := c.w.Flush(); err != nil {
 		return err
 	}
-	return s.buildIndex(c.off, c.n)
+	return s.buildIndex(c.off)
 }
 
-// buildIndex indexes the spill file's n records, size bytes.
-func (s *Spilled) buildIndex(size int64, n int) error {
-	s.index = make([]spillEntry, 0, n)
-	r := bufio.NewReaderSize(io.NewSectionReader(s.f, 0, size), 1<<16)
+// buildIndex indexes the spill file's records, size bytes.
+func (s *Spilled) buildIndex(size int64) error {
+	b := indexBuilder{temp: s.temp}
+	defer b.close()
+	err := eachRecord(s.f, size, func(off int64, rec []byte) error { return b.add(entry(recordID(rec), off)) })
+	if err == nil {
+		s.index, err = b.finish()
+	}
+	return err
+}
+
+// eachRecord calls fn with the offset and bytes of each record of f, size
+// bytes, in order; the bytes are reused after fn returns.
+func eachRecord(f *os.File, size int64, fn func(off int64, rec []byte) error) error {
+	r := bufio.NewReaderSize(io.NewSectionReader(f, 0, size), 1<<16)
 	var rec []byte
 	for off := int64(0); off < size; {
 		var n [4]byte
 		if _, err := io.ReadFull(r, n[:]); err != nil {
-			return fmt.Errorf("reading the spill file: %w", err)
+			return fmt.Errorf("reading a temporary file of stages: %w", err)
 		}
 		rec = slices.Grow(rec[:0], int(binary.LittleEndian.Uint32(n[:])))[:binary.LittleEndian.Uint32(n[:])]
 		if _, err := io.ReadFull(r, rec); err != nil {
-			return fmt.Errorf("reading the spill file: %w", err)
+			return fmt.Errorf("reading a temporary file of stages: %w", err)
 		}
-		s.index = append(s.index, entry(recordID(rec), off))
+		if err := fn(off, rec); err != nil {
+			return err
+		}
 		off += 4 + int64(len(rec))
 	}
-	slices.Sort(s.index)
 	return nil
 }
 
 // findTopic returns the position in tops of the topic id and its record,
 // or -1.
-func findTopic(b *appender, tops []spillEntry, id string) (int, topicRec, error) {
-	h := queryHash(id)
-	i, _ := slices.BinarySearchFunc(tops, h, func(e spillEntry, h uint64) int { return cmp.Compare(e.hash(), h) })
-	for ; i < len(tops) && tops[i].hash() == h; i++ {
-		tr, err := topicRecord(b, tops[i])
-		if err != nil {
-			return -1, tr, err
+func findTopic(b *appender, tops *diskIndex, id string) (int, topicRec, error) {
+	pos, found := -1, topicRec{}
+	err := tops.each(queryHash(id), func(at int, off int64) (bool, error) {
+		tr, err := topicRecord(b, off)
+		if err != nil || tr.id != id {
+			return false, err
 		}
-		if tr.id == id {
-			return i, tr, nil
-		}
-	}
-	return -1, topicRec{}, nil
+		pos, found = at, tr
+		return true, nil
+	})
+	return pos, found, err
 }
 
 // topicField appends the topic's line and bytes (line 0: none).

@@ -8,11 +8,9 @@ package trace
 
 import (
 	"bufio"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/maphash"
 	"io"
 	"math"
 	"runtime"
@@ -176,7 +174,10 @@ func Read(f *input.File) ([]*Trace, error) {
 // and calls fn for each, concurrently and in no particular order, so a large
 // file is never held in memory whole. Problems (a malformed line, a trace
 // that fails Check, a second trace for one query and system) are gathered,
-// up to diag.Max, and returned once reading stops.
+// up to diag.Max, and returned once reading stops. A second trace is not
+// handed to fn, unless more than 65,536 traces came between it and the
+// first: the pairs seen are kept in temporary files (in os.TempDir), and
+// such a repeat is found when reading ends.
 func Scan(f *input.File, workers int, fn func(*Trace) error) error {
 	r, err := f.Open()
 	if err != nil {
@@ -222,7 +223,8 @@ func scanRecords(file string, records func(each func(line int, data []byte) erro
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	s := &scanner{file: file, fn: fn, seeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}}
+	s := &scanner{file: file, fn: fn, seen: newSeenPairs()}
+	defer s.seen.close()
 	lines := make(chan []numbered, workers)
 	var wg sync.WaitGroup
 	for range workers {
@@ -242,6 +244,9 @@ func scanRecords(file string, records func(each func(line int, data []byte) erro
 	close(lines)
 	wg.Wait()
 	s.add(readErr)
+	if !s.errs.Full() {
+		s.add(s.seen.finish(s.file))
+	}
 	s.errs.Sort()
 	return s.errs.Err()
 }
@@ -256,8 +261,7 @@ type scanner struct {
 	file  string
 	fn    func(*Trace) error
 	mu    sync.Mutex
-	seen  pairSet // the line of each pair's trace
-	seeds [2]maphash.Seed
+	seen  *seenPairs
 	errs  diag.List
 	batch []numbered
 }
@@ -321,31 +325,18 @@ func (s *scanner) decode(l numbered) {
 	s.add(s.fn(t))
 }
 
-// once rejects a second trace for the same query and system. Pairs are
-// known by two independent hashes, not by their ids, which would take
-// several times the room (see pairSet for the chance of a collision).
+// once rejects a second trace for the same query and system (see
+// seenPairs for one found only when reading ends).
 func (s *scanner) once(t *Trace) error {
-	h, c := pairHash(s.seeds[0], t.Query, t.System), uint32(pairHash(s.seeds[1], t.Query, t.System))
+	h := pairHash(s.seen.seed, t.Query, t.System)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if first, dup := s.seen.add(h, c, t.Line); dup {
+	first, dup, err := s.seen.add(h, t.Query, t.System, t.Line)
+	if dup {
 		return &diag.Error{File: s.file, Line: t.Line, Query: t.Query,
 			Msg: fmt.Sprintf("system %q has a second trace for this query (also line %d)", t.System, first)}
 	}
-	return nil
-}
-
-// pairHash hashes a (query, system) pair, the query's length first so that
-// no two pairs write the same bytes.
-func pairHash(seed maphash.Seed, query, system string) uint64 {
-	var h maphash.Hash
-	h.SetSeed(seed)
-	var n [8]byte
-	binary.LittleEndian.PutUint64(n[:], uint64(len(query)))
-	h.Write(n[:])
-	h.WriteString(query)
-	h.WriteString(system)
-	return h.Sum64()
+	return err
 }
 
 // Is reports whether f holds traces: its first non-blank line, read whole,
