@@ -154,6 +154,12 @@ type Set struct {
 	order   []string
 	count   int
 	last    *Query // the query added to last, while reading
+	// While reading, the judgments of last, when it was new, grow in
+	// these buffers, reused from query to query; settle gives them their
+	// own slices of exact size once another query comes, so reading costs
+	// no chain of growing slices per query.
+	scratch     Query
+	lastScratch bool
 }
 
 func newSet(file string, f Format) *Set {
@@ -187,14 +193,38 @@ func (s *Set) query(id string, line int) *Query {
 	if s.last != nil && s.last.ID == id { // judgments usually come grouped by query
 		return s.last
 	}
+	s.settle()
 	q := s.queries[id]
 	if q == nil {
 		q = &Query{ID: id, first: int32(line)}
 		s.queries[id] = q
 		s.order = append(s.order, id)
+		// A query seen before grows its own slices: moving it into the
+		// buffers would copy it again at every return.
+		q.text, q.ends, q.grades, q.lines = s.scratch.text[:0], s.scratch.ends[:0], s.scratch.grades[:0], s.scratch.lines[:0]
+		s.lastScratch = true
 	}
 	s.last = q
 	return q
+}
+
+// settle moves the judgments of the query read last out of the scratch
+// buffers into slices of their own, of exact size, and keeps the buffers
+// for the next query.
+func (s *Set) settle() {
+	q := s.last
+	s.last = nil
+	if !s.lastScratch {
+		return
+	}
+	s.lastScratch = false
+	s.scratch.text, s.scratch.ends, s.scratch.grades, s.scratch.lines = q.text[:0], q.ends[:0], q.grades[:0], q.lines[:0]
+	n := len(q.ends)
+	nums := make([]int32, 2*n)
+	q.text = slices.Clone(q.text)
+	q.ends = slices.Clone(q.ends)
+	q.grades = append(nums[:0:n], q.grades...)
+	q.lines = append(nums[n:n], q.lines...)
 }
 
 // Map maps every item id through f, for evaluation at document level: the
@@ -226,6 +256,7 @@ func (s *Set) Map(f func(item string) string) (*Set, int) {
 // finish indexes every query once reading is done, reporting repeated
 // judgments to errs (nil when none can occur).
 func (s *Set) finish(errs *diag.List) {
+	s.settle()
 	if errs == nil {
 		errs = &diag.List{}
 	}

@@ -315,3 +315,18 @@ func BenchmarkReadJSONL(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkReadTREC reads 200,000 TREC qrels lines, 100 a query, shaped as
+// the judgments of bench/run.sh.
+func BenchmarkReadTREC(b *testing.B) {
+	var buf bytes.Buffer
+	for i := range 200000 {
+		fmt.Fprintf(&buf, "%d 0 msmarco_passage_%02d_%d %d\n", i/100, i%69, i*7919, i%4)
+	}
+	b.SetBytes(int64(buf.Len()))
+	for b.Loop() {
+		if _, err := Read(input.FromBytes("qrels.txt", buf.Bytes()), Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

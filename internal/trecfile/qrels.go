@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
+	"sync"
 
 	"github.com/ragstat/ragstat/diag"
 )
@@ -30,7 +32,8 @@ type QrelsLine struct {
 func ReadQrels(r io.Reader, opt Options, fn func(QrelsLine) error) error {
 	d := &qrelsDelivery{opt: &opt, fn: fn}
 	err := pipeline(opt.Name, r, qrelsCut, opt.workers(), d.errs.full, func(b *block) error {
-		return d.order.add(b.seq, parseQrelsBlock(b, &opt), d.deliver)
+		recs, _ := d.recs.Get().([]qrelsRec)
+		return d.order.add(b.seq, parseQrelsBlock(b, &opt, recs), d.deliver)
 	})
 	if err != nil {
 		return err
@@ -89,6 +92,7 @@ type qrelsDelivery struct {
 	errs  collector
 	order inOrder[*parsedBlock]
 	lines int
+	recs  sync.Pool // []qrelsRec of blocks delivered, for reuse
 }
 
 func (d *qrelsDelivery) deliver(pb *parsedBlock) error {
@@ -103,14 +107,15 @@ func (d *qrelsDelivery) deliver(pb *parsedBlock) error {
 		}
 	}
 	d.errs.add(pb.errs...)
+	d.recs.Put(pb.recs[:0])
 	return nil
 }
 
-// parseQrelsBlock parses the lines of one block. Docnos are first located
-// in the block's buffer, then copied into one string at the end, so a block
-// costs one allocation for all its docnos.
-func parseQrelsBlock(b *block, opt *Options) *parsedBlock {
-	q := &qrelsReader{opt: opt, pb: &parsedBlock{recs: make([]qrelsRec, 0, bytes.Count(b.data, nl)+1)}}
+// parseQrelsBlock parses the lines of one block into recs, reused. Docnos
+// are first located in the block's buffer, then copied into one string at
+// the end, so a block costs one allocation for all its docnos.
+func parseQrelsBlock(b *block, opt *Options, recs []qrelsRec) *parsedBlock {
+	q := &qrelsReader{opt: opt, pb: &parsedBlock{recs: slices.Grow(recs[:0], bytes.Count(b.data, nl)+1)}}
 	data := b.data
 	q.p.begin(data)
 	var pos [maxFields]int
