@@ -16,6 +16,7 @@ import (
 
 	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/internal/hashindex"
+	"github.com/ragstat/ragstat/internal/trecfile"
 )
 
 // Scale is the range of allowed grades, inclusive.
@@ -178,6 +179,10 @@ func (s *Set) Len() int { return s.count }
 // add records j; repeats are reported by finish.
 func (s *Set) add(j Judgment) {
 	q := s.query(j.Query, j.Line)
+	if len(q.ends) == 0 && !s.lastScratch { // a new query: it grows in the scratch buffers
+		q.text, q.ends, q.grades, q.lines = s.scratch.text[:0], s.scratch.ends[:0], s.scratch.grades[:0], s.scratch.lines[:0]
+		s.lastScratch = true
+	}
 	q.add(j.Item, j.Grade, j.Line)
 	if len(j.Spans) > 0 {
 		if q.spans == nil {
@@ -199,13 +204,27 @@ func (s *Set) query(id string, line int) *Query {
 		q = &Query{ID: id, first: int32(line)}
 		s.queries[id] = q
 		s.order = append(s.order, id)
-		// A query seen before grows its own slices: moving it into the
-		// buffers would copy it again at every return.
-		q.text, q.ends, q.grades, q.lines = s.scratch.text[:0], s.scratch.ends[:0], s.scratch.grades[:0], s.scratch.lines[:0]
-		s.lastScratch = true
 	}
 	s.last = q
 	return q
+}
+
+// addGroup records a stretch of one query's judgments, read from TREC
+// qrels and checked; repeats are reported by finish.
+func (s *Set) addGroup(g *trecfile.QrelsGroup) {
+	q := s.query(g.Query, g.Lines[0])
+	base := uint32(len(q.text))
+	q.text = append(q.text, g.Docs...)
+	n := len(g.Ends)
+	q.ends, q.grades, q.lines = slices.Grow(q.ends, n), slices.Grow(q.grades, n), slices.Grow(q.lines, n)
+	for _, e := range g.Ends {
+		q.ends = append(q.ends, base+e)
+	}
+	for i, grade := range g.Grades {
+		q.grades = append(q.grades, int32(grade))
+		q.lines = append(q.lines, int32(g.Lines[i]))
+	}
+	s.count += len(g.Grades)
 }
 
 // settle moves the judgments of the query read last out of the scratch

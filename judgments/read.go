@@ -192,14 +192,39 @@ func (rd *reader) accept(j Judgment) error {
 	return nil
 }
 
+// trec reads TREC qrels a stretch of one query's lines at a time: a
+// stretch whose grades are all on the scale is added whole to the set; one
+// that is handed on (Stream) or holds a problem goes through accept line
+// by line.
 func (rd *reader) trec(r io.Reader) error {
-	return trecfile.ReadQrels(r, trecfile.Options{Name: rd.set.File}, func(l trecfile.QrelsLine) error {
-		rd.errs.Add(rd.accept(Judgment{Query: l.Query, Item: l.Doc, Grade: l.Grade, Line: l.Line}))
-		if rd.errs.Full() {
-			return errStop
+	return trecfile.ReadQrelsGroups(r, trecfile.Options{Name: rd.set.File}, func(g *trecfile.QrelsGroup) error {
+		if rd.emit == nil && rd.onScale(g.Grades) {
+			if rd.keep != nil && !rd.keep(g.Query) {
+				rd.skipped += len(g.Grades)
+				return nil
+			}
+			rd.count += len(g.Grades)
+			rd.set.addGroup(g)
+			return nil
+		}
+		for i, grade := range g.Grades {
+			rd.errs.Add(rd.accept(Judgment{Query: g.Query, Item: g.Doc(i), Grade: grade, Line: g.Lines[i]}))
+			if rd.errs.Full() {
+				return errStop
+			}
 		}
 		return nil
 	})
+}
+
+// onScale reports whether every grade is on the scale.
+func (rd *reader) onScale(grades []int) bool {
+	for _, g := range grades {
+		if !rd.scale.Contains(g) {
+			return false
+		}
+	}
+	return true
 }
 
 var errStop = &diag.Error{Msg: "too many problems"}

@@ -61,21 +61,32 @@ func readQrels(r io.Reader, name, only string) (*qrels, error) {
 	builders := map[string]*builder{}
 	var b *builder
 	last := ""
-	err := trecfile.ReadQrels(r, trecfile.Options{Name: name, Lenient: true}, func(l trecfile.QrelsLine) error {
-		if b == nil || l.Query != last {
-			if b = builders[l.Query]; b == nil {
+	err := trecfile.ReadQrelsGroups(r, trecfile.Options{Name: name, Lenient: true}, func(g *trecfile.QrelsGroup) error {
+		if b == nil || g.Query != last {
+			if b = builders[g.Query]; b == nil {
 				b = &builder{}
-				builders[l.Query] = b
+				builders[g.Query] = b
 			}
-			last = l.Query
+			last = g.Query
 		}
-		if l.Grade > maxGradeSize || l.Grade < -maxGradeSize {
-			return &diag.Error{File: name, Line: l.Line, Query: l.Query, Item: l.Doc,
-				Msg: fmt.Sprintf("grade %d is out of range; grades are small integers", l.Grade)}
+		for i, grade := range g.Grades {
+			if grade > maxGradeSize || grade < -maxGradeSize {
+				return &diag.Error{File: name, Line: g.Lines[i], Query: g.Query, Item: g.Doc(i),
+					Msg: fmt.Sprintf("grade %d is out of range; grades are small integers", grade)}
+			}
 		}
-		b.offs = append(b.offs, uint32(len(b.arena)))
-		b.arena = append(b.arena, l.Doc...)
-		b.grades = append(b.grades, int32(l.Grade))
+		base := uint32(len(b.arena))
+		b.arena = append(b.arena, g.Docs...)
+		n := len(g.Ends)
+		b.offs, b.grades = slices.Grow(b.offs, n), slices.Grow(b.grades, n)
+		for i, grade := range g.Grades {
+			start := uint32(0)
+			if i > 0 {
+				start = g.Ends[i-1]
+			}
+			b.offs = append(b.offs, base+start)
+			b.grades = append(b.grades, int32(grade))
+		}
 		return nil
 	})
 	if err != nil {

@@ -30,10 +30,113 @@ type QrelsLine struct {
 // line at a time and reads the next as data); blank lines are errors; a grade
 // reads as C's atol does.
 func ReadQrels(r io.Reader, opt Options, fn func(QrelsLine) error) error {
-	d := &qrelsDelivery{opt: &opt, fn: fn}
+	return readQrels(r, opt, nil, func(pb *parsedBlock) *parsedBlock { return pb }, func(pb *parsedBlock) error {
+		for i := range pb.recs {
+			if err := fn(pb.line(i)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// QrelsGroup is a stretch of consecutive lines of one query in a qrels
+// file, in file order, as columns: line i judges the docno Doc(i) with
+// Grades[i] on line Lines[i]. It is valid only during the call it is
+// passed to, except Docs, which the caller may keep.
+type QrelsGroup struct {
+	Query  string
+	Docs   string   // the docnos, concatenated
+	Ends   []uint32 // docno i ends at Docs[Ends[i]] and starts where docno i-1 ends (at 0 for i = 0)
+	Grades []int
+	Lines  []int
+}
+
+// Doc returns the i-th docno.
+func (g *QrelsGroup) Doc(i int) string {
+	start := uint32(0)
+	if i > 0 {
+		start = g.Ends[i-1]
+	}
+	return g.Docs[start:g.Ends[i]]
+}
+
+// ReadQrelsGroups reads a qrels file as ReadQrels does, with the same rules
+// and problems, but calls fn once per stretch of consecutive lines of one
+// query (a query's lines may come in several stretches, even when they are
+// contiguous in the file). The stretches are cut and laid out as columns on
+// the parallel parsers, so that fn, called in file order from one goroutine
+// at a time, costs little per line. The iter column is not kept.
+func ReadQrelsGroups(r io.Reader, opt Options, fn func(*QrelsGroup) error) error {
+	var recs, free sync.Pool // []qrelsRec of blocks cut into groups, *qrelsGroups delivered: for reuse
+	return readQrels(r, opt, &recs, func(pb *parsedBlock) *qrelsGroups {
+		gs, _ := free.Get().(*qrelsGroups)
+		if gs == nil {
+			gs = &qrelsGroups{}
+		}
+		gs.fill(pb)
+		return gs
+	}, func(gs *qrelsGroups) error {
+		defer free.Put(gs)
+		for i := range gs.groups {
+			if err := fn(&gs.groups[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// qrelsGroups is a parsed block cut into QrelsGroups, which share its
+// columns.
+type qrelsGroups struct {
+	groups []QrelsGroup
+	ends   []uint32
+	grades []int
+	lines  []int
+}
+
+// fill cuts the lines of pb into groups.
+func (gs *qrelsGroups) fill(pb *parsedBlock) {
+	n := len(pb.recs)
+	gs.groups = gs.groups[:0]
+	gs.ends = slices.Grow(gs.ends[:0], n)[:n]
+	gs.grades = slices.Grow(gs.grades[:0], n)[:n]
+	gs.lines = slices.Grow(gs.lines[:0], n)[:n]
+	for from := 0; from < n; {
+		q := &pb.recs[from]
+		to := from + 1
+		for to < n && (pb.recs[to].query == q.query || pb.names[pb.recs[to].query] == pb.names[q.query]) {
+			to++
+		}
+		start := q.doc
+		for i := from; i < to; i++ {
+			r := &pb.recs[i]
+			gs.ends[i], gs.grades[i], gs.lines[i] = r.docEnd-start, r.grade, r.line
+		}
+		gs.groups = append(gs.groups, QrelsGroup{Query: pb.names[q.query], Docs: pb.docs[start:pb.recs[to-1].docEnd],
+			Ends: gs.ends[from:to], Grades: gs.grades[from:to], Lines: gs.lines[from:to]})
+		from = to
+	}
+}
+
+// readQrels parses the blocks of a qrels file in parallel, turns each into
+// a T with prepare (on the parsing goroutine), and hands them to use in file
+// order, one at a time, until the first problem. With recs, the records of
+// a block are reused once prepare returns: prepare must not keep them.
+func readQrels[T any](r io.Reader, opt Options, recs *sync.Pool, prepare func(*parsedBlock) T, use func(T) error) error {
+	d := &qrelsDelivery[T]{use: use}
 	err := pipeline(opt.Name, r, qrelsCut, opt.workers(), d.errs.full, func(b *block) error {
-		recs, _ := d.recs.Get().([]qrelsRec)
-		return d.order.add(b.seq, parseQrelsBlock(b, &opt, recs), d.deliver)
+		var buf []qrelsRec
+		if recs != nil {
+			buf, _ = recs.Get().([]qrelsRec)
+		}
+		pb := parseQrelsBlock(b, &opt, buf)
+		part := qrelsPart[T]{v: prepare(pb), lines: len(pb.recs), errs: pb.errs}
+		if recs != nil {
+			recs.Put(pb.recs[:0])
+		}
+		return d.order.add(b.seq, part, d.deliver)
 	})
 	if err != nil {
 		return err
@@ -85,29 +188,32 @@ func (pb *parsedBlock) line(i int) QrelsLine {
 	return QrelsLine{Query: pb.names[r.query], Iter: pb.names[r.iter], Doc: pb.docs[r.doc:r.docEnd], Grade: r.grade, Line: r.line}
 }
 
-// qrelsDelivery hands parsed blocks to fn in file order.
-type qrelsDelivery struct {
-	opt   *Options
-	fn    func(QrelsLine) error
-	errs  collector
-	order inOrder[*parsedBlock]
+// qrelsPart is one block of a qrels file, prepared for delivery: its lines
+// read without problems, how many, and its problems.
+type qrelsPart[T any] struct {
+	v     T
 	lines int
-	recs  sync.Pool // []qrelsRec of blocks delivered, for reuse
+	errs  []*diag.Error
 }
 
-func (d *qrelsDelivery) deliver(pb *parsedBlock) error {
+// qrelsDelivery hands prepared blocks to use in file order.
+type qrelsDelivery[T any] struct {
+	use   func(T) error
+	errs  collector
+	order inOrder[qrelsPart[T]]
+	lines int
+}
+
+func (d *qrelsDelivery[T]) deliver(p qrelsPart[T]) error {
 	// Only deliver adds problems, one block at a time: none can appear
-	// during the loop.
+	// during the call.
 	if !d.errs.any() {
-		for i := range pb.recs {
-			d.lines++
-			if err := d.fn(pb.line(i)); err != nil {
-				return err
-			}
+		d.lines += p.lines
+		if err := d.use(p.v); err != nil {
+			return err
 		}
 	}
-	d.errs.add(pb.errs...)
-	d.recs.Put(pb.recs[:0])
+	d.errs.add(p.errs...)
 	return nil
 }
 

@@ -252,9 +252,10 @@ func TestReadQrels(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var got []string
+			var got, lines []string
 			err := ReadQrels(strings.NewReader(tt.input), Options{Name: "q", Lenient: tt.lenient}, func(l QrelsLine) error {
 				got = append(got, fmt.Sprintf("%s/%s/%s/%d/%d", l.Query, l.Iter, l.Doc, l.Grade, l.Line))
+				lines = append(lines, groupLine(l.Query, l.Doc, l.Grade, l.Line))
 				return nil
 			})
 			if err != nil {
@@ -262,6 +263,10 @@ func TestReadQrels(t *testing.T) {
 			}
 			if s := strings.Join(got, " "); s != tt.want {
 				t.Errorf("got  %s\nwant %s", s, tt.want)
+			}
+			groups, gerr := qrelsByGroups(tt.input, Options{Name: "q", Lenient: tt.lenient})
+			if fmt.Sprint(gerr) != fmt.Sprint(err) || err == nil && !slices.Equal(groups, lines) {
+				t.Errorf("ReadQrelsGroups: got %q, %v\nwant %q, %v", groups, gerr, lines, err)
 			}
 		})
 	}
@@ -428,9 +433,10 @@ func FuzzReadQrels(f *testing.F) {
 	f.Fuzz(func(t *testing.T, input string, lenient bool, size int) {
 		defer func(n int) { blockSize = n }(blockSize)
 		blockSize = 1 + size&1023
-		var got []string
+		var got, lines []string
 		err := ReadQrels(strings.NewReader(input), Options{Lenient: lenient, Workers: 2}, func(l QrelsLine) error {
 			got = append(got, fmt.Sprintf("%s/%s/%s/%d/%d", l.Query, l.Iter, l.Doc, l.Grade, l.Line))
+			lines = append(lines, groupLine(l.Query, l.Doc, l.Grade, l.Line))
 			return nil
 		})
 		want, ok := referenceQrels(input, lenient)
@@ -440,7 +446,36 @@ func FuzzReadQrels(f *testing.F) {
 		if err == nil && !slices.Equal(got, want) {
 			t.Fatalf("got %q\nwant %q", got, want)
 		}
+		groups, gerr := qrelsByGroups(input, Options{Lenient: lenient, Workers: 2})
+		if fmt.Sprint(gerr) != fmt.Sprint(err) {
+			t.Fatalf("ReadQrelsGroups: error %v, ReadQrels %v", gerr, err)
+		}
+		if err == nil && !slices.Equal(groups, lines) {
+			t.Fatalf("ReadQrelsGroups: got %q\nwant %q", groups, lines)
+		}
 	})
+}
+
+// qrelsByGroups reads input with ReadQrelsGroups into groupLine strings,
+// checking the shape of every group.
+func qrelsByGroups(input string, opt Options) ([]string, error) {
+	var got []string
+	err := ReadQrelsGroups(strings.NewReader(input), opt, func(g *QrelsGroup) error {
+		if len(g.Ends) == 0 || len(g.Grades) != len(g.Ends) || len(g.Lines) != len(g.Ends) || int(g.Ends[len(g.Ends)-1]) != len(g.Docs) {
+			return fmt.Errorf("malformed group %+v", g)
+		}
+		for i, grade := range g.Grades {
+			got = append(got, groupLine(g.Query, g.Doc(i), grade, g.Lines[i]))
+		}
+		return nil
+	})
+	return got, err
+}
+
+// groupLine writes what ReadQrelsGroups keeps of a line, its fields
+// separated by spaces (which no field holds).
+func groupLine(query, doc string, grade, line int) string {
+	return fmt.Sprintf("%s %s %d %d", query, doc, grade, line)
 }
 
 // benchRun builds a grouped run of nq queries with nd docs each, shaped like
