@@ -208,7 +208,7 @@ func (rd *reader) trec(r io.Reader) error {
 			return nil
 		}
 		for i, grade := range g.Grades {
-			rd.errs.Add(rd.accept(Judgment{Query: g.Query, Item: g.Doc(i), Grade: grade, Line: g.Lines[i]}))
+			rd.errs.Add(rd.accept(Judgment{Query: g.Query, Item: strings.Clone(g.Doc(i)), Grade: grade, Line: g.Lines[i]}))
 			if rd.errs.Full() {
 				return errStop
 			}

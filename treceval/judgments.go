@@ -71,7 +71,7 @@ func readQrels(r io.Reader, name, only string) (*qrels, error) {
 		}
 		for i, grade := range g.Grades {
 			if grade > maxGradeSize || grade < -maxGradeSize {
-				return &diag.Error{File: name, Line: g.Lines[i], Query: g.Query, Item: g.Doc(i),
+				return &diag.Error{File: name, Line: g.Lines[i], Query: g.Query, Item: strings.Clone(g.Doc(i)),
 					Msg: fmt.Sprintf("grade %d is out of range; grades are small integers", grade)}
 			}
 		}

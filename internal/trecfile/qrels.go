@@ -30,7 +30,7 @@ type QrelsLine struct {
 // line at a time and reads the next as data); blank lines are errors; a grade
 // reads as C's atol does.
 func ReadQrels(r io.Reader, opt Options, fn func(QrelsLine) error) error {
-	return readQrels(r, opt, nil, func(pb *parsedBlock) *parsedBlock { return pb }, func(pb *parsedBlock) error {
+	return readQrels(r, opt, nil, (*parsedBlock).ownDocs, func(pb *parsedBlock) error {
 		for i := range pb.recs {
 			if err := fn(pb.line(i)); err != nil {
 				return err
@@ -43,7 +43,8 @@ func ReadQrels(r io.Reader, opt Options, fn func(QrelsLine) error) error {
 // QrelsGroup is a stretch of consecutive lines of one query in a qrels
 // file, in file order, as columns: line i judges the docno Doc(i) with
 // Grades[i] on line Lines[i]. It is valid only during the call it is
-// passed to, except Docs, which the caller may keep.
+// passed to: Docs too shares a buffer that is reused (strings.Clone to
+// keep it).
 type QrelsGroup struct {
 	Query  string
 	Docs   string   // the docnos, concatenated
@@ -91,6 +92,7 @@ func ReadQrelsGroups(r io.Reader, opt Options, fn func(*QrelsGroup) error) error
 // columns.
 type qrelsGroups struct {
 	groups []QrelsGroup
+	docs   []byte
 	ends   []uint32
 	grades []int
 	lines  []int
@@ -100,6 +102,7 @@ type qrelsGroups struct {
 func (gs *qrelsGroups) fill(pb *parsedBlock) {
 	n := len(pb.recs)
 	gs.groups = gs.groups[:0]
+	gs.docs = slices.Grow(gs.docs[:0], pb.docBytes) // never grown below: the groups' Docs stay valid
 	gs.ends = slices.Grow(gs.ends[:0], n)[:n]
 	gs.grades = slices.Grow(gs.grades[:0], n)[:n]
 	gs.lines = slices.Grow(gs.lines[:0], n)[:n]
@@ -109,12 +112,13 @@ func (gs *qrelsGroups) fill(pb *parsedBlock) {
 		for to < n && (pb.recs[to].query == q.query || pb.names[pb.recs[to].query] == pb.names[q.query]) {
 			to++
 		}
-		start := q.doc
+		start := len(gs.docs)
 		for i := from; i < to; i++ {
 			r := &pb.recs[i]
-			gs.ends[i], gs.grades[i], gs.lines[i] = r.docEnd-start, r.grade, r.line
+			gs.docs = append(gs.docs, pb.data[r.doc:r.docEnd]...)
+			gs.ends[i], gs.grades[i], gs.lines[i] = uint32(len(gs.docs)-start), r.grade, r.line
 		}
-		gs.groups = append(gs.groups, QrelsGroup{Query: pb.names[q.query], Docs: pb.docs[start:pb.recs[to-1].docEnd],
+		gs.groups = append(gs.groups, QrelsGroup{Query: pb.names[q.query], Docs: view(gs.docs[start:]),
 			Ends: gs.ends[from:to], Grades: gs.grades[from:to], Lines: gs.lines[from:to]})
 		from = to
 	}
@@ -169,17 +173,33 @@ func qrelsCut(data []byte) int {
 // lines as pointer-free records (cheap for the garbage collector while they
 // wait for their turn), the strings they refer to, and its problems.
 type parsedBlock struct {
-	recs  []qrelsRec
-	names []string // query ids and iter values, each stored once per run of equal values
-	docs  string   // every docno of the block, concatenated
-	errs  []*diag.Error
+	recs     []qrelsRec
+	names    []string // query ids and iter values, each stored once per run of equal values
+	data     []byte   // the block's bytes, until ownDocs
+	docs     string   // every docno of the block, concatenated, after ownDocs
+	docBytes int      // their length
+	errs     []*diag.Error
 }
 
 // qrelsRec is one parsed qrels line.
 type qrelsRec struct {
 	query, iter uint32 // indexes into names
-	doc, docEnd uint32 // the docno is docs[doc:docEnd]
+	doc, docEnd uint32 // the docno is data[doc:docEnd], or docs[doc:docEnd] after ownDocs
 	grade, line int
+}
+
+// ownDocs copies the docnos out of the block's buffer, which is reused,
+// into one string, so the block costs one allocation for all its docnos.
+func (pb *parsedBlock) ownDocs() *parsedBlock {
+	docs := make([]byte, 0, pb.docBytes)
+	for i := range pb.recs {
+		r := &pb.recs[i]
+		start := len(docs)
+		docs = append(docs, pb.data[r.doc:r.docEnd]...)
+		r.doc, r.docEnd = uint32(start), uint32(len(docs))
+	}
+	pb.docs, pb.data = view(docs), nil
+	return pb
 }
 
 // line rebuilds the QrelsLine of record i.
@@ -217,11 +237,10 @@ func (d *qrelsDelivery[T]) deliver(p qrelsPart[T]) error {
 	return nil
 }
 
-// parseQrelsBlock parses the lines of one block into recs, reused. Docnos
-// are first located in the block's buffer, then copied into one string at
-// the end, so a block costs one allocation for all its docnos.
+// parseQrelsBlock parses the lines of one block into recs, reused. The
+// docnos are left in the block's buffer.
 func parseQrelsBlock(b *block, opt *Options, recs []qrelsRec) *parsedBlock {
-	q := &qrelsReader{opt: opt, pb: &parsedBlock{recs: slices.Grow(recs[:0], bytes.Count(b.data, nl)+1)}}
+	q := &qrelsReader{opt: opt, pb: &parsedBlock{recs: slices.Grow(recs[:0], bytes.Count(b.data, nl)+1), data: b.data}}
 	data := b.data
 	q.p.begin(data)
 	var pos [maxFields]int
@@ -244,16 +263,7 @@ func parseQrelsBlock(b *block, opt *Options, recs []qrelsRec) *parsedBlock {
 			}
 		}
 	}
-	pb := q.pb
-	docs := make([]byte, 0, q.docBytes)
-	for i := range pb.recs {
-		r := &pb.recs[i]
-		start := len(docs)
-		docs = append(docs, b.data[r.doc:r.docEnd]...)
-		r.doc, r.docEnd = uint32(start), uint32(len(docs))
-	}
-	pb.docs = view(docs)
-	return pb
+	return q.pb
 }
 
 // qrelsReader parses the lines of one block.
@@ -262,7 +272,6 @@ type qrelsReader struct {
 	p           lineParser
 	pb          *parsedBlock
 	prevComment bool
-	docBytes    int
 }
 
 // parse reads one qrels line, whose n fields are in q.p.f, and records it
@@ -300,7 +309,7 @@ func (q *qrelsReader) record(qid, iter, docno, g []byte, no int, data []byte) *d
 		return nil
 	}
 	doc := offsetIn(data, docno)
-	q.docBytes += len(docno)
+	q.pb.docBytes += len(docno)
 	q.pb.recs = append(q.pb.recs, qrelsRec{query: q.name(qid), iter: q.name(iter),
 		doc: doc, docEnd: doc + uint32(len(docno)), grade: grade, line: no})
 	return nil
