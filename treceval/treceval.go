@@ -293,26 +293,29 @@ func (e *evaluation) report(out *bufio.Writer) error {
 
 // writeQueries prints the per-query rows in order. They are formatted on
 // every core, a chunk of queries at a time, and written as each chunk is
-// ready; at most two chunks a core wait to be written.
+// ready, through a fixed set of buffers: at most two chunks a core are
+// formatted or waiting, each in a buffer reused once it is written.
 func (e *evaluation) writeQueries(out *bufio.Writer, qids []string, done []*queryResult) {
 	const size = 128 // queries a chunk
 	chunks := (len(done) + size - 1) / size
 	workers := runtime.GOMAXPROCS(0)
-	window := 2 * workers
+	window := min(2*workers, chunks)
 	jobs := make(chan int, chunks)
 	ready := make([]chan []byte, chunks)
 	for c := range ready {
 		ready[c] = make(chan []byte, 1)
 	}
-	free := make(chan []byte, window) // written buffers, for reuse
+	free := make(chan []byte, window) // a buffer for every chunk in flight
+	for range window {
+		free <- nil
+	}
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
 			for c := range jobs {
-				var rows rowWriter
-				select {
-				case rows.buf = <-free:
-				default:
+				rows := rowWriter{buf: <-free}
+				if rows.buf == nil { // sized for the usual rows: grown by append, a buffer leaves copies behind
+					rows.buf = make([]byte, 0, size*(e.nvals+1)*32)
 				}
 				for k := c * size; k < min(len(done), (c+1)*size); k++ {
 					e.writeQuery(&rows, qids[k], done[k])
@@ -321,18 +324,15 @@ func (e *evaluation) writeQueries(out *bufio.Writer, qids []string, done []*quer
 			}
 		})
 	}
-	for c := range min(window, chunks) {
+	for c := range window {
 		jobs <- c
 	}
 	for c := range chunks {
 		buf := <-ready[c]
+		out.Write(buf)
+		free <- buf[:0]
 		if c+window < chunks {
 			jobs <- c + window
-		}
-		out.Write(buf)
-		select {
-		case free <- buf[:0]:
-		default:
 		}
 	}
 	close(jobs)
