@@ -11,7 +11,9 @@
 # `ragstat trec-eval -q` beside their summary-only runs, in N interleaved
 # rounds (one run of each command per round), with the ratios of wall
 # time, CPU time and peak RSS to the summary. The commands' notes on
-# standard error are left in DATA/stderr.txt (the last command's).
+# standard error are left in DATA/stderr.txt (the last command's). The
+# inputs are read once before every timed run, so no command pays for
+# reading them from disk.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
@@ -31,11 +33,16 @@ done
 . "$here/lib.sh"
 build_ragstat
 
+# warm reads the inputs before a timed run, so that every command finds
+# them in the page cache (a shared machine may evict them between runs).
+warm() { cat "$dir/qrels.txt" "$dir/run.txt" >/dev/null; }
+
 # measure NAME CMD...: runs CMD $runs times, prints "NAME min median maxrss".
 measure() {
   local name=$1; shift
   local times=() rss=0 t r
   for _ in $(seq "$runs"); do
+    warm
     /usr/bin/time -f "%e %M" -o "$data/time.txt" "$@" >/dev/null 2>"$data/stderr.txt"
     read -r t r <"$data/time.txt"
     times+=("$t")
@@ -60,6 +67,7 @@ paired() {
   for _ in $(seq "$runs"); do
     for name in "$@"; do
       local -n cmd="${prefix}_$name"
+      warm
       /usr/bin/time -f "%e %U %S %M" -o "$data/time.txt" "${cmd[@]}" >/dev/null 2>"$data/stderr.txt"
       unset -n cmd
       read -r t u s r <"$data/time.txt"
