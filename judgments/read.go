@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/input"
@@ -107,7 +108,11 @@ func readWith(f *input.File, opt Options, emit func(Judgment)) (*reader, error) 
 	case TREC:
 		err = rd.trec(r)
 	case JSONL:
-		err = jsonin.Lines(r, f.Name, rd.jsonLine)
+		var buf []byte // one line at a time: nothing a line is read into is kept
+		err = jsonin.LinesInto(r, f.Name, func() []byte { return buf }, func(line int, data []byte) error {
+			buf = data
+			return rd.jsonLine(line, data)
+		})
 	case JSON:
 		err = rd.json(r)
 	}
@@ -156,10 +161,13 @@ type reader struct {
 	count      int            // judgments accepted
 	emit       func(Judgment) // Stream's: receives each judgment instead of set
 	errs       diag.List
+	lastQuery  string // the query id of the JSON line before, shared by the lines after it that repeat it
 }
 
+// bad reports a problem; it keeps copies of the ids, which may share a
+// buffer that is read into again.
 func (rd *reader) bad(line int, q, item, msg, hint string) error {
-	return &diag.Error{File: rd.set.File, Line: line, Query: q, Item: item, Msg: msg, Hint: hint}
+	return &diag.Error{File: rd.set.File, Line: line, Query: strings.Clone(q), Item: strings.Clone(item), Msg: msg, Hint: hint}
 }
 
 // accept validates a parsed judgment and adds it.
@@ -238,18 +246,23 @@ type jsonlJudgment struct {
 	Meta  json.RawMessage `json:"meta"`
 }
 
-// quick decodes the common line, {"query":"q","item":"d","grade":3} with
-// keys spelt so, each once, in any order, as Decode would, and reports
-// whether data was such a line.
-func (v *jsonlJudgment) quick(data []byte) bool {
+// quickLine is the common line, {"query":"q","item":"d","grade":3}, as
+// read in place: each field's value as written, strings without their
+// quotes; nil where the key is absent.
+type quickLine struct{ query, item, grade []byte }
+
+// read reads data when it is the common line, with keys spelt so, each
+// once, in any order, string ids and a number grade, as Decode would read
+// it, and reports whether it was.
+func (v *quickLine) read(data []byte) bool {
 	return jsonin.Flat(data, func(key, value []byte) bool {
 		switch k := string(key); {
-		case k == "query" && v.Query == nil && value[0] == '"':
-			v.Query = jsonin.StringID(string(value[1 : len(value)-1]))
-		case k == "item" && v.Item == nil && value[0] == '"':
-			v.Item = jsonin.StringID(string(value[1 : len(value)-1]))
-		case k == "grade" && v.Grade == nil && (value[0] == '-' || '0' <= value[0] && value[0] <= '9'):
-			v.Grade = json.RawMessage(value)
+		case k == "query" && v.query == nil && value[0] == '"':
+			v.query = value[1 : len(value)-1]
+		case k == "item" && v.item == nil && value[0] == '"':
+			v.item = value[1 : len(value)-1]
+		case k == "grade" && v.grade == nil && (value[0] == '-' || '0' <= value[0] && value[0] <= '9'):
+			v.grade = value
 		default:
 			return false
 		}
@@ -257,13 +270,37 @@ func (v *jsonlJudgment) quick(data []byte) bool {
 	})
 }
 
+// quick accepts data when it is the common line with its three fields
+// and an integer grade, without allocating for the ids where it can: the
+// query id is shared with the line before when it repeats it, and the item
+// id is read in place when the set copies it anyway (Stream hands it on, so
+// it gets a string of its own). It reports whether it took the line.
+func (rd *reader) quick(line int, data []byte) (bool, error) {
+	var v quickLine
+	if !v.read(data) || v.query == nil || v.item == nil || v.grade == nil {
+		return false, nil
+	}
+	g, err := grade(unsafe.String(unsafe.SliceData(v.grade), len(v.grade)))
+	if err != nil {
+		return false, nil
+	}
+	if string(v.query) != rd.lastQuery {
+		rd.lastQuery = string(v.query)
+	}
+	item := string(v.item)
+	if rd.emit == nil {
+		item = unsafe.String(unsafe.SliceData(v.item), len(v.item))
+	}
+	return true, rd.accept(Judgment{Query: rd.lastQuery, Item: item, Grade: g, Line: line})
+}
+
 func (rd *reader) jsonLine(line int, data []byte) error {
+	if ok, err := rd.quick(line, data); ok {
+		return err
+	}
 	var v jsonlJudgment
-	if !v.quick(data) {
-		v = jsonlJudgment{}
-		if err := jsonin.Decode(data, &v); err != nil {
-			return rd.bad(line, "", "", err.Error(), `write {"query":"q","item":"d","grade":3}`)
-		}
+	if err := jsonin.Decode(data, &v); err != nil {
+		return rd.bad(line, "", "", err.Error(), `write {"query":"q","item":"d","grade":3}`)
 	}
 	if v.Query == nil {
 		return rd.bad(line, "", "", `missing "query"`, "")

@@ -3,6 +3,7 @@ package judgments
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"strings"
@@ -285,9 +286,19 @@ func FuzzQuick(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var quick jsonlJudgment
-		if !quick.quick(data) {
+		var v quickLine
+		if !v.read(data) {
 			return
+		}
+		var quick jsonlJudgment
+		if v.query != nil {
+			quick.Query = jsonin.StringID(string(v.query))
+		}
+		if v.item != nil {
+			quick.Item = jsonin.StringID(string(v.item))
+		}
+		if v.grade != nil {
+			quick.Grade = json.RawMessage(v.grade)
 		}
 		var slow jsonlJudgment
 		if err := jsonin.Decode(data, &slow); err != nil {
@@ -328,5 +339,18 @@ func BenchmarkReadTREC(b *testing.B) {
 		if _, err := Read(input.FromBytes("qrels.txt", buf.Bytes()), Options{}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestJSONLProblemKeepsIDs reads a line the quick path takes but rejects
+// (its grade is off the scale), then lines read into the same buffer: the
+// problem still names the first line's ids.
+func TestJSONLProblemKeepsIDs(t *testing.T) {
+	data := `{"query":"q1","item":"first-item","grade":9}` + "\n" +
+		`{"query":"q2","item":"another-one","grade":1}` + "\n" +
+		`{"query":"q2","item":"xxxxxxxxxx-xx","grade":2}` + "\n"
+	_, err := Read(input.FromBytes("j.jsonl", []byte(data)), Options{})
+	if err == nil || !strings.Contains(err.Error(), `query "q1", item "first-item": grade 9 is outside the scale 0..3`) {
+		t.Fatalf("got %v", err)
 	}
 }
