@@ -24,20 +24,10 @@ import (
 // them into 4 and 7 shards and checks that the merged parts print exactly
 // what one run prints, in every format of stages.
 func TestStagesShardsMergeToOneRun(t *testing.T) {
-	dir := sharedtest.Dir(t, "data/dl-hard-passage")
 	tmp := t.TempDir()
-	qrels := filepath.Join(dir, "dl_hard-passage.qrels")
-	judged, relevant := readQrels(t, qrels)
-	topics := filepath.Join(tmp, "topics.jsonl")
-	writeTopics(t, filepath.Join(dir, "topics.tsv"), topics, judged, relevant)
-	pipelines := [][3]string{{"bm25-t5", "bm25.run.gz", "bm25_t5_zs.run.gz"}, {"rm3-bert", "bm25_rm3.run.gz", "bm25_rm3_bert_zs.run.gz"}}
-	args := []string{"stages", "-j", qrels, "--topics", topics, "--unjudged", "nonrelevant", "--tokenizer", "o200k_base",
-		"--k", "candidates=100", "--k", "reranked=10"}
-	for _, p := range pipelines {
-		path := filepath.Join(tmp, p[0]+".jsonl")
-		writeTraces(t, path, p[0], filepath.Join(dir, "runs", p[1]), filepath.Join(dir, "runs", p[2]), judged, relevant)
-		args = append(args, path)
-	}
+	qrels, topics, traces := dlHardPipelines(t, tmp)
+	args := append([]string{"stages", "-j", qrels, "--topics", topics, "--unjudged", "nonrelevant", "--tokenizer", "o200k_base",
+		"--k", "candidates=100", "--k", "reranked=10"}, traces...)
 	outputs := [][]string{{"-f", "table"}, {"-f", "table", "--per-query"}, {"-f", "json"}}
 	single := map[int]string{}
 	for i, o := range outputs {
@@ -75,6 +65,24 @@ func TestStagesShardsMergeToOneRun(t *testing.T) {
 			}
 		}
 	}
+}
+
+// dlHardPipelines writes, in tmp, the topics of DL-HARD's judged queries
+// and the traces of two pipelines over them (BM25 candidates reranked by
+// monoT5, BM25+RM3 reranked by BERT), and returns the judgments, the
+// topics and the two trace files.
+func dlHardPipelines(t *testing.T, tmp string) (qrels, topics string, traces []string) {
+	dir := sharedtest.Dir(t, "data/dl-hard-passage")
+	qrels = filepath.Join(dir, "dl_hard-passage.qrels")
+	judged, relevant := readQrels(t, qrels)
+	topics = filepath.Join(tmp, "topics.jsonl")
+	writeTopics(t, filepath.Join(dir, "topics.tsv"), topics, judged, relevant)
+	for _, p := range [][3]string{{"bm25-t5", "bm25.run.gz", "bm25_t5_zs.run.gz"}, {"rm3-bert", "bm25_rm3.run.gz", "bm25_rm3_bert_zs.run.gz"}} {
+		path := filepath.Join(tmp, p[0]+".jsonl")
+		writeTraces(t, path, p[0], filepath.Join(dir, "runs", p[1]), filepath.Join(dir, "runs", p[2]), judged, relevant)
+		traces = append(traces, path)
+	}
+	return qrels, topics, traces
 }
 
 // readQrels returns the judged queries in order and each one's first
