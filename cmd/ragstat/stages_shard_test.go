@@ -1,10 +1,7 @@
 package main
 
 import (
-	"bufio"
-	"compress/gzip"
 	"encoding/json"
-	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -178,28 +175,15 @@ func writeJSONLine(t *testing.T, b *strings.Builder, v any) {
 	b.WriteByte('\n')
 }
 
-// readRun reads a gzipped TREC run: each query's items in rank order.
+// readRun reads a gzipped TREC run (trecRows): each query's items in
+// rank order.
 func readRun(t *testing.T, path string) map[string][]string {
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
 	out := map[string][]string{}
-	sc := bufio.NewScanner(z)
-	for sc.Scan() {
-		f := strings.Fields(sc.Text())
-		if len(f) < 6 {
-			t.Fatalf("%s: %q is not a run line", path, sc.Text())
+	for _, r := range trecRows(t, path) {
+		if n := len(out[r.Query]); int(r.Rank) != n+1 && int(r.Rank) != n {
+			t.Fatalf("%s: query %s not in rank order at rank %d", path, r.Query, r.Rank)
 		}
-		if want := fmt.Sprint(len(out[f[0]]) + 1); f[3] != want && f[3] != fmt.Sprint(len(out[f[0]])) {
-			t.Fatalf("%s: query %s not in rank order at rank %s", path, f[0], f[3])
-		}
-		out[f[0]] = append(out[f[0]], f[2])
+		out[r.Query] = append(out[r.Query], r.Item)
 	}
 	return out
 }
