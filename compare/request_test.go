@@ -3,7 +3,6 @@ package compare
 import (
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,6 +10,7 @@ import (
 	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/sharedtest"
 	"github.com/ragstat/ragstat/stats"
 )
 
@@ -106,13 +106,7 @@ func TestRequestGiven(t *testing.T) {
 
 func TestRequestCompare(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, text string) string {
-		path := filepath.Join(dir, name)
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return path
-	}
+	write := func(name, text string) string { return sharedtest.WriteFile(t, dir, name, text) }
 	qrels := write("qrels", "q1 0 a 1\nq1 0 b 0\nq2 0 b 1\n")
 	base := write("base.run", "q1 Q0 a 1 2 base\nq1 Q0 b 2 1 base\nq2 Q0 b 1 2 base\n")
 	cand := write("cand.run", "q1 Q0 b 1 2 cand\nq1 Q0 a 2 1 cand\nq2 Q0 b 1 2 cand\n")

@@ -12,6 +12,7 @@ import (
 	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/sharedtest"
 	"github.com/ragstat/ragstat/intervene"
 	"github.com/ragstat/ragstat/systems"
 )
@@ -22,10 +23,7 @@ func TestJobRun(t *testing.T) {
 	var s server
 	srv := s.start(t)
 	tmp := t.TempDir()
-	exists := filepath.Join(tmp, "exists.jsonl")
-	if err := os.WriteFile(exists, []byte("x\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	exists := sharedtest.WriteFile(t, tmp, "exists.jsonl", "x\n")
 	tests := []struct {
 		name    string
 		set     func(*intervene.Job)

@@ -73,11 +73,7 @@ func Stream(f *input.File, opt Options, fn func(Judgment)) (Format, error) {
 	if err != nil {
 		return Auto, err
 	}
-	if rd.errs.Len() == 0 && rd.count == 0 && rd.skipped == 0 {
-		rd.errs.Add(&diag.Error{File: f.Name, Msg: "no judgments found"})
-	}
-	rd.errs.Sort()
-	return rd.set.Format, rd.errs.Err()
+	return rd.set.Format, rd.problems()
 }
 
 // readWith reads f into a new set, or hands each judgment to emit when it is
@@ -142,14 +138,20 @@ func (rd *reader) done() (*Set, error) {
 	if !rd.errs.Full() {
 		s.finish(&rd.errs)
 	}
-	if rd.errs.Len() == 0 && rd.count == 0 && rd.skipped == 0 {
-		rd.errs.Add(&diag.Error{File: s.File, Msg: "no judgments found"})
-	}
-	rd.errs.Sort()
-	if err := rd.errs.Err(); err != nil {
+	if err := rd.problems(); err != nil {
 		return nil, err
 	}
 	return s, nil
+}
+
+// problems returns every problem found, sorted, with that no judgment was
+// found when there is nothing else to say.
+func (rd *reader) problems() error {
+	if rd.errs.Len() == 0 && rd.count == 0 && rd.skipped == 0 {
+		rd.errs.Add(&diag.Error{File: rd.set.File, Msg: "no judgments found"})
+	}
+	rd.errs.Sort()
+	return rd.errs.Err()
 }
 
 type reader struct {

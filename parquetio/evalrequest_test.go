@@ -11,18 +11,13 @@ import (
 	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/sharedtest"
 	"github.com/ragstat/ragstat/report"
 )
 
 func TestEvalRequest(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, text string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name, text string) string { return sharedtest.WriteFile(t, dir, name, text) }
 	qrels := write("qrels.txt", "q1 0 a 1\nq1 0 b 0\nq2 0 a 1\n")
 	run := write("a.txt", "q1 Q0 a 1 2 a\nq1 Q0 b 2 1 a\nq2 Q0 a 1 1 a\n")
 	existing := write("existing.jsonl", "old\n")

@@ -11,6 +11,7 @@ import (
 	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/sharedtest"
 	"github.com/ragstat/ragstat/report"
 	"github.com/ragstat/ragstat/stages"
 	"github.com/ragstat/ragstat/systems"
@@ -22,10 +23,7 @@ import (
 func TestStagesRun(t *testing.T) {
 	dir := "../internal/demo/fixtures/pipeline"
 	tmp := t.TempDir()
-	exists := filepath.Join(tmp, "exists.jsonl")
-	if err := os.WriteFile(exists, []byte("x\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	exists := sharedtest.WriteFile(t, tmp, "exists.jsonl", "x\n")
 	errRender := errors.New("stdout closed")
 	tests := []struct {
 		name       string

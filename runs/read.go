@@ -80,14 +80,7 @@ func Read(f *input.File, opt Options, fn func(*Ranking) error) (Format, error) {
 		err = rd.json(f, format)
 	}
 	rd.add(err)
-	for _, l := range rd.byQuery {
-		rd.errs.Add(l)
-	}
-	if rd.errs.Len() == 0 && rd.queries == 0 {
-		rd.add(&diag.Error{File: f.Name, Msg: "no ranked lists found"})
-	}
-	rd.errs.Sort()
-	return format, rd.errs.Err()
+	return format, rd.finish()
 }
 
 type reader struct {
@@ -118,6 +111,20 @@ func (rd *reader) add(err error) bool {
 }
 
 var errStop = &diag.Error{Msg: "too many problems"}
+
+// finish gathers the problems of every query as last delivered, adds that
+// no list was found when there is nothing else to say, and returns them
+// all, sorted.
+func (rd *reader) finish() error {
+	for _, l := range rd.byQuery {
+		rd.errs.Add(l)
+	}
+	if rd.errs.Len() == 0 && rd.queries == 0 {
+		rd.add(&diag.Error{File: rd.file, Msg: "no ranked lists found"})
+	}
+	rd.errs.Sort()
+	return rd.errs.Err()
+}
 
 // deliver orders and checks one query's entries, then hands them to fn.
 func (rd *reader) deliver(query string, es []entry, scored bool) error {
@@ -325,12 +332,5 @@ func Lists(file string, opt Options, lists map[string][]Entry, fn func(*Ranking)
 			break
 		}
 	}
-	for _, l := range rd.byQuery {
-		rd.errs.Add(l)
-	}
-	if rd.errs.Len() == 0 && rd.queries == 0 {
-		rd.add(&diag.Error{File: file, Msg: "no ranked lists found"})
-	}
-	rd.errs.Sort()
-	return rd.errs.Err()
+	return rd.finish()
 }

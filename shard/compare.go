@@ -28,25 +28,8 @@ func MergeCompare(names []string, parts []*compare.Result) (*compare.Result, []s
 			return nil, nil, fmt.Errorf("%s names a shard but carries no partial record: write each part with ragstat compare --shard I/N --format json", names[i])
 		}
 	}
-	specs, err := specsOf(names, ms, manifest.KindCompare)
-	if err != nil {
+	if _, err := checkParts(names, ms, parts, manifest.KindCompare, disagreeCompare, strayCompare); err != nil {
 		return nil, nil, err
-	}
-	var problems []string
-	for i := 1; i < len(parts); i++ {
-		if d := disagreeCompare(parts[0], parts[i]); len(d) > 0 {
-			problems = append(problems, fmt.Sprintf("%s and %s disagree on %s", names[0], names[i], strings.Join(d, "; ")))
-		}
-	}
-	_, pp := positionsOf(names, ms)
-	problems = append(problems, pp...)
-	for i, p := range parts {
-		if q, ok := strayCompare(p, specs[i]); !ok {
-			problems = append(problems, fmt.Sprintf("%s holds query %q, which belongs to shard %d/%d, not %s", names[i], q, Of(q, specs[i].Count), specs[i].Count, specs[i]))
-		}
-	}
-	if len(problems) > 0 {
-		return nil, nil, fmt.Errorf("cannot merge:\n  %s", strings.Join(problems, "\n  "))
 	}
 	return compare.Merge(parts)
 }

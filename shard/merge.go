@@ -30,29 +30,15 @@ func MergeEval(names []string, parts []*report.Saved) (*Merged, error) {
 	for i, p := range parts {
 		ms[i] = p.Manifest
 	}
-	specs, err := specsOf(names, ms, manifest.KindEval)
+	positions, err := checkParts(names, ms, parts, manifest.KindEval, func(first, p *report.Saved) []string {
+		d := disagree(first.Manifest, p.Manifest, first.Tool, p.Tool, first.Inputs, p.Inputs)
+		if !slices.Equal(runNames(first.Eval), runNames(p.Eval)) {
+			d = append(d, fmt.Sprintf("the runs (%s vs %s)", strings.Join(runNames(first.Eval), ", "), strings.Join(runNames(p.Eval), ", ")))
+		}
+		return d
+	}, stray)
 	if err != nil {
 		return nil, err
-	}
-	var problems []string
-	for i := 1; i < len(parts); i++ {
-		d := disagree(parts[0].Manifest, parts[i].Manifest, parts[0].Tool, parts[i].Tool, parts[0].Inputs, parts[i].Inputs)
-		if !slices.Equal(runNames(parts[0].Eval), runNames(parts[i].Eval)) {
-			d = append(d, fmt.Sprintf("the runs (%s vs %s)", strings.Join(runNames(parts[0].Eval), ", "), strings.Join(runNames(parts[i].Eval), ", ")))
-		}
-		if len(d) > 0 {
-			problems = append(problems, fmt.Sprintf("%s and %s disagree on %s", names[0], names[i], strings.Join(d, "; ")))
-		}
-	}
-	positions, pp := positionsOf(names, ms)
-	problems = append(problems, pp...)
-	for i, p := range parts {
-		if q, ok := stray(p, specs[i]); !ok {
-			problems = append(problems, fmt.Sprintf("%s holds query %q, which belongs to shard %d/%d, not %s", names[i], q, Of(q, specs[i].Count), specs[i].Count, specs[i]))
-		}
-	}
-	if len(problems) > 0 {
-		return nil, fmt.Errorf("cannot merge:\n  %s", strings.Join(problems, "\n  "))
 	}
 	first := parts[0].Eval
 	out := &Merged{Eval: &report.Eval{Tool: first.Tool, Version: first.Version, Policy: first.Policy, Inputs: first.Inputs}}
@@ -73,6 +59,36 @@ func MergeEval(names []string, parts []*report.Saved) (*Merged, error) {
 	}
 	out.Notes = report.Notes(out.FoldedJudgments, out.Policy, nil, out.Results)
 	return out, nil
+}
+
+// checkParts checks that parts, whose manifests are ms, can merge: that
+// they are every shard of one split once (specsOf), that none disagrees
+// with the first on what differ names, that no two claim one judged
+// position, and that none holds a query of another shard (stray). It
+// returns every query's judged position, or an error naming every problem.
+func checkParts[P any](names []string, ms []*manifest.Manifest, parts []P, kind string,
+	differ func(first, p P) []string, stray func(P, Spec) (string, bool)) (map[string]int, error) {
+	specs, err := specsOf(names, ms, kind)
+	if err != nil {
+		return nil, err
+	}
+	var problems []string
+	for i := 1; i < len(parts); i++ {
+		if d := differ(parts[0], parts[i]); len(d) > 0 {
+			problems = append(problems, fmt.Sprintf("%s and %s disagree on %s", names[0], names[i], strings.Join(d, "; ")))
+		}
+	}
+	positions, pp := positionsOf(names, ms)
+	problems = append(problems, pp...)
+	for i, p := range parts {
+		if q, ok := stray(p, specs[i]); !ok {
+			problems = append(problems, fmt.Sprintf("%s holds query %q, which belongs to shard %d/%d, not %s", names[i], q, Of(q, specs[i].Count), specs[i].Count, specs[i]))
+		}
+	}
+	if len(problems) > 0 {
+		return nil, fmt.Errorf("cannot merge:\n  %s", strings.Join(problems, "\n  "))
+	}
+	return positions, nil
 }
 
 // specsOf reads each part's place in the split from its manifest, of

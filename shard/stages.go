@@ -3,7 +3,6 @@ package shard
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/ragstat/ragstat/manifest"
 	"github.com/ragstat/ragstat/report"
@@ -22,29 +21,15 @@ func MergeStages(names []string, parts []*report.SavedStages) (*report.Stages, e
 	for i, p := range parts {
 		ms[i] = p.Manifest
 	}
-	specs, err := specsOf(names, ms, manifest.KindStages)
-	if err != nil {
-		return nil, err
-	}
-	var problems []string
-	for i := 1; i < len(parts); i++ {
-		d := disagree(parts[0].Manifest, parts[i].Manifest, parts[0].Tool, parts[i].Tool, parts[0].Inputs, parts[i].Inputs)
-		if a, b := policies(parts[0]), policies(parts[i]); a != b && a != "" && b != "" {
+	positions, err := checkParts(names, ms, parts, manifest.KindStages, func(first, p *report.SavedStages) []string {
+		d := disagree(first.Manifest, p.Manifest, first.Tool, p.Tool, first.Inputs, p.Inputs)
+		if a, b := policies(first), policies(p); a != b && a != "" && b != "" {
 			d = append(d, fmt.Sprintf("the truncation and metadata policies (%s vs %s)", a, b))
 		}
-		if len(d) > 0 {
-			problems = append(problems, fmt.Sprintf("%s and %s disagree on %s", names[0], names[i], strings.Join(d, "; ")))
-		}
-	}
-	positions, pp := positionsOf(names, ms)
-	problems = append(problems, pp...)
-	for i, p := range parts {
-		if q, ok := strayStages(p, specs[i]); !ok {
-			problems = append(problems, fmt.Sprintf("%s holds query %q, which belongs to shard %d/%d, not %s", names[i], q, Of(q, specs[i].Count), specs[i].Count, specs[i]))
-		}
-	}
-	if len(problems) > 0 {
-		return nil, fmt.Errorf("cannot merge:\n  %s", strings.Join(problems, "\n  "))
+		return d
+	}, strayStages)
+	if err != nil {
+		return nil, err
 	}
 	results := make([]*stages.Result, len(parts))
 	for i, p := range parts {

@@ -1,7 +1,6 @@
 package systems
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -9,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/sharedtest"
 	"github.com/ragstat/ragstat/trace"
 )
 
@@ -33,21 +33,12 @@ func TestSplit(t *testing.T) {
 	}
 }
 
-func write(t *testing.T, dir, name, data string) string {
-	t.Helper()
-	path := filepath.Join(dir, name)
-	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
 func TestOpen(t *testing.T) {
 	dir := t.TempDir()
-	run := write(t, dir, "bm25.run", "q Q0 a 1 1.0 t\n")
-	traces := write(t, dir, "t.jsonl", `{"query":"q","system":"s","stages":[{"name":"r","items":[{"id":"a"}]}]}`+"\n")
-	saved := write(t, dir, "r.json", `{"tool": "ragstat", "version": "x"}`)
-	other := write(t, dir, "o.txt", "OTHER FORMAT\n")
+	run := sharedtest.WriteFile(t, dir, "bm25.run", "q Q0 a 1 1.0 t\n")
+	traces := sharedtest.WriteFile(t, dir, "t.jsonl", `{"query":"q","system":"s","stages":[{"name":"r","items":[{"id":"a"}]}]}`+"\n")
+	saved := sharedtest.WriteFile(t, dir, "r.json", `{"tool": "ragstat", "version": "x"}`)
+	other := sharedtest.WriteFile(t, dir, "o.txt", "OTHER FORMAT\n")
 
 	ins, err := Open([]string{run, "dense=" + run, traces, saved}, nil, Options{})
 	if err != nil {
@@ -133,9 +124,9 @@ func TestNames(t *testing.T) {
 // Scan reads every input's traces and reports the problems of all files.
 func TestScan(t *testing.T) {
 	dir := t.TempDir()
-	good := write(t, dir, "a.jsonl", `{"query":"q","system":"s","stages":[{"name":"r","items":[{"id":"a"}]}]}`+"\n")
-	bad := write(t, dir, "b.jsonl", `{"query":"q","system":"s","stages":[{"name":"r","items":[{"id":"a"}]}]}`+"\n"+`{"query":1}`+"\n")
-	worse := write(t, dir, "c.jsonl", `{"query":"q","system":"s","stages":[{"name":"r","items":[{"id":"a"}]}]}`+"\n"+`{"query":2}`+"\n")
+	good := sharedtest.WriteFile(t, dir, "a.jsonl", `{"query":"q","system":"s","stages":[{"name":"r","items":[{"id":"a"}]}]}`+"\n")
+	bad := sharedtest.WriteFile(t, dir, "b.jsonl", `{"query":"q","system":"s","stages":[{"name":"r","items":[{"id":"a"}]}]}`+"\n"+`{"query":1}`+"\n")
+	worse := sharedtest.WriteFile(t, dir, "c.jsonl", `{"query":"q","system":"s","stages":[{"name":"r","items":[{"id":"a"}]}]}`+"\n"+`{"query":2}`+"\n")
 	ins, err := Open([]string{good, bad, worse}, nil, Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -66,10 +66,7 @@ const (
 )
 
 func (u *usual) trace(t *Trace) bool {
-	seen := 0
-	return u.object(func(key []byte) bool {
-		var bit int
-		ok := false
+	_, ok := u.fields(func(key []byte) (bit int, ok bool) {
 		switch string(key) {
 		case "query":
 			bit = kQuery
@@ -88,12 +85,9 @@ func (u *usual) trace(t *Trace) bool {
 			bit = kLatency
 			t.Latency, ok = u.latency()
 		}
-		if !ok || seen&bit != 0 {
-			return false
-		}
-		seen |= bit
-		return true
+		return bit, ok
 	})
+	return ok
 }
 
 func (u *usual) stages() ([]Stage, bool) {
@@ -106,10 +100,7 @@ func (u *usual) stages() ([]Stage, bool) {
 }
 
 func (u *usual) stage(s *Stage) bool {
-	seen := 0
-	return u.object(func(key []byte) bool {
-		var bit int
-		ok := false
+	_, ok := u.fields(func(key []byte) (bit int, ok bool) {
 		switch string(key) {
 		case "name":
 			bit = 1
@@ -136,12 +127,9 @@ func (u *usual) stage(s *Stage) bool {
 			bit = 128
 			s.ReportedTokens, ok = u.intPtr()
 		}
-		if !ok || seen&bit != 0 {
-			return false
-		}
-		seen |= bit
-		return true
+		return bit, ok
 	})
+	return ok
 }
 
 // itemList reads a stage's items into a list of exactly their number, the
@@ -151,10 +139,7 @@ func (u *usual) itemList() ([]Item, bool) {
 	ok := u.array(func() bool {
 		var id, text string
 		var score float64
-		seen := 0
-		ok := u.object(func(key []byte) bool {
-			var bit int
-			ok := false
+		seen, ok := u.fields(func(key []byte) (bit int, ok bool) {
 			switch string(key) {
 			case "id":
 				bit = 1
@@ -166,11 +151,7 @@ func (u *usual) itemList() ([]Item, bool) {
 				bit = 4
 				text, ok = u.str()
 			}
-			if !ok || seen&bit != 0 {
-				return false
-			}
-			seen |= bit
-			return true
+			return bit, ok
 		})
 		u.items = append(u.items, Item{ID: id})
 		u.scores, u.scored = append(u.scores, score), append(u.scored, seen&2 != 0)
@@ -217,10 +198,7 @@ func (u *usual) itemList() ([]Item, bool) {
 }
 
 func (u *usual) answer(a *Answer) bool {
-	seen := 0
-	return u.object(func(key []byte) bool {
-		var bit int
-		ok := false
+	_, ok := u.fields(func(key []byte) (bit int, ok bool) {
 		switch string(key) {
 		case "text":
 			bit = 1
@@ -238,12 +216,9 @@ func (u *usual) answer(a *Answer) bool {
 			b, ok = u.boolean()
 			a.Abstained = &b
 		}
-		if !ok || seen&bit != 0 {
-			return false
-		}
-		seen |= bit
-		return true
+		return bit, ok
 	})
+	return ok
 }
 
 func (u *usual) latency() (map[string]float64, bool) {
@@ -258,6 +233,22 @@ func (u *usual) latency() (map[string]float64, bool) {
 		return ok
 	})
 	return m, ok
+}
+
+// fields reads a non-empty object whose keys each come at most once:
+// field reads the value at a key and returns the key's bit, with ok false
+// for a key it does not know or a value it cannot read. It returns the
+// bits of the keys given.
+func (u *usual) fields(field func(key []byte) (bit int, ok bool)) (seen int, ok bool) {
+	ok = u.object(func(key []byte) bool {
+		bit, ok := field(key)
+		if !ok || seen&bit != 0 {
+			return false
+		}
+		seen |= bit
+		return true
+	})
+	return seen, ok
 }
 
 // object reads a non-empty object, calling member with each key (its raw

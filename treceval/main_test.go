@@ -8,19 +8,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ragstat/ragstat/internal/sharedtest"
 )
 
 // TestMainFailures checks exit statuses (trec_eval's) and that each failure
 // explains itself on stderr.
 func TestMainFailures(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, content string) string {
-		path := filepath.Join(dir, name)
-		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return path
-	}
+	write := func(name, content string) string { return sharedtest.WriteFile(t, dir, name, content) }
 	qrels := write("qrels", "1 0 a 1\n1 0 b 0\n2 0 c 1\n")
 	run := write("run", "1 Q0 a 1 2 r\n1 Q0 b 2 1 r\n2 Q0 c 1 1 r\n")
 	dupRun := write("dup", "1 Q0 a 1 2 r\n1 Q0 b 2 1 r\n1 Q0 a 3 0 r\n2 Q0 c 1 1 r\n")
@@ -67,11 +63,7 @@ func TestMainFailures(t *testing.T) {
 
 // shortRunOf writes a run that lacks judged query 2.
 func shortRunOf(t *testing.T, dir string) string {
-	path := filepath.Join(dir, "only1")
-	if err := os.WriteFile(path, []byte("1 Q0 a 1 2 r\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return sharedtest.WriteFile(t, dir, "only1", "1 Q0 a 1 2 r\n")
 }
 
 // TestMainCommandLine checks getopt's forms: clusters, glued values, long

@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/ragstat/ragstat/internal/sharedtest"
 )
 
 // compareShardArgs compares DL-HARD's bm25 with two runs and a saved eval
@@ -130,18 +128,8 @@ func TestCompareMergeRefuses(t *testing.T) {
 // shards and checks that the merged parts print exactly what one
 // comparison prints, frontier and losses included, in every format.
 func TestCompareTracesShardsMergeToOneRun(t *testing.T) {
-	dir := sharedtest.Dir(t, "data/dl-hard-passage")
-	tmp := t.TempDir()
-	qrels := filepath.Join(dir, "dl_hard-passage.qrels")
-	judged, relevant := readQrels(t, qrels)
-	topics := filepath.Join(tmp, "topics.jsonl")
-	writeTopics(t, filepath.Join(dir, "topics.tsv"), topics, judged, relevant)
-	args := []string{"compare", "-j", qrels, "--topics", topics, "--unjudged", "nonrelevant", "--seed", "3",
-		"-k", "candidates=100", "-k", "reranked=10", "--fail-on", "reranked/nDCG@10 < 0.5"}
-	for _, p := range [][3]string{{"bm25-t5", "bm25.run.gz", "bm25_t5_zs.run.gz"}, {"rm3-bert", "bm25_rm3.run.gz", "bm25_rm3_bert_zs.run.gz"}} {
-		path := filepath.Join(tmp, p[0]+".jsonl")
-		writeTraces(t, path, p[0], filepath.Join(dir, "runs", p[1]), filepath.Join(dir, "runs", p[2]), judged, relevant)
-		args = append(args, path)
-	}
+	qrels, topics, traces := dlHardPipelines(t, t.TempDir())
+	args := append([]string{"compare", "-j", qrels, "--topics", topics, "--unjudged", "nonrelevant", "--seed", "3",
+		"-k", "candidates=100", "-k", "reranked=10", "--fail-on", "reranked/nDCG@10 < 0.5"}, traces...)
 	checkShardsMerge(t, args, []int{4, 7}, exitGate)
 }

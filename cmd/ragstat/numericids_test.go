@@ -1,23 +1,17 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ragstat/ragstat/internal/sharedtest"
 )
 
 // TestNumericIDs: JSON ids written as numbers (pandas' to_json) are
 // refused with the way out named, and read exactly with --numeric-ids.
 func TestNumericIDs(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, content string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name, content string) string { return sharedtest.WriteFile(t, dir, name, content) }
 	qrels := write("qrels.jsonl", `{"query":7,"item":101,"grade":1}`+"\n"+`{"query":7,"item":102,"grade":0}`+"\n")
 	run := write("run.jsonl", `{"query":7,"items":[102,101]}`+"\n")
 	_, stderr, code := ragstat(t, "", "eval", "-j", qrels, "-m", "RR", run)

@@ -1,10 +1,7 @@
 package main
 
 import (
-	"bufio"
-	"compress/gzip"
 	"encoding/json"
-	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -24,20 +21,10 @@ import (
 // them into 4 and 7 shards and checks that the merged parts print exactly
 // what one run prints, in every format of stages.
 func TestStagesShardsMergeToOneRun(t *testing.T) {
-	dir := sharedtest.Dir(t, "data/dl-hard-passage")
 	tmp := t.TempDir()
-	qrels := filepath.Join(dir, "dl_hard-passage.qrels")
-	judged, relevant := readQrels(t, qrels)
-	topics := filepath.Join(tmp, "topics.jsonl")
-	writeTopics(t, filepath.Join(dir, "topics.tsv"), topics, judged, relevant)
-	pipelines := [][3]string{{"bm25-t5", "bm25.run.gz", "bm25_t5_zs.run.gz"}, {"rm3-bert", "bm25_rm3.run.gz", "bm25_rm3_bert_zs.run.gz"}}
-	args := []string{"stages", "-j", qrels, "--topics", topics, "--unjudged", "nonrelevant", "--tokenizer", "o200k_base",
-		"--k", "candidates=100", "--k", "reranked=10"}
-	for _, p := range pipelines {
-		path := filepath.Join(tmp, p[0]+".jsonl")
-		writeTraces(t, path, p[0], filepath.Join(dir, "runs", p[1]), filepath.Join(dir, "runs", p[2]), judged, relevant)
-		args = append(args, path)
-	}
+	qrels, topics, traces := dlHardPipelines(t, tmp)
+	args := append([]string{"stages", "-j", qrels, "--topics", topics, "--unjudged", "nonrelevant", "--tokenizer", "o200k_base",
+		"--k", "candidates=100", "--k", "reranked=10"}, traces...)
 	outputs := [][]string{{"-f", "table"}, {"-f", "table", "--per-query"}, {"-f", "json"}}
 	single := map[int]string{}
 	for i, o := range outputs {
@@ -75,6 +62,24 @@ func TestStagesShardsMergeToOneRun(t *testing.T) {
 			}
 		}
 	}
+}
+
+// dlHardPipelines writes, in tmp, the topics of DL-HARD's judged queries
+// and the traces of two pipelines over them (BM25 candidates reranked by
+// monoT5, BM25+RM3 reranked by BERT), and returns the judgments, the
+// topics and the two trace files.
+func dlHardPipelines(t *testing.T, tmp string) (qrels, topics string, traces []string) {
+	dir := sharedtest.Dir(t, "data/dl-hard-passage")
+	qrels = filepath.Join(dir, "dl_hard-passage.qrels")
+	judged, relevant := readQrels(t, qrels)
+	topics = filepath.Join(tmp, "topics.jsonl")
+	writeTopics(t, filepath.Join(dir, "topics.tsv"), topics, judged, relevant)
+	for _, p := range [][3]string{{"bm25-t5", "bm25.run.gz", "bm25_t5_zs.run.gz"}, {"rm3-bert", "bm25_rm3.run.gz", "bm25_rm3_bert_zs.run.gz"}} {
+		path := filepath.Join(tmp, p[0]+".jsonl")
+		writeTraces(t, path, p[0], filepath.Join(dir, "runs", p[1]), filepath.Join(dir, "runs", p[2]), judged, relevant)
+		traces = append(traces, path)
+	}
+	return qrels, topics, traces
 }
 
 // readQrels returns the judged queries in order and each one's first
@@ -170,28 +175,15 @@ func writeJSONLine(t *testing.T, b *strings.Builder, v any) {
 	b.WriteByte('\n')
 }
 
-// readRun reads a gzipped TREC run: each query's items in rank order.
+// readRun reads a gzipped TREC run (trecRows): each query's items in
+// rank order.
 func readRun(t *testing.T, path string) map[string][]string {
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
 	out := map[string][]string{}
-	sc := bufio.NewScanner(z)
-	for sc.Scan() {
-		f := strings.Fields(sc.Text())
-		if len(f) < 6 {
-			t.Fatalf("%s: %q is not a run line", path, sc.Text())
+	for _, r := range trecRows(t, path) {
+		if n := len(out[r.Query]); int(r.Rank) != n+1 && int(r.Rank) != n {
+			t.Fatalf("%s: query %s not in rank order at rank %d", path, r.Query, r.Rank)
 		}
-		if want := fmt.Sprint(len(out[f[0]]) + 1); f[3] != want && f[3] != fmt.Sprint(len(out[f[0]])) {
-			t.Fatalf("%s: query %s not in rank order at rank %s", path, f[0], f[3])
-		}
-		out[f[0]] = append(out[f[0]], f[2])
+		out[r.Query] = append(out[r.Query], r.Item)
 	}
 	return out
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ragstat/ragstat/internal/sharedtest"
 )
 
 // writeFiles writes each name's text into dir and returns the paths.
@@ -16,10 +18,7 @@ func writeFiles(t *testing.T, dir string, texts map[string]string) map[string]st
 	t.Helper()
 	paths := map[string]string{}
 	for name, text := range texts {
-		paths[name] = filepath.Join(dir, name)
-		if err := os.WriteFile(paths[name], []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		paths[name] = sharedtest.WriteFile(t, dir, name, text)
 	}
 	return paths
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ragstat/ragstat/internal/sharedtest"
 )
 
 // TestRequest: Run writes the run to its file (or to stdout, the summary
@@ -13,19 +15,9 @@ import (
 // over an input or, unforced, an existing file.
 func TestRequest(t *testing.T) {
 	dir := t.TempDir()
-	corpus, topics := filepath.Join(dir, "corpus.jsonl"), filepath.Join(dir, "topics.jsonl")
-	for path, text := range map[string]string{
-		corpus: `{"id":"policy","text":"Refunds are issued within 30 days."}` + "\n" + `{"id":"image"}` + "\n",
-		topics: `{"id":"refund","text":"refunds"}` + "\n" + `{"id":"stop","text":"the and of"}` + "\n",
-	} {
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	existing := filepath.Join(dir, "existing.txt")
-	if err := os.WriteFile(existing, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	corpus := sharedtest.WriteFile(t, dir, "corpus.jsonl", `{"id":"policy","text":"Refunds are issued within 30 days."}`+"\n"+`{"id":"image"}`+"\n")
+	topics := sharedtest.WriteFile(t, dir, "topics.jsonl", `{"id":"refund","text":"refunds"}`+"\n"+`{"id":"stop","text":"the and of"}`+"\n")
+	existing := sharedtest.WriteFile(t, dir, "existing.txt", "")
 	const summary = "BM25 over 1 passages (1 without text left out), 2 queries, top 5 -> "
 	for _, c := range []struct {
 		name, out      string

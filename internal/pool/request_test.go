@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ragstat/ragstat/diag"
+	"github.com/ragstat/ragstat/internal/sharedtest"
 	"github.com/ragstat/ragstat/systems"
 )
 
@@ -17,14 +18,8 @@ import (
 // refuses settings in option terms.
 func TestRequest(t *testing.T) {
 	dir := t.TempDir()
-	run := filepath.Join(dir, "bm25.txt")
-	if err := os.WriteFile(run, []byte("q1 Q0 a 1 2 bm25\nq1 Q0 b 2 1 bm25\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	topics := filepath.Join(dir, "topics.jsonl")
-	if err := os.WriteFile(topics, []byte(`{"id":"q1","text":"refunds"}`+"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	run := sharedtest.WriteFile(t, dir, "bm25.txt", "q1 Q0 a 1 2 bm25\nq1 Q0 b 2 1 bm25\n")
+	topics := sharedtest.WriteFile(t, dir, "topics.jsonl", `{"id":"q1","text":"refunds"}`+"\n")
 	queue := `{"query":"q1","item":"`
 	for _, c := range []struct {
 		name             string

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ragstat/ragstat/diag"
+	"github.com/ragstat/ragstat/internal/sharedtest"
 )
 
 // TestRequest: Run writes the summary and the remapped files; topics go
@@ -19,10 +20,7 @@ func TestRequest(t *testing.T) {
 	in := map[string]string{}
 	for name, text := range map[string]string{"docs.jsonl": docs, "old.jsonl": oldChunks, "new.jsonl": shifted,
 		"clean.jsonl": j("o3", 2), "review.jsonl": j("o2", 1), "topics.jsonl": `{"id":"q"}` + "\n"} {
-		in[name] = filepath.Join(dir, name)
-		if err := os.WriteFile(in[name], []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		in[name] = sharedtest.WriteFile(t, dir, name, text)
 	}
 	for _, c := range []struct {
 		name, judgments, topics string

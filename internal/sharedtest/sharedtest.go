@@ -1,6 +1,7 @@
-// Package sharedtest locates the public data sets that tests read from the
-// shared folder beside the repository (../shared): present in CI, maybe not
-// on a contributor's machine.
+// Package sharedtest holds what the tests of several packages share: the
+// public data sets they read from the shared folder beside the repository
+// (../shared), present in CI, maybe not on a contributor's machine, and
+// the small input files they write.
 package sharedtest
 
 import (
@@ -37,4 +38,14 @@ func Dir(t testing.TB, sub string) string {
 		t.Skipf("%s not present", p)
 	}
 	return p
+}
+
+// WriteFile writes text to the file name in dir and returns its path.
+func WriteFile(t testing.TB, dir, name, text string) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }

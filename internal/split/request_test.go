@@ -10,6 +10,7 @@ import (
 
 	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/internal/outfile"
+	"github.com/ragstat/ragstat/internal/sharedtest"
 )
 
 // TestRequest: Run writes the summary and the files into the folder,
@@ -17,12 +18,8 @@ import (
 // there is replaced only when forced.
 func TestRequest(t *testing.T) {
 	dir := t.TempDir()
-	topics, js := filepath.Join(dir, "topics.jsonl"), filepath.Join(dir, "j.jsonl")
-	for path, text := range map[string]string{topics: "{\"id\":\"a\"}\n{\"id\":\"b\"}\n", js: `{"query":"a","item":"x","grade":1}` + "\n"} {
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	topics := sharedtest.WriteFile(t, dir, "topics.jsonl", "{\"id\":\"a\"}\n{\"id\":\"b\"}\n")
+	js := sharedtest.WriteFile(t, dir, "j.jsonl", `{"query":"a","item":"x","grade":1}`+"\n")
 	taken := filepath.Join(dir, "taken")
 	if err := os.MkdirAll(taken, 0o777); err != nil {
 		t.Fatal(err)
@@ -90,10 +87,7 @@ func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("disk ful
 // outfile.ReportError, and no file is written.
 func TestRequestReportError(t *testing.T) {
 	dir := t.TempDir()
-	topics := filepath.Join(dir, "topics.jsonl")
-	if err := os.WriteFile(topics, []byte("{\"id\":\"a\"}\n{\"id\":\"b\"}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	topics := sharedtest.WriteFile(t, dir, "topics.jsonl", "{\"id\":\"a\"}\n{\"id\":\"b\"}\n")
 	out := filepath.Join(dir, "out")
 	err := Request{Topics: topics, Grades: "0..3", HeldOut: 0.5, GroupBy: "family", OutDir: out}.Run(strings.NewReader(""), failingWriter{})
 	if _, ok := errors.AsType[*outfile.ReportError](err); !ok || err.Error() != "disk full" {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ragstat/ragstat/internal/sharedtest"
 )
 
 // tiny is a small tokenizer.json: a BPE vocabulary with merges written the
@@ -90,10 +92,7 @@ func TestParseErrors(t *testing.T) {
 
 func TestLoadErrorsNameTheFile(t *testing.T) {
 	dir := t.TempDir()
-	broken := filepath.Join(dir, "broken.json")
-	if err := os.WriteFile(broken, []byte(with(`"Lowercase"`, `"Precompiled"`)), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	broken := sharedtest.WriteFile(t, dir, "broken.json", with(`"Lowercase"`, `"Precompiled"`))
 	for _, path := range []string{filepath.Join(dir, "missing.json"), broken} {
 		if _, err := Load(path); err == nil || !strings.Contains(err.Error(), path) {
 			t.Errorf("Load(%s): error %v does not name the file", path, err)
