@@ -109,8 +109,9 @@ func readAll[T any](paths []string, stdin io.Reader, read func(*input.File) (T, 
 }
 
 // Render writes r to w in the format Merge was given. It returns the
-// lines for the caller to show apart: an eval result's warnings, the
-// notes of a comparison's CSV without comments.
+// lines for the caller to show apart, as one run's command shows them: an
+// eval result's notes the format has no room for (report.Eval.Beside), a
+// comparison CSV's notes without comments.
 func (r *Result) Render(w io.Writer) (apart []string, err error) {
 	switch {
 	case r.stages != nil:
@@ -120,8 +121,9 @@ func (r *Result) Render(w io.Writer) (apart []string, err error) {
 		return r.out.Output.Write(w, r.compare)
 	}
 	r.eval.ChoosePerQuery(r.out.PerQuery, r.out.Summary)
+	r.eval.CSVComments = r.out.CSVComments
 	if err := report.Render(w, r.out.Format, r.eval.Eval); err != nil {
 		return nil, err
 	}
-	return report.Warnings(r.eval.Results), nil
+	return r.eval.Beside(r.out.Format), nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -32,15 +33,17 @@ func compareShardArgs(t *testing.T) []string {
 // what one comparison prints, in every format, with the same gate verdict
 // and exit code.
 func TestCompareShardsMergeToOneRun(t *testing.T) {
-	checkShardsMerge(t, compareShardArgs(t), []int{4, 7, 60}, exitGate) // 60 shards of 50 queries: some hold none
+	checkShardsMerge(t, compareShardArgs(t), nil, compareFormats, []int{4, 7, 60}, exitGate) // 60 shards of 50 queries: some hold none
 }
 
-// checkShardsMerge runs the comparison args once in every format, then
-// in each count of shards, and checks that the merged parts print the
-// same bytes, stderr and exit code (want).
-func checkShardsMerge(t *testing.T, args []string, counts []int, want int) {
+// compareFormats are the formats a merged comparison is checked in.
+var compareFormats = []string{"table", "json", "csv", "markdown", "html"}
+
+// checkShardsMerge runs the command args once in each format, then in
+// each count of shards, merged with mergeFlags, and checks that the merged
+// parts print the same bytes, stderr and exit code (want).
+func checkShardsMerge(t *testing.T, args, mergeFlags, formats []string, counts []int, want int) {
 	t.Helper()
-	formats := []string{"table", "json", "csv", "markdown", "html"}
 	type printed struct {
 		out, errs string
 		code      int
@@ -55,9 +58,9 @@ func checkShardsMerge(t *testing.T, args []string, counts []int, want int) {
 	}
 	tmp := t.TempDir()
 	for _, n := range counts {
-		parts := writeShards(t, tmp, "compare", args, n)
+		parts := writeShards(t, tmp, "part", args, n)
 		for _, f := range formats {
-			out, errs, code := ragstat(t, "", append([]string{"merge", "-f", f}, parts...)...)
+			out, errs, code := ragstat(t, "", slices.Concat([]string{"merge", "-f", f}, mergeFlags, parts)...)
 			want := single[f]
 			if code != want.code || errs != want.errs {
 				t.Errorf("merge of %d, %s: exit %d, %q; one run: exit %d, %q", n, f, code, errs, want.code, want.errs)
@@ -131,5 +134,5 @@ func TestCompareTracesShardsMergeToOneRun(t *testing.T) {
 	qrels, topics, traces := dlHardPipelines(t, t.TempDir())
 	args := append([]string{"compare", "-j", qrels, "--topics", topics, "--unjudged", "nonrelevant", "--seed", "3",
 		"-k", "candidates=100", "-k", "reranked=10", "--fail-on", "reranked/nDCG@10 < 0.5"}, traces...)
-	checkShardsMerge(t, args, []int{4, 7}, exitGate)
+	checkShardsMerge(t, args, nil, compareFormats, []int{4, 7}, exitGate)
 }

@@ -9,7 +9,7 @@ import (
 type mergeCmd struct {
 	Format string `short:"f" default:"table" enum:"table,json,jsonl,csv,tsv,markdown,trec,html" help:"Output format (${enum}); compare parts: table, json, csv, markdown or html."`
 	rowChoice
-	CSVComments bool     `name:"csv-comments" help:"Compare parts, CSV: the settings, policy and notes as # lines above the header."`
+	CSVComments bool     `name:"csv-comments" help:"CSV of eval or compare parts: the settings, policy and notes as # lines above the header."`
 	Parts       []string `arg:"" placeholder:"PARTIAL.json" help:"Every shard's result of ragstat eval, stages or compare --shard I/N --format json."`
 }
 

@@ -11,35 +11,15 @@ import (
 )
 
 // TestShardsMergeToOneRun splits real runs into 4 and 7 shards by query and
-// checks that the merged parts print exactly what one run prints, in every
-// format.
+// checks that the merged parts print exactly what one run prints, notes on
+// stderr included, in every format.
 func TestShardsMergeToOneRun(t *testing.T) {
 	dir := sharedtest.Dir(t, "data/dl-hard-passage")
 	args := []string{"eval", "-j", filepath.Join(dir, "dl_hard-passage.qrels"), "--unjudged", "bounds",
 		"-m", "nDCG@10", "-m", "AP", "-m", "R@100", "-m", "RR@10",
 		filepath.Join(dir, "runs", "bm25.run.gz"), "t5=" + filepath.Join(dir, "runs", "bm25_t5_zs.run.gz")}
-	formats := []string{"json", "table", "jsonl", "csv", "trec"}
-	single := map[string]string{}
-	for _, f := range formats {
-		out, errs, code := ragstat(t, "", append(args, "-f", f)...)
-		if code != 0 {
-			t.Fatalf("single run, %s: exit %d: %s", f, code, errs)
-		}
-		single[f] = out
-	}
-	tmp := t.TempDir()
-	for _, n := range []int{4, 7} {
-		parts := writeShards(t, tmp, "part", args, n)
-		for _, f := range formats {
-			out, errs, code := ragstat(t, "", append([]string{"merge", "-f", f}, parts...)...)
-			if code != 0 {
-				t.Fatalf("merge of %d, %s: exit %d: %s", n, f, code, errs)
-			}
-			if out != single[f] {
-				t.Errorf("merge of %d shards, format %s, differs from one run:\n%s", n, f, firstDiff(out, single[f]))
-			}
-		}
-	}
+	checkShardsMerge(t, args, nil, []string{"json", "table", "jsonl", "csv", "trec"}, []int{4, 7}, 0)
+	checkShardsMerge(t, append(args, "--csv-comments"), []string{"--csv-comments"}, []string{"csv"}, []int{4}, 0)
 }
 
 func firstDiff(a, b string) string {
