@@ -69,8 +69,12 @@ type Query struct {
 	grades []int32
 	lines  []int32
 	first  int32 // the line where the query was first read
-	index  hashindex.Index
-	spans  map[string][]string
+	// index finds an item's position; it is built at the first lookup,
+	// on the goroutine that needs it (an evaluation that only walks the
+	// judgments never builds it).
+	index   hashindex.Index
+	indexed sync.Once
+	spans   map[string][]string
 }
 
 // Key returns the id of the i-th judged item (hashindex.Keys). The string
@@ -84,7 +88,15 @@ func (q *Query) Key(i int) string {
 	return unsafe.String(unsafe.SliceData(q.text[start:]), int(q.ends[i]-start))
 }
 
-func (q *Query) find(item string) int { return q.index.Find(q, item) }
+func (q *Query) find(item string) int {
+	q.indexed.Do(func() {
+		q.index.Reset(len(q.ends))
+		for i := range q.ends {
+			q.index.Add(q, i)
+		}
+	})
+	return q.index.Find(q, item)
+}
 
 // Grade returns the grade of item and whether it is judged.
 func (q *Query) Grade(item string) (int, bool) {
@@ -127,13 +139,13 @@ func (q *Query) add(item string, grade, line int) {
 	q.lines = append(q.lines, int32(line))
 }
 
-// buildIndex makes the lookup table once, at its final size, and reports
-// every repeated item: a second judgment of the same (query, item) is an
-// error naming both lines and saying whether the grades agree.
-func (q *Query) buildIndex(file string, errs *diag.List) {
-	q.index.Reset(len(q.ends))
+// checkRepeats reports every repeated item: a second judgment of the same
+// (query, item) is an error naming both lines and saying whether the
+// grades agree. seen is scratch space, reused from query to query.
+func (q *Query) checkRepeats(file string, errs *diag.List, seen *hashindex.Index) {
+	seen.Reset(len(q.ends))
 	for i := range q.ends {
-		first := q.index.Add(q, i)
+		first := seen.Add(q, i)
 		if first == i {
 			continue
 		}
@@ -272,24 +284,26 @@ func (s *Set) Map(f func(item string) string) (*Set, int) {
 	return out, folded
 }
 
-// finish indexes every query once reading is done, reporting repeated
-// judgments to errs (nil when none can occur).
+// finish checks every query for repeated judgments once reading is done,
+// reporting them to errs (nil when none can occur).
 func (s *Set) finish(errs *diag.List) {
 	s.settle()
 	if errs == nil {
 		errs = &diag.List{}
 	}
-	// Two halves on two goroutines: indexing a million judgments is work.
+	// Two halves on two goroutines: checking a million judgments is work.
 	half := len(s.order) / 2
 	var other diag.List
 	var wg sync.WaitGroup
 	wg.Go(func() {
+		var seen hashindex.Index
 		for _, id := range s.order[half:] {
-			s.queries[id].buildIndex(s.File, &other)
+			s.queries[id].checkRepeats(s.File, &other, &seen)
 		}
 	})
+	var seen hashindex.Index
 	for _, id := range s.order[:half] {
-		s.queries[id].buildIndex(s.File, errs)
+		s.queries[id].checkRepeats(s.File, errs, &seen)
 	}
 	wg.Wait()
 	errs.Add(&other)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/ragstat/ragstat/input"
@@ -353,4 +354,29 @@ func TestJSONLProblemKeepsIDs(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), `query "q1", item "first-item": grade 9 is outside the scale 0..3`) {
 		t.Fatalf("got %v", err)
 	}
+}
+
+// TestGradeConcurrent looks items up from several goroutines at once, as
+// an evaluation's workers do: the index built at the first lookup is built
+// once (run with -race).
+func TestGradeConcurrent(t *testing.T) {
+	set, err := Read(input.FromBytes("q.txt", []byte("q 0 a 1\nq 0 b 2\nq 0 c 0\n")), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := set.Query("q")
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for item, want := range map[string]int{"a": 1, "b": 2, "c": 0} {
+				if g, ok := q.Grade(item); !ok || g != want {
+					t.Errorf("Grade(%q) = %d, %v; want %d, true", item, g, ok, want)
+				}
+			}
+			if _, ok := q.Grade("d"); ok {
+				t.Error("an unjudged item was found")
+			}
+		})
+	}
+	wg.Wait()
 }
