@@ -4,8 +4,7 @@ package treceval
 // documents; callers supply each document's hash and an equality test, so
 // the set needs no copy of the docnos.
 type docSet struct {
-	slots  []int32 // value + 1; 0 marks an empty slot
-	hashes []uint64
+	slots []uint64 // 0 marks an empty slot; else the hash's high 32 bits, then value + 1
 }
 
 // reset empties the set and sizes it for n values.
@@ -15,9 +14,9 @@ func (s *docSet) reset(n int) {
 		size *= 2
 	}
 	if cap(s.slots) < size {
-		s.slots, s.hashes = make([]int32, size), make([]uint64, size)
+		s.slots = make([]uint64, size)
 	}
-	s.slots, s.hashes = s.slots[:size], s.hashes[:size]
+	s.slots = s.slots[:size]
 	clear(s.slots)
 }
 
@@ -25,14 +24,15 @@ func (s *docSet) reset(n int) {
 // true) is present, in which case it returns that value and true.
 func (s *docSet) add(h uint64, v int32, same func(int32) bool) (int32, bool) {
 	mask := uint64(len(s.slots) - 1)
+	tag := h &^ 0xffffffff
 	for k := h & mask; ; k = (k + 1) & mask {
 		e := s.slots[k]
 		if e == 0 {
-			s.slots[k], s.hashes[k] = v+1, h
+			s.slots[k] = tag | uint64(v+1)
 			return 0, false
 		}
-		if s.hashes[k] == h && same(e-1) {
-			return e - 1, true
+		if e&^0xffffffff == tag && same(int32(e)-1) {
+			return int32(e) - 1, true
 		}
 	}
 }
@@ -40,13 +40,14 @@ func (s *docSet) add(h uint64, v int32, same func(int32) bool) (int32, bool) {
 // find returns the value equal to a document with hash h, if any.
 func (s *docSet) find(h uint64, same func(int32) bool) (int32, bool) {
 	mask := uint64(len(s.slots) - 1)
+	tag := h &^ 0xffffffff
 	for k := h & mask; ; k = (k + 1) & mask {
 		e := s.slots[k]
 		if e == 0 {
 			return 0, false
 		}
-		if s.hashes[k] == h && same(e-1) {
-			return e - 1, true
+		if e&^0xffffffff == tag && same(int32(e)-1) {
+			return int32(e) - 1, true
 		}
 	}
 }
