@@ -289,9 +289,11 @@ func (rd *reader) quick(line int, data []byte) (bool, error) {
 	if string(v.query) != rd.lastQuery {
 		rd.lastQuery = string(v.query)
 	}
-	item := string(v.item)
+	var item string
 	if rd.emit == nil {
 		item = unsafe.String(unsafe.SliceData(v.item), len(v.item))
+	} else {
+		item = string(v.item)
 	}
 	return true, rd.accept(Judgment{Query: rd.lastQuery, Item: item, Grade: g, Line: line})
 }
