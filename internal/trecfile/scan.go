@@ -30,6 +30,11 @@ func (s *sepScanner) window(base int) uint64 {
 		copy(pad[copy(pad[:], b):], padding[:])
 		b = pad[:]
 	}
+	return lowMask(b[:64])
+}
+
+// lowMaskSWAR is lowMask eight bytes at a time, in ordinary registers.
+func lowMaskSWAR(b []byte) uint64 {
 	b = b[:64]
 	return lowBits(binary.LittleEndian.Uint64(b[0:])) |
 		lowBits(binary.LittleEndian.Uint64(b[8:]))<<8 |

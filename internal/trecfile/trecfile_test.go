@@ -548,6 +548,47 @@ func TestByteMasks(t *testing.T) {
 	}
 }
 
+// TestLowMask checks both forms of lowMask (the vector one where the
+// processor has it) against a byte-by-byte reading: every byte value at
+// every position of a window, among random neighbours, then random windows.
+func TestLowMask(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	check := func(b []byte) {
+		t.Helper()
+		var want uint64
+		for i, c := range b {
+			if c <= ' ' {
+				want |= 1 << i
+			}
+		}
+		if got := lowMask(b); got != want {
+			t.Fatalf("lowMask(%q) = %#x, want %#x", b, got, want)
+		}
+		if got := lowMaskSWAR(b); got != want {
+			t.Fatalf("lowMaskSWAR(%q) = %#x, want %#x", b, got, want)
+		}
+	}
+	b := make([]byte, 64)
+	for pos := range 64 {
+		for c := range 256 {
+			for i := range b {
+				b[i] = byte(rng.Uint32())
+			}
+			b[pos] = byte(c)
+			check(b)
+		}
+	}
+	for range 10000 {
+		for i := range b {
+			b[i] = byte(rng.Uint32() % 64) // many bytes up to ' ' and around it
+			if rng.Uint32()%2 == 0 {
+				b[i] += 0x1f
+			}
+		}
+		check(b)
+	}
+}
+
 func TestSplit(t *testing.T) {
 	for _, s := range []string{"", " ", "a", "abc def", "  abcdefghij klm  ", "abc\x01defghijkl\tx", "0123456789abcdef\vx",
 		"\xff\xfe\xa1\xa0abcdefgh ij", "a\x1fb\x7fc\x80d\xa1e\x20", "1 2 3 4 5 6 7 8 9", "q1\t\tQ0  d1 \r1 2.5\ttag\r"} {
