@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 )
 
 // RunDoc is one line of a TREC run: qid Q0 docno rank score tag.
@@ -199,8 +200,12 @@ func (s *runStream) parseBlock(b *block) error {
 		var d RunDoc
 		var perr *diag.Error
 		if p.s.seps(off, 6, &pos) && data[off] != '#' { // the usual line, its fields read in place
-			qid, tag = data[off:pos[0]], data[pos[4]+1:pos[5]]
-			doc, rank, score := data[pos[1]+1:pos[2]], data[pos[2]+1:pos[3]], data[pos[3]+1:pos[4]]
+			// seps found off < pos[0] < ... < pos[5] < len(data): the fields
+			// are cut without a bounds check each (the score keeps the
+			// block's capacity, which shortDecimal reads into).
+			qid, tag = field(data, off, pos[0]), field(data, pos[4]+1, pos[5])
+			doc, rank := field(data, pos[1]+1, pos[2]), field(data, pos[2]+1, pos[3])
+			score := data[pos[3]+1 : pos[4]]
 			// the usual numbers, without runDoc's call (lenient mode reads no rank)
 			d = RunDoc{Doc: view(doc), Line: no}
 			var ok bool
@@ -252,6 +257,12 @@ func (s *runStream) parseBlock(b *block) error {
 		s.check.add(b.seq, keys)
 	}
 	return err
+}
+
+// field is data[from:to] for 0 <= from <= to <= len(data), which the
+// caller has established, without checking it again.
+func field(data []byte, from, to int) []byte {
+	return unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(data)), from)), to-from)
 }
 
 // deliver calls fn unless a problem has been found.

@@ -70,6 +70,7 @@ func lowBits(w uint64) uint64 {
 func (s *sepScanner) seps(start, k int, pos *[maxFields]int) bool {
 	data, base, mask := s.data, s.base, s.mask
 	prev := start - 1
+	want := uint8(1) // a space or tab, then a newline after the last field
 	for i := range pos[:k] {
 		for mask == 0 {
 			if base += 64; base >= len(data) {
@@ -79,7 +80,10 @@ func (s *sepScanner) seps(start, k int, pos *[maxFields]int) bool {
 		}
 		j := base + bits.TrailingZeros64(mask)
 		mask &= mask - 1
-		if j == prev+1 || sepClass[data[j]] != sepWant[k-1-i] {
+		if i == k-1 {
+			want = 2
+		}
+		if j == prev+1 || sepClass[data[j]] != want {
 			return false
 		}
 		pos[i], prev = j, j
@@ -89,9 +93,5 @@ func (s *sepScanner) seps(start, k int, pos *[maxFields]int) bool {
 }
 
 // sepClass classes the bytes up to ' ' for seps: 1 for a space or tab, 2
-// for a newline, 0 for the others; sepWant is the class wanted of a line's
-// separators, counted from its end.
-var (
-	sepClass = [256]uint8{' ': 1, '\t': 1, '\n': 2}
-	sepWant  = [maxFields]uint8{2, 1, 1, 1, 1, 1, 1}
-)
+// for a newline, 0 for the others.
+var sepClass = [256]uint8{' ': 1, '\t': 1, '\n': 2}
