@@ -5,8 +5,10 @@
 #
 #   bench/run.sh [--gen PATH/TO/gen_bigrun.py] [--data DIR] [--runs N] [--sizes "1000 10000"]
 #
-# For each size it prints wall seconds (min and median of N runs) and peak
-# RSS (MiB, max over runs) per command, and the ratio to trec_eval. Then
+# For each size it runs `ragstat eval`, `ragstat trec-eval -m all_trec` and
+# trec_eval in N interleaved rounds and prints each one's wall seconds (min
+# and median), CPU seconds, peak RSS (MiB), and trec_eval's median wall time
+# over each ragstat command's. Then
 # the cost of per-query output: `ragstat eval` in every format and
 # `ragstat trec-eval -q` beside their summary-only runs, in N interleaved
 # rounds (one run of each command per round), with the ratios of wall
@@ -36,24 +38,6 @@ build_ragstat
 # warm reads the inputs before a timed run, so that every command finds
 # them in the page cache (a shared machine may evict them between runs).
 warm() { cat "$dir/qrels.txt" "$dir/run.txt" >/dev/null; }
-
-# measure NAME CMD...: runs CMD $runs times, prints "NAME min median maxrss".
-measure() {
-  local name=$1; shift
-  local times=() rss=0 t r
-  for _ in $(seq "$runs"); do
-    warm
-    /usr/bin/time -f "%e %M" -o "$data/time.txt" "$@" >/dev/null 2>"$data/stderr.txt"
-    read -r t r <"$data/time.txt"
-    times+=("$t")
-    [ "$r" -gt "$rss" ] && rss=$r
-  done
-  sorted=$(printf '%s\n' "${times[@]}" | sort -g)
-  min=$(echo "$sorted" | head -1)
-  med=$(echo "$sorted" | sed -n "$(( (runs + 1) / 2 ))p")
-  printf '%-28s %8s %8s %8d\n' "$name" "$min" "$med" $((rss / 1024))
-  echo "${name// /_} $med" >>"$data/medians.txt"
-}
 
 # paired TITLE PREFIX NAME...: runs the commands in the arrays PREFIX_NAME
 # once per round for $runs rounds, and prints each one's wall seconds (min
@@ -104,17 +88,24 @@ paired() {
 for n in $sizes; do
   dir="$data/q$n"
   bigrun "$dir" "$n"
-  : >"$data/medians.txt"
   lines=$(wc -l <"$dir/run.txt")
   echo "== $n queries, $lines run lines, $(du -m "$dir/run.txt" | cut -f1) MB"
-  printf '%-28s %8s %8s %8s\n' command min_s median_s peak_MiB
-  measure "ragstat eval" "$bin" eval -j "$dir/qrels.txt" --unjudged nonrelevant "${bigrun_metrics[@]}" --summary "$dir/run.txt"
-  measure "ragstat trec-eval all_trec" "$bin" trec-eval -m all_trec "$dir/qrels.txt" "$dir/run.txt"
+  # The commands in interleaved rounds, so that a slow spell of a shared
+  # machine falls on all of them alike; then trec_eval's median wall time
+  # over each ragstat command's.
+  main_eval=("$bin" eval -j "$dir/qrels.txt" --unjudged nonrelevant "${bigrun_metrics[@]}" --summary "$dir/run.txt")
+  main_trec_eval_mode=("$bin" trec-eval -m all_trec "$dir/qrels.txt" "$dir/run.txt")
+  names=(eval trec_eval_mode)
   if command -v trec_eval >/dev/null; then
-    measure "trec_eval all_trec" trec_eval -m all_trec "$dir/qrels.txt" "$dir/run.txt"
-    awk '{m[$1]=$2} END {
-      te=m["trec_eval_all_trec"]
-      printf "ratio trec_eval/ragstat eval: %.1fx, trec_eval/ragstat trec-eval: %.1fx\n", te/m["ragstat_eval"], te/m["ragstat_trec-eval_all_trec"] }' "$data/medians.txt"
+    main_trec_eval=(trec_eval -m all_trec "$dir/qrels.txt" "$dir/run.txt")
+    names+=(trec_eval)
+  fi
+  paired "ragstat eval, ragstat trec-eval -m all_trec and trec_eval -m all_trec, $n queries" main "${names[@]}"
+  if command -v trec_eval >/dev/null; then
+    for name in eval trec_eval_mode trec_eval; do
+      awk '{ print $1 }' "$data/paired.$name" | sort -g | awk -v n="$name" '{ w[NR] = $1 } END { print n, w[int((NR + 1) / 2)] }'
+    done | awk '{ m[$1] = $2 } END {
+      printf "ratio trec_eval/ragstat eval: %.1fx, trec_eval/ragstat trec-eval: %.1fx\n", m["trec_eval"] / m["eval"], m["trec_eval"] / m["trec_eval_mode"] }'
   fi
 
   # Per-query output beside the summary only. json and jsonl carry every
