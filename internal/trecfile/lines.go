@@ -21,12 +21,11 @@ type lineParser struct {
 }
 
 // begin starts splitting the lines of data, from its first byte.
-func (p *lineParser) begin(data []byte) { p.s.reset(data, 0) }
+func (p *lineParser) begin(data []byte) { p.s.data = data }
 
 // split splits the line that starts at offset off of the data given to
 // begin, as next does, and returns the offset of the line after it. Lines
-// of k fields in the usual shape take the fast path; lines must be split in
-// order.
+// of k fields in the usual shape take the fast path.
 func (p *lineParser) split(off, k int) (line []byte, n, end int) {
 	data := p.s.data
 	var pos [maxFields]int
@@ -39,9 +38,7 @@ func (p *lineParser) split(off, k int) (line []byte, n, end int) {
 		return data[off : from-1], k, from
 	}
 	line, n, rest := p.next(data[off:])
-	end = len(data) - len(rest)
-	p.s.reset(data, end)
-	return line, n, end
+	return line, n, len(data) - len(rest)
 }
 
 // next splits the first line of data into up to maxFields whitespace-

@@ -251,7 +251,6 @@ func parseQrelsBlock(b *block, opt *Options, recs []qrelsRec) *parsedBlock {
 			perr = q.record(data[off:pos[0]], data[pos[0]+1:pos[1]], data[pos[1]+1:pos[2]], data[pos[2]+1:pos[3]], no, data)
 			off = pos[3] + 1
 		} else {
-			q.p.s.reset(data, off)
 			var line []byte
 			var n int
 			line, n, off = q.p.split(off, 4)

@@ -219,7 +219,6 @@ func (s *runStream) parseBlock(b *block) error {
 			off = pos[5] + 1
 		} else {
 			var n int
-			p.s.reset(data, off)
 			_, n, off = p.split(off, 6)
 			qid, d, tag, perr = p.run(n, no, s.opt)
 		}
