@@ -2,19 +2,17 @@ package trecfile
 
 import "golang.org/x/sys/cpu"
 
-// hasAVX2 chooses lowMask's vector form.
-var hasAVX2 = cpu.X86.HasAVX2
-
-// lowMask returns one bit per byte of the 64 bytes of b (bit i for b[i]),
+// lowMask64 returns one bit per byte of the 64 bytes at p (bit i for p[i]),
 // set for the bytes up to ' ' (0x20): with AVX2, two 32-byte compares.
-func lowMask(b []byte) uint64 {
-	if hasAVX2 {
-		return lowMaskAVX2(&b[:64][0])
+var lowMask64 = lowMaskSWAR
+
+func init() {
+	if cpu.X86.HasAVX2 {
+		lowMask64 = lowMaskAVX2
 	}
-	return lowMaskSWAR(b)
 }
 
-// lowMaskAVX2 is lowMask of the 64 bytes at p.
+// lowMaskAVX2 is lowMaskSWAR in 32-byte vectors.
 //
 //go:noescape
 func lowMaskAVX2(p *byte) uint64

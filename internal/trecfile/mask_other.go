@@ -2,6 +2,6 @@
 
 package trecfile
 
-// lowMask returns one bit per byte of the 64 bytes of b (bit i for b[i]),
+// lowMask64 returns one bit per byte of the 64 bytes at p (bit i for p[i]),
 // set for the bytes up to ' ' (0x20).
-func lowMask(b []byte) uint64 { return lowMaskSWAR(b) }
+var lowMask64 = lowMaskSWAR

@@ -200,12 +200,12 @@ func (s *runStream) parseBlock(b *block) error {
 		var d RunDoc
 		var perr *diag.Error
 		if p.s.seps(off, 6, &pos) && data[off] != '#' { // the usual line, its fields read in place
-			// seps found off < pos[0] < ... < pos[5] < len(data): the fields
-			// are cut without a bounds check each (the score keeps the
-			// block's capacity, which shortDecimal reads into).
+			// seps found off < pos[0] < ... < pos[5] < len(data): the ids
+			// are cut without a bounds check each; the numbers keep the
+			// block's capacity, which their parsers read eight bytes of.
 			qid, tag = field(data, off, pos[0]), field(data, pos[4]+1, pos[5])
-			doc, rank := field(data, pos[1]+1, pos[2]), field(data, pos[2]+1, pos[3])
-			score := data[pos[3]+1 : pos[4]]
+			doc := field(data, pos[1]+1, pos[2])
+			rank, score := data[pos[2]+1:pos[3]], data[pos[3]+1:pos[4]]
 			// the usual numbers, without runDoc's call (lenient mode reads no rank)
 			d = RunDoc{Doc: view(doc), Line: no}
 			var ok bool

@@ -3,6 +3,7 @@ package trecfile
 import (
 	"encoding/binary"
 	"math/bits"
+	"unsafe"
 )
 
 // sepScanner finds the separators of a line of a block from a bitmask of
@@ -17,18 +18,25 @@ type sepScanner struct {
 // window returns the candidate bytes of data[from:from+64] as a bitmask,
 // bit i for data[from+i].
 func (s *sepScanner) window(from int) uint64 {
-	b := s.data[from:]
-	if len(b) < 64 {
-		var pad [64]byte
-		copy(pad[copy(pad[:], b):], padding[:])
-		b = pad[:]
+	if from+64 <= len(s.data) {
+		return lowMask64(&s.data[from])
 	}
-	return lowMask(b[:64])
+	return s.tail(from)
 }
 
-// lowMaskSWAR is lowMask eight bytes at a time, in ordinary registers.
-func lowMaskSWAR(b []byte) uint64 {
-	b = b[:64]
+// tail is window near the end of the data, where fewer than 64 bytes are
+// left: the window is padded with bytes that are not candidates.
+func (s *sepScanner) tail(from int) uint64 {
+	var pad [64]byte
+	copy(pad[copy(pad[:], s.data[from:]):], padding[:])
+	return lowMaskSWAR(&pad[0])
+}
+
+// lowMaskSWAR returns one bit per byte of the 64 bytes at p (bit i for
+// p[i]), set for the bytes up to ' ' (0x20), eight bytes at a time in
+// ordinary registers.
+func lowMaskSWAR(p *byte) uint64 {
+	b := unsafe.Slice(p, 64)
 	return lowBits(binary.LittleEndian.Uint64(b[0:])) |
 		lowBits(binary.LittleEndian.Uint64(b[8:]))<<8 |
 		lowBits(binary.LittleEndian.Uint64(b[16:]))<<16 |
