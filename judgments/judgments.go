@@ -171,7 +171,11 @@ type Set struct {
 	// these buffers, reused from query to query; settle gives them their
 	// own slices of exact size once another query comes, so reading costs
 	// no chain of growing slices per query.
-	scratch     Query
+	scratch struct {
+		text          []byte
+		ends          []uint32
+		grades, lines []int32
+	}
 	lastScratch bool
 }
 
