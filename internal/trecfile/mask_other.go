@@ -2,6 +2,6 @@
 
 package trecfile
 
-// lowMask64 returns one bit per byte of the 64 bytes at p (bit i for p[i]),
-// set for the bytes up to ' ' (0x20).
-var lowMask64 = lowMaskSWAR
+// masks64 returns three bitmasks of the 64 bytes at p, bit i for p[i]: the
+// bytes up to ' ' (0x20), the blanks (' ' and '\t') and the newlines.
+var masks64 = masksSWAR

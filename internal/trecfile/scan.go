@@ -6,20 +6,23 @@ import (
 	"unsafe"
 )
 
-// sepScanner finds the separators of a line of a block from a bitmask of
-// the bytes up to ' ' (every whitespace byte, and the other control bytes)
-// in the 64 bytes from the line's start, so that a line of up to 64 bytes
-// costs one mask, a few instructions a field and no branch on where a
-// window ends. It serves lineParser.split and the readers' usual lines.
+// sepScanner finds the separators of a line of a block from bitmasks of
+// the 64 bytes from the line's start: the bytes up to ' ' (every
+// whitespace byte, and the other control bytes), the blanks and the
+// newlines. A line of up to 63 bytes and its newline costs one set of masks
+// and a few instructions a field, with no branch on where a field ends or
+// on what separates it. It serves lineParser.split and the readers' usual
+// lines.
 type sepScanner struct {
 	data []byte
 }
 
-// window returns the candidate bytes of data[from:from+64] as a bitmask,
+// window returns the bytes up to ' ' of data[from:from+64] as a bitmask,
 // bit i for data[from+i].
 func (s *sepScanner) window(from int) uint64 {
 	if from+64 <= len(s.data) {
-		return lowMask64(&s.data[from])
+		low, _, _ := masks64(&s.data[from])
+		return low
 	}
 	return s.tail(from)
 }
@@ -29,22 +32,21 @@ func (s *sepScanner) window(from int) uint64 {
 func (s *sepScanner) tail(from int) uint64 {
 	var pad [64]byte
 	copy(pad[copy(pad[:], s.data[from:]):], padding[:])
-	return lowMaskSWAR(&pad[0])
+	low, _, _ := masksSWAR(&pad[0])
+	return low
 }
 
-// lowMaskSWAR returns one bit per byte of the 64 bytes at p (bit i for
-// p[i]), set for the bytes up to ' ' (0x20), eight bytes at a time in
-// ordinary registers.
-func lowMaskSWAR(p *byte) uint64 {
+// masksSWAR returns masks64's three masks of the 64 bytes at p, eight bytes
+// at a time in ordinary registers.
+func masksSWAR(p *byte) (low, blank, newline uint64) {
 	b := unsafe.Slice(p, 64)
-	return lowBits(binary.LittleEndian.Uint64(b[0:])) |
-		lowBits(binary.LittleEndian.Uint64(b[8:]))<<8 |
-		lowBits(binary.LittleEndian.Uint64(b[16:]))<<16 |
-		lowBits(binary.LittleEndian.Uint64(b[24:]))<<24 |
-		lowBits(binary.LittleEndian.Uint64(b[32:]))<<32 |
-		lowBits(binary.LittleEndian.Uint64(b[40:]))<<40 |
-		lowBits(binary.LittleEndian.Uint64(b[48:]))<<48 |
-		lowBits(binary.LittleEndian.Uint64(b[56:]))<<56
+	for i := 0; i < 64; i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
+		low |= byteBits(lowBytes(w)) << i
+		blank |= byteBits(zeroBytes(w^' '*ones)|zeroBytes(w^'\t'*ones)) << i
+		newline |= byteBits(zeroBytes(w^'\n'*ones)) << i
+	}
+	return low, blank, newline
 }
 
 // padding fills the window past the end of a block with bytes that are not
@@ -54,11 +56,16 @@ var padding = [64]byte{'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x
 	'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x',
 	'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x'}
 
-// lowBits returns one bit per byte of w (bit i for byte i) set for the
-// bytes up to ' ' (0x20).
-func lowBits(w uint64) uint64 {
+// lowBytes returns w with the high bit of each byte up to ' ' (0x20) set,
+// and no other bit.
+func lowBytes(w uint64) uint64 {
 	above := w&low7 + (0x80-0x21)*ones // high bit set where the low seven bits are at least 0x21
-	m := ^(above | w) & highs
+	return ^(above | w) & highs
+}
+
+// byteBits gathers the high bits of the bytes of m, which has no other bit
+// set, into bit i for byte i.
+func byteBits(m uint64) uint64 {
 	return (m >> 7) * 0x0102040810204080 >> 56
 }
 
@@ -68,6 +75,37 @@ func lowBits(w uint64) uint64 {
 // ' '. It stores their offsets in pos[:k] and reports whether the line has
 // that shape; if not, the caller must split the line another way.
 func (s *sepScanner) seps(start, k int, pos *[maxFields]int) bool {
+	if start+64 <= len(s.data) {
+		if low, blank, newline := masks64(&s.data[start]); newline != 0 {
+			return usualLine(start, k, low, blank, newline, pos)
+		}
+	}
+	return s.scan(start, k, pos)
+}
+
+// usualLine is seps for a line whose newline is among the 64 bytes from
+// its start, given their masks.
+func usualLine(start, k int, low, blank, newline uint64, pos *[maxFields]int) bool {
+	end := newline & -newline // the line's newline
+	line := end - 1           // the bytes before it
+	seps := blank & line
+	ends := seps | end
+	// No byte up to ' ' but the blanks, k-1 of them, none at the start or
+	// beside another or the newline.
+	if low&line != seps || bits.OnesCount64(seps) != k-1 || ends&(ends<<1|1) != 0 {
+		return false
+	}
+	for i := range pos[:k-1] {
+		pos[i] = start + bits.TrailingZeros64(seps)
+		seps &= seps - 1
+	}
+	pos[k-1] = start + bits.TrailingZeros64(end)
+	return true
+}
+
+// scan is seps one separator at a time, for a line that is long or near
+// the end of the data.
+func (s *sepScanner) scan(start, k int, pos *[maxFields]int) bool {
 	data, base := s.data, start
 	mask := s.window(base)
 	prev := start - 1

@@ -548,24 +548,25 @@ func TestByteMasks(t *testing.T) {
 	}
 }
 
-// TestLowMask checks lowMask64 (the vector form where the processor has
-// it) and lowMaskSWAR against a byte-by-byte reading: every byte value at
-// every position of a window, among random neighbours, then random windows.
-func TestLowMask(t *testing.T) {
+// TestMasks checks masks64 (the vector form where the processor has it)
+// and masksSWAR against a byte-by-byte reading: every byte value at every
+// position of a window, among random neighbours, then random windows.
+func TestMasks(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	check := func(b []byte) {
 		t.Helper()
-		var want uint64
+		var want [3]uint64
 		for i, c := range b {
-			if c <= ' ' {
-				want |= 1 << i
+			for j, in := range []bool{c <= ' ', c == ' ' || c == '\t', c == '\n'} {
+				if in {
+					want[j] |= 1 << i
+				}
 			}
 		}
-		if got := lowMask64(&b[0]); got != want {
-			t.Fatalf("lowMask64(%q) = %#x, want %#x", b, got, want)
-		}
-		if got := lowMaskSWAR(&b[0]); got != want {
-			t.Fatalf("lowMaskSWAR(%q) = %#x, want %#x", b, got, want)
+		for name, f := range map[string]func(*byte) (uint64, uint64, uint64){"masks64": masks64, "masksSWAR": masksSWAR} {
+			if low, blank, newline := f(&b[0]); [3]uint64{low, blank, newline} != want {
+				t.Fatalf("%s(%q) = %#x %#x %#x, want %#x", name, b, low, blank, newline, want)
+			}
 		}
 	}
 	b := make([]byte, 64)
