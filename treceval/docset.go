@@ -10,7 +10,7 @@ type docSet struct {
 // reset empties the set and sizes it for n values.
 func (s *docSet) reset(n int) {
 	size := 16
-	for size < 2*n {
+	for size < 4*n {
 		size *= 2
 	}
 	if cap(s.slots) < size {

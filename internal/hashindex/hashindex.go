@@ -36,7 +36,7 @@ type Index struct {
 
 // Reset empties the index and sizes it for n keys.
 func (x *Index) Reset(n int) {
-	size := 1 << bits.Len(uint(n+n/2)) // at most two thirds full
+	size := 1 << bits.Len(uint(3*n)) // at most a third full: few probes go past the first slot
 	if cap(x.slots) >= size {
 		x.slots = x.slots[:size]
 		clear(x.slots)
