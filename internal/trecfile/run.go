@@ -2,13 +2,16 @@ package trecfile
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
-	"github.com/ragstat/ragstat/diag"
 	"io"
+	"math/bits"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/ragstat/ragstat/diag"
 )
 
 // RunDoc is one line of a TREC run: qid Q0 docno rank score tag.
@@ -196,6 +199,13 @@ func (s *runStream) parseBlock(b *block) error {
 	p.begin(data)
 	var pos [maxFields]int
 	for off, no := 0, b.line; off < len(data) && err == nil; no++ {
+		if len(q.Docs) > 0 && len(bad) == 0 {
+			// the lines that go on the query in the usual shape, in a loop
+			// of their own
+			if off, no = sameQuery(q, data, off, no, s.opt.Lenient); off == len(data) {
+				break
+			}
+		}
 		var qid, tag []byte
 		var d RunDoc
 		var perr *diag.Error
@@ -256,6 +266,70 @@ func (s *runStream) parseBlock(b *block) error {
 		s.check.add(b.seq, keys)
 	}
 	return err
+}
+
+// sameQuery appends to q.Docs the lines from offset off of data, the
+// first numbered no, that parseBlock reads on its usual path and that go
+// on q's query, up to the first that does not or that ends within 64 bytes
+// of the end of data; it returns the offset and number of that line. q
+// has at least one line, whose query id lies earlier in data. Every test
+// is the usual path's, so a line it leaves is read by that path instead;
+// lenient reads no rank, as that path.
+func sameQuery(q *RunQuery, data []byte, off, no int, lenient bool) (int, int) {
+	docs := q.Docs
+	n := len(q.Query)
+	// The query id's first eight bytes, masked to its length: there are
+	// eight bytes from any line's start that is 64 bytes from the end.
+	mask := ^uint64(0) >> (64 - 8*min(n, 8))
+	id := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(q.Query), 8)) & mask
+	tag := -1 // the tag of the last line appended: from, to
+	var tagTo int
+	for ; off+64 <= len(data); no++ {
+		w := data[off : off+64 : off+64]
+		low, blank, newline := masks64(&w[0])
+		end := newline & -newline // the line's newline
+		line := end - 1           // the bytes before it
+		seps := blank & line
+		ends := seps | end
+		// No byte up to ' ' but the blanks, five of them, none at the start
+		// or beside another or the newline; the first field is the query
+		// id (so not a comment: no query id starts with '#').
+		if end == 0 || low&line != seps || bits.OnesCount64(seps) != 5 || ends&(ends<<1|1) != 0 ||
+			bits.TrailingZeros64(seps) != n || binary.LittleEndian.Uint64(w)&mask != id ||
+			n > 8 && view(w[:n]) != q.Query {
+			break
+		}
+		seps &= seps - 1 // the query id's end is known; the second field, Q0, is not read
+		docFrom := bits.TrailingZeros64(seps) + 1
+		seps &= seps - 1
+		docTo := bits.TrailingZeros64(seps)
+		seps &= seps - 1
+		rankTo := bits.TrailingZeros64(seps)
+		seps &= seps - 1
+		scoreTo := bits.TrailingZeros64(seps)
+		lineTo := bits.TrailingZeros64(end)
+		rank := 0
+		if !lenient { // up to eight digits
+			digits := rankTo - docTo - 1
+			r := binary.LittleEndian.Uint64(data[off+docTo+1:])
+			if digits > 8 || nonDigits(r)<<(64-8*digits) != 0 {
+				break
+			}
+			rank = int(eightDigits(r, digits))
+		}
+		score, ok := shortDecimal(data[off+rankTo+1 : off+scoreTo])
+		if !ok {
+			break
+		}
+		docs = append(docs, RunDoc{Doc: view(w[docFrom:docTo]), Score: score, Rank: rank, Line: no})
+		tag, tagTo = off+scoreTo+1, off+lineTo
+		off += lineTo + 1
+	}
+	q.Docs = docs
+	if tag >= 0 {
+		q.LastTag = view(data[tag:tagTo])
+	}
+	return off, no
 }
 
 // field is data[from:to] for 0 <= from <= to <= len(data), which the

@@ -231,6 +231,83 @@ func TestReadRunLongQuery(t *testing.T) {
 	}
 }
 
+// TestReadRunValues_random reads runs in the usual shape with the cases a
+// line's fast path must leave to the usual one (query ids that share their
+// first eight bytes or are prefixes of one another, ranks of nine digits or
+// with a sign, scores that are long, negative or in exponent form, tabs,
+// lines past 64 bytes), in blocks of many sizes, and checks every value
+// against a reading of each line on its own.
+func TestReadRunValues_random(t *testing.T) {
+	defer func(n int) { blockSize = n }(blockSize)
+	rng := rand.New(rand.NewPCG(3, 4))
+	ids := []string{"1", "10", "100", "7", "abcdefgh", "abcdefgh1", "abcdefgh2", "abcdefghijklmnop", "q", "#q"} // "#q": a comment where lenient
+	ranks := []string{"1", "12", "12345678", "123456789", "-3", "0012"}
+	scores := []string{"2.5", "-1.25", "12.345678", "123456789.5", "1e-3", "7", "0.000001", "23.669104"}
+	var b strings.Builder
+	type line struct{ query, doc, rank, score, tag string }
+	var lines []line
+	for q := range 40 {
+		id := ids[q%len(ids)] + strings.Repeat("x", q/len(ids))
+		for range 1 + rng.IntN(30) {
+			l := line{id, "doc" + strings.Repeat("d", rng.IntN(3)*rng.IntN(40)) + strconv.Itoa(rng.IntN(1e6)),
+				ranks[rng.IntN(len(ranks))], scores[rng.IntN(len(scores))], "tag" + strconv.Itoa(rng.IntN(3))}
+			lines = append(lines, l)
+			sep := " "
+			if rng.IntN(10) == 0 {
+				sep = "\t"
+			}
+			b.WriteString(strings.Join([]string{l.query, "Q0", l.doc, l.rank, l.score, l.tag}, sep) + "\n")
+		}
+	}
+	for _, lenient := range []bool{false, true} {
+		input := b.String()
+		if !lenient {
+			input = strings.ReplaceAll(input, "#q", "hq") // no comments where strict
+		}
+		want := map[string]*gotQuery{}
+		var order []string
+		for i, l := range lines {
+			if !lenient && l.query[0] == '#' {
+				l.query = "h" + l.query[1:]
+			}
+			if lenient && l.query[0] == '#' {
+				continue
+			}
+			d := RunDoc{Doc: l.doc, Line: i + 1}
+			if lenient {
+				d.Score = Atof([]byte(l.score))
+			} else {
+				d.Score, _ = strconv.ParseFloat(l.score, 64)
+				d.Rank, _ = strconv.Atoi(l.rank)
+			}
+			g := want[l.query]
+			if g == nil {
+				g = &gotQuery{Query: l.query, Tag: l.tag}
+				want[l.query] = g
+				order = append(order, l.query)
+			}
+			g.LastTag = l.tag
+			g.Docs = append(g.Docs, d)
+		}
+		slices.Sort(order)
+		for _, size := range []int{64, 100, 333, 1000, 1 << 20} {
+			blockSize = size
+			got, err := readAll(t, input, Options{Name: "r", Lenient: lenient, Workers: 2})
+			if err != nil {
+				t.Fatalf("lenient %v, block %d: %v", lenient, size, err)
+			}
+			if len(got) != len(order) {
+				t.Fatalf("lenient %v, block %d: %d queries, want %d", lenient, size, len(got), len(order))
+			}
+			for i, g := range got {
+				if w := want[order[i]]; fmt.Sprint(g) != fmt.Sprint(*w) {
+					t.Fatalf("lenient %v, block %d:\ngot  %v\nwant %v", lenient, size, g, *w)
+				}
+			}
+		}
+	}
+}
+
 func TestReadQrels(t *testing.T) {
 	tests := []struct {
 		name    string
