@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"log"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -115,5 +117,31 @@ func TestExportRequest(t *testing.T) {
 				t.Errorf("stdout %q, notes %q", stdout.String(), notes)
 			}
 		})
+	}
+}
+
+// TestValidAssessor checks ValidAssessor against the rule written as a
+// regular expression, on chosen names and on random ones over an alphabet
+// of the edge cases.
+func TestValidAssessor(t *testing.T) {
+	rule := regexp.MustCompile(`^[\p{L}\p{N}][\p{L}\p{N} ._-]{0,63}$`)
+	want := func(name string) bool {
+		return rule.MatchString(name) && strings.TrimSpace(name) == name
+	}
+	names := []string{"", "a", "Ann", "ann smith", "a.b_c-d", " ann", "ann ", "-ann", ".", "9", "Ⅻ", "é", "名前", "a\tb",
+		"a\nb", "a/b", "a\xffb", strings.Repeat("a", 64), strings.Repeat("a", 65), strings.Repeat("é", 64), strings.Repeat("é", 65)}
+	alphabet := []string{"a", "Z", "7", "é", "Ⅻ", "²", " ", ".", "_", "-", "/", "\t", "\xff", "\u00a0"}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 5000 {
+		var b strings.Builder
+		for range rng.IntN(70) {
+			b.WriteString(alphabet[rng.IntN(len(alphabet))])
+		}
+		names = append(names, b.String())
+	}
+	for _, name := range names {
+		if got := ValidAssessor(name); got != want(name) {
+			t.Errorf("ValidAssessor(%q) = %v, want %v", name, got, want(name))
+		}
 	}
 }

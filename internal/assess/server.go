@@ -11,10 +11,10 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/ragstat/ragstat/internal/localhttp"
@@ -188,13 +188,17 @@ func (s *Server) asset(ctype string, body []byte) http.HandlerFunc {
 	}
 }
 
-var assessorName = regexp.MustCompile(`^[\p{L}\p{N}][\p{L}\p{N} ._-]{0,63}$`)
-
 // ValidAssessor reports whether name can name an assessor: 1 to 64
 // letters, digits, spaces, dots, underscores or hyphens, starting with a
 // letter or digit.
 func ValidAssessor(name string) bool {
-	return utf8.RuneCountInString(name) <= 64 && assessorName.MatchString(name) && strings.TrimSpace(name) == name
+	n := 0
+	for _, r := range name {
+		if n++; n > 64 || !unicode.IsLetter(r) && !unicode.IsNumber(r) && (n == 1 || !strings.ContainsRune(" ._-", r)) {
+			return false
+		}
+	}
+	return n > 0 && strings.TrimSpace(name) == name
 }
 
 // target reads the assessor and entry a request is about; it writes the

@@ -20,6 +20,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/ragstat/ragstat/compare"
 	"github.com/ragstat/ragstat/eval"
@@ -31,8 +32,10 @@ import (
 //go:embed assets
 var assets embed.FS
 
-// pages are the templates, grades shaded on the default policy's scale.
-var pages = template.Must(pagesFor(eval.DefaultPolicy()))
+// pages returns the templates, grades shaded on the default policy's
+// scale, parsed at the first call: a command that renders no page pays
+// nothing.
+var pages = sync.OnceValue(func() *template.Template { return template.Must(pagesFor(eval.DefaultPolicy())) })
 
 // pagesFor parses the templates with grades shaded on p's scale.
 func pagesFor(p eval.Policy) (*template.Template, error) {
@@ -213,7 +216,7 @@ func Compare(w io.Writer, r *compare.Result) error {
 		}
 		v.Frontier = fv
 	}
-	t := pages
+	t := pages()
 	if r.Manifest != nil && r.Manifest.Policy.Validate() == nil {
 		if t, err = pagesFor(r.Manifest.Policy); err != nil {
 			return err
@@ -285,7 +288,7 @@ func Eval(w io.Writer, s *report.Saved) error {
 		}
 		v.Charts = append(v.Charts, meanBars(names, means, "mean "+name))
 	}
-	return pages.ExecuteTemplate(w, "eval.tmpl", v)
+	return pages().ExecuteTemplate(w, "eval.tmpl", v)
 }
 
 // cells formats values, or [low, high] pairs under the bounds policy.

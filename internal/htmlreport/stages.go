@@ -67,7 +67,7 @@ func Stages(w io.Writer, s *report.SavedStages) error {
 	for _, sys := range s.Result.Systems {
 		v.Systems = append(v.Systems, systemOf(sys))
 	}
-	return pages.ExecuteTemplate(w, "stages.tmpl", v)
+	return pages().ExecuteTemplate(w, "stages.tmpl", v)
 }
 
 func systemOf(sys *stages.System) systemView {
