@@ -309,10 +309,13 @@ func sameQuery(q *RunQuery, data []byte, off, no int, lenient bool) (int, int) {
 		scoreTo := bits.TrailingZeros64(seps)
 		lineTo := bits.TrailingZeros64(end)
 		rank := 0
-		if !lenient { // up to eight digits
+		if !lenient { // up to eight digits, read as one word of the window
 			digits := rankTo - docTo - 1
-			r := binary.LittleEndian.Uint64(data[off+docTo+1:])
-			if digits > 8 || nonDigits(r)<<(64-8*digits) != 0 {
+			if digits > 8 || docTo+9 > len(w) {
+				break
+			}
+			r := binary.LittleEndian.Uint64(w[docTo+1:])
+			if nonDigits(r)<<(64-8*digits) != 0 {
 				break
 			}
 			rank = int(eightDigits(r, digits))

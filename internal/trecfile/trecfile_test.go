@@ -308,6 +308,27 @@ func TestReadRunValues_random(t *testing.T) {
 	}
 }
 
+// TestReadRunWindowEnd reads runs whose last line ends exactly where the
+// data ends, with its fields at every position of the 64-byte window that
+// the lines of a query are read through, after a line of the same query.
+func TestReadRunWindowEnd(t *testing.T) {
+	for _, lenient := range []bool{false, true} {
+		for doc := 1; doc <= 60; doc++ {
+			for _, rest := range []string{" 1 1 tt", " 12345678 2.5 t", " 1 23.669104 t", " 7 1 x"} {
+				last := "q Q0 " + strings.Repeat("d", doc) + rest
+				input := "q Q0 a 1 1 t\n" + last + "\n"
+				got, err := readAll(t, input, Options{Name: "r", Lenient: lenient})
+				if err != nil {
+					t.Fatalf("%q: %v", input, err)
+				}
+				if len(got) != 1 || len(got[0].Docs) != 2 || got[0].Docs[1].Doc != strings.Repeat("d", doc) || got[0].Docs[1].Line != 2 {
+					t.Fatalf("%q: got %v", input, got)
+				}
+			}
+		}
+	}
+}
+
 func TestReadQrels(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -450,6 +471,7 @@ func FuzzReadRun(f *testing.F) {
 	f.Add("q1 Q0 d1 1 2.5 t\nq2 Q0 d2 1 1 t\nq1 Q0 d3 2 0.5 t\n", true, 16)
 	f.Add("q1 Q0 d1 1 2.5 t\n\n# c\nq1 Q0 d2 x nan t x\n", true, 8)
 	f.Add("q1 Q0 d1 1 2.5 t\nq1 Q0 d2 2 1 t", false, 4)
+	f.Add("q Q0 a 1 1 t\nq Q0 ddddddddddddddddddddddddddddddddddddddddddddddddddd 1 1 tt\n", false, 1023) // a line's window at the end of the data
 	f.Fuzz(func(t *testing.T, input string, lenient bool, size int) {
 		defer func(n int) { blockSize = n }(blockSize)
 		blockSize = 1 + size&1023
