@@ -276,10 +276,13 @@ func (s *runStream) parseBlock(b *block) error {
 // is the usual path's, so a line it leaves is read by that path instead;
 // lenient reads no rank, as that path.
 func sameQuery(q *RunQuery, data []byte, off, no int, lenient bool) (int, int) {
+	if off+64 > len(data) {
+		return off, no
+	}
 	docs := q.Docs
 	n := len(q.Query)
-	// The query id's first eight bytes, masked to its length: there are
-	// eight bytes from any line's start that is 64 bytes from the end.
+	// The query id's first eight bytes, masked to its length: it starts
+	// before off, which is 64 bytes from the end.
 	mask := ^uint64(0) >> (64 - 8*min(n, 8))
 	id := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(q.Query), 8)) & mask
 	tag := -1 // the tag of the last line appended: from, to
