@@ -2,10 +2,13 @@ package trecfile
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"io"
+	"math/bits"
 	"slices"
 	"sync"
+	"unsafe"
 
 	"github.com/ragstat/ragstat/diag"
 )
@@ -245,6 +248,12 @@ func parseQrelsBlock(b *block, opt *Options, recs []qrelsRec) *parsedBlock {
 	q.p.begin(data)
 	var pos [maxFields]int
 	for off, no := 0, b.line; off < len(data); no++ {
+		if q.last.qid != nil && len(q.pb.errs) == 0 {
+			// the lines that go on the last one's query, in a loop of their own
+			if off, no = q.sameQuery(data, off, no); off == len(data) {
+				break
+			}
+		}
 		var perr *diag.Error
 		if q.p.s.seps(off, 4, &pos) && data[off] != '#' { // the usual line, its fields read in place
 			q.prevComment = false
@@ -271,6 +280,7 @@ type qrelsReader struct {
 	p           lineParser
 	pb          *parsedBlock
 	prevComment bool
+	last        struct{ qid, iter []byte } // of the last line recorded, in the block
 }
 
 // parse reads one qrels line, whose n fields are in q.p.f, and records it
@@ -311,7 +321,70 @@ func (q *qrelsReader) record(qid, iter, docno, g []byte, no int, data []byte) *d
 	q.pb.docBytes += len(docno)
 	q.pb.recs = append(q.pb.recs, qrelsRec{query: q.name(qid), iter: q.name(iter),
 		doc: doc, docEnd: doc + uint32(len(docno)), grade: grade, line: no})
+	q.last.qid, q.last.iter = qid, iter
 	return nil
+}
+
+// sameQuery records the lines from offset off of data, the first numbered
+// no, that the usual path of parseQrelsBlock reads and that have the query
+// id and iter of the last line recorded, up to the first that does not or
+// that ends within 64 bytes of the end of data; it returns the offset and
+// number of that line. Every test is the usual path's, so a line it leaves
+// is read by that path instead.
+func (q *qrelsReader) sameQuery(data []byte, off, no int) (int, int) {
+	if off+64 > len(data) {
+		return off, no
+	}
+	qid, iter := q.last.qid, q.last.iter
+	n, m := len(qid), len(iter)
+	// Their first eight bytes, masked to their lengths: both start before
+	// off, which is 64 bytes from the end.
+	qmask, imask := ^uint64(0)>>(64-8*min(n, 8)), ^uint64(0)>>(64-8*min(m, 8))
+	qword := binary.LittleEndian.Uint64(unsafe.Slice(&qid[0], 8)) & qmask
+	iword := binary.LittleEndian.Uint64(unsafe.Slice(&iter[0], 8)) & imask
+	prev := q.pb.recs[len(q.pb.recs)-1]
+	from := off
+	for ; off+64 <= len(data); no++ {
+		w := data[off : off+64 : off+64]
+		low, blank, newline := masks64(&w[0])
+		end := newline & -newline // the line's newline
+		line := end - 1           // the bytes before it
+		seps := blank & line
+		ends := seps | end
+		// No byte up to ' ' but the blanks, three of them, none at the
+		// start or beside another or the newline; not a comment; the first
+		// two fields are the query id and iter.
+		if end == 0 || low&line != seps || bits.OnesCount64(seps) != 3 || ends&(ends<<1|1) != 0 || w[0] == '#' ||
+			bits.TrailingZeros64(seps) != n || binary.LittleEndian.Uint64(w)&qmask != qword || n > 8 && view(w[:n]) != view(qid) {
+			break
+		}
+		seps &= seps - 1
+		iterTo := bits.TrailingZeros64(seps)
+		if iterTo-n-1 != m || binary.LittleEndian.Uint64(w[n+1:])&imask != iword || m > 8 && view(w[n+1:iterTo]) != view(iter) {
+			break
+		}
+		seps &= seps - 1
+		docTo := bits.TrailingZeros64(seps)
+		// the grade: up to eight digits, read as one word of the window
+		// (without a sign, C's atol reads them as the strict path does)
+		digits := bits.TrailingZeros64(end) - docTo - 1
+		if digits > 8 || docTo+9 > len(w) {
+			break
+		}
+		g := binary.LittleEndian.Uint64(w[docTo+1:])
+		if nonDigits(g)<<(64-8*digits) != 0 {
+			break
+		}
+		doc := uint32(off + iterTo + 1)
+		q.pb.docBytes += docTo - iterTo - 1
+		q.pb.recs = append(q.pb.recs, qrelsRec{query: prev.query, iter: prev.iter,
+			doc: doc, docEnd: uint32(off + docTo), grade: int(eightDigits(g, digits)), line: no})
+		off += bits.TrailingZeros64(end) + 1
+	}
+	if off > from { // a line that is no comment came after whatever came before
+		q.prevComment = false
+	}
+	return off, no
 }
 
 // name returns the index of b in the block's names, adding it unless it

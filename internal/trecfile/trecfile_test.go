@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -529,30 +530,86 @@ func FuzzReadQrels(f *testing.F) {
 	f.Add("# c\n# d\n1 0 a x\n\n", true, 8)
 	f.Add("1 0 a 1\n1 0 b 0 x\n", false, 4)
 	f.Add("# c\n# x y z\n q\t0 d -2\r\n", true, 5)
+	f.Add("1 0 a 1\n1 0 ddddddddddddddddddddddddddddddddddddddddddddddddddddddddd 12\n", false, 1023) // a line's window at the end of the data
 	f.Fuzz(func(t *testing.T, input string, lenient bool, size int) {
-		defer func(n int) { blockSize = n }(blockSize)
-		blockSize = 1 + size&1023
-		var got, lines []string
-		err := ReadQrels(strings.NewReader(input), Options{Lenient: lenient, Workers: 2}, func(l QrelsLine) error {
-			got = append(got, fmt.Sprintf("%s/%s/%s/%d/%d", l.Query, l.Iter, l.Doc, l.Grade, l.Line))
-			lines = append(lines, groupLine(l.Query, l.Doc, l.Grade, l.Line))
-			return nil
-		})
-		want, ok := referenceQrels(input, lenient)
-		if (err == nil) != ok {
-			t.Fatalf("error %v, reference ok %v", err, ok)
-		}
-		if err == nil && !slices.Equal(got, want) {
-			t.Fatalf("got %q\nwant %q", got, want)
-		}
-		groups, gerr := qrelsByGroups(input, Options{Lenient: lenient, Workers: 2})
-		if fmt.Sprint(gerr) != fmt.Sprint(err) {
-			t.Fatalf("ReadQrelsGroups: error %v, ReadQrels %v", gerr, err)
-		}
-		if err == nil && !slices.Equal(groups, lines) {
-			t.Fatalf("ReadQrelsGroups: got %q\nwant %q", groups, lines)
-		}
+		checkQrels(t, input, lenient, 1+size&1023)
 	})
+}
+
+// checkQrels reads input with ReadQrels and ReadQrelsGroups in blocks of
+// size bytes and checks both against referenceQrels.
+func checkQrels(t *testing.T, input string, lenient bool, size int) {
+	t.Helper()
+	defer func(n int) { blockSize = n }(blockSize)
+	blockSize = size
+	var got, lines []string
+	err := ReadQrels(strings.NewReader(input), Options{Lenient: lenient, Workers: 2}, func(l QrelsLine) error {
+		got = append(got, fmt.Sprintf("%s/%s/%s/%d/%d", l.Query, l.Iter, l.Doc, l.Grade, l.Line))
+		lines = append(lines, groupLine(l.Query, l.Doc, l.Grade, l.Line))
+		return nil
+	})
+	want, ok := referenceQrels(input, lenient)
+	if (err == nil) != ok {
+		t.Fatalf("error %v, reference ok %v", err, ok)
+	}
+	if err == nil && !slices.Equal(got, want) {
+		t.Fatalf("got %q\nwant %q", got, want)
+	}
+	groups, gerr := qrelsByGroups(input, Options{Lenient: lenient, Workers: 2})
+	if fmt.Sprint(gerr) != fmt.Sprint(err) {
+		t.Fatalf("ReadQrelsGroups: error %v, ReadQrels %v", gerr, err)
+	}
+	if err == nil && !slices.Equal(groups, lines) {
+		t.Fatalf("ReadQrelsGroups: got %q\nwant %q", groups, lines)
+	}
+}
+
+// TestReadQrelsValues_random reads qrels in the usual shape with the cases
+// the fast path of a query's lines must leave to the usual one (query ids
+// and iters that share their first eight bytes or are prefixes of one
+// another, grades of nine digits or with a sign, comments and the line
+// after a comment, tabs, lines past 64 bytes), in blocks of many sizes,
+// against a reading of each line on its own; then files whose last line
+// ends the data with its fields at every position of its window.
+func TestReadQrelsValues_random(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	ids := []string{"1", "10", "100", "abcdefgh", "abcdefgh1", "abcdefghijklmnop", "q"}
+	iters := []string{"0", "Q0", "00", "iteriter", "iteriter0"}
+	grades := []string{"0", "1", "12", "12345678", "123456789", "-1", "+2", "007"}
+	var b strings.Builder
+	for q := range 60 {
+		id, iter := ids[q%len(ids)], iters[rng.IntN(len(iters))]
+		for range 1 + rng.IntN(30) {
+			switch rng.IntN(40) {
+			case 0:
+				b.WriteString("# a comment\n")
+			case 1:
+				b.WriteString("# a comment\n# " + id + " 0 d\n") // data after a comment, where lenient
+			}
+			if rng.IntN(20) == 0 {
+				iter = iters[rng.IntN(len(iters))]
+			}
+			sep := " "
+			if rng.IntN(10) == 0 {
+				sep = "\t"
+			}
+			doc := "doc" + strings.Repeat("d", rng.IntN(3)*rng.IntN(40)) + strconv.Itoa(rng.IntN(1e6))
+			b.WriteString(strings.Join([]string{id, iter, doc, grades[rng.IntN(len(grades))]}, sep) + "\n")
+		}
+	}
+	lenientInput := b.String()
+	strictInput := regexp.MustCompile(`(?m)^#.*\n`).ReplaceAllString(strings.ReplaceAll(lenientInput, " +2\n", " 2\n"), "")
+	for _, size := range []int{64, 100, 333, 1000, 1 << 20} {
+		checkQrels(t, lenientInput, true, size)
+		checkQrels(t, strictInput, false, size)
+	}
+	for doc := 1; doc <= 60; doc++ {
+		for _, grade := range []string{"1", "12345678", "-3"} {
+			input := "q 0 a 1\nq 0 " + strings.Repeat("d", doc) + " " + grade + "\n"
+			checkQrels(t, input, true, 1<<20)
+			checkQrels(t, input, false, 1<<20)
+		}
+	}
 }
 
 // qrelsByGroups reads input with ReadQrelsGroups into groupLine strings,
