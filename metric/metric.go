@@ -100,9 +100,33 @@ type List struct {
 
 // NewList sorts ideal (in place) and returns the List.
 func NewList(grades, ideal []int32) *List {
-	slices.Sort(ideal) // ascending, then reversed: a sort without a comparison function
-	slices.Reverse(ideal)
+	sortDown(ideal)
 	return &List{Grades: grades, Ideal: ideal}
+}
+
+// sortDown sorts grades from the highest down. A scale has a few grades:
+// where they span fewer than 64 values they are counted, which costs no
+// mispredicted branch per grade as a comparison sort does.
+func sortDown(grades []int32) {
+	if len(grades) < 2 {
+		return
+	}
+	lo, hi := slices.Min(grades), slices.Max(grades)
+	if int64(hi)-int64(lo) >= 64 {
+		slices.Sort(grades) // ascending, then reversed: a sort without a comparison function
+		slices.Reverse(grades)
+		return
+	}
+	var count [64]int
+	for _, g := range grades {
+		count[g-lo]++
+	}
+	out := grades[:0]
+	for v := hi - lo; v >= 0; v-- {
+		for range count[v] {
+			out = append(out, lo+v)
+		}
+	}
 }
 
 // NumRel is the number of judged items at or above the relevance threshold.

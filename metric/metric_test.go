@@ -2,6 +2,7 @@ package metric
 
 import (
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
@@ -319,6 +320,26 @@ func TestEmptyListScoresZero(t *testing.T) {
 		}
 		if got != want {
 			t.Errorf("%s of an empty list = %v, want %v", m.Name(), got, want)
+		}
+	}
+}
+
+// TestSortDown checks the ideal order against a comparison sort: grades
+// of a few values, negative ones, and ranges too wide to count.
+func TestSortDown(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for _, span := range []int32{1, 2, 5, 63, 64, 65, 1 << 20} {
+		for n := range 200 {
+			grades := make([]int32, n)
+			for i := range grades {
+				grades[i] = rng.Int32N(span) - span/3
+			}
+			want := slices.Clone(grades)
+			slices.Sort(want)
+			slices.Reverse(want)
+			if sortDown(grades); !slices.Equal(grades, want) {
+				t.Fatalf("span %d: got %v, want %v", span, grades, want)
+			}
 		}
 	}
 }
