@@ -49,7 +49,7 @@ func alphaNDCG(l *List, p Policy, m Metric) float64 {
 	seen := make([]int, a.N)
 	dcg := 0.0
 	for i, as := range a.Ranked[:min(k, len(a.Ranked))] {
-		dcg += alphaGain(as, seen, p, m.Value) / math.Log2(float64(i)+2)
+		dcg += alphaGain(as, seen, p, m.Value) / discount(i)
 		markSeen(as, seen, p)
 	}
 	clear(seen)
@@ -65,7 +65,7 @@ func alphaNDCG(l *List, p Policy, m Metric) float64 {
 			break
 		}
 		used[best] = true
-		ideal += bestGain / math.Log2(float64(i)+2)
+		ideal += bestGain / discount(i)
 		markSeen(a.Judged[best], seen, p)
 	}
 	return ratio(dcg, ideal)

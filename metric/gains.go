@@ -112,7 +112,7 @@ func idealDCG(l *List, k int, gain func(int32) float64) float64 {
 	}
 	s := 0.0
 	for i, v := range gains {
-		s += v / math.Log2(float64(i)+2)
+		s += v / discount(i)
 	}
 	return s
 }

@@ -178,10 +178,27 @@ func dcg(grades []int32, gain func(int32) float64) float64 {
 	s := 0.0
 	for i, g := range grades {
 		if v := gain(g); v != 0 {
-			s += v / math.Log2(float64(i)+2)
+			s += v / discount(i)
 		}
 	}
 	return s
+}
+
+// discounts holds log2(i+2) for the first ranks, as math.Log2 computes it.
+var discounts = func() (d [1024]float64) {
+	for i := range d {
+		d[i] = math.Log2(float64(i) + 2)
+	}
+	return d
+}()
+
+// discount is DCG's discount of the item at 0-based position i: log2(i+2),
+// the rank plus one.
+func discount(i int) float64 {
+	if i < len(discounts) {
+		return discounts[i]
+	}
+	return math.Log2(float64(i) + 2)
 }
 
 // ratio is a/b, or 0 when b is 0: a measure over nothing scores 0 for

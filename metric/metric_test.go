@@ -343,3 +343,13 @@ func TestSortDown(t *testing.T) {
 		}
 	}
 }
+
+// TestDiscount: the table holds exactly what math.Log2 computes, and ranks
+// past it are computed alike.
+func TestDiscount(t *testing.T) {
+	for i := range 3000 {
+		if got, want := discount(i), math.Log2(float64(i)+2); got != want {
+			t.Fatalf("discount(%d) = %v, want %v", i, got, want)
+		}
+	}
+}
