@@ -26,8 +26,9 @@ import (
 
 func init() { sortRegistry() }
 
-// gcPercent is the garbage collector's target while Main runs.
-const gcPercent = 40
+// gcPercent is the garbage collector's target while Main runs, and
+// loadGCPercent while it reads the judgments.
+const gcPercent, loadGCPercent = 40, 400
 
 // exitError is a failure with trec_eval's exit status.
 type exitError struct {
@@ -155,7 +156,12 @@ func (e *evaluation) read(qrelsPath, runPath string, stdin io.Reader) error {
 		return fail(2, "cannot read qrels file '%s': %v", qrelsPath, err)
 	}
 	defer r.Close()
-	if e.qrels, err = readQrels(r, qrelsPath, e.cfg.debugQuery); err != nil {
+	// While the judgments are read nearly all the heap is live: the
+	// collector runs rarely then.
+	gc := debug.SetGCPercent(loadGCPercent)
+	e.qrels, err = readQrels(r, qrelsPath, e.cfg.debugQuery)
+	debug.SetGCPercent(gc)
+	if err != nil {
 		return fail(2, "in qrels file '%s' (trec_eval's rules: 4 fields, no blank lines):\n%v", qrelsPath, err)
 	}
 	e.results = make([]*queryResult, len(e.qrels.queries))

@@ -83,9 +83,11 @@ func (c *evalCmd) Run(e *env) error {
 	req := parquetio.EvalRequest{Settings: c.settings(), Runs: c.Runs, RunFormat: c.RunFormat, StageCutoffs: c.K.ByStage,
 		Shard: c.Shard, Digests: c.Format == "json", PerQuery: c.PerQuery, Summary: c.Summary, PerQueryOut: c.PerQueryOut, Force: c.Force}
 	// Judgments stay in memory while runs stream past them: a tighter
-	// collector target keeps peak memory near what is live.
-	defer debug.SetGCPercent(debug.SetGCPercent(50))
+	// collector target keeps peak memory near what is live. While they are
+	// read nearly all the heap is live, so the collector runs rarely then.
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	src, err := req.Open(e.files(), e.stdin)
+	debug.SetGCPercent(50)
 	defer src.Close()
 	if err != nil {
 		return err
