@@ -92,7 +92,9 @@ func (q *Query) find(item string) int {
 	q.indexed.Do(func() {
 		q.index.Reset(len(q.ends))
 		for i := range q.ends {
-			q.index.Add(q, i)
+			if h := hashindex.Hash(q.Key(i)); !q.index.TryAdd(h, i) {
+				q.index.AddHashed(q, i, h)
+			}
 		}
 	})
 	return q.index.Find(q, item)
@@ -145,7 +147,11 @@ func (q *Query) add(item string, grade, line int) {
 func (q *Query) checkRepeats(file string, errs *diag.List, seen *hashindex.Index) {
 	seen.Reset(len(q.ends))
 	for i := range q.ends {
-		first := seen.Add(q, i)
+		h := hashindex.Hash(q.Key(i))
+		if seen.TryAdd(h, i) {
+			continue
+		}
+		first := seen.AddHashed(q, i, h)
 		if first == i {
 			continue
 		}

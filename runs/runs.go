@@ -171,7 +171,11 @@ func (l *lister) checkDuplicates(errs *diag.List) {
 	l.seen.Reset(len(items))
 	l.list.index, l.list.keys = &l.seen, keys
 	for i, it := range items {
-		if first := l.seen.Add(keys, i); first != i {
+		h := hashindex.Hash(it)
+		if l.seen.TryAdd(h, i) {
+			continue
+		}
+		if first := l.seen.AddHashed(keys, i, h); first != i {
 			errs.Add(l.bad(l.list.Line(i), l.list.Query, it, fmt.Sprintf("item returned twice in one list (also line %d)", l.list.Line(first)),
 				"evaluate the list your system really produced; if it deduplicates, deduplicate before writing the run"))
 		}

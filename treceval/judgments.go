@@ -45,6 +45,9 @@ type judgments struct {
 
 func (j *judgments) doc(i int) string { return j.arena[j.offs[i]:j.offs[i+1]] }
 
+// Key is doc, for a hashindex.Index of the docnos.
+func (j *judgments) Key(i int) string { return j.doc(i) }
+
 // qrels is every query's judgments, in qid order.
 type qrels struct {
 	queries []*judgments
@@ -100,7 +103,7 @@ func readQrels(r io.Reader, name, only string) (*qrels, error) {
 	ids := slices.Sorted(maps.Keys(builders))
 	q := &qrels{index: make(map[string]int, len(ids)), queries: make([]*judgments, len(ids))}
 	index := func(from, to int) {
-		var set docSet
+		var set hashindex.Index
 		for i := from; i < to; i++ {
 			q.queries[i] = builders[ids[i]].index(ids[i], &set)
 		}
@@ -147,16 +150,16 @@ func simulateLevelBuffer(queries []*judgments) {
 
 // index turns the collected lines into a query's judgments, noting a docno
 // judged twice; set is scratch space.
-func (b *builder) index(qid string, set *docSet) *judgments {
+func (b *builder) index(qid string, set *hashindex.Index) *judgments {
 	n := len(b.grades)
 	// The arena is not written again: the judgments share it.
 	j := &judgments{qid: qid, arena: unsafe.String(unsafe.SliceData(b.arena), len(b.arena)), offs: append(b.offs, uint32(len(b.arena))),
 		grades: b.grades, maxRel: math.MinInt}
-	set.reset(n)
+	set.Reset(n)
 	for i, g := range b.grades {
 		doc := j.doc(i)
-		same := func(e int32) bool { return j.doc(int(e)) == doc }
-		if _, dup := set.add(hashindex.Hash(doc), int32(i), same); dup && (j.dup == "" || doc < j.dup) {
+		h := hashindex.Hash(doc)
+		if !set.TryAdd(h, i) && set.AddHashed(j, i, h) != i && (j.dup == "" || doc < j.dup) {
 			j.dup = doc
 		}
 		j.maxRel = max(j.maxRel, int(g))

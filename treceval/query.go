@@ -45,10 +45,21 @@ type queryEval struct {
 	sc     *scratch
 }
 
+// rankedDocs is the documents of a query by rank: the keys of
+// scratch.ranked.
+type rankedDocs struct {
+	docs  []trecfile.RunDoc
+	order []int32
+}
+
+// Key returns the docno at rank r.
+func (k *rankedDocs) Key(r int) string { return k.docs[k.order[r]].Doc }
+
 // scratch is reusable per-goroutine working space.
 type scratch struct {
 	order    []int32
-	ranked   docSet // the kept documents by rank
+	ranked   hashindex.Index // the kept documents by rank
+	keys     rankedDocs      // ranked's keys
 	rel      []int
 	relAt    []int32
 	apAt     []float64
@@ -74,19 +85,22 @@ func (s *settings) rank(docs []trecfile.RunDoc, j *judgments, sc *scratch) (resR
 		n = int(s.maxDocs)
 	}
 	rr := resRels{levels: j.view, numRelLevels: j.numLevels}
-	sc.ranked.reset(n)
+	sc.ranked.Reset(n)
+	sc.keys = rankedDocs{docs: docs, order: order}
+	keys := hashindex.Keys(&sc.keys)
 	for r, i := range order[:n] {
 		doc := docs[i].Doc
-		same := func(e int32) bool { return docs[order[e]].Doc == doc }
-		if e, dup := sc.ranked.add(hashindex.Hash(doc), int32(r), same); dup {
+		h := hashindex.Hash(doc)
+		if sc.ranked.TryAdd(h, r) {
+			continue
+		}
+		if e := sc.ranked.AddHashed(keys, r, h); e != r {
 			return rr, &dupError{doc: doc, qid: j.qid, lines: [2]int{docs[order[e]].Line, docs[i].Line}}
 		}
 	}
 	rr.rel = sc.relevance(n)
 	for k, g := range j.grades {
-		doc := j.doc(k)
-		same := func(e int32) bool { return docs[order[e]].Doc == doc }
-		if r, ok := sc.ranked.find(hashindex.Hash(doc), same); ok {
+		if r := sc.ranked.Find(keys, j.doc(k)); r >= 0 {
 			rr.rel[r] = int(g)
 			if g < 0 {
 				rr.rel[r] = relUnjudged

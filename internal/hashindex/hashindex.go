@@ -107,13 +107,13 @@ func (x *Index) Find(keys Keys, key string) int {
 	}
 }
 
-// Add indexes keys.Key(p). If an equal key is already indexed it returns that
-// key's position and leaves the index unchanged; otherwise it returns p.
-// The index must have been Reset for at least as many keys as are added.
-func (x *Index) Add(keys Keys, p int) int {
-	key := keys.Key(p)
-	h := hash(key)
+// AddHashed indexes keys.Key(p), whose Hash is h. If an equal key is
+// already indexed it returns that key's position and leaves the index
+// unchanged; otherwise it returns p. The index must have been Reset for at
+// least as many keys as are added.
+func (x *Index) AddHashed(keys Keys, p int, h uint64) int {
 	tag := h &^ 0xffffffff
+	key := keys.Key(p)
 	for i := h & x.mask; ; i = (i + 1) & x.mask {
 		s := x.slots[i]
 		if s == 0 {
@@ -126,4 +126,17 @@ func (x *Index) Add(keys Keys, p int) int {
 			}
 		}
 	}
+}
+
+// TryAdd indexes position p, whose key's Hash is h, where its first slot
+// is empty, and reports whether it did; where it did not, AddHashed adds
+// it or finds its equal. It is the usual case of a table at most a third
+// full, and small enough to cost no call.
+func (x *Index) TryAdd(h uint64, p int) bool {
+	s := &x.slots[h&x.mask]
+	if *s != 0 {
+		return false
+	}
+	*s = h&^0xffffffff | uint64(p+1)
+	return true
 }

@@ -16,11 +16,15 @@ func TestAgreesWithMap(t *testing.T) {
 		var x Index
 		x.Reset(len(keys))
 		m := map[string]int{}
+		try := rapid.Bool().Draw(t, "try") // TryAdd first, as the hot loops do
 		for i, k := range keys {
 			first, seen := m[k]
-			got := x.Add(Strings(keys), i)
+			h, got := Hash(k), i
+			if !try || !x.TryAdd(h, i) {
+				got = x.AddHashed(Strings(keys), i, h)
+			}
 			if seen && got != first || !seen && got != i {
-				t.Fatalf("Add(%q) = %d, map says first %d seen %v", k, got, first, seen)
+				t.Fatalf("adding %q at %d gave %d, map says first %d seen %v", k, i, got, first, seen)
 			}
 			if !seen {
 				m[k] = i
@@ -53,8 +57,10 @@ func BenchmarkAddFind(b *testing.B) {
 	var x Index
 	for b.Loop() {
 		x.Reset(len(keys))
-		for i := range keys {
-			x.Add(Strings(keys), i)
+		for i, k := range keys {
+			if h := Hash(k); !x.TryAdd(h, i) {
+				x.AddHashed(Strings(keys), i, h)
+			}
 		}
 		for _, k := range keys {
 			x.Find(Strings(keys), k)
