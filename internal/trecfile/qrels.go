@@ -346,15 +346,11 @@ func (q *qrelsReader) sameQuery(data []byte, off, no int) (int, int) {
 	from := off
 	for ; off+64 <= len(data); no++ {
 		w := data[off : off+64 : off+64]
+		// The usual four fields, not a comment, the first two the query id
+		// and iter.
 		low, blank, newline := masks64(&w[0])
-		end := newline & -newline // the line's newline
-		line := end - 1           // the bytes before it
-		seps := blank & line
-		ends := seps | end
-		// No byte up to ' ' but the blanks, three of them, none at the
-		// start or beside another or the newline; not a comment; the first
-		// two fields are the query id and iter.
-		if end == 0 || low&line != seps || bits.OnesCount64(seps) != 3 || ends&(ends<<1|1) != 0 || w[0] == '#' ||
+		seps, end := usualSeps(low, blank, newline, 4)
+		if end == 0 || w[0] == '#' ||
 			bits.TrailingZeros64(seps) != n || binary.LittleEndian.Uint64(w)&qmask != qword || n > 8 && view(w[:n]) != view(qid) {
 			break
 		}

@@ -289,16 +289,11 @@ func sameQuery(q *RunQuery, data []byte, off, no int, lenient bool) (int, int) {
 	var tagTo int
 	for ; off+64 <= len(data); no++ {
 		w := data[off : off+64 : off+64]
+		// The usual six fields, the first the query id (so not a comment:
+		// no query id starts with '#').
 		low, blank, newline := masks64(&w[0])
-		end := newline & -newline // the line's newline
-		line := end - 1           // the bytes before it
-		seps := blank & line
-		ends := seps | end
-		// No byte up to ' ' but the blanks, five of them, none at the start
-		// or beside another or the newline; the first field is the query
-		// id (so not a comment: no query id starts with '#').
-		if end == 0 || low&line != seps || bits.OnesCount64(seps) != 5 || ends&(ends<<1|1) != 0 ||
-			bits.TrailingZeros64(seps) != n || binary.LittleEndian.Uint64(w)&mask != id ||
+		seps, end := usualSeps(low, blank, newline, 6)
+		if end == 0 || bits.TrailingZeros64(seps) != n || binary.LittleEndian.Uint64(w)&mask != id ||
 			n > 8 && view(w[:n]) != q.Query {
 			break
 		}

@@ -83,16 +83,28 @@ func (s *sepScanner) seps(start, k int, pos *[maxFields]int) bool {
 	return s.scan(start, k, pos)
 }
 
+// usualSeps returns the separators of the line at the start of a 64-byte
+// window, as a bitmask, and its newline's bit, given the window's masks,
+// when the line has the usual shape of k fields: no byte up to ' ' but the
+// blanks, k-1 of them, none at the start or beside another or the
+// newline. end is 0 when it has not, or when its newline is not in the
+// window.
+func usualSeps(low, blank, newline uint64, k int) (seps, end uint64) {
+	end = newline & -newline
+	line := end - 1 // the bytes before it
+	seps = blank & line
+	ends := seps | end
+	if low&line != seps || bits.OnesCount64(seps) != k-1 || ends&(ends<<1|1) != 0 {
+		return 0, 0
+	}
+	return seps, end
+}
+
 // usualLine is seps for a line whose newline is among the 64 bytes from
 // its start, given their masks.
 func usualLine(start, k int, low, blank, newline uint64, pos *[maxFields]int) bool {
-	end := newline & -newline // the line's newline
-	line := end - 1           // the bytes before it
-	seps := blank & line
-	ends := seps | end
-	// No byte up to ' ' but the blanks, k-1 of them, none at the start or
-	// beside another or the newline.
-	if low&line != seps || bits.OnesCount64(seps) != k-1 || ends&(ends<<1|1) != 0 {
+	seps, end := usualSeps(low, blank, newline, k)
+	if end == 0 {
 		return false
 	}
 	for i := range pos[:k-1] {
