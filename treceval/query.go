@@ -168,7 +168,8 @@ func (sc *scratch) sortOrder(docs []trecfile.RunDoc) []int32 {
 	sorted := true
 	for i := range docs {
 		order = append(order, int32(i))
-		if i > 0 && before(&docs[i], &docs[i-1]) {
+		// before, without a call for the pairs whose scores decrease
+		if i > 0 && !(docs[i].Score < docs[i-1].Score) && before(&docs[i], &docs[i-1]) {
 			sorted = false
 		}
 	}

@@ -113,15 +113,14 @@ func (x *Index) Find(keys Keys, key string) int {
 // least as many keys as are added.
 func (x *Index) AddHashed(keys Keys, p int, h uint64) int {
 	tag := h &^ 0xffffffff
-	key := keys.Key(p)
 	for i := h & x.mask; ; i = (i + 1) & x.mask {
 		s := x.slots[i]
 		if s == 0 {
 			x.slots[i] = tag | uint64(p+1)
 			return p
 		}
-		if s&^0xffffffff == tag {
-			if q := int(s&0xffffffff) - 1; keys.Key(q) == key {
+		if s&^0xffffffff == tag { // the keys are read only where the hashes agree
+			if q := int(s&0xffffffff) - 1; keys.Key(q) == keys.Key(p) {
 				return q
 			}
 		}
