@@ -248,7 +248,7 @@ func parseQrelsBlock(b *block, opt *Options, recs []qrelsRec) *parsedBlock {
 	q.p.begin(data)
 	var pos [maxFields]int
 	for off, no := 0, b.line; off < len(data); no++ {
-		if q.last.qid != nil && len(q.pb.errs) == 0 {
+		if queryLoops && q.last.qid != nil && len(q.pb.errs) == 0 {
 			// the lines that go on the last one's query, in a loop of their own
 			if off, no = q.sameQuery(data, off, no); off == len(data) {
 				break

@@ -199,7 +199,7 @@ func (s *runStream) parseBlock(b *block) error {
 	p.begin(data)
 	var pos [maxFields]int
 	for off, no := 0, b.line; off < len(data) && err == nil; no++ {
-		if len(q.Docs) > 0 && len(bad) == 0 {
+		if queryLoops && len(q.Docs) > 0 && len(bad) == 0 {
 			// the lines that go on the query in the usual shape, in a loop
 			// of their own
 			if off, no = sameQuery(q, data, off, no, s.opt.Lenient); off == len(data) {
@@ -267,6 +267,12 @@ func (s *runStream) parseBlock(b *block) error {
 	}
 	return err
 }
+
+// queryLoops says whether the readers take the lines that go on the query
+// of the line before them through a loop of their own (sameQuery and
+// qrelsReader.sameQuery); only tests turn it off, to check that the loops
+// read every input exactly as the usual path does.
+var queryLoops = true
 
 // sameQuery appends to q.Docs the lines from offset off of data, the
 // first numbered no, that parseBlock reads on its usual path and that go

@@ -564,6 +564,48 @@ func checkQrels(t *testing.T, input string, lenient bool, size int) {
 	}
 }
 
+// FuzzQueryLoops checks that the loops that read the lines of a query
+// read any input exactly as the usual path does: the same queries, values,
+// line numbers and problems, runs and qrels, strict and lenient, in blocks
+// of any size.
+func FuzzQueryLoops(f *testing.F) {
+	long := strings.Repeat("d", 40)
+	f.Add("q Q0 "+long+"1 1 2.5 t\nq Q0 "+long+"2 2 1.25 t\nq Q0 "+long+"3 3 1 t\nq Q0 "+long+"4 4 0.5 t\n", false, 1023)
+	f.Add("q1\tQ0\t"+long+"1\t1\t2.5\tt\nq1 Q0 "+long+"2 123456789 1 t\nq1 Q0 "+long+"3 -3 1e3 t\n#c\nq1 Q0 "+long+"4 4 x t\n", true, 100)
+	f.Add("1 0 "+long+"a 1\n1 0 "+long+"b 0\n1 0 "+long+"c 12\n# c\n# 1 0 d\n1 0 "+long+"e -1\n1 00 "+long+"f 2\n", true, 64)
+	f.Add("10 0 "+long+"a 1\n1 0 "+long+"b 0\n100 0 "+long+"c 1\n100 0 "+long+"d +2\n100 0 "+long+"e 3\r\n100 0 "+long+"f 3\n", false, 1023)
+	f.Add("7 0 "+long+"a 1\n7 0 "+long+"b 0\n7 0 "+long+"c 12\n7 0 "+long+"d 3\n7 00 "+long+"e 2\n77 0 "+long+"f 1\n", false, 1023)
+	f.Fuzz(func(t *testing.T, input string, lenient bool, size int) {
+		defer func(n int) { blockSize = n }(blockSize)
+		blockSize = 1 + size&1023
+		// What was read, or the problems: where there are some, what was
+		// delivered before they were found depends on the parsers' timing.
+		outcome := func(v any, err error) string {
+			if err != nil {
+				return err.Error()
+			}
+			return fmt.Sprint(v)
+		}
+		read := func() string {
+			opt := Options{Lenient: lenient, Workers: 2}
+			runs, rerr := readAll(t, input, opt)
+			var qrels []string
+			qerr := ReadQrels(strings.NewReader(input), opt, func(l QrelsLine) error {
+				qrels = append(qrels, fmt.Sprintf("%s/%s/%s/%d/%d", l.Query, l.Iter, l.Doc, l.Grade, l.Line))
+				return nil
+			})
+			groups, gerr := qrelsByGroups(input, opt)
+			return strings.Join([]string{outcome(runs, rerr), outcome(qrels, qerr), outcome(groups, gerr)}, "\n")
+		}
+		with := read()
+		defer func() { queryLoops = true }()
+		queryLoops = false
+		if without := read(); with != without {
+			t.Fatalf("with the loops:\n%s\nwithout:\n%s", with, without)
+		}
+	})
+}
+
 // TestReadQrelsValues_random reads qrels in the usual shape with the cases
 // the fast path of a query's lines must leave to the usual one (query ids
 // and iters that share their first eight bytes or are prefixes of one
