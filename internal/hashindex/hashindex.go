@@ -36,7 +36,14 @@ type Index struct {
 
 // Reset empties the index and sizes it for n keys.
 func (x *Index) Reset(n int) {
-	size := 1 << bits.Len(uint(3*n)) // at most a third full: few probes go past the first slot
+	// At most a third full, so that few probes go past the first slot,
+	// while the table is small enough to stay in a core's cache; beyond,
+	// two thirds, so that a huge list costs less memory.
+	room := 3 * n
+	if n > 1<<16 {
+		room = n + n/2
+	}
+	size := 1 << bits.Len(uint(room))
 	if cap(x.slots) >= size {
 		x.slots = x.slots[:size]
 		clear(x.slots)

@@ -87,3 +87,38 @@ func TestHashUsesEveryByte(t *testing.T) {
 		}
 	}
 }
+
+// TestLargeIndex adds more keys than the sizes that keep the table a third
+// full (every tenth a repeat of an earlier one) and finds each.
+func TestLargeIndex(t *testing.T) {
+	const n = 200_000
+	keys := make([]string, n)
+	for i := range keys {
+		keys[i] = fmt.Sprintf("doc%d", i)
+		if i%10 == 9 {
+			keys[i] = keys[i/2]
+		}
+	}
+	first := map[string]int{}
+	var x Index
+	x.Reset(n)
+	for i, k := range keys {
+		want, seen := first[k]
+		if !seen {
+			want, first[k] = i, i
+		}
+		h := Hash(k)
+		if !x.TryAdd(h, i) {
+			if got := x.AddHashed(Strings(keys), i, h); got != want {
+				t.Fatalf("adding %q at %d gave %d, want %d", k, i, got, want)
+			}
+		} else if want != i {
+			t.Fatalf("%q at %d placed, want found at %d", k, i, want)
+		}
+	}
+	for _, k := range keys {
+		if got := x.Find(Strings(keys), k); got != first[k] {
+			t.Fatalf("Find(%q) = %d, want %d", k, got, first[k])
+		}
+	}
+}
