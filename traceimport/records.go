@@ -21,7 +21,9 @@ const MaxRecord = 256 << 20
 
 // eachLine calls fn with every line of f and its number. A blank line, or
 // one longer than MaxRecord, is an error; problems are gathered, and
-// reading stops once diag.Max are.
+// reading stops once diag.Max are. A last line without a newline that
+// opens an object and is not valid JSON was torn by a writer that stopped
+// mid-line: f.Torn says whether it is skipped with a warning or an error.
 func eachLine(f *input.File, fn func(line int, data []byte) error) error {
 	rc, err := f.Open()
 	if err != nil {
@@ -53,9 +55,12 @@ func eachLine(f *input.File, fn func(line int, data []byte) error) error {
 			break
 		}
 		data = bytes.TrimRight(data, "\r\n")
-		if len(bytes.TrimSpace(data)) == 0 {
+		switch {
+		case len(bytes.TrimSpace(data)) == 0:
 			errs.Add(&diag.Error{File: f.Name, Line: n, Msg: "blank line", Hint: "JSON Lines holds one object on every line"})
-		} else {
+		case err == io.EOF && n > 1 && bytes.HasPrefix(bytes.TrimSpace(data), []byte("{")) && !json.Valid(data):
+			errs.Add(f.Torn(n, n-1)) // a writer stopped mid-line
+		default:
 			errs.Add(fn(n, data))
 		}
 		if errs.Full() || err == io.EOF {
@@ -83,9 +88,11 @@ func readAll(f *input.File) ([]byte, error) {
 	return data, nil
 }
 
-// leading reads a file's first line as stored after decompression (with
-// any blank lines before it), up to MaxRecord bytes, and its first
-// non-blank byte.
+// leading reads a file's first non-blank line as stored after
+// decompression, up to MaxRecord bytes, after a newline when the file
+// starts with one (a protobuf body may: its first byte is then kept), and
+// its first non-blank byte. Blank lines before it are skipped as they are
+// read, so a run of them costs its length, once.
 func leading(f *input.File) (line []byte, first byte, err error) {
 	rc, err := f.Open()
 	if err != nil {
@@ -95,10 +102,17 @@ func leading(f *input.File) (line []byte, first byte, err error) {
 	br := bufio.NewReaderSize(rc, 1<<16)
 	for len(line) <= MaxRecord {
 		chunk, err := br.ReadSlice('\n')
-		line = append(line, chunk...)
-		if t := bytes.TrimLeft(line, " \t\r\n\ufeff"); len(t) > 0 && first == 0 {
-			first = t[0]
+		if first == 0 {
+			t := bytes.TrimLeft(chunk, " \t\r\n\ufeff")
+			if len(t) > 0 {
+				first = t[0]
+			}
+			if line == nil && len(chunk) > 0 && chunk[0] == '\n' {
+				line = append(line, '\n')
+			}
+			chunk = t
 		}
+		line = append(line, chunk...)
 		if first != 0 && len(chunk) > 0 && chunk[len(chunk)-1] == '\n' {
 			break
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
 
@@ -18,8 +19,27 @@ import (
 // whose decoder would keep the first or the last silently (OTLP's, a
 // tokenizer's, a map's).
 func Unique(file string, line int, data []byte) error {
-	if jsontext.Value(data).IsValid() {
+	msg, at := repeated(data)
+	if msg == "" {
 		return nil
+	}
+	return &diag.Error{File: file, Line: line + bytes.Count(data[:at], []byte{'\n'}), Msg: msg, Hint: "give each key once"}
+}
+
+// RepeatedKey is Unique for JSON text held in a value (an attribute
+// holding JSON): the error names the key and where it is in the text.
+func RepeatedKey(data []byte) error {
+	if msg, _ := repeated(data); msg != "" {
+		return errors.New(msg)
+	}
+	return nil
+}
+
+// repeated describes the first repeated key of data and gives its offset;
+// "" when there is none.
+func repeated(data []byte) (string, int64) {
+	if jsontext.Value(data).IsValid() {
+		return "", 0
 	}
 	d := jsontext.NewDecoder(bytes.NewReader(data), jsontext.AllowInvalidUTF8(true))
 	for {
@@ -27,18 +47,17 @@ func Unique(file string, line int, data []byte) error {
 		var syn *jsontext.SyntacticError
 		switch {
 		case err == nil:
-			continue // JSON Lines of values, or a value in several lines
+			continue // JSON Lines of values
 		case !errors.As(err, &syn) || !errors.Is(syn.Err, jsontext.ErrDuplicateName):
-			return nil
+			return "", 0
 		}
 		key := syn.JSONPointer.LastToken()
-		at := min(max(syn.ByteOffset, 0), int64(len(data)))
 		where := ""
-		if parent := string(syn.JSONPointer)[:len(syn.JSONPointer)-len(key)-1]; parent != "" {
+		ptr := string(syn.JSONPointer)
+		if parent := ptr[:max(strings.LastIndexByte(ptr, '/'), 0)]; parent != "" {
 			where = " in " + diag.Quote(parent)
 		}
-		return &diag.Error{File: file, Line: line + bytes.Count(data[:at], []byte{'\n'}),
-			Msg:  fmt.Sprintf("key %s given twice in one object%s (JSON readers disagree on which counts: ragstat takes neither)", diag.Quote(key), where),
-			Hint: "give each key once"}
+		return fmt.Sprintf("key %s given twice in one object%s (JSON readers disagree on which counts: ragstat takes neither)", diag.Quote(key), where),
+			min(max(syn.ByteOffset, 0), int64(len(data)))
 	}
 }
