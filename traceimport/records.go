@@ -92,7 +92,7 @@ func readAll(f *input.File) ([]byte, error) {
 // decompression, up to MaxRecord bytes, after a newline when the file
 // starts with one (a protobuf body may: its first byte is then kept), and
 // its first non-blank byte. Blank lines before it are skipped as they are
-// read, so a run of them costs its length, once.
+// read, in one pass.
 func leading(f *input.File) (line []byte, first byte, err error) {
 	rc, err := f.Open()
 	if err != nil {
@@ -100,27 +100,46 @@ func leading(f *input.File) (line []byte, first byte, err error) {
 	}
 	defer rc.Close()
 	br := bufio.NewReaderSize(rc, 1<<16)
+	if head, _ := br.Peek(1); len(head) == 1 && head[0] == '\n' {
+		line = append(line, '\n')
+	}
+	if !skipBlank(br) {
+		return line, 0, nil
+	}
+	head, _ := br.Peek(1)
+	first = head[0]
 	for len(line) <= MaxRecord {
 		chunk, err := br.ReadSlice('\n')
-		if first == 0 {
-			t := bytes.TrimLeft(chunk, " \t\r\n\ufeff")
-			if len(t) > 0 {
-				first = t[0]
-			}
-			if line == nil && len(chunk) > 0 && chunk[0] == '\n' {
-				line = append(line, '\n')
-			}
-			chunk = t
-		}
 		line = append(line, chunk...)
-		if first != 0 && len(chunk) > 0 && chunk[len(chunk)-1] == '\n' {
-			break
-		}
-		if err != nil && !errors.Is(err, bufio.ErrBufferFull) {
+		if err == nil || !errors.Is(err, bufio.ErrBufferFull) {
 			break
 		}
 	}
 	return line, first, nil
+}
+
+// skipBlank reads past white space and byte-order marks, a buffer at a
+// time, and reports whether anything else follows.
+func skipBlank(br *bufio.Reader) bool {
+	bom := []byte("\ufeff")
+	for {
+		if _, err := br.Peek(1); err != nil {
+			return false
+		}
+		buf, _ := br.Peek(br.Buffered())
+		i := 0
+		for i < len(buf) && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\r' || buf[i] == '\n') {
+			i++
+		}
+		br.Discard(i)
+		if i == len(buf) {
+			continue
+		}
+		if mark, _ := br.Peek(len(bom)); !bytes.Equal(mark, bom) {
+			return true
+		}
+		br.Discard(len(bom))
+	}
 }
 
 // wholeDocument reads a file as one JSON document when its first line alone

@@ -577,3 +577,24 @@ func naiveStageOrder(spans, retrievers []*span) []*span {
 	})
 	return retrievers
 }
+
+// TestLeading: the first line is found past any run of blank lines and
+// byte-order marks, the file's first newline kept for the protobuf check.
+func TestLeading(t *testing.T) {
+	for _, c := range []struct {
+		data, line string
+		first      byte
+	}{
+		{"{\"a\":1}\n{}\n", "{\"a\":1}\n", '{'},
+		{"  \r\n\t\n{\"a\":1}", "{\"a\":1}", '{'},
+		{"\n\n\ufeff \n[1]\nx", "\n[1]\n", '['},
+		{strings.Repeat("\n", 200_000) + "{}", "\n{}", '{'},
+		{strings.Repeat(" ", 100_000), "", 0},
+		{"\n\x05abc\n", "\n\x05abc\n", 5},
+	} {
+		line, first, err := leading(input.FromBytes("l", []byte(c.data)))
+		if err != nil || string(line) != c.line || first != c.first {
+			t.Errorf("leading(%.20q) = %.20q, %q, %v; want %.20q, %q", c.data, line, first, err, c.line, c.first)
+		}
+	}
+}
