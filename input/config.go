@@ -1,6 +1,7 @@
 package input
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -127,4 +128,34 @@ func DefaultCopyLimit() int64 {
 		return 32 << 30
 	}
 	return max(free/10*9, 1)
+}
+
+// ReaderAt gives random access to the decompressed content and its size,
+// for formats read from the end (Parquet): the file itself when it is not
+// compressed, else its content read whole (ReadAll, bounded by MaxRead).
+// Close the closer when done.
+func (f *File) ReaderAt() (io.ReaderAt, int64, io.Closer, error) {
+	switch {
+	case f.gzip:
+	case f.data != nil:
+		return bytes.NewReader(f.data), int64(len(f.data)), io.NopCloser(nil), nil
+	case f.spool != nil:
+		return f.spool, f.size, io.NopCloser(nil), nil
+	default:
+		file, err := os.Open(f.path)
+		if err != nil {
+			return nil, 0, nil, cleanOpenError(f.Name, err)
+		}
+		st, err := file.Stat()
+		if err != nil {
+			file.Close()
+			return nil, 0, nil, &diag.Error{File: f.Name, Msg: err.Error()}
+		}
+		return file, st.Size(), file, nil
+	}
+	data, err := f.ReadAll()
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	return bytes.NewReader(data), int64(len(data)), io.NopCloser(nil), nil
 }
