@@ -34,7 +34,7 @@ type Config struct {
 
 // The defaults of Config.
 const (
-	DefaultMaxRead int64 = 1 << 30
+	DefaultMaxRead int64 = 256 << 20
 	DefaultMaxLine       = 1 << 20
 )
 

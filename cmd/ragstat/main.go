@@ -69,7 +69,7 @@ type cli struct {
 	Version         versionCmd   `cmd:"" help:"Print the version."`
 
 	CopyLimit string `name:"copy-limit" placeholder:"SIZE" help:"Most bytes copied to a temporary file from standard input or a pipe, which are read more than once (default: nine tenths of the temporary directory's free space)."`
-	MaxRead   string `name:"max-read" default:"1GiB" placeholder:"SIZE" help:"Most bytes, once decompressed, of a file read whole into memory: a JSON object, a gzip-compressed Parquet file, a text to count (default ${default})."`
+	MaxRead   string `name:"max-read" default:"256MiB" placeholder:"SIZE" help:"Most bytes, once decompressed, of a file read whole into memory: a JSON object, a gzip-compressed Parquet file, a text to count (default ${default})."`
 	MaxLine   string `name:"max-line" default:"1MiB" placeholder:"SIZE" help:"Longest line of a JSON Lines file, as of a TREC file; corpora and traces allow at least 64MiB (default ${default})."`
 }
 

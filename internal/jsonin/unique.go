@@ -17,13 +17,17 @@ import (
 // for a whole file). Anything else, valid or not, is left to the
 // reader's decoder: Unique is the one rule on repeated keys for readers
 // whose decoder would keep the first or the last silently (OTLP's, a
-// tokenizer's, a map's).
+// tokenizer's, a map's). With no file the error starts "line N:".
 func Unique(file string, line int, data []byte) error {
 	msg, at := repeated(data)
 	if msg == "" {
 		return nil
 	}
-	return &diag.Error{File: file, Line: line + bytes.Count(data[:at], []byte{'\n'}), Msg: msg, Hint: "give each key once"}
+	line += bytes.Count(data[:at], []byte{'\n'})
+	if file == "" {
+		return fmt.Errorf("line %d: %s", line, msg)
+	}
+	return &diag.Error{File: file, Line: line, Msg: msg, Hint: "give each key once"}
 }
 
 // RepeatedKey is Unique for JSON text held in a value (an attribute
