@@ -83,6 +83,9 @@ func ReadBatch(f *input.File) (*BatchAnswers, error) {
 	b := &BatchAnswers{answers: map[string]Response{}, failed: map[string]string{}}
 	err = jsonin.Lines(r, f, func(n int, line []byte) error {
 		bad := func(msg string) error { return &diag.Error{File: f.Name, Line: n, Msg: msg} }
+		if err := jsonin.Unique(f.Name, n, line); err != nil {
+			return err
+		}
 		var o batchOutput
 		if err := json.Unmarshal(line, &o); err != nil {
 			return bad("not a Batch API output line: " + err.Error())
