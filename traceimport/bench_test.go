@@ -5,7 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/trace"
@@ -65,6 +69,7 @@ func BenchmarkSpanTree(b *testing.B) {
 	}{{"chain", true}, {"flat", false}} {
 		b.Run(shape.name, func(b *testing.B) {
 			path := bigTrace(b, spanTreeSize, shape.chain)
+			defer cpuPerOp(b)()
 			for b.Loop() {
 				importFile(b, path, 1)
 			}
@@ -79,9 +84,50 @@ func BenchmarkBlankLines(b *testing.B) {
 	if err := os.WriteFile(path, bytes.Repeat([]byte{'\n'}, 64<<20), 0o644); err != nil {
 		b.Fatal(err)
 	}
+	defer cpuPerOp(b)()
 	for b.Loop() {
 		importFile(b, path, 0)
 	}
+}
+
+// cpuPerOp reports the CPU time (user and system) of the process per
+// operation, from now to when the function it returns is called: on a
+// shared machine it says what the wall time cannot.
+func cpuPerOp(b *testing.B) func() {
+	cpu := func() time.Duration {
+		var u syscall.Rusage
+		syscall.Getrusage(syscall.RUSAGE_SELF, &u)
+		return time.Duration(u.Utime.Nano() + u.Stime.Nano())
+	}
+	start := cpu()
+	return func() { b.ReportMetric((cpu() - start).Seconds()/float64(b.N), "cpu-s/op") }
+}
+
+// BenchmarkStageOrder ranks the retrievers of a chain of 3,000 spans,
+// every other one a retriever, with the walk of each chain once and, side
+// by side, with the walk of every span's ancestors one by one.
+func BenchmarkStageOrder(b *testing.B) {
+	var spans, retrievers []*span
+	for i := range 3_000 {
+		s := &span{id: strconv.Itoa(i), end: int64(i % 7)}
+		if i > 0 {
+			s.parent = strconv.Itoa(i - 1)
+		}
+		spans = append(spans, s)
+		if i%2 == 0 {
+			retrievers = append(retrievers, s)
+		}
+	}
+	b.Run("once", func(b *testing.B) {
+		for b.Loop() {
+			stageOrder(spans, slices.Clone(retrievers))
+		}
+	})
+	b.Run("each", func(b *testing.B) {
+		for b.Loop() {
+			naiveStageOrder(spans, slices.Clone(retrievers))
+		}
+	})
 }
 
 // importFile imports path as OTLP and checks it gave traces traces (0:
