@@ -100,7 +100,7 @@ func cpuPerOp(b *testing.B) func() {
 		return time.Duration(u.Utime.Nano() + u.Stime.Nano())
 	}
 	start := cpu()
-	return func() { b.ReportMetric((cpu() - start).Seconds()/float64(b.N), "cpu-s/op") }
+	return func() { b.ReportMetric((cpu()-start).Seconds()/float64(b.N), "cpu-s/op") }
 }
 
 // BenchmarkStageOrder ranks the retrievers of a chain of 3,000 spans,
