@@ -14,9 +14,10 @@ import (
 	"github.com/ragstat/ragstat/input"
 )
 
-// MaxRecord is the largest line or document read, in bytes: an OTLP
-// request or a run larger than this is an error, not an unbounded
-// allocation.
+// MaxRecord is the longest line read, in bytes: an OTLP request or a run
+// larger than this is an error, not an unbounded allocation. A file read
+// whole (a protobuf body, a JSON document) is bounded by the file's read
+// limit (input.Config.MaxRead).
 const MaxRecord = 256 << 20
 
 // eachLine calls fn with every line of f and its number. A blank line, or
@@ -70,22 +71,15 @@ func eachLine(f *input.File, fn func(line int, data []byte) error) error {
 	return errs.Err()
 }
 
-// readAll reads a whole file of at most MaxRecord bytes.
+// readAll reads a whole file (an OTLP protobuf body, a JSON document)
+// through the file's bounded whole-file read (input.File.ReadAll).
 func readAll(f *input.File) ([]byte, error) {
-	rc, err := f.Open()
-	if err != nil {
-		return nil, err
+	data, err := f.ReadAll()
+	var known *diag.Error
+	if errors.As(err, &known) && known.Hint != "" {
+		known.Hint += "; or write one record a line (JSON Lines)"
 	}
-	defer rc.Close()
-	data, err := io.ReadAll(io.LimitReader(rc, MaxRecord+1))
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", f.Name, err)
-	}
-	if len(data) > MaxRecord {
-		return nil, &diag.Error{File: f.Name, Msg: fmt.Sprintf("larger than %d MiB as one document", MaxRecord>>20),
-			Hint: "write one record a line (JSON Lines)"}
-	}
-	return data, nil
+	return data, err
 }
 
 // leading reads a file's first non-blank line as stored after
