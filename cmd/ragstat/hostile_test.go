@@ -161,6 +161,11 @@ func TestHostileInputs(t *testing.T) {
 		span(2, 1, "RETRIEVER", `,{"key":"retrieval.documents.0.document.id","value":{"stringValue":"d1"}}`)})
 	torn := write("torn.jsonl", []byte(good+good[:len(good)/2]))
 	dupOTLP := write("dup.jsonl", []byte(`{"resourceSpans":[],"resourceSpans":[]}`+"\n"))
+	dupJudgments := write("dup-qrels.jsonl", []byte(`{"query":"q1","item":"d1","grade":1,"grade":2}`+"\n"))
+	dupRun := write("dup-run.jsonl", []byte(`{"query":"q1","query":"q2","items":["d1"]}`+"\n"))
+	dupTopics := write("dup-topics.jsonl", []byte(`{"id":"q1","id":"q2","text":"x"}`+"\n"))
+	corpus := write("corpus.jsonl", []byte(`{"id":"d1","text":"x"}`+"\n"))
+	dupLangSmith := write("dup-runs.jsonl", []byte(`{"id":"r","id":"s","run_type":"llm"}`+"\n"))
 	tokenizer := `{"model":{"type":"WordPiece","vocab":{"hello":0,"[UNK]":1},"unk_token":"[UNK]"},"pre_tokenizer":{"type":"WhitespaceSplit"}}`
 	bomTokenizer := write("bom.json", []byte("\ufeff"+tokenizer))
 	dupTokenizer := write("dup.json", []byte(strings.Replace(tokenizer, `"hello":0,`, `"hello":0,"hello":1,`, 1)))
@@ -212,6 +217,10 @@ func TestHostileInputs(t *testing.T) {
 		{"hf:/dev/zero as tokenizer", nil, []string{"tokens", "--tokenizer", "hf:/dev/zero", tokenText}, "not a regular file", 64, false},
 		{"a tokenizer.json with a key twice", nil, []string{"tokens", "--tokenizer", "hf:" + dupTokenizer, tokenText}, `line 1: key "hello" given twice`, 64, false},
 		{"a tokenizer.json with a byte-order mark", nil, []string{"tokens", "--tokenizer", "hf:" + bomTokenizer, tokenText}, "", 64, true},
+		{"judgments with a key twice", nil, []string{"eval", "-j", dupJudgments, run}, `dup-qrels.jsonl:1: key "grade" given twice`, 64, false},
+		{"a run with a key twice", nil, []string{"eval", "-j", qrels, dupRun}, `dup-run.jsonl:1: key "query" given twice`, 64, false},
+		{"topics with a key twice", nil, []string{"baseline", "--corpus", corpus, "--topics", dupTopics, "--out", "-"}, `dup-topics.jsonl:1: key "id" given twice`, 64, false},
+		{"a LangSmith run with a key twice", nil, []string{"import", "langsmith", dupLangSmith}, `dup-runs.jsonl:1: key "id" given twice`, 64, false},
 		{"an OTLP line with a key twice", nil, []string{"import", "otlp", dupOTLP}, `dup.jsonl:1: key "resourceSpans" given twice`, 64, false},
 		{"64 MB of blank lines to import", nil, []string{"import", "otlp", blank}, "not OTLP", 256, false},
 		{"a torn last line", nil, []string{"import", "otlp", torn}, "warning: " + torn + ":2: last line incomplete: a writer stopped mid-line; 1 complete lines imported", 64, true},
