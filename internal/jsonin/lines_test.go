@@ -1,6 +1,7 @@
 package jsonin
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -85,4 +86,21 @@ func TestUnique(t *testing.T) {
 			t.Errorf("Unique(%q) = %q, want %q", c.data, got, c.want)
 		}
 	}
+}
+
+// FuzzUnique: Unique never panics, and on valid JSON it finds a repeated
+// key exactly when Decode's own check does.
+func FuzzUnique(f *testing.F) {
+	for _, s := range []string{`{"a":1,"a":2}`, `{"a":{"b":1,"b":2}}`, `[{"a":1},{"a":1}]`, `{"a\u0062":1,"ab":2}`, `{"a":`, "{\"a\":1}\n{\"a\":1,\"a\":1}"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		err := Unique("f", 1, data)
+		if !json.Valid(data) {
+			return
+		}
+		if (err != nil) != (checkKeys(data) != nil) {
+			t.Errorf("Unique %v, checkKeys %v", err, checkKeys(data))
+		}
+	})
 }
