@@ -1,10 +1,12 @@
 package report
 
 import (
+	"errors"
 	"io"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/ragstat/ragstat/internal/idtext"
 	"github.com/ragstat/ragstat/metric"
 )
 
@@ -16,7 +18,7 @@ func table(w io.Writer, r *Eval) error {
 		out.WriteString("# " + l + "\n")
 	}
 	for _, n := range r.Notes {
-		out.WriteString("# note: " + n + "\n")
+		out.WriteString("# note: " + idtext.Show(n) + "\n")
 	}
 	ms := r.metrics()
 	g := newGrid(out, 2+len(ms), 1)
@@ -24,11 +26,11 @@ func table(w io.Writer, r *Eval) error {
 		g.text("run")
 		g.text("query")
 		for _, m := range ms {
-			g.text(r.label(m))
+			g.text(idtext.Show(r.label(m)))
 		}
 		for x := range r.rows() {
-			g.text(x.run)
-			g.text(x.query)
+			g.text(idtext.Show(x.run))
+			g.text(idtext.Show(x.query))
 			for i, m := range ms {
 				g.cell(m, x.low, x.high, i, x.perQuery)
 			}
@@ -49,10 +51,10 @@ func markdown(w io.Writer, r *Eval) error {
 	out.WriteString("|---|---|" + strings.Repeat("---:|", len(r.metrics())) + "\n")
 	for x := range r.rows() {
 		out.WriteString("| ")
-		out.WriteString(x.run)
+		out.WriteString(idtext.Markdown(x.run))
 		out.WriteString(" | ")
 		if x.perQuery {
-			out.WriteString(x.query)
+			out.WriteString(idtext.Markdown(x.query))
 		} else {
 			out.WriteString("**MEAN**")
 		}
@@ -65,7 +67,7 @@ func markdown(w io.Writer, r *Eval) error {
 	}
 	out.WriteString("\nPolicy: " + strings.Join(r.policyLines(), "; ") + ".\n")
 	for _, n := range r.Notes {
-		out.WriteString("\nNote: " + n + "\n")
+		out.WriteString("\nNote: " + idtext.Markdown(n) + "\n")
 	}
 	return out.Flush()
 }
@@ -73,7 +75,7 @@ func markdown(w io.Writer, r *Eval) error {
 func (r *Eval) headers() []string {
 	var h []string
 	for _, m := range r.metrics() {
-		h = append(h, r.label(m))
+		h = append(h, idtext.Markdown(r.label(m)))
 	}
 	return h
 }
@@ -116,15 +118,15 @@ func delimited(w io.Writer, r *Eval, sep byte) error {
 	}
 	out.WriteByte('\n')
 	for x := range r.rows() {
-		out.csvField(x.run, sep)
+		out.csvField(idtext.Cell(x.run), sep)
 		out.WriteByte(sep)
 		switch {
 		case r.CSVComments:
-			out.csvField(x.query, sep)
+			out.csvField(idtext.Cell(x.query), sep)
 		case x.perQuery:
 			out.WriteString("query")
 			out.WriteByte(sep)
-			out.csvField(x.query, sep)
+			out.csvField(idtext.Cell(x.query), sep)
 		default:
 			out.WriteString("mean")
 			out.WriteByte(sep)
@@ -158,7 +160,7 @@ func trec(w io.Writer, r *Eval) error {
 		highs = append(highs, trecName(m.Name()+"_high"))
 	}
 	for _, res := range r.Results {
-		out.WriteString(trecName("runid") + "all\t" + res.Name + "\n")
+		out.WriteString(trecName("runid") + "all\t" + idtext.Show(res.Name) + "\n")
 		// Runs are named uniquely; were two named alike, each would
 		// list the rows of both.
 		for _, same := range r.Results {
@@ -166,9 +168,12 @@ func trec(w io.Writer, r *Eval) error {
 				continue
 			}
 			for x := range r.resultRows(same) {
-				qid := x.query
-				if !x.perQuery {
+				qid := idtext.Show(x.query)
+				switch {
+				case !x.perQuery:
 					qid = "all"
+				case qid == "all":
+					return errors.New(`a query is named "all", which trec's format cannot tell from the mean: choose another format`)
 				}
 				for i, m := range r.metrics() {
 					out.trecRow(names[i], qid, m, x.low[i], x.perQuery)
