@@ -129,8 +129,34 @@ func (g *Given) partial(ref *manifest.Manifest, sides []*Side, cfg Config) (*Res
 			p.Topics.Topics = append(p.Topics.Topics, &topics.Topic{ID: t.ID, Text: t.Text, Tags: t.Tags, Answerable: t.Answerable, Family: t.Family})
 		}
 	}
-	ref.Shard = g.Shard
+	if g.Shard != nil {
+		sh := *g.Shard
+		sh.Values = p.Digest()
+		ref.Shard = &sh
+	}
 	return res, nil
+}
+
+// Digest is the sha256 of the sides' queries, places and values (see
+// manifest.ResultsDigest), which a partial comparison records in its
+// manifest for the merge to check. A trace file's side counts by its
+// partial stages result, which carries its own digest.
+func (p *Partial) Digest() string {
+	d := manifest.NewDigest()
+	d.Int(len(p.Sides))
+	for _, s := range p.Sides {
+		d.Str(s.Name)
+		d.Strs(s.Queries)
+		d.Int(len(s.Positions))
+		for _, pos := range s.Positions {
+			d.Int(pos)
+		}
+		d.Int(len(s.Values))
+		for _, vs := range s.Values {
+			d.Floats(vs)
+		}
+	}
+	return d.Sum()
 }
 
 // Merge makes, from the partial comparisons of every shard of one split

@@ -434,8 +434,24 @@ func (r *Stages) manifest() *manifest.Manifest {
 	if len(r.Result.Systems) > 0 && len(r.Result.Systems[0].Stages) > 0 {
 		m.Queries = manifest.Queries(queryIDs(r.Result.Systems[0].Stages[0].Eval))
 	}
-	m.Shard = r.Shard
+	if r.Shard != nil {
+		sh := *r.Shard
+		sh.Values = manifest.ResultsDigest(StageResults(r.Result))
+		m.Shard = &sh
+	}
 	return m
+}
+
+// StageResults lists every stage's evaluation of every system, in order:
+// what a partial result's values digest covers.
+func StageResults(r *stages.Result) []*eval.Result {
+	var out []*eval.Result
+	for _, sys := range r.Systems {
+		for _, st := range sys.Stages {
+			out = append(out, st.Eval)
+		}
+	}
+	return out
 }
 
 // StagesRecords writes each trace's record (stages.QueryRecord) to w as
