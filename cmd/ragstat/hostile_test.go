@@ -118,6 +118,50 @@ func TestHostileInputs(t *testing.T) {
 	}
 }
 
+// TestWriteErrors: a command whose standard output fails (/dev/full)
+// exits 1 with the reason, every command alike.
+func TestWriteErrors(t *testing.T) {
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip("no /dev/full here")
+	}
+	defer full.Close()
+	dir := exampleDir(t)
+	q, a, b := filepath.Join(dir, "qrels.jsonl"), filepath.Join(dir, "A.jsonl"), filepath.Join(dir, "B.jsonl")
+	p := func(name string) string { return filepath.Join(dir, "pipeline", name) }
+	trecQrels, trecRun := filepath.Join(dir, "qrels.txt"), filepath.Join(dir, "run.txt")
+	os.WriteFile(trecQrels, []byte("refund 0 policy 1\n"), 0o644)
+	if err := os.WriteFile(trecRun, []byte("refund Q0 policy 1 1 r\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"version"}, {"--version"}, {"--help"}, {"metrics"}, {"demo"},
+		{"eval", "-j", q, a}, {"eval", "-j", q, "-f", "json", a}, {"eval", "-j", q, "-f", "trec", a},
+		{"trec-eval", trecQrels, trecRun},
+		{"compare", "-j", q, a, b}, {"compare", "-j", q, "-f", "html", a, b},
+		{"stages", "-j", p("judgments.jsonl"), "--topics", p("topics.jsonl"), "--corpus", p("corpus.jsonl"), p("traces-v1.jsonl")},
+		{"tokens", q},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			cmd := exec.Command(os.Args[0], args...)
+			cmd.Env = append(os.Environ(), "RAGSTAT_TEST_MAIN=1")
+			cmd.Stdout = full
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			err := cmd.Run()
+			exit, _ := err.(*exec.ExitError)
+			if exit == nil || exit.ExitCode() != exitInternal || !strings.Contains(stderr.String(), "writing standard output: ") ||
+				!strings.Contains(stderr.String(), "no space left on device") {
+				t.Errorf("%v: %v, want exit 1 and the reason:\n%s", args, err, stderr.String())
+			}
+			// trec-eval states it in trec_eval's words too.
+			if n := strings.Count(stderr.String(), "no space left"); n != 1 && args[0] != "trec-eval" {
+				t.Errorf("the reason given %d times:\n%s", n, stderr.String())
+			}
+		})
+	}
+}
+
 // BenchmarkMillionQueries evaluates a run of a million queries of one item
 // each against judgments of every query, and reports the peak memory
 // (peak-MiB) of the whole command; it fails above 2 GiB.

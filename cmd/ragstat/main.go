@@ -76,8 +76,42 @@ func main() {
 }
 
 // run parses args, runs the command and returns the exit status. With no
-// arguments it prints the help.
+// arguments it prints the help. A write to standard output that fails
+// (a full disk, a closed pipe) is exit 1 with the reason, whatever the
+// command did.
 func run(args []string, e *env) int {
+	out := &checkedWriter{w: e.stdout}
+	inner := *e
+	inner.stdout = out
+	code := runCommand(args, &inner)
+	if out.err != nil {
+		fmt.Fprintln(e.stderr, "ragstat: writing standard output:", out.err)
+		return exitInternal
+	}
+	return code
+}
+
+// checkedWriter keeps the first error of its writer, and fails every
+// write after it.
+type checkedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (c *checkedWriter) Write(p []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	n, err := c.w.Write(p)
+	if err == nil && n < len(p) {
+		err = io.ErrShortWrite
+	}
+	c.err = err
+	return n, err
+}
+
+// runCommand is run without the check of standard output.
+func runCommand(args []string, e *env) int {
 	if len(args) == 0 {
 		args = []string{"--help"}
 	}
@@ -96,8 +130,7 @@ func run(args []string, e *env) int {
 		return exit
 	}
 	if err != nil {
-		fmt.Fprintln(e.stderr, "ragstat:", err)
-		return exitInput
+		return fail(e, err)
 	}
 	if input.CopyLimit, err = input.ParseSize(c.CopyLimit); err != nil {
 		fmt.Fprintln(e.stderr, "ragstat: --copy-limit:", err)
@@ -122,6 +155,9 @@ func internal(err error) error { return &exitError{exitInternal, err} }
 // fail writes err, a library's options named as flags (diag.Flagged),
 // and returns its exit status.
 func fail(e *env, err error) int {
+	if out, ok := e.stdout.(*checkedWriter); ok && out.err != nil {
+		return exitInternal // run tells why, once
+	}
 	code := exitInput
 	var x *exitError
 	if errors.As(err, &x) {
