@@ -160,6 +160,21 @@ func TestWriteErrors(t *testing.T) {
 			}
 		})
 	}
+	// The same for an output file.
+	pipeline := []string{"-j", p("judgments.jsonl"), "--topics", p("topics.jsonl"), "--corpus", p("corpus.jsonl")}
+	for _, args := range [][]string{
+		{"eval", "-j", q, a, "--per-query-out", "/dev/full"},
+		append(append([]string{"stages"}, pipeline...), p("traces-v1.jsonl"), "--per-query-out", "/dev/full"),
+		append(append([]string{"intervene"}, pipeline...), "--model", "m", p("traces-v1.jsonl"), "--write-batch", "/dev/full"),
+		{"baseline", "--corpus", p("corpus.jsonl"), "--topics", p("topics.jsonl"), "--out", "/dev/full"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			o := command(t, nil, args...)
+			if o.code != exitInternal || !strings.Contains(o.stderr, "/dev/full: ") || !strings.Contains(o.stderr, "no space left on device") {
+				t.Errorf("%v: exit %d, want 1 and the reason:\n%s", args, o.code, o.stderr)
+			}
+		})
+	}
 }
 
 // BenchmarkMillionQueries evaluates a run of a million queries of one item

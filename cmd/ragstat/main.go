@@ -22,6 +22,7 @@ import (
 
 	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/outfile"
 )
 
 // Version is the ragstat version, set at build time with -ldflags "-X main.Version=...".
@@ -162,6 +163,14 @@ func fail(e *env, err error) int {
 	var x *exitError
 	if errors.As(err, &x) {
 		code, err = x.code, x.err
+	}
+	// An output that could not be written, or a report on it, is a fault
+	// of the output, not of the input.
+	if _, ok := errors.AsType[*outfile.WriteError](err); ok {
+		code = exitInternal
+	}
+	if _, ok := errors.AsType[*outfile.ReportError](err); ok {
+		code = exitInternal
 	}
 	if err != nil {
 		fmt.Fprintln(e.stderr, "ragstat:", diag.Flagged(err))
