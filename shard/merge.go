@@ -42,6 +42,9 @@ func MergeEval(names []string, parts []*report.Saved) (*Merged, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := contiguous(positions); err != nil {
+		return nil, err
+	}
 	first := parts[0].Eval
 	out := &Merged{Eval: &report.Eval{Tool: first.Tool, Version: first.Version, Policy: first.Policy, Inputs: first.Inputs}}
 	position := func(q string) (int, bool) { pos, ok := positions[q]; return pos, ok }
@@ -61,6 +64,24 @@ func MergeEval(names []string, parts []*report.Saved) (*Merged, error) {
 	}
 	out.Notes = report.Notes(out.FoldedJudgments, out.Policy, nil, out.Results)
 	return out, nil
+}
+
+// contiguous checks that the judged positions of every part together are
+// 0, 1, ... with none missing, as eval records them (its place among all
+// judged queries): a position no part holds is a query removed from its
+// part, its own record included.
+func contiguous(positions map[string]int) error {
+	held := make([]bool, len(positions))
+	for _, pos := range positions {
+		if pos < 0 || pos >= len(held) {
+			return fmt.Errorf("cannot merge: judged position %d is past the %d judged queries the parts hold: a part lost a query (or the parts are not of one split)", pos, len(held))
+		}
+		held[pos] = true
+	}
+	if i := slices.Index(held, false); i >= 0 {
+		return fmt.Errorf("cannot merge: no part holds judged position %d: a part lost a query", i)
+	}
+	return nil
 }
 
 // checkParts checks that parts, whose manifests are ms, can merge: that

@@ -115,6 +115,12 @@ func TestCompareMergeRefuses(t *testing.T) {
 		{[]string{a, b, sliced}, "a.json and sliced.json disagree on the slices"},
 		{[]string{a, b, whole}, "whole.json is not a partial result"},
 		{[]string{a, b, evalPart}, "a.json is a compare result but eval.json is an eval result"},
+		{[]string{a, b, editCompare(t, c, "edited.json", func(side map[string]any) {
+			side["values"].([]any)[0].([]any)[0] = 1e308
+		})}, "edited.json: its per-query values or queries do not match the digest"},
+		{[]string{a, b, editCompare(t, c, "twice.json", func(side map[string]any) {
+			side["queries"] = append(side["queries"].([]any), side["queries"].([]any)[0])
+		})}, "twice.json, side"},
 	} {
 		_, errs, code := ragstat(t, "", append([]string{"merge"}, tc.parts...)...)
 		if code != exitInput || !strings.Contains(errs, tc.want) {
@@ -135,4 +141,14 @@ func TestCompareTracesShardsMergeToOneRun(t *testing.T) {
 	args := append([]string{"compare", "-j", qrels, "--topics", topics, "--unjudged", "nonrelevant", "--seed", "3",
 		"-k", "candidates=100", "-k", "reranked=10", "--fail-on", "reranked/nDCG@10 < 0.5"}, traces...)
 	checkShardsMerge(t, args, nil, compareFormats, []int{4, 7}, exitGate)
+}
+
+// editCompare writes to name the partial comparison at path with its first
+// side edited.
+func editCompare(t *testing.T, path, name string, edit func(side map[string]any)) string {
+	t.Helper()
+	doc := readDoc(t, path)
+	edit(doc["partial"].(map[string]any)["sides"].([]any)[0].(map[string]any))
+	writeDoc(t, name, doc)
+	return name
 }
