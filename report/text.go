@@ -152,6 +152,15 @@ func delimited(w io.Writer, r *Eval, sep byte) error {
 // trec writes trec_eval's `measure<TAB>qid<TAB>value` rows: per query when
 // asked, then "all" with the mean; each run starts with its runid row.
 func trec(w io.Writer, r *Eval) error {
+	if r.PerQuery {
+		for _, res := range r.Results {
+			for _, row := range res.Rows {
+				if row.Query == "all" {
+					return ErrQueryAll
+				}
+			}
+		}
+	}
 	out := newWriter(w)
 	// Each measure's name, padded as trec_eval pads it, with its tab.
 	var names, highs []string
@@ -169,11 +178,8 @@ func trec(w io.Writer, r *Eval) error {
 			}
 			for x := range r.resultRows(same) {
 				qid := idtext.Show(x.query)
-				switch {
-				case !x.perQuery:
+				if !x.perQuery {
 					qid = "all"
-				case qid == "all":
-					return errors.New(`a query is named "all", which trec's format cannot tell from the mean: choose another format`)
 				}
 				for i, m := range r.metrics() {
 					out.trecRow(names[i], qid, m, x.low[i], x.perQuery)
@@ -186,6 +192,10 @@ func trec(w io.Writer, r *Eval) error {
 	}
 	return out.Flush()
 }
+
+// ErrQueryAll is trec's format refusing a result with a query named "all",
+// the name of its mean rows.
+var ErrQueryAll = errors.New(`a query is named "all", which the trec format cannot tell from the mean: choose another format`)
 
 // trecName is a measure's name padded to 22 characters, as fmt's %-22s
 // pads it, and the tab after it.

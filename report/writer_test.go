@@ -317,7 +317,7 @@ func referenceTrec(w io.Writer, r *Eval) error {
 			qid := idtext.Show(x.query)
 			if !x.perQuery {
 				qid = "all"
-			} else if qid == "all" {
+			} else if x.query == "all" {
 				return errors.New("all")
 			}
 			for i, m := range r.metrics() {

@@ -82,6 +82,16 @@ func TestHostileInputs(t *testing.T) {
 	letters := bomb(t, filepath.Join(dir, "letters.gz"), 'a', 128) // past jsonin.MaxLine
 	deep := write("deep.jsonl", []byte(`{"query":"q1","items":`+strings.Repeat("[", 1<<20)+"\n"))
 	tokenText := write("text.txt", []byte("hello\n"))
+	allQrels, allRun := write("all.qrels", []byte("all 0 d1 1\n")), write("all.run", []byte("all Q0 d1 1 1 r\n"))
+	// A partial result whose value was edited after it was written.
+	part, errs, code := ragstat(t, "", "eval", "-j", qrels, "--shard", "0/1", "-f", "json", run)
+	if code != 0 {
+		t.Fatalf("eval --shard 0/1: exit %d: %s", code, errs)
+	}
+	edited := write("edited.json", []byte(part))
+	doc := readDoc(t, edited)
+	doc["runs"].([]any)[0].(map[string]any)["queries"].([]any)[0].(map[string]any)["metrics"].(map[string]any)["nDCG@10"] = 1e308
+	writeDoc(t, edited, doc)
 	cases := []struct {
 		name    string
 		stdin   []byte
@@ -99,6 +109,8 @@ func TestHostileInputs(t *testing.T) {
 		{"/dev/zero as a run", nil, []string{"eval", "-j", qrels, "/dev/zero"}, "a device, not a file", 64},
 		{"standard input over --copy-limit", bytes.Repeat([]byte("q1 Q0 d1 1 1 r\n"), 1<<20), []string{"eval", "--copy-limit", "1MiB", "-j", qrels, "-"}, "more than 1 MiB", 128},
 		{"hf:/dev/zero as tokenizer", nil, []string{"tokens", "--tokenizer", "hf:/dev/zero", tokenText}, "not a regular file", 64},
+		{"a query named all in trec's format", nil, []string{"eval", "-j", allQrels, "--per-query", "-f", "trec", allRun}, `a query is named "all"`, 64},
+		{"a partial result edited after it was written", nil, []string{"merge", edited}, "do not match the digest its manifest records", 64},
 	}
 	base := command(t, nil, "version").peakMiB
 	for _, c := range cases {

@@ -135,13 +135,13 @@ func checkLayout(t *testing.T, what, format, out string, rows int) {
 	}
 }
 
-// TestTrecQueryAll: a query named "all" cannot be told from trec's mean.
+// TestTrecQueryAll: a query named "all" cannot be told from trec's mean: bad input, nothing printed.
 func TestTrecQueryAll(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "q.txt"), []byte("all 0 d1 1\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "r.txt"), []byte("all Q0 d1 1 1 r\n"), 0o644)
-	_, errs, code := ragstat(t, "", "eval", "-j", filepath.Join(dir, "q.txt"), filepath.Join(dir, "r.txt"), "--per-query", "-f", "trec")
-	if code == 0 || !strings.Contains(errs, `a query is named "all"`) {
+	out, errs, code := ragstat(t, "", "eval", "-j", filepath.Join(dir, "q.txt"), filepath.Join(dir, "r.txt"), "--per-query", "-f", "trec")
+	if code != exitInput || out != "" || !strings.Contains(errs, `a query is named "all"`) {
 		t.Errorf("exit %d: %s", code, errs)
 	}
 }
