@@ -75,6 +75,7 @@ func (c *Cache) Generate(ctx context.Context, id string, req Request) (Response,
 	}
 	c.mu.Unlock()
 	if ok {
+		r.Cached = true
 		return r, nil
 	}
 	r, err := c.Gen.Generate(ctx, id, req)

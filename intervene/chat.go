@@ -43,6 +43,8 @@ type Response struct {
 	FinishReason string `json:"finish_reason,omitempty"`
 	PromptTokens int    `json:"prompt_tokens,omitempty"`
 	OutputTokens int    `json:"completion_tokens,omitempty"`
+	// Cached marks an answer a Cache gave from its file, not sent for.
+	Cached bool `json:"-"`
 }
 
 // Generator answers chat requests: an OpenAI-compatible endpoint (Client),

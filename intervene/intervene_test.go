@@ -207,8 +207,20 @@ func TestRunAgainstAnEndpoint(t *testing.T) {
 		if sent := len(s.bodies) - n; sent != wantSent || cache.Hits != 2*len(want)-wantSent {
 			t.Errorf("run %d with the cache sent %d requests (want %d), %d hits", run, sent, wantSent, cache.Hits)
 		}
+		cached := 0
+		for i := range again.Cases {
+			for _, a := range []*intervene.Arm{&again.Cases[i].Original, &again.Cases[i].Fixed} {
+				if a.Cached {
+					cached++
+				}
+				a.Cached = false
+			}
+		}
+		if cached != cache.Hits {
+			t.Errorf("run %d: %d answers marked cached, %d taken from the cache", run, cached, cache.Hits)
+		}
 		if a, b := mustJSON(t, res), mustJSON(t, again); a != b {
-			t.Errorf("run %d with the cache differs:\n%s\n%s", run, a, b)
+			t.Errorf("run %d with the cache differs, but for the answers marked cached:\n%s\n%s", run, a, b)
 		}
 	}
 	// The same file for another endpoint answers none of the first
