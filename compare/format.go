@@ -238,10 +238,10 @@ func (s *SliceResult) label() string {
 
 func table(w io.Writer, r *Result) error {
 	for _, l := range r.Head() {
-		fmt.Fprintf(w, "# %s\n", idtext.Show(l))
+		fmt.Fprintf(w, "# %s\n", idtext.Line(l))
 	}
 	for _, a := range r.Alerts {
-		fmt.Fprintf(w, "ALERT: %s\n", idtext.Show(a.Message))
+		fmt.Fprintf(w, "ALERT: %s\n", idtext.Line(a.Message))
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	row := func(cells ...string) { fmt.Fprintln(tw, strings.Join(shown(cells), "\t")) }
@@ -322,7 +322,7 @@ func CSV(w io.Writer, r *Result, comments bool) error {
 	var settings []string
 	if comments {
 		for _, l := range r.Head() {
-			fmt.Fprintf(w, "# %s\n", idtext.Show(l))
+			fmt.Fprintf(w, "# %s\n", idtext.Line(l))
 		}
 	} else {
 		s := r.Settings

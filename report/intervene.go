@@ -75,7 +75,7 @@ func interventionText(w io.Writer, r *Intervention, md bool) error {
 		prefix, rowStart, sep, rowEnd = "- ", "| ", " | ", " |\n"
 	}
 	for _, l := range head {
-		fmt.Fprintf(w, "%s%s\n", prefix, idtext.Show(l))
+		fmt.Fprintf(w, "%s%s\n", prefix, idtext.Line(l))
 	}
 	if md {
 		fmt.Fprintln(w)

@@ -69,7 +69,7 @@ func stagesTable(w io.Writer, r *Stages) error {
 	}
 	fmt.Fprintf(w, "# tokenizer: %s\n", tok)
 	for _, n := range r.Notes {
-		fmt.Fprintf(w, "# note: %s\n", idtext.Show(n))
+		fmt.Fprintf(w, "# note: %s\n", idtext.Line(n))
 	}
 	for _, sys := range r.Result.Systems {
 		fmt.Fprintf(w, "\n== system %s\n", idtext.Show(sys.Name))

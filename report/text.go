@@ -18,7 +18,7 @@ func table(w io.Writer, r *Eval) error {
 		out.WriteString("# " + l + "\n")
 	}
 	for _, n := range r.Notes {
-		out.WriteString("# note: " + idtext.Show(n) + "\n")
+		out.WriteString("# note: " + idtext.Line(n) + "\n")
 	}
 	ms := r.metrics()
 	g := newGrid(out, 2+len(ms), 1)

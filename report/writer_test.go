@@ -222,7 +222,7 @@ func referenceTable(w io.Writer, r *Eval) error {
 		fmt.Fprintf(w, "# %s\n", l)
 	}
 	for _, n := range r.Notes {
-		fmt.Fprintf(w, "# note: %s\n", idtext.Show(n))
+		fmt.Fprintf(w, "# note: %s\n", idtext.Line(n))
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 1, ' ', 0)
 	header := []string{"run", "query"}

@@ -145,3 +145,19 @@ func TestTrecQueryAll(t *testing.T) {
 		t.Errorf("exit %d: %s", code, errs)
 	}
 }
+
+// TestHostileNotes: a run name holding a line break cannot forge a line of
+// the notes on standard error.
+func TestHostileNotes(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "q.txt"), []byte("q1 0 d1 1\nq2 0 d1 1\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "r.txt"), []byte("q1 Q0 d1 1 1 r\n"), 0o644)
+	_, errs, code := ragstat(t, "", "eval", "-j", filepath.Join(dir, "q.txt"), "x\nragstat: forged="+filepath.Join(dir, "r.txt"),
+		"--queries", "judged", "-f", "csv")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(errs, `ragstat: "x\nragstat: forged": 1 judged queries absent from the run`) || strings.Contains(errs, "\nragstat: forged") {
+		t.Errorf("notes:\n%s", errs)
+	}
+}

@@ -22,6 +22,7 @@ import (
 
 	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/idtext"
 	"github.com/ragstat/ragstat/internal/outfile"
 )
 
@@ -43,10 +44,11 @@ type env struct {
 	terminal       bool // stderr is a terminal: progress may be shown
 }
 
-// notes writes each line to stderr after "ragstat: ".
+// notes writes each line to stderr after "ragstat: ", as idtext.Line
+// prints it: a note is one line, whatever ids it names.
 func (e *env) notes(lines ...string) {
 	for _, l := range lines {
-		fmt.Fprintln(e.stderr, "ragstat:", l)
+		fmt.Fprintln(e.stderr, "ragstat:", idtext.Line(l))
 	}
 }
 

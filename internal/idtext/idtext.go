@@ -28,11 +28,25 @@ func Show(s string) string {
 	return strconv.Quote(s)
 }
 
+// Line returns a line of text that names ids (a note, a heading) as it
+// is printed: as it is, unless it holds what Show quotes (a character that
+// is not printable, a byte that is not UTF-8); then quoted as strconv.Quote
+// writes it. Unlike an id, a line beginning with a double quote is left as
+// it is: the ids it names are already shown.
+func Line(s string) string {
+	if printable(s) {
+		return s
+	}
+	return strconv.Quote(s)
+}
+
 // plain reports whether s is printed as it is.
 func plain(s string) bool {
-	if strings.HasPrefix(s, `"`) {
-		return false
-	}
+	return !strings.HasPrefix(s, `"`) && printable(s)
+}
+
+// printable reports whether s is valid UTF-8 of printable characters.
+func printable(s string) bool {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {

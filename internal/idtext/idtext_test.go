@@ -36,6 +36,18 @@ func TestShow(t *testing.T) {
 	}
 }
 
+func TestLine(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"run A: 2 queries", "run A: 2 queries"},
+		{`"q\n": 2 queries`, `"q\n": 2 queries`}, // a shown id at the start
+		{"x\nragstat: forged", `"x\nragstat: forged"`},
+	} {
+		if got := Line(c.in); got != c.want {
+			t.Errorf("Line(%q) = %s, want %s", c.in, got, c.want)
+		}
+	}
+}
+
 func TestCell(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"q1", "q1"},
