@@ -47,7 +47,11 @@ func plain(s string) bool {
 
 // printable reports whether s is valid UTF-8 of printable characters.
 func printable(s string) bool {
-	for i := 0; i < len(s); {
+	i := 0
+	for i < len(s) && s[i]-0x20 < 0x7f-0x20 { // printable ASCII, one test a byte
+		i++
+	}
+	for i < len(s) {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if c < 0x20 || c == 0x7f {
