@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"compress/gzip"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -127,6 +130,55 @@ func TestHostileInputs(t *testing.T) {
 			}
 			t.Logf("%d MiB above ragstat version's %d MiB, %v", o.peakMiB-base, base, o.took.Round(time.Millisecond))
 		})
+	}
+
+	// A hostile generator endpoint (loopback): its requests fail, exit 1
+	// with the count, in bounded time, the key never printed.
+	const key = "sk-hostile-0123"
+	var elsewhere atomic.Int32
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { elsewhere.Add(1) }))
+	defer other.Close()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case strings.HasPrefix(r.URL.Path, "/wait/"):
+			w.Header().Set("Retry-After", "999999")
+			http.Error(w, "slow down", http.StatusTooManyRequests)
+		case strings.HasPrefix(r.URL.Path, "/redirect/"):
+			http.Redirect(w, r, other.URL+r.URL.Path, http.StatusTemporaryRedirect)
+		default:
+			http.Error(w, "rejected "+r.Header.Get("Authorization"), http.StatusInternalServerError)
+		}
+	}))
+	defer srv.Close()
+	pipeline := filepath.Join(exampleDir(t), "pipeline")
+	intervene := func(path string) []string {
+		p := func(name string) string { return filepath.Join(pipeline, name) }
+		return []string{"intervene", "-j", p("judgments.jsonl"), "--topics", p("topics.jsonl"), "--corpus", p("corpus.jsonl"),
+			"--model", "m", "--api-key-env", "HOSTILE_KEY", "--rate-limit", "0", "--timeout", "3s", "--endpoint", srv.URL + path, p("traces-v1.jsonl")}
+	}
+	t.Setenv("HOSTILE_KEY", key)
+	for _, c := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"Retry-After: 999999 from the generator", intervene("/wait/v1"), "would end past the time limit of 3s"},
+		{"a 307 to another port of the host", intervene("/redirect/v1"), "redirects are not followed"},
+		{"the key echoed in a 500", append(intervene("/echo/v1"), "--retries", "0", "-f", "json"), "rejected Bearer REDACTED"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cmd := exec.Command(os.Args[0], c.args...)
+			cmd.Env = append(os.Environ(), "RAGSTAT_TEST_MAIN=1")
+			out, err := cmd.CombinedOutput()
+			exit, _ := err.(*exec.ExitError)
+			if exit == nil || exit.ExitCode() != exitInternal || !strings.Contains(string(out), "requests to the generator failed") ||
+				!strings.Contains(string(out), c.want) || strings.Contains(string(out), key) {
+				t.Errorf("%v, want exit 1, the count and %q, no key:\n%.3000s", err, c.want, out)
+			}
+		})
+	}
+	if n := elsewhere.Load(); n != 0 {
+		t.Errorf("%d requests followed a redirect to another port", n)
 	}
 }
 
