@@ -46,6 +46,10 @@ type Client struct {
 	next time.Time
 }
 
+// maxRetryAfterSeconds is the most of a Retry-After header read, a year,
+// before MaxRetryAfter caps it.
+const maxRetryAfterSeconds = 365 * 24 * 3600
+
 // maxResponse bounds the body read from the endpoint.
 const maxResponse = 16 << 20
 
@@ -165,6 +169,7 @@ func (c *Client) post(ctx context.Context, url string, body []byte) (Response, t
 	}
 	if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500 {
 		after, _ := strconv.Atoi(resp.Header.Get("Retry-After"))
+		after = min(after, maxRetryAfterSeconds) // a Duration holds it
 		return Response{}, time.Duration(after) * time.Second,
 			&retryable{fmt.Errorf("generator: %s: %s", resp.Status, snippet(data))}
 	}

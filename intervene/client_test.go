@@ -30,6 +30,10 @@ func TestClientHostileEndpoint(t *testing.T) {
 		"/redirect/v1/chat/completions": func(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, other.URL+"/v1/chat/completions", http.StatusTemporaryRedirect)
 		},
+		"/overflow/v1/chat/completions": func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Retry-After", "99999999999999999")
+			http.Error(w, "slow down", http.StatusTooManyRequests)
+		},
 		"/echo/v1/chat/completions": func(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "invalid key "+strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer "), http.StatusUnauthorized)
 		},
@@ -53,6 +57,7 @@ func TestClientHostileEndpoint(t *testing.T) {
 	}{
 		{"Retry-After past the time limit", "/wait/v1", 2 * time.Second, 0, "would end past the time limit of 2s", nil},
 		{"Retry-After capped", "/wait/v1", 0, 3 * time.Second, "429", []time.Duration{3 * time.Second, 3 * time.Second}},
+		{"Retry-After past a Duration", "/overflow/v1", 0, 0, "429", []time.Duration{time.Minute, time.Minute}},
 		{"redirect to another port", "/redirect/v1", time.Second, 0, "redirects are not followed", nil},
 		{"key echoed in a 401", "/echo/v1", time.Second, 0, "invalid key REDACTED", nil},
 		{"key echoed in a 500", "/echo500/v1", time.Second, 0, "upstream rejected Bearer REDACTED", []time.Duration{time.Millisecond, 2 * time.Millisecond}},

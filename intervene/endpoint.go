@@ -73,6 +73,9 @@ func (ep Endpoint) Connect(keyEnv string, noCache bool, getenv func(string) stri
 	if ep.URL == "" {
 		return nil, nil, &diag.OptionError{Msg: "give {endpoint} URL (an OpenAI-compatible API up to /v1), or {write_batch} FILE to send nothing"}
 	}
+	if ep.MaxRetryAfter < 0 || ep.Timeout < 0 {
+		return nil, nil, &diag.OptionError{Msg: "{max_retry_after} and {timeout} are waits: give durations of 0 or more"}
+	}
 	ep.APIKey = getenv(keyEnv)
 	notes := []string{ep.Note()}
 	if ep.APIKey == "" {

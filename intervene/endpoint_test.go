@@ -80,6 +80,7 @@ func TestConnect(t *testing.T) {
 		err     string
 	}{
 		{"no endpoint", intervene.Endpoint{}, false, "k", "", 0, "give {endpoint} URL"},
+		{"negative wait", intervene.Endpoint{URL: "http://127.0.0.1:1/v1", MaxRetryAfter: -time.Second}, false, "k", "", 0, "give durations of 0 or more"},
 		{"no cache", intervene.Endpoint{URL: "http://127.0.0.1:1/v1", Cache: cache}, true, "k", "*intervene.Client", 2, ""},
 		{"cache", intervene.Endpoint{URL: "http://127.0.0.1:1/v1", Cache: cache}, false, "k", "*intervene.Cache", 1, ""},
 		{"no key", intervene.Endpoint{URL: "http://127.0.0.1:1/v1"}, true, "", "*intervene.Client", 3, ""},
