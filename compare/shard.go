@@ -140,7 +140,8 @@ func (g *Given) partial(ref *manifest.Manifest, sides []*Side, cfg Config) (*Res
 // Digest is the sha256 of the sides' queries, places and values (see
 // manifest.ResultsDigest), which a partial comparison records in its
 // manifest for the merge to check. A trace file's side counts by its
-// partial stages result, which carries its own digest.
+// partial stages result, which carries its own digest, checked as the
+// traces are merged.
 func (p *Partial) Digest() string {
 	d := manifest.NewDigest()
 	d.Int(len(p.Sides))
@@ -264,8 +265,11 @@ func mergeTraces(parts []*PartialTraces) ([]*Side, error) {
 			return nil, err
 		}
 		results[i] = saved.Result
-		if saved.Manifest.Shard != nil {
-			maps.Copy(positions, saved.Manifest.Shard.Positions)
+		if sh := saved.Manifest.Shard; sh != nil {
+			if sh.Values != manifest.ResultsDigest(report.StageResults(saved.Result)) {
+				return nil, fmt.Errorf("shard %d/%d: the per-query values or queries of its traces do not match the digest their record holds (values_sha256): the part was changed after it was written", sh.Index, sh.Count)
+			}
+			maps.Copy(positions, sh.Positions)
 		}
 		for sys, ms := range p.Latencies {
 			all.Latencies[sys] = append(all.Latencies[sys], ms...)
