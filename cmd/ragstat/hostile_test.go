@@ -6,11 +6,14 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -187,6 +190,16 @@ func TestHostileInputs(t *testing.T) {
 		t.Cleanup(func() { f.Close() })
 		return f
 	}
+	allQrels, allRun := write("all.qrels", []byte("all 0 d1 1\n")), write("all.run", []byte("all Q0 d1 1 1 r\n"))
+	// A partial result whose value was edited after it was written.
+	part, errs, code := ragstat(t, "", "eval", "-j", qrels, "--shard", "0/1", "-f", "json", run)
+	if code != 0 {
+		t.Fatalf("eval --shard 0/1: exit %d: %s", code, errs)
+	}
+	edited := write("edited.json", []byte(part))
+	doc := readDoc(t, edited)
+	doc["runs"].([]any)[0].(map[string]any)["queries"].([]any)[0].(map[string]any)["metrics"].(map[string]any)["nDCG@10"] = 1e308
+	writeDoc(t, edited, doc)
 	cases := []struct {
 		name    string
 		stdin   func() io.Reader
@@ -226,6 +239,8 @@ func TestHostileInputs(t *testing.T) {
 		{"a torn last line", nil, []string{"import", "otlp", torn}, "warning: " + torn + ":2: last line incomplete: a writer stopped mid-line; 1 complete lines imported", 64, true},
 		{"a torn last line under --strict", nil, []string{"import", "--strict", "otlp", torn}, torn + ":2: last line incomplete", 64, false},
 		{"a trace of 30,000 spans in a chain", nil, []string{"import", "otlp", chainFile}, "imported 1 traces", 256, true},
+		{"a query named all in trec's format", nil, []string{"eval", "-j", allQrels, "--per-query", "-f", "trec", allRun}, `a query is named "all"`, 64, false},
+		{"a partial result edited after it was written", nil, []string{"merge", edited}, "do not match the digest its manifest records", 64, false},
 	}
 	base := command(t, nil, "version").peakMiB
 	for _, c := range cases {
@@ -249,6 +264,114 @@ func TestHostileInputs(t *testing.T) {
 				t.Errorf("peak memory %d MiB above the %d MiB of ragstat version, ceiling %d MiB", o.peakMiB-base, base, c.ceiling)
 			}
 			t.Logf("%d MiB above ragstat version's %d MiB, %v", o.peakMiB-base, base, o.took.Round(time.Millisecond))
+		})
+	}
+
+	// A hostile generator endpoint (loopback): its requests fail, exit 1
+	// with the count, in bounded time, the key never printed.
+	const key = "sk-hostile-0123"
+	var elsewhere atomic.Int32
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { elsewhere.Add(1) }))
+	defer other.Close()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case strings.HasPrefix(r.URL.Path, "/wait/"):
+			w.Header().Set("Retry-After", "999999")
+			http.Error(w, "slow down", http.StatusTooManyRequests)
+		case strings.HasPrefix(r.URL.Path, "/redirect/"):
+			http.Redirect(w, r, other.URL+r.URL.Path, http.StatusTemporaryRedirect)
+		default:
+			http.Error(w, "rejected "+r.Header.Get("Authorization"), http.StatusInternalServerError)
+		}
+	}))
+	defer srv.Close()
+	pipeline := filepath.Join(exampleDir(t), "pipeline")
+	intervene := func(path string) []string {
+		p := func(name string) string { return filepath.Join(pipeline, name) }
+		return []string{"intervene", "-j", p("judgments.jsonl"), "--topics", p("topics.jsonl"), "--corpus", p("corpus.jsonl"),
+			"--model", "m", "--api-key-env", "HOSTILE_KEY", "--rate-limit", "0", "--timeout", "3s", "--endpoint", srv.URL + path, p("traces-v1.jsonl")}
+	}
+	t.Setenv("HOSTILE_KEY", key)
+	for _, c := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"Retry-After: 999999 from the generator", intervene("/wait/v1"), "would end past the time limit of 3s"},
+		{"a 307 to another port of the host", intervene("/redirect/v1"), "redirects are not followed"},
+		{"the key echoed in a 500", append(intervene("/echo/v1"), "--retries", "0", "-f", "json"), "rejected Bearer REDACTED"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cmd := exec.Command(os.Args[0], c.args...)
+			cmd.Env = append(os.Environ(), "RAGSTAT_TEST_MAIN=1")
+			out, err := cmd.CombinedOutput()
+			exit, _ := err.(*exec.ExitError)
+			if exit == nil || exit.ExitCode() != exitInternal || !strings.Contains(string(out), "requests to the generator failed") ||
+				!strings.Contains(string(out), c.want) || strings.Contains(string(out), key) {
+				t.Errorf("%v, want exit 1, the count and %q, no key:\n%.3000s", err, c.want, out)
+			}
+		})
+	}
+	if n := elsewhere.Load(); n != 0 {
+		t.Errorf("%d requests followed a redirect to another port", n)
+	}
+}
+
+// TestWriteErrors: a command whose standard output fails (/dev/full)
+// exits 1 with the reason, every command alike.
+func TestWriteErrors(t *testing.T) {
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip("no /dev/full here")
+	}
+	defer full.Close()
+	dir := exampleDir(t)
+	q, a, b := filepath.Join(dir, "qrels.jsonl"), filepath.Join(dir, "A.jsonl"), filepath.Join(dir, "B.jsonl")
+	p := func(name string) string { return filepath.Join(dir, "pipeline", name) }
+	trecQrels, trecRun := filepath.Join(dir, "qrels.txt"), filepath.Join(dir, "run.txt")
+	os.WriteFile(trecQrels, []byte("refund 0 policy 1\n"), 0o644)
+	if err := os.WriteFile(trecRun, []byte("refund Q0 policy 1 1 r\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"version"}, {"--version"}, {"--help"}, {"metrics"}, {"demo"},
+		{"eval", "-j", q, a}, {"eval", "-j", q, "-f", "json", a}, {"eval", "-j", q, "-f", "trec", a},
+		{"trec-eval", trecQrels, trecRun},
+		{"compare", "-j", q, a, b}, {"compare", "-j", q, "-f", "html", a, b},
+		{"stages", "-j", p("judgments.jsonl"), "--topics", p("topics.jsonl"), "--corpus", p("corpus.jsonl"), p("traces-v1.jsonl")},
+		{"tokens", q},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			cmd := exec.Command(os.Args[0], args...)
+			cmd.Env = append(os.Environ(), "RAGSTAT_TEST_MAIN=1")
+			cmd.Stdout = full
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			err := cmd.Run()
+			exit, _ := err.(*exec.ExitError)
+			if exit == nil || exit.ExitCode() != exitInternal || !strings.Contains(stderr.String(), "writing standard output: ") ||
+				!strings.Contains(stderr.String(), "no space left on device") {
+				t.Errorf("%v: %v, want exit 1 and the reason:\n%s", args, err, stderr.String())
+			}
+			// trec-eval states it in trec_eval's words too.
+			if n := strings.Count(stderr.String(), "no space left"); n != 1 && args[0] != "trec-eval" {
+				t.Errorf("the reason given %d times:\n%s", n, stderr.String())
+			}
+		})
+	}
+	// The same for an output file.
+	pipeline := []string{"-j", p("judgments.jsonl"), "--topics", p("topics.jsonl"), "--corpus", p("corpus.jsonl")}
+	for _, args := range [][]string{
+		{"eval", "-j", q, a, "--per-query-out", "/dev/full"},
+		append(append([]string{"stages"}, pipeline...), p("traces-v1.jsonl"), "--per-query-out", "/dev/full"),
+		append(append([]string{"intervene"}, pipeline...), "--model", "m", p("traces-v1.jsonl"), "--write-batch", "/dev/full"),
+		{"baseline", "--corpus", p("corpus.jsonl"), "--topics", p("topics.jsonl"), "--out", "/dev/full"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			o := command(t, nil, args...)
+			if o.code != exitInternal || !strings.Contains(o.stderr, "/dev/full: ") || !strings.Contains(o.stderr, "no space left on device") {
+				t.Errorf("%v: exit %d, want 1 and the reason:\n%s", args, o.code, o.stderr)
+			}
 		})
 	}
 }

@@ -23,6 +23,8 @@ import (
 
 	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/idtext"
+	"github.com/ragstat/ragstat/internal/outfile"
 )
 
 // Version is the ragstat version, set at build time with -ldflags "-X main.Version=...".
@@ -43,10 +45,11 @@ type env struct {
 	terminal       bool // stderr is a terminal: progress may be shown
 }
 
-// notes writes each line to stderr after "ragstat: ".
+// notes writes each line to stderr after "ragstat: ", as idtext.Line
+// prints it: a note is one line, whatever ids it names.
 func (e *env) notes(lines ...string) {
 	for _, l := range lines {
-		fmt.Fprintln(e.stderr, "ragstat:", l)
+		fmt.Fprintln(e.stderr, "ragstat:", idtext.Line(l))
 	}
 }
 
@@ -103,8 +106,42 @@ func main() {
 }
 
 // run parses args, runs the command and returns the exit status. With no
-// arguments it prints the help.
+// arguments it prints the help. A write to standard output that fails
+// (a full disk, a closed pipe) is exit 1 with the reason, whatever the
+// command did.
 func run(args []string, e *env) int {
+	out := &checkedWriter{w: e.stdout}
+	inner := *e
+	inner.stdout = out
+	code := runCommand(args, &inner)
+	if out.err != nil {
+		fmt.Fprintln(e.stderr, "ragstat: writing standard output:", out.err)
+		return exitInternal
+	}
+	return code
+}
+
+// checkedWriter keeps the first error of its writer, and fails every
+// write after it.
+type checkedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (c *checkedWriter) Write(p []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	n, err := c.w.Write(p)
+	if err == nil && n < len(p) {
+		err = io.ErrShortWrite
+	}
+	c.err = err
+	return n, err
+}
+
+// runCommand is run without the check of standard output.
+func runCommand(args []string, e *env) int {
 	if len(args) == 0 {
 		args = []string{"--help"}
 	}
@@ -123,8 +160,7 @@ func run(args []string, e *env) int {
 		return exit
 	}
 	if err != nil {
-		fmt.Fprintln(e.stderr, "ragstat:", err)
-		return exitInput
+		return fail(e, err)
 	}
 	cfg, err := c.config(e)
 	if err != nil {
@@ -151,10 +187,21 @@ func internal(err error) error { return &exitError{exitInternal, err} }
 // fail writes err, a library's options named as flags (diag.Flagged),
 // and returns its exit status.
 func fail(e *env, err error) int {
+	if out, ok := e.stdout.(*checkedWriter); ok && out.err != nil {
+		return exitInternal // run tells why, once
+	}
 	code := exitInput
 	var x *exitError
 	if errors.As(err, &x) {
 		code, err = x.code, x.err
+	}
+	// An output that could not be written, or a report on it, is a fault
+	// of the output, not of the input.
+	if _, ok := errors.AsType[*outfile.WriteError](err); ok {
+		code = exitInternal
+	}
+	if _, ok := errors.AsType[*outfile.ReportError](err); ok {
+		code = exitInternal
 	}
 	if err != nil {
 		fmt.Fprintln(e.stderr, "ragstat:", diag.Flagged(err))
