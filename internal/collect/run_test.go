@@ -26,7 +26,7 @@ func TestRunStdout(t *testing.T) {
 	}
 	done := make(chan result, 1)
 	go func() {
-		st, err := Run(ctx, RunOptions{Addr: "127.0.0.1:0", MaxBodyMiB: 64, Path: "-", Stdout: &stdout, Out: pw})
+		st, err := Run(ctx, RunOptions{Addr: "127.0.0.1:0", MaxBodyMiB: 64, MaxSpans: DefaultMaxSpans, MaxInFlightMiB: 256, MinRateKiB: 16, Path: "-", Stdout: &stdout, Out: pw})
 		pw.Close()
 		done <- result{st, err}
 	}()
@@ -62,29 +62,38 @@ func TestRunStdout(t *testing.T) {
 	if got := strings.Count(stdout.String(), "\n"); got != 2 || !strings.Contains(stdout.String(), `"name":"b-1"`) {
 		t.Errorf("standard output: %q", stdout.String())
 	}
-	if _, err := Run(ctx, RunOptions{Addr: "127.0.0.1:0", MaxBodyMiB: 64, Path: "-", Mode: Append}); err == nil {
+	if _, err := Run(ctx, RunOptions{Addr: "127.0.0.1:0", MaxBodyMiB: 64, MaxSpans: DefaultMaxSpans, MaxInFlightMiB: 256, MinRateKiB: 16, Path: "-", Mode: Append}); err == nil {
 		t.Error("--append to standard output accepted")
 	}
 }
 
-func TestRunBodyLimit(t *testing.T) {
+func TestRunLimits(t *testing.T) {
+	ok := RunOptions{Addr: "127.0.0.1:0", MaxBodyMiB: 16, MaxSpans: 10, MaxInFlightMiB: 64, MinRateKiB: 1, Path: "-", Mode: Append}
 	tests := []struct {
-		mib  int64
+		set  func(*RunOptions)
 		want string // as a command line writes it; "" accepted
 	}{
-		{0, "--max-body-mib 0: give 1 to 1048576"},
-		{-3, "--max-body-mib -3: give 1 to 1048576"},
-		{MaxBodyMiB + 1, "--max-body-mib 1048577: give 1 to 1048576"},
-		{1, ""},
-		{MaxBodyMiB, ""},
+		{func(o *RunOptions) { o.MaxBodyMiB = 0 }, "--max-body-mib 0: give 1 to 1048576"},
+		{func(o *RunOptions) { o.MaxBodyMiB = -3 }, "--max-body-mib -3: give 1 to 1048576"},
+		{func(o *RunOptions) { o.MaxBodyMiB = MaxBodyMiB + 1 }, "--max-body-mib 1048577: give 1 to 1048576"},
+		{func(o *RunOptions) { o.MaxBodyMiB = 1 }, ""},
+		{func(o *RunOptions) { o.MaxBodyMiB, o.MaxInFlightMiB = MaxBodyMiB, 4*MaxBodyMiB }, ""},
+		{func(o *RunOptions) { o.MaxSpans = 0 }, "--max-spans 0: give 1 to 1073741824"},
+		{func(o *RunOptions) { o.MaxSpans = MaxLimit + 1 }, "--max-spans 1073741825: give 1 to 1073741824"},
+		{func(o *RunOptions) { o.MinRateKiB = -1 }, "--min-rate-kib -1: give 1 to 1073741824"},
+		{func(o *RunOptions) { o.MaxInFlightMiB = 0 }, "--max-inflight-mib 0: give 1 to 1073741824"},
+		{func(o *RunOptions) { o.MaxInFlightMiB = 63 }, "--max-inflight-mib 63: give at least 4 times the body limit (64), or the largest request could not be decoded"},
+		{func(o *RunOptions) { o.MaxInFlightMiB = 64 }, ""},
 	}
-	for _, tt := range tests {
+	for i, tt := range tests {
 		// An accepted limit gets as far as the next check: standard
 		// output cannot be appended to.
-		_, err := Run(context.Background(), RunOptions{Addr: "127.0.0.1:0", MaxBodyMiB: tt.mib, Path: "-", Mode: Append})
+		opt := ok
+		tt.set(&opt)
+		_, err := Run(context.Background(), opt)
 		got := fmt.Sprint(diag.Flagged(err))
 		if tt.want == "" && !strings.Contains(got, "--append and --force apply to a file") || tt.want != "" && got != tt.want {
-			t.Errorf("MaxBodyMiB %d: %s, want %q", tt.mib, got, tt.want)
+			t.Errorf("%d: %s, want %q", i, got, tt.want)
 		}
 	}
 }
