@@ -93,6 +93,13 @@ func (c *counts) walkProto(b []byte, k kind, depth, maxSpans, maxItems int) erro
 		}
 		b = b[n:]
 		child, isMsg := fields[k][num]
+		if typ == protowire.StartGroupType {
+			if n = skipGroup(b); n < 0 {
+				return protowire.ParseError(n)
+			}
+			b = b[n:]
+			continue
+		}
 		if typ != protowire.BytesType || !isMsg {
 			n = protowire.ConsumeFieldValue(num, typ, b)
 			if n < 0 {
@@ -119,6 +126,36 @@ func (c *counts) walkProto(b []byte, k kind, depth, maxSpans, maxItems int) erro
 		}
 	}
 	return nil
+}
+
+// skipGroup skips a group as pdata does (a field of an old protobuf
+// form, which OTLP never uses): up to the first field that is not a
+// group's start or end, or the end of the outermost group. It returns the
+// bytes skipped, or a protowire error code.
+func skipGroup(b []byte) int {
+	depth, pos := 1, 0
+	for pos < len(b) {
+		num, typ, n := protowire.ConsumeTag(b[pos:])
+		if n < 0 {
+			return n
+		}
+		pos += n
+		switch typ {
+		case protowire.StartGroupType:
+			depth++
+			continue
+		case protowire.EndGroupType:
+			if depth--; depth == 0 {
+				return pos
+			}
+			continue
+		}
+		if n = protowire.ConsumeFieldValue(num, typ, b[pos:]); n < 0 {
+			return n
+		}
+		return pos + n
+	}
+	return -1 // io.ErrUnexpectedEOF
 }
 
 // countJSON counts the spans and objects of an OTLP/JSON
