@@ -229,9 +229,10 @@ func listen(t *testing.T) net.Listener {
 }
 
 // TestSlowSenders: senders trickling their bodies are cut off once they
-// fall under the minimum rate, and while they trickle, small requests are
-// served without waiting for them: they hold no decoding turn and little
-// memory.
+// fall under the minimum rate, and one that sends a burst and then stops
+// once it pauses longer than the grace; while they hold their
+// connections, small requests are served without waiting for them: they
+// hold no decoding turn and little memory.
 func TestSlowSenders(t *testing.T) {
 	ln := listen(t)
 	s, path := newServer(t, ln, Options{MinRate: 1 << 10})
@@ -239,7 +240,20 @@ func TestSlowSenders(t *testing.T) {
 	url := serve(t, s, ln)
 	body := protoBody(t, spans("slow", 1))
 	var wg sync.WaitGroup
-	slow := make(chan string, 2*maxDecoding)
+	slow := make(chan string, 2*maxDecoding+1)
+	wg.Go(func() { // 100 KB at once, which would earn 100 s at 1 KiB/s, then nothing
+		conn, err := net.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer conn.Close()
+		fmt.Fprintf(conn, "POST /v1/traces HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-protobuf\r\nContent-Length: 200000\r\n\r\n")
+		conn.Write(make([]byte, 100000))
+		conn.SetReadDeadline(time.Now().Add(30 * time.Second))
+		status, _ := io.ReadAll(io.LimitReader(conn, 512))
+		slow <- string(status)
+	})
 	for range 2 * maxDecoding {
 		wg.Go(func() {
 			conn, err := net.Dial("tcp", ln.Addr().String())
@@ -282,7 +296,7 @@ func TestSlowSenders(t *testing.T) {
 			t.Errorf("a slow sender was answered %q", answer)
 		}
 	}
-	if st := s.Stats(); st.Requests != 5 || st.ByReason[TooSlow] != 2*maxDecoding {
+	if st := s.Stats(); st.Requests != 5 || st.ByReason[TooSlow] != 2*maxDecoding+1 {
 		t.Errorf("stats %+v", st)
 	}
 	if got := len(lines(t, path)); got != 5 {
