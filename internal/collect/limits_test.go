@@ -15,8 +15,11 @@ import (
 	"testing"
 	"time"
 
+	"go.opentelemetry.io/collector/pdata/pcommon"
 	"google.golang.org/protobuf/encoding/protowire"
 
+	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/trace"
 	"github.com/ragstat/ragstat/traceimport"
 )
 
@@ -164,7 +167,10 @@ func TestSplitLines(t *testing.T) {
 		ss := rs.ScopeSpans().AppendEmpty()
 		ss.Scope().SetName(fmt.Sprint("scope", k))
 		for i := range 5 {
-			ss.Spans().AppendEmpty().SetName(fmt.Sprintf("s%d-%d", k, i))
+			sp := ss.Spans().AppendEmpty()
+			sp.SetName(fmt.Sprintf("s%d-%d", k, i))
+			sp.SetTraceID(pcommon.TraceID{7, byte(k)})
+			sp.SetSpanID(pcommon.SpanID{7, byte(k), byte(i)})
 		}
 	}
 	s, path := newServer(t, loopback, Options{})
@@ -198,6 +204,18 @@ func TestSplitLines(t *testing.T) {
 	}
 	if st := s.Stats(); st.Requests != 1 || st.Spans != 17 {
 		t.Errorf("stats %+v", st)
+	}
+	// ragstat import reads the lines as they are written.
+	f, err := input.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	man, err := traceimport.Import(traceimport.OTLP, []*input.File{f}, traceimport.Mapping{}, func(*trace.Trace) error { return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum := man.Summary(); !strings.Contains(sum, fmt.Sprintf("from 17 otlp spans (%d records", len(got))) {
+		t.Errorf("import: %s", sum)
 	}
 	big := spans("big", 1)
 	big.ResourceSpans().At(0).ScopeSpans().At(0).Spans().At(0).Attributes().PutStr("text", strings.Repeat("x", 2000))
