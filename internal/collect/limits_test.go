@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
+	"go.opentelemetry.io/collector/pdata/ptrace"
 	"google.golang.org/protobuf/encoding/protowire"
 
 	"github.com/ragstat/ragstat/input"
@@ -341,5 +342,46 @@ func TestBusy(t *testing.T) {
 	}
 	if st := s.Stats(); st.ByReason[Busy] != 1 || st.Requests != 1 {
 		t.Errorf("stats %+v", st)
+	}
+}
+
+// BenchmarkCount: counting a request's spans and messages on the wire,
+// beside decoding it with pdata, for a batch of 512 spans of 20
+// attributes, in protobuf and JSON.
+func BenchmarkCount(b *testing.B) {
+	td := ptrace.NewTraces()
+	ss := td.ResourceSpans().AppendEmpty().ScopeSpans().AppendEmpty()
+	for i := range 512 {
+		sp := ss.Spans().AppendEmpty()
+		sp.SetName(fmt.Sprint("span", i))
+		sp.SetTraceID(pcommon.TraceID{byte(i)})
+		sp.SetSpanID(pcommon.SpanID{byte(i), 1})
+		for a := range 20 {
+			sp.Attributes().PutStr(fmt.Sprint("attribute.", a), strings.Repeat("v", 40))
+		}
+	}
+	for _, enc := range []encoding{protoEncoding, jsonEncoding} {
+		var body []byte
+		if enc.contentType == protoEncoding.contentType {
+			body, _ = (&ptrace.ProtoMarshaler{}).MarshalTraces(td)
+		} else {
+			body, _ = (&ptrace.JSONMarshaler{}).MarshalTraces(td)
+		}
+		b.Run("count/"+enc.contentType, func(b *testing.B) {
+			b.SetBytes(int64(len(body)))
+			for b.Loop() {
+				if c, err := enc.count(body, DefaultMaxSpans, 1<<30); err != nil || c.spans != 512 {
+					b.Fatal(c, err)
+				}
+			}
+		})
+		b.Run("decode/"+enc.contentType, func(b *testing.B) {
+			b.SetBytes(int64(len(body)))
+			for b.Loop() {
+				if _, err := enc.decode(body); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
