@@ -115,7 +115,7 @@ func Run(ctx context.Context, opt RunOptions) (Stats, error) {
 	}
 	fmt.Fprintf(opt.Out, "Receiving OTLP traces at %s%s, writing to %s\n", s.Endpoint(), TracesPath, sink.Name())
 	if gln != nil {
-		fmt.Fprintf(opt.Out, "and OTLP/gRPC at %s\n", gln.Addr())
+		fmt.Fprintf(opt.Out, "and OTLP/gRPC at %s (OTEL_EXPORTER_OTLP_PROTOCOL=grpc OTEL_EXPORTER_OTLP_ENDPOINT=http://%[1]s)\n", gln.Addr())
 	}
 	fmt.Fprintf(opt.Out, "Point the application at it: OTEL_EXPORTER_OTLP_ENDPOINT=%s\n", s.Endpoint())
 	if opt.Token != "" {
