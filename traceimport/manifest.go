@@ -19,6 +19,9 @@ type Manifest struct {
 	Records int           `json:"records"` // lines, requests or runs read
 	Spans   int           `json:"spans"`
 	Traces  int           `json:"traces"` // ragstat traces written
+	// SearchCalls counts the retrieval calls read as calls of search
+	// steps (several under one agent or chain span), not as stages.
+	SearchCalls int `json:"search_calls,omitempty"`
 	// Conventions counts the spans read under each convention (OTLP),
 	// "documents mapping" those a documents rule read and "none" those
 	// that carry no convention's marker.
@@ -82,6 +85,7 @@ const (
 	LateSpan        Kind = "span after its trace closed (not written)"
 	MissingParent   Kind = "trace whose spans name a parent never read"
 	StageRenamed    Kind = "stage name repeated in a trace (numbered)"
+	SearchStep      Kind = "sibling retrieval calls read as one search step"
 )
 
 // Problem is one kind of problem: how many times, the span names (or ids)
