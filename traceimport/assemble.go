@@ -42,6 +42,9 @@ func Import(f Format, files []*input.File, m Mapping, emit func(*trace.Trace) er
 		errs.Add(a.end())
 	}
 	a.man.finish()
+	if errs.Len() == 0 {
+		errs.Add(a.man.nothingMapped(r.Convention))
+	}
 	errs.Sort()
 	return a.man, errs.Err()
 }
@@ -149,6 +152,7 @@ func (a *assembler) add(s *span) error {
 	}
 	t.spans = append(t.spans, s)
 	t.ids[s.id] = true
+	a.man.seen(s)
 	delete(t.wanted, s.id)
 	if s.parent == "" {
 		t.root = true

@@ -57,6 +57,7 @@ func (a *assembler) build(t *openTrace) (*trace.Trace, error) {
 		if s.hasInputDocs && !sameIDs(last, s.inputDocs) {
 			in := &span{id: s.id, name: s.name + " input", place: s.place, docs: s.inputDocs}
 			st, docs := a.stage(in, a.stageName(names, in.name, s.place), &errs)
+			a.man.Lists++
 			out.Stages = append(out.Stages, *st)
 			last, lastDocs = &out.Stages[len(out.Stages)-1], docs
 		}

@@ -63,6 +63,9 @@ func (a *assembler) step(calls []*span, name string, errs *diag.List) (*trace.St
 	var st *trace.Stage
 	var kept []document
 	index := map[string]bool{}
+	if slices.ContainsFunc(calls, func(s *span) bool { return s.hasDocs }) {
+		a.man.Lists++
+	}
 	for _, s := range calls {
 		if !s.hasDocs {
 			errs.Add(a.man.problem(a.r, NoDocuments, s.place, s.id, s.name))

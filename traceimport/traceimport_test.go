@@ -279,7 +279,12 @@ func TestProblems(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, man, err := run(t, OTLP, Mapping{}, input.FromBytes("p.jsonl", []byte(tc.lines)))
-			if err != nil {
+			var none *NothingMappedError
+			if tc.kind == NoDocuments || tc.kind == Empty {
+				if !errors.As(err, &none) {
+					t.Errorf("no retrieval list mapped: want a NothingMappedError, got %v", err)
+				}
+			} else if err != nil {
 				t.Fatal(err)
 			}
 			var found *Problem
