@@ -205,3 +205,40 @@ func TestConventions(t *testing.T) {
 		})
 	}
 }
+
+// TestTurns: traces sharing a session are turns of one conversation,
+// numbered in the order they close; by default a turn after the first
+// whose query id is the session's is SESSION#N; the query text each
+// retrieval recorded is kept.
+func TestTurns(t *testing.T) {
+	turn := func(tr, q, query string, metaQuery string) string {
+		r := retriever(tr, tr+"1", tr+"0", "r", 5, "d1")
+		r.attrs["input.value"] = query
+		root := root(tr, tr+"0", 20, q)
+		if metaQuery != "" {
+			root.attrs["metadata"] = js(map[string]any{"query_id": metaQuery})
+		}
+		return otlp(t, r, root)
+	}
+	lines := turn("A", "s1", "refund policy", "") + turn("B", "s1", "and for clearance items?", "") + turn("C", "s2", "gift cards", "") +
+		turn("D", "s1", "thanks", "q-thanks")
+	out, _, err := run(t, OTLP, Mapping{CloseAfter: 1}, input.FromBytes("t.jsonl", []byte(lines)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		var tr struct {
+			Query string
+			Meta  traceMeta
+		}
+		if err := json.Unmarshal([]byte(l), &tr); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, fmt.Sprintf("%s %s/%d %v", tr.Query, tr.Meta.Conversation, tr.Meta.Turn, tr.Meta.Stages["r"].Queries))
+	}
+	want := "s1 s1/1 [refund policy]; s1#2 s1/2 [and for clearance items?]; s2 s2/1 [gift cards]; q-thanks s1/3 [thanks]"
+	if strings.Join(got, "; ") != want {
+		t.Errorf("turns\n%s\nwant\n%s", strings.Join(got, "; "), want)
+	}
+}

@@ -147,3 +147,20 @@ func conventions(spans []*span) []string {
 	slices.Sort(out)
 	return out
 }
+
+// turn places a trace in its conversation: the first conversation key any
+// span holds, and the trace's turn in it for its system, counted from 1 in
+// the order traces close; "" and 0 when no span holds one.
+func (a *assembler) turn(spans []*span, system string) (string, int) {
+	off := len(a.r.queryKeys) + len(a.r.systemKeys)
+	for i := range ConversationKeys {
+		for _, s := range spans {
+			if v := s.keys[off+i]; v != "" {
+				key := [2]string{v, system}
+				a.turns[key]++
+				return v, a.turns[key]
+			}
+		}
+	}
+	return "", 0
+}

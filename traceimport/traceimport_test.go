@@ -357,11 +357,12 @@ func stageNames(t *testing.T, out string) string {
 }
 
 // TestDuplicateQuery: two traces for one query and system are an error
-// naming both trace ids.
+// naming both trace ids (the query id given: by default, traces sharing a
+// session are turns, TestTurns).
 func TestDuplicateQuery(t *testing.T) {
 	lines := otlp(t, root("A", "a0", 20, "q"), retriever("A", "a1", "a0", "r", 5, "d1")) +
 		otlp(t, root("B", "b0", 20, "q"), retriever("B", "b1", "b0", "r", 5, "d1"))
-	_, _, err := run(t, OTLP, Mapping{}, input.FromBytes("d.jsonl", []byte(lines)))
+	_, _, err := run(t, OTLP, Mapping{QueryID: "session.id"}, input.FromBytes("d.jsonl", []byte(lines)))
 	if err == nil || !strings.Contains(err.Error(), "d.jsonl:2") || !strings.Contains(err.Error(), "41000000000000000000000000000000 and 42000000000000000000000000000000") {
 		t.Errorf("want the second trace of query q named, got %v", err)
 	}
