@@ -52,7 +52,10 @@ func TestParseOptions(t *testing.T) {
 			_, err := Mapping{Documents: []DocumentsRule{{Span: "s", Attribute: "a"}, {Span: "s", Attribute: "b"}}}.compile(OTLP)
 			return "", err
 		}, `documents "s=b": span "s" mapped twice`},
-		{"documents no attribute", func() (string, error) { _, err := Mapping{Documents: []DocumentsRule{{Span: "s"}}}.compile(OTLP); return "", err },
+		{"documents no attribute", func() (string, error) {
+			_, err := Mapping{Documents: []DocumentsRule{{Span: "s"}}}.compile(OTLP)
+			return "", err
+		},
 			`documents "s=": no attribute after '='`},
 		{"convention", func() (string, error) { c, err := ParseConvention("OpenLLMetry"); return string(c), err }, "openllmetry"},
 		{"convention auto", func() (string, error) { c, err := ParseConvention("auto"); return string(c), err }, ""},
