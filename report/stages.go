@@ -73,6 +73,10 @@ func stagesTable(w io.Writer, r *Stages) error {
 	}
 	for _, sys := range r.Result.Systems {
 		fmt.Fprintf(w, "\n== system %s\n", idtext.Show(sys.Name))
+		if sys.ContextOnly {
+			fmt.Fprintf(w, "note: its traces record only the context stage: what retrieval found is not known, so evidence missing from the context is %q, never %q\n",
+				stages.StatusNotInContext, stages.StatusNotRetrieved)
+		}
 		loudest(w, sys)
 		if err := stageTable(out, sys, r.PerQuery); err != nil {
 			return err
@@ -89,6 +93,8 @@ func stagesTable(w io.Writer, r *Stages) error {
 		contextLines(w, sys.Context)
 		validityLines(w, sys.Validity)
 		answerLines(w, sys.Answers)
+		searchLines(w, sys.Search)
+		turnLines(w, sys.Turns)
 		latencyLines(w, sys)
 		if sys.Analyses != nil {
 			analysesLines(w, sys.Analyses)
@@ -460,4 +466,60 @@ func StagesRecords(w io.Writer) func(*stages.QueryRecord) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	return func(r *stages.QueryRecord) error { return enc.Encode(r) }
+}
+
+// searchLines writes every search step of several calls: call by call,
+// what it added and the recall of the union so far, then the union
+// against the context and the citations.
+func searchLines(w io.Writer, steps []stages.SearchStep) {
+	if len(steps) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nSearch steps (calls of one search, not stages):\n")
+	for _, s := range steps {
+		fmt.Fprintf(w, "  query %s, %s: %d calls, %d relevant judged\n", s.Query, s.Stage, len(s.Calls), s.Relevant)
+		for i, c := range s.Calls {
+			recall := "-"
+			if c.Recall != nil {
+				recall = strconv.FormatFloat(*c.Recall, 'f', 4, 64)
+			}
+			q := ""
+			if c.Query != "" {
+				q = " " + strconv.Quote(c.Query)
+			}
+			fmt.Fprintf(w, "    call %d%s: %d items, %d new (%d relevant), %d duplicates; recall so far %s\n",
+				i+1, q, c.Items, c.New, c.NewRelevant, c.Duplicates, recall)
+		}
+		first := "none relevant"
+		if s.FirstRelevant > 0 {
+			first = fmt.Sprintf("first relevant at call %d", s.FirstRelevant)
+		}
+		fmt.Fprintf(w, "    %s; union %d items (%d duplicate returns), %d relevant; in the context %d (%d relevant); cited %d (%d relevant)\n",
+			first, s.Union, s.Duplicates, s.UnionRelevant, s.InContext, s.RelevantInContext, s.Cited, s.RelevantCited)
+	}
+}
+
+// turnLines writes each stage's means by conversation turn.
+func turnLines(w io.Writer, turns []stages.TurnSlice) {
+	if len(turns) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nBy conversation turn (each stage's means over the turn's scored traces):\n")
+	for _, t := range turns {
+		fmt.Fprintf(w, "  turn %d: %d traces, %d scored\n", t.Turn, t.Traces, t.Scored)
+		if t.Scored == 0 {
+			continue
+		}
+		for _, st := range t.Stages {
+			var parts []string
+			for _, v := range st.Values {
+				mean := "-"
+				if v.Value != nil {
+					mean = strconv.FormatFloat(*v.Value, 'f', 4, 64)
+				}
+				parts = append(parts, v.Metric+" "+mean)
+			}
+			fmt.Fprintf(w, "    %s: %s\n", st.Name, strings.Join(parts, ", "))
+		}
+	}
 }

@@ -53,6 +53,8 @@ type digest struct {
 	latency       map[string]float64
 	config        string
 	analyses      *traceAnalyses
+	search        []SearchStep
+	turn          int
 }
 
 // Evaluate evaluates every system in traces. Problems in the data (a trace
@@ -177,7 +179,7 @@ func (j *joiner) digest(t *trace.Trace, ev *eval.Evaluator) *digest {
 	}
 	minGrade := int32(j.opt.Policy.MinGrade)
 	d := &digest{query: t.Query, system: t.System, file: t.File, line: t.Line, answerable: v.topic.Answerable,
-		names: names, judged: v.q != nil, pos: v.pos, latency: t.Latency, config: string(t.Config)}
+		names: names, judged: v.q != nil, pos: v.pos, latency: t.Latency, config: string(t.Config), turn: t.Turn}
 	var invalid []invalidJudgment
 	if d.answerable && d.judged {
 		invalid = j.invalidJudgments(v)
@@ -201,6 +203,7 @@ func (j *joiner) digest(t *trace.Trace, ev *eval.Evaluator) *digest {
 	d.hasContext, d.budget, d.truncated = j.contextOf(v, names)
 	d.validity = validityOf(v, names)
 	d.answers.one(v, slices.Index(names, trace.ContextStage), minGrade)
+	d.search = searchOf(v, names, minGrade)
 	if j.opt.Analyses != nil {
 		a, err := j.analyze(v, names, d.budget)
 		if err != nil {
@@ -267,6 +270,8 @@ type tally struct {
 	lat         map[string][]float64
 	configs     map[string]place
 	analyses    analysesTally
+	search      []SearchStep
+	turns       map[int]*turnTally
 }
 
 func newTally(system string, opt Options, ev *eval.Evaluator, spill *Spilled) *tally {
@@ -387,6 +392,14 @@ func (t *tally) add(d *digest) error {
 		}
 	}
 	t.config(d.config, ref.place)
+	t.addTurn(d.turn, d.rows)
+	for _, s := range d.search {
+		if t.summary {
+			t.search = keepFirst(t.search, s, func(s SearchStep) string { return s.Query })
+		} else {
+			t.search = append(t.search, s)
+		}
+	}
 	if d.analyses != nil {
 		t.analyses.add(d.analyses)
 	}
@@ -527,7 +540,7 @@ func (t *tally) judged(i int, keep func(string) bool) eval.JudgedQueries {
 // the tally, listings in query order.
 func (t *tally) report(evals []*eval.Result, opt Options) (*System, error) {
 	names := t.first.names
-	sys := &System{Name: t.system, Summary: t.summary, FactLines: t.factLines}
+	sys := &System{Name: t.system, Summary: t.summary, FactLines: t.factLines, ContextOnly: contextOnly(names)}
 	for i, name := range names {
 		st := &StageResult{Name: name, K: opt.Cutoffs[name], Eval: evals[i],
 			MeanLength: float64(t.total[i]) / float64(t.n), MaxLength: t.longest[i], FactQueries: t.factLines}
@@ -542,6 +555,14 @@ func (t *tally) report(evals []*eval.Result, opt Options) (*System, error) {
 	sys.Loss.order(names)
 	sys.FactLoss.order(names)
 	sys.Facts = byQuery(t.facts, func(f QueryFacts) string { return f.Query })
+	sys.Search = byQuery(t.search, func(s SearchStep) string { return s.Query })
+	if len(evals) > 0 {
+		var metrics []string
+		for _, m := range evals[0].Metrics {
+			metrics = append(metrics, m.Name())
+		}
+		sys.Turns = t.turnSlices(names, metrics)
+	}
 	sys.Context = t.context.sorted()
 	sys.Validity = t.validity.sorted()
 	sys.Answers = t.answers.report()

@@ -39,12 +39,24 @@ func (a *assembler) build(t *openTrace) (*trace.Trace, error) {
 	out := &trace.Trace{Latency: map[string]float64{}, File: at.file, Line: at.line}
 	out.Query = a.queryID(t, spans, &errs)
 	out.System = a.system(spans)
+	conversation, turn := a.turn(spans, out.System)
+	if turn > 1 && out.Query == conversation && r.QueryID == "" {
+		out.Query = fmt.Sprintf("%s#%d", conversation, turn)
+	}
 	stageOrder(spans, retrievers)
+	dataFlow(spans, retrievers)
 	var last *trace.Stage
 	var lastDocs []document
+	outputs := map[string]bool{}
+	for _, s := range retrievers {
+		outputs[docsKey(s.docs)] = true
+	}
 	known := map[string]bool{}
 	names := map[string]int{}
-	for _, s := range retrievers {
+	out.Conversation, out.Turn = conversation, turn
+	meta := traceMeta{Source: a.format, TraceID: t.id, Conventions: conventions(spans)}
+	for _, calls := range searchSteps(spans, retrievers) {
+		s := calls[0]
 		name := s.name
 		if to, ok := r.Stages[name]; ok {
 			if to == "-" {
@@ -52,22 +64,32 @@ func (a *assembler) build(t *openTrace) (*trace.Trace, error) {
 			}
 			name = to
 		}
-		if names[name]++; names[name] > 1 || name == trace.ContextStage {
-			man.note(StageRenamed, s.place, name)
-			name = fmt.Sprintf("%s-%d", name, names[name])
+		if s.hasInputDocs && !outputs[docsKey(s.inputDocs)] {
+			in := &span{id: s.id, name: s.name + " input", place: s.place, docs: s.inputDocs}
+			st, docs := a.stage(in, a.stageName(names, in.name, s.place), &errs)
+			a.man.Lists++
+			out.Stages = append(out.Stages, *st)
+			last, lastDocs = &out.Stages[len(out.Stages)-1], docs
 		}
-		if !s.hasDocs {
-			errs.Add(man.problem(r, NoDocuments, s.place, s.id, s.name))
-		}
-		st, docs := a.stage(s, name, &errs)
+		name = a.stageName(names, name, s.place)
+		st, docs := a.step(calls, name, &errs)
 		for _, it := range st.Items {
 			known[it.ID] = true
 		}
 		out.Stages = append(out.Stages, *st)
 		last, lastDocs = st, docs
-		latency(out, name, s)
+		for _, c := range calls {
+			if c.start > 0 && c.end >= c.start {
+				out.Latency[name] += float64(c.end-c.start) / 1e6
+			}
+		}
+		if sm := stageMetaOf(calls); sm != nil {
+			if meta.Stages == nil {
+				meta.Stages = map[string]stageMeta{}
+			}
+			meta.Stages[name] = *sm
+		}
 	}
-	meta := traceMeta{Source: a.format, TraceID: t.id}
 	if len(generators) > 0 {
 		g := generators[0]
 		for _, s := range generators[1:] {
@@ -122,6 +144,11 @@ type traceMeta struct {
 	Generator  string `json:"generator,omitempty"`
 	Tokens     tokens `json:"reported_tokens,omitzero"`
 	Abstention string `json:"abstention,omitempty"`
+	// Conventions are those the trace's spans were read under (OTLP).
+	Conventions []string `json:"conventions,omitempty"`
+	// Stages records, by stage name, what the retrieval spans said of
+	// their search beside the documents.
+	Stages map[string]stageMeta `json:"stages,omitempty"`
 }
 
 // ordered puts the root spans first, then the others by start time, then

@@ -125,22 +125,13 @@ func times(m map[string]any, at place, start, end string) (int64, int64, error) 
 // documents reads a retriever's output: a list of documents, or an object
 // whose "documents" (or "output") holds them.
 func (r *rules) documents(s *span, output any) {
-	list, ok := output.([]any)
-	if !ok {
-		if m, isMap := output.(map[string]any); isMap {
-			for _, key := range []string{"documents", "output"} {
-				if list, ok = m[key].([]any); ok {
-					break
-				}
-			}
-		}
-	}
+	docs, ok := documentList(output, true)
 	if !ok {
 		return
 	}
 	s.hasDocs = true
-	for _, d := range list {
-		s.docs = append(s.docs, r.document(jsonDocument(d)))
+	for _, d := range docs {
+		s.docs = append(s.docs, r.document(d))
 	}
 }
 
@@ -167,6 +158,9 @@ func (r *rules) langSmithRun(m map[string]any, at place) (*span, error) {
 	}
 	extra := object(m, "extra")
 	s.keys = r.keyValues(inMap(object(extra, "metadata")), inMap(m), inMap(nil))
+	if r.mapped(s, inMap(m)) {
+		return s, nil
+	}
 	inputs, outputs := object(m, "inputs"), object(m, "outputs")
 	switch s.kind {
 	case "retriever":
@@ -231,6 +225,9 @@ func (r *rules) langfuseObservation(m map[string]any, at place) (*span, error) {
 		metadata = objectJSON(md)
 	}
 	s.keys = r.keyValues(inMap(metadata), inMap(m), inMap(nil))
+	if r.mapped(s, inMap(m)) {
+		return s, nil
+	}
 	switch strings.ToUpper(s.kind) {
 	case "RETRIEVER":
 		s.role = roleRetriever

@@ -13,21 +13,35 @@ import (
 // mapping choice (defaults resolved), what was read and written, where each
 // trace's query id and system came from, and every problem with its count.
 type Manifest struct {
-	Format  Format         `json:"format"`
-	Files   []string       `json:"files"`
-	Mapping MappingRecord  `json:"mapping"`
-	Records int            `json:"records"` // lines, requests or runs read
-	Spans   int            `json:"spans"`
-	Traces  int            `json:"traces"` // ragstat traces written
-	QueryID map[string]int `json:"query_id_from"`
-	System  map[string]int `json:"system_from"`
+	Format  Format        `json:"format"`
+	Files   []string      `json:"files"`
+	Mapping MappingRecord `json:"mapping"`
+	Records int           `json:"records"` // lines, requests or runs read
+	Spans   int           `json:"spans"`
+	Traces  int           `json:"traces"` // ragstat traces written
+	// Lists counts the retrieval stages written that list their
+	// documents (possibly none): an import with none is an error.
+	Lists int `json:"retrieval_lists"`
+	// SearchCalls counts the retrieval calls read as calls of search
+	// steps (several under one agent or chain span), not as stages.
+	SearchCalls int `json:"search_calls,omitempty"`
+	// Conventions counts the spans read under each convention (OTLP),
+	// "documents mapping" those a documents rule read and "none" those
+	// that carry no convention's marker.
+	Conventions map[string]int `json:"conventions,omitempty"`
+	QueryID     map[string]int `json:"query_id_from"`
+	System      map[string]int `json:"system_from"`
 	// Context counts the items of the last retrieval stage found in the
 	// generator's input: packed whole, truncated, dropped.
 	Context  ContextCounts `json:"context"`
 	Problems []Problem     `json:"problems"`
 	// Notes are choices made for a trace that no flag decides otherwise
 	// (several generators, a repeated stage name); never errors.
-	Notes    []Problem `json:"notes"`
+	Notes []Problem `json:"notes"`
+	// Unmapped lists the attribute keys seen on spans mapped to nothing
+	// (OTLP), the most common first.
+	Unmapped []KeySeen `json:"unmapped_keys,omitempty"`
+	keys     map[string]*KeySeen
 	problems map[Kind]*Problem
 	notes    map[Kind]*Problem
 }
@@ -45,6 +59,8 @@ type MappingRecord struct {
 	Corpus     bool              `json:"corpus"`
 	Strict     bool              `json:"strict"`
 	CloseAfter string            `json:"close_after"`
+	Convention string            `json:"convention,omitempty"`
+	Documents  []string          `json:"documents,omitempty"`
 }
 
 // ContextCounts counts how items reached the context.
@@ -76,6 +92,7 @@ const (
 	LateSpan        Kind = "span after its trace closed (not written)"
 	MissingParent   Kind = "trace whose spans name a parent never read"
 	StageRenamed    Kind = "stage name repeated in a trace (numbered)"
+	SearchStep      Kind = "search step of sibling retrieval calls (one stage, not one a call)"
 )
 
 // Problem is one kind of problem: how many times, the span names (or ids)
@@ -93,7 +110,7 @@ const maxNames = 10
 
 func newManifest(f Format, files []string, r *rules) *Manifest {
 	m := &Manifest{Format: f, Files: files, QueryID: map[string]int{}, System: map[string]int{},
-		problems: map[Kind]*Problem{}, notes: map[Kind]*Problem{}}
+		problems: map[Kind]*Problem{}, notes: map[Kind]*Problem{}, keys: map[string]*KeySeen{}}
 	rec := &m.Mapping
 	rec.QueryID = r.queryKeys
 	rec.System = r.System
@@ -108,10 +125,21 @@ func newManifest(f Format, files []string, r *rules) *Manifest {
 	if r.ItemScore != "" {
 		rec.ItemScore += ", else " + r.ItemScore
 	}
+	rec.ItemScore += ", else metadata." + relevanceScore + " or relevance_score"
 	rec.Citation = r.citation.String()
 	rec.Abstain = "(not recorded)"
 	if r.abstain != nil {
 		rec.Abstain = r.abstain.String()
+	}
+	if f == OTLP {
+		m.Conventions = map[string]int{}
+		rec.Convention = "detected per span (" + conventionNames() + ")"
+		if r.Convention != "" {
+			rec.Convention = string(r.Convention)
+		}
+	}
+	for _, d := range r.Documents {
+		rec.Documents = append(rec.Documents, d.String())
 	}
 	rec.Corpus = r.Corpus != nil
 	rec.Strict = r.Strict
@@ -156,6 +184,9 @@ func count(to map[Kind]*Problem, k Kind, at place, name string) {
 // finish sorts what was gathered.
 func (m *Manifest) finish() {
 	m.Problems, m.Notes = sorted(m.problems), sorted(m.notes)
+	if len(m.keys) > 0 {
+		m.Unmapped = sortKeys(m.keys)
+	}
 }
 
 func sorted(from map[Kind]*Problem) []Problem {
@@ -174,6 +205,9 @@ func (m *Manifest) Summary() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "imported %d traces from %d %s spans (%d records, %s)\n", m.Traces, m.Spans, m.Format, m.Records,
 		strings.Join(m.Files, ", "))
+	if m.Conventions != nil {
+		fmt.Fprintf(&b, "conventions: %s\n", spanCounts(m.Conventions))
+	}
 	fmt.Fprintf(&b, "query id from: %s\n", counts(m.QueryID))
 	fmt.Fprintf(&b, "system from: %s\n", counts(m.System))
 	fmt.Fprintf(&b, "context items: %d packed whole, %d truncated, %d dropped in packing\n",
@@ -205,6 +239,24 @@ func counts(m map[string]int) string {
 	var parts []string
 	for _, k := range slices.Sorted(maps.Keys(m)) {
 		parts = append(parts, fmt.Sprintf("%s (%d)", k, m[k]))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// spanCounts writes span counts by name, the most first.
+func spanCounts(m map[string]int) string {
+	if len(m) == 0 {
+		return "(no spans)"
+	}
+	names := slices.Sorted(maps.Keys(m))
+	slices.SortStableFunc(names, func(x, y string) int { return m[y] - m[x] })
+	var parts []string
+	for _, k := range names {
+		unit := "spans"
+		if m[k] == 1 {
+			unit = "span"
+		}
+		parts = append(parts, fmt.Sprintf("%s (%d %s)", k, m[k], unit))
 	}
 	return strings.Join(parts, ", ")
 }

@@ -2,17 +2,22 @@
 // them into ragstat traces (package trace), one per query and system:
 // OpenTelemetry spans (OTLP/JSON lines as the Collector's file exporter
 // writes them, one OTLP/JSON document, or OTLP protobuf bodies; gzip
-// accepted) under the OpenInference or the GenAI semantic conventions,
-// LangSmith run exports and Langfuse observation exports.
+// accepted), each span under the convention it carries (OpenInference,
+// OpenLLMetry, the Langfuse SDK's, OpenTelemetry GenAI; see Convention)
+// or a documents rule, LangSmith run exports and Langfuse observation
+// exports.
 //
-// Every retrieval span becomes a stage, in pipeline order; the generator's
+// Every retrieval span becomes a stage, in pipeline order (sibling calls
+// of one name, an agent's searches, are the calls of one search step);
+// the generator's
 // input is the exact context text, in which the items of the last retrieval
 // stage are found packed whole, truncated or dropped; its output is the
 // answer, with citations taken by a pattern. Every mapping choice is
 // recorded in the Manifest, and what cannot be mapped (a span kind it does
 // not know, a retrieval span without documents, documents without ids, a
 // trace without a generator, ...) is counted there with the span names, or
-// is an error under Mapping.Strict: nothing is dropped silently.
+// is an error under Mapping.Strict: nothing is dropped silently. An import
+// that writes no trace, or no retrieval list, is a NothingMappedError.
 //
 // Spans of one trace arrive over many lines or requests. A trace stays open
 // until its root span has arrived, every parent its spans name has arrived,
@@ -77,6 +82,11 @@ const DefaultCitation = `\[([^\]\s]+)\]`
 // when Mapping.QueryID is empty.
 var DefaultQueryID = []string{"metadata.query_id", "session.id", "gen_ai.conversation.id"}
 
+// ConversationKeys are the attributes that make traces turns of one
+// conversation: traces sharing the value are its turns, numbered in the
+// order they close.
+var ConversationKeys = []string{"session.id", "gen_ai.conversation.id"}
+
 // DefaultSystemFrom lists the keys tried for the system name when neither
 // Mapping.System nor Mapping.SystemFrom is given; failing them, the input
 // file's base name is the system.
@@ -114,6 +124,11 @@ type Mapping struct {
 	// 0: DefaultCloseAfter for OTLP and EndOfInput for the exports, whose
 	// order carries no promise.
 	CloseAfter int
+	// Convention, when set, reads every OTLP span under that convention
+	// only; "": each span under the convention whose marker it carries.
+	Convention Convention
+	// Documents maps the retrieval lists of spans no convention reads.
+	Documents []DocumentsRule
 }
 
 // rules is a Mapping checked and compiled.
@@ -127,6 +142,7 @@ type rules struct {
 	citation   *regexp.Regexp
 	abstain    *regexp.Regexp
 	closeAfter int
+	docRules   []documentsRule
 }
 
 func (m Mapping) compile(f Format) (*rules, error) {
@@ -153,7 +169,7 @@ func (m Mapping) compile(f Format) (*rules, error) {
 	default:
 		r.systemKeys = DefaultSystemFrom
 	}
-	r.keys = append(append([]string{}, r.queryKeys...), r.systemKeys...)
+	r.keys = append(append(append([]string{}, r.queryKeys...), r.systemKeys...), ConversationKeys...)
 	var err error
 	if r.itemID, err = metadataKey("item id", m.ItemID); err != nil {
 		return nil, err
@@ -168,6 +184,17 @@ func (m Mapping) compile(f Format) (*rules, error) {
 		if name == trace.ContextStage {
 			return nil, fmt.Errorf("stage rename %s=%s: %q is the packed context, made from the generator span", span, name, trace.ContextStage)
 		}
+	}
+	if m.Convention != "" {
+		if _, err := ParseConvention(string(m.Convention)); err != nil {
+			return nil, &diag.OptionError{Option: "convention", Err: err}
+		}
+		if f != OTLP {
+			return nil, &diag.OptionError{Option: "convention", Value: string(m.Convention), Msg: "applies to OTLP spans only"}
+		}
+	}
+	if r.docRules, err = compileDocuments(m.Documents); err != nil {
+		return nil, err
 	}
 	if r.citation, r.abstain, err = m.Patterns(); err != nil {
 		return nil, err
@@ -244,6 +271,8 @@ type Settings struct {
 	Strict                                         bool
 	Stages                                         []string
 	CloseAfter                                     string
+	Convention                                     string   // as ParseConvention reads it
+	Documents                                      []string // as ParseDocuments reads them
 }
 
 // Mapping reads s into the Mapping over the corpus c (nil for none).
@@ -251,9 +280,16 @@ func (s Settings) Mapping(c *corpus.Corpus) (Mapping, error) {
 	m := Mapping{QueryID: s.QueryID, System: s.System, SystemFrom: s.SystemFrom, ItemID: s.ItemID,
 		ItemScore: s.ItemScore, Citation: s.Citation, Abstain: s.Abstain, Strict: s.Strict, Corpus: c}
 	var err error
-	if m.Stages, err = ParseStages(s.Stages); err == nil {
-		m.CloseAfter, err = ParseCloseAfter(s.CloseAfter)
+	if m.Stages, err = ParseStages(s.Stages); err != nil {
+		return m, err
 	}
+	if m.CloseAfter, err = ParseCloseAfter(s.CloseAfter); err != nil {
+		return m, err
+	}
+	if m.Convention, err = ParseConvention(s.Convention); err != nil {
+		return m, &diag.OptionError{Option: "convention", Err: err}
+	}
+	m.Documents, err = ParseDocuments(s.Documents)
 	return m, err
 }
 

@@ -107,3 +107,79 @@ func TestStagesAnalyses(t *testing.T) {
 		}
 	}
 }
+
+// TestStagesContextOnly: traces whose only stage is the context say so,
+// and evidence missing from the context is "not in the context", never
+// "not retrieved": what retrieval found is not known. By hand: refund's
+// relevant exceptions#4 and faq#7 are not in the context, policy#2 is;
+// clearance's exceptions#4 is not.
+func TestStagesContextOnly(t *testing.T) {
+	out, errs, code := ragstat(t, "", "stages", "-j", "testdata/import/judgments.jsonl", "--topics", "testdata/import/topics.jsonl",
+		"--queries", "run", "--unknown-metadata", "allow", "testdata/import/context-only.jsonl")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{
+		`note: its traces record only the context stage: what retrieval found is not known, so evidence missing from the context is "not in the context (no retrieval stage recorded)", never "not retrieved"`,
+		"not in the context (no retrieval stage recorded)  3",
+		"delivered                                         1",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "not retrieved ") {
+		t.Errorf("a context-only trace reports evidence as not retrieved:\n%s", out)
+	}
+}
+
+// TestStagesSearchSteps: an agent's three sibling retrieval calls
+// (captured from a Go service traced with the OpenTelemetry SDK's GenAI
+// spans) are one search step, reported call by call. By hand, q2's
+// relevant items are p2 (grade 2) and p1 (1): call 1 returns p2 p6 (p2
+// new and relevant: recall 1/2), call 2 p3 p2 (p2 again: 1 duplicate,
+// recall 1/2), call 3 p1 p3 (p1 new and relevant, p3 again: recall 1);
+// the first relevant item comes at call 1; the union p2 p6 p3 p1 holds
+// both relevant items, both packed, and the answer cites p2 alone.
+func TestStagesSearchSteps(t *testing.T) {
+	out, errs, code := ragstat(t, "", "stages", "-j", "testdata/agent/judgments.jsonl", "--topics", "testdata/agent/topics.jsonl",
+		"--corpus", "testdata/agent/corpus.jsonl", "--query-id", "app.query_id", "testdata/agent/agent.otlp.jsonl")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	want := `
+Search steps (calls of one search, not stages):
+  query q2, retrieval kb: 3 calls, 2 relevant judged
+    call 1 "clearance items refund": 2 items, 2 new (1 relevant), 0 duplicates; recall so far 0.5000
+    call 2 "refund policy 2024": 2 items, 1 new (0 relevant), 1 duplicates; recall so far 0.5000
+    call 3 "refund window days": 2 items, 1 new (1 relevant), 1 duplicates; recall so far 1.0000
+    first relevant at call 1; union 4 items (2 duplicate returns), 2 relevant; in the context 2 (2 relevant); cited 1 (1 relevant)
+`
+	if !strings.Contains(out, want) {
+		t.Errorf("output lacks%s\n%s", want, out)
+	}
+	if !strings.Contains(errs, "note: 1 search step of sibling retrieval calls (one stage, not one a call): retrieval kb (3 calls)") {
+		t.Errorf("summary lacks the search step:\n%s", errs)
+	}
+}
+
+// TestStagesTurns: stages gives each stage's means by conversation turn
+// (stages.TestTurnsMerge merges shards of them). By hand (min grade 1): turn 1 holds
+// refund (relevant exceptions#4, policy#2, faq#7; r returns the first
+// two: R 2/3, RR 1) and the unanswerable limits (not scored); turn 2
+// holds clearance (relevant exceptions#4; r returns policy#2: R 0, RR 0).
+func TestStagesTurns(t *testing.T) {
+	args := []string{"stages", "-j", "testdata/import/judgments.jsonl", "--topics", "testdata/import/topics.jsonl",
+		"--unknown-metadata", "allow", "testdata/import/turns.jsonl"}
+	out, errs, code := ragstat(t, "", args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	want := `
+By conversation turn (each stage's means over the turn's scored traces):
+  turn 1: 2 traces, 1 scored
+    r: R 0.6667, RR 1.0000, nDCG `
+	if !strings.Contains(out, want) || !strings.Contains(out, "  turn 2: 1 traces, 1 scored\n    r: R 0.0000, RR 0.0000, nDCG 0.0000\n") {
+		t.Errorf("output lacks the turns:\n%s", out)
+	}
+}
