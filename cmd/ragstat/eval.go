@@ -19,7 +19,7 @@ type policyFlags struct {
 	Judgments       string         `short:"j" required:"" placeholder:"FILE" help:"Judgments (qrels): TREC, JSONL or JSON object; gzip and - for stdin accepted."`
 	JudgmentsFormat string         `default:"auto" enum:"auto,trec,jsonl,json" help:"Force the judgments format (${enum})."`
 	RunFormat       string         `default:"auto" enum:"auto,trec,jsonl,json" help:"Force the run format (${enum})."`
-	Metric          []string       `short:"m" placeholder:"NAME" help:"Metric to compute (repeatable): nDCG@10, R@100, RR@10, AP, bpref, ERR@10, ...; trec_eval names (ndcg_cut.10, map, P.5,10) and ranx names (ndcg_burges@10) compute their tool's measure. Default: R@k RR@k nDCG@k."`
+	Metric          []string       `short:"m" sep:"none" placeholder:"NAME" help:"Metric to compute (repeatable): nDCG@10, R@100, RR@10, AP, bpref, ERR@10, ...; trec_eval names (ndcg_cut.10, map, P.5,10) and ranx names (ndcg_burges@10) compute their tool's measure. Default: R@k RR@k nDCG@k."`
 	Like            string         `placeholder:"TOOL" help:"Set every policy to a tool's behaviour: trec_eval, pytrec_eval, ir_measures or ranx; explicit flags still override it."`
 	K               stages.Cutoffs `short:"k" placeholder:"K" help:"${cutoff_help}"`
 	MinGrade        int            `default:"1" help:"Relevance threshold: the hit test and the recall denominator use it."`

@@ -1,0 +1,52 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestFirstContactOutputs holds what a new user meets on the example files: each
+// case a command line, its exit status and what its output must (and must
+// not) say.
+func TestFirstContactOutputs(t *testing.T) {
+	t.Chdir(exampleDir(t))
+	pipe := func(args ...string) []string {
+		return append([]string{"-j", "pipeline/judgments.jsonl", "--topics", "pipeline/topics.jsonl"}, args...)
+	}
+	tests := []struct {
+		name     string
+		stdin    string
+		args     []string
+		code     int
+		has, not []string // in stdout and stderr together
+	}{
+		{name: "trec_eval parameters in one -m", args: []string{"eval", "-j", "qrels.jsonl", "-m", "P.5,10", "-k", "3", "A.jsonl"},
+			has: []string{"P_5", "P_10"}},
+		{name: "intervene --min-grade 0", args: append([]string{"intervene", "--endpoint", "http://127.0.0.1:1/v1", "--min-grade", "0"}, pipe("pipeline/traces-v1.jsonl")...),
+			code: exitInput, has: []string{"--min-grade 0 must be a positive grade on the scale 0..3"}},
+		{name: "intervene --min-grade 9", args: append([]string{"intervene", "--endpoint", "http://127.0.0.1:1/v1", "--min-grade", "9"}, pipe("pipeline/traces-v1.jsonl")...),
+			code: exitInput, has: []string{"--min-grade 9 must be a positive grade on the scale 0..3"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, errs, code := ragstat(t, tt.stdin, tt.args...)
+			all := out + errs
+			if code != tt.code {
+				t.Errorf("exit %d, want %d:\n%s", code, tt.code, all)
+			}
+			for _, s := range tt.has {
+				if !strings.Contains(all, s) {
+					t.Errorf("output lacks %q:\n%s", s, all)
+				}
+			}
+			for _, s := range tt.not {
+				if strings.Contains(all, s) {
+					t.Errorf("output holds %q:\n%s", s, all)
+				}
+			}
+		})
+	}
+}
+
+var _ = filepath.Join
