@@ -82,10 +82,16 @@ const Stdin = "-"
 func Open(path string, stdin io.Reader) (*File, error) {
 	f := &File{Name: path, path: path}
 	if path == Stdin {
+		if o, ok := stdin.(*onceReader); ok && o.read {
+			return nil, &diag.Error{File: path, Msg: "standard input can be read once, and an earlier input took it",
+				Hint: "give all inputs but one as files"}
+		}
 		if err := f.copyOf(stdin); err != nil {
 			return nil, err
 		}
-	} else if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() && !st.IsDir() {
+	} else if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return nil, &diag.Error{File: path, Msg: "is a directory, not a file", Hint: "name a file in it"}
+	} else if err == nil && !st.Mode().IsRegular() {
 		if st.Mode()&os.ModeCharDevice != 0 {
 			return nil, &diag.Error{File: path, Msg: "a device, not a file", Hint: "give a file, or - for standard input"}
 		}
@@ -103,6 +109,26 @@ func Open(path string, stdin io.Reader) (*File, error) {
 		return nil, &diag.Error{Msg: "empty file name"}
 	}
 	return f.checked()
+}
+
+// Once wraps standard input so that Open refuses "-" once anything has
+// read from it: a second "-" is then an error that says so, not an empty
+// file.
+func Once(stdin io.Reader) io.Reader {
+	if _, ok := stdin.(*onceReader); ok || stdin == nil {
+		return stdin
+	}
+	return &onceReader{r: stdin}
+}
+
+type onceReader struct {
+	r    io.Reader
+	read bool
+}
+
+func (o *onceReader) Read(p []byte) (int, error) {
+	o.read = true
+	return o.r.Read(p)
 }
 
 // FromReader makes a File of everything r yields, copied to a temporary

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -27,6 +26,15 @@ func TestFirstContactOutputs(t *testing.T) {
 			code: exitInput, has: []string{"--min-grade 0 must be a positive grade on the scale 0..3"}},
 		{name: "intervene --min-grade 9", args: append([]string{"intervene", "--endpoint", "http://127.0.0.1:1/v1", "--min-grade", "9"}, pipe("pipeline/traces-v1.jsonl")...),
 			code: exitInput, has: []string{"--min-grade 9 must be a positive grade on the scale 0..3"}},
+		{name: "standard input twice", stdin: "{\"query\":\"q\",\"item\":\"d\",\"grade\":1}\n", args: []string{"eval", "-j", "-", "-"},
+			code: exitInput, has: []string{"standard input can be read once"}, not: []string{"file is empty", "swap"}},
+		{name: "a directory", args: []string{"eval", "-j", "qrels.jsonl", "pipeline"},
+			code: exitInput, has: []string{"pipeline: is a directory, not a file"}, not: []string{"read pipeline"}},
+		{name: "traces given to eval", args: []string{"eval", "-j", "pipeline/judgments.jsonl", "pipeline/traces-v1.jsonl"},
+			code: exitInput, has: []string{"holds traces (jsonl); runs expected", "ragstat stages evaluates traces"}},
+		{name: "a metric's typo", args: []string{"eval", "-j", "qrels.jsonl", "-m", "nDGC@3", "A.jsonl"},
+			code: exitInput, has: []string{`did you mean "nDCG@3"?`}},
+		{name: "help without jargon", args: []string{"--help"}, not: []string{"source document"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -48,5 +56,3 @@ func TestFirstContactOutputs(t *testing.T) {
 		})
 	}
 }
-
-var _ = filepath.Join

@@ -51,7 +51,7 @@ func (e *env) notes(lines ...string) {
 
 type cli struct {
 	VersionFlag     kong.VersionFlag `name:"version" short:"v" help:"Print the version and exit."`
-	Demo            demoCmd          `cmd:"" help:"Evaluate the source document's example and tell what the numbers say."`
+	Demo            demoCmd          `cmd:"" help:"Evaluate an embedded example (two rankings, then two traced pipelines) and tell what the numbers say."`
 	Eval            evalCmd          `cmd:"" help:"Evaluate runs against judgments, strictly."`
 	TrecEval        trecEvalCmd      `cmd:"" name:"trec-eval" passthrough:"" help:"A drop-in for NIST trec_eval v10 (same flags, same output)."`
 	Merge           mergeCmd         `cmd:"" help:"Merge the partial results of eval, stages or compare --shard I/N --format json into the result one run gives."`
@@ -103,6 +103,7 @@ func run(args []string, e *env) int {
 		fmt.Fprintln(e.stderr, "ragstat: --copy-limit:", err)
 		return exitInput
 	}
+	e.stdin = input.Once(e.stdin)
 	if err := ctx.Run(e); err != nil {
 		return fail(e, err)
 	}
