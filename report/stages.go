@@ -241,7 +241,7 @@ func contextLines(w io.Writer, c stages.ContextReport) {
 		if len(c.OverBudget) > 0 {
 			fmt.Fprintf(w, "  OVER BUDGET: %s\n", strings.Join(c.Overages(), "; "))
 		} else {
-			fmt.Fprintln(w, "  every context fits its budget")
+			fmt.Fprintln(w, "  "+c.Fits())
 		}
 		reportedLines(w, c)
 	}
@@ -282,6 +282,15 @@ func validityLines(w io.Writer, v stages.ValidityReport) {
 	}
 }
 
+// Rate writes a rate with four decimals, or "-" for a rate over nothing
+// (nil).
+func Rate(r *float64) string {
+	if r == nil {
+		return "-"
+	}
+	return strconv.FormatFloat(*r, 'f', 4, 64)
+}
+
 func orDash(s string) string {
 	if s == "" {
 		return "-"
@@ -295,12 +304,16 @@ func answerLines(w io.Writer, a stages.AnswerReport) {
 		fmt.Fprintf(w, "; no answer recorded for %d: %s", len(a.NoAnswer), strings.Join(a.NoAnswer, ", "))
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintf(w, "  abstention on unanswerable: %d (rate %.4f); false abstention on answerable: %d (rate %.4f)\n",
-		a.Abstained, a.AbstentionRate, a.FalseAbstentions, a.FalseAbstentionRate)
+	fmt.Fprintf(w, "  abstention on unanswerable: %d (rate %s); false abstention on answerable: %d (rate %s)\n",
+		a.Abstained, Rate(a.AbstentionRate), a.FalseAbstentions, Rate(a.FalseAbstentionRate))
 	if len(a.NoAbstention) > 0 {
 		fmt.Fprintf(w, "  abstention not recorded for %d (left out of both rates): %s\n", len(a.NoAbstention), strings.Join(a.NoAbstention, ", "))
 	}
-	fmt.Fprintf(w, "  citations: %d, supported %d (%.4f), facts cited %.4f\n", a.Cited, a.Supported, a.CitationSupport, a.FactsCited)
+	facts := Rate(a.FactsCited)
+	if a.FactsCited == nil {
+		facts += " (no answered query has required facts)"
+	}
+	fmt.Fprintf(w, "  citations: %d, supported %d (%s), facts cited %s\n", a.Cited, a.Supported, Rate(a.CitationSupport), facts)
 	for _, c := range a.NotShown {
 		fmt.Fprintf(w, "  cited but not in the context: query %s, item %s\n", c.Query, c.Item)
 	}

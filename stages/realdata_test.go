@@ -110,7 +110,7 @@ func TestFEVER(t *testing.T) {
 		t.Fatalf("covered %d of %d: the fixture should cover most claims but not all", covered, len(sys.Facts))
 	}
 	a := sys.Answers
-	if a.Unanswerable != nei || a.Abstained != abstained || math.Abs(a.AbstentionRate-float64(abstained)/float64(nei)) > 1e-12 {
+	if a.Unanswerable != nei || a.Abstained != abstained || a.AbstentionRate == nil || math.Abs(*a.AbstentionRate-float64(abstained)/float64(nei)) > 1e-12 {
 		t.Fatalf("abstention %+v, want %d of %d", a, abstained, nei)
 	}
 }

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -54,5 +57,38 @@ func TestFirstContactOutputs(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestStagesUnrecorded: what the traces do not record is said so, never
+// printed as a number: no budget, no abstention flag, topics without
+// facts (rates over no query are "-").
+func TestStagesUnrecorded(t *testing.T) {
+	dir := exampleDir(t)
+	t.Chdir(filepath.Join(dir, "pipeline"))
+	strip := func(name string, res ...*regexp.Regexp) {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, re := range res {
+			data = re.ReplaceAll(data, nil)
+		}
+		if err := os.WriteFile(name, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	strip("traces-v2.jsonl", regexp.MustCompile(`"budget_tokens": \d+, `), regexp.MustCompile(`, "abstained": (true|false)`))
+	strip("topics.jsonl", regexp.MustCompile(`, "facts": \[[^\n]*?\]\}\]`))
+	out, errs, code := ragstat(t, "", "stages", "-j", "judgments.jsonl", "--topics", "topics.jsonl", "--corpus", "corpus.jsonl",
+		"--tokenizer", "o200k_base", "traces-v2.jsonl")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	golden(t, "stages.unrecorded.golden", out)
+	for _, bad := range []string{"every context fits its budget", "rate 0.0000", "facts cited 0.0000"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("output says %q", bad)
+		}
 	}
 }

@@ -41,6 +41,7 @@ var pages = sync.OnceValue(func() *template.Template { return template.Must(page
 func pagesFor(p eval.Policy) (*template.Template, error) {
 	return template.New("").Funcs(template.FuncMap{
 		"f4":     func(v float64) string { return strconv.FormatFloat(v, 'f', 4, 64) },
+		"rate":   report.Rate,
 		"signed": func(v float64) string { return fmt.Sprintf("%+.4f", v) },
 		"short":  func(s string) string { return s[:min(len(s), 16)] },
 		"pct":    func(v float64) float64 { return 100 * v },
