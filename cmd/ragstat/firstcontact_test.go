@@ -92,3 +92,32 @@ func TestStagesUnrecorded(t *testing.T) {
 		}
 	}
 }
+
+// TestStagesUnjudgedTotals: items without a judgment are named once a
+// trace, not once a stage, with eval's totals line; ids that are content
+// hashes point to --item-id.
+func TestStagesUnjudgedTotals(t *testing.T) {
+	dir := exampleDir(t)
+	t.Chdir(filepath.Join(dir, "pipeline"))
+	for _, name := range []string{"traces-v1.jsonl", "traces-v2.jsonl"} {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data = []byte(strings.ReplaceAll(string(data), `"faq#7"`, `"sha256:0123456789abcdef"`))
+		if err := os.WriteFile(name, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, errs, code := ragstat(t, "", "stages", "-j", "judgments.jsonl", "--topics", "topics.jsonl", "--corpus", "corpus.jsonl",
+		"--unknown-metadata", "allow", "traces-v1.jsonl", "traces-v2.jsonl")
+	if code != exitInput {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	golden(t, "stages.unjudged.golden", errs)
+	for _, want := range []string{"in all: 4 returned items in 2 queries have no judgment", "--item-id"} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("stderr lacks %q", want)
+		}
+	}
+}

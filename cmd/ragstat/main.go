@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/alecthomas/kong"
 	"golang.org/x/term"
@@ -129,7 +130,12 @@ func fail(e *env, err error) int {
 		code, err = x.code, x.err
 	}
 	if err != nil {
-		fmt.Fprintln(e.stderr, "ragstat:", diag.Flagged(err))
+		msg := diag.Flagged(err).Error()
+		fmt.Fprintln(e.stderr, "ragstat:", msg)
+		if strings.Contains(msg, `item "sha256:`) && strings.Contains(msg, "no judgment") {
+			e.notes(`ids such as "sha256:..." are content hashes: the spans carried no id for these documents; ` +
+				"name the metadata key that holds your ids with --item-id (import, stages, compare, pool and intervene take it)")
+		}
 	}
 	return code
 }
