@@ -21,7 +21,10 @@ type Stages struct {
 	Inputs   []Input
 	Result   *stages.Result
 	PerQuery bool
-	Notes    []string
+	// PerQueryOut names the file each trace's record was written to, if
+	// any: a summary's listings point there for the rest.
+	PerQueryOut string
+	Notes       []string
 	// Shard marks a partial result (stages --shard): recorded in the JSON
 	// manifest for ragstat merge.
 	Shard *manifest.Shard
@@ -77,13 +80,13 @@ func stagesTable(w io.Writer, r *Stages) error {
 			return err
 		}
 		more := "--per-query lists them all"
-		if sys.Summary {
+		if sys.Summary && r.PerQueryOut != "" {
 			more = "the per-query file lists them all"
 		}
 		waterfall(w, "Where relevant evidence stopped (relevant judgments of answerable queries)", sys.Loss, r.PerQuery, more)
 		if sys.FactLoss.Total > 0 {
 			waterfall(w, "Where required facts stopped", sys.FactLoss, r.PerQuery, more)
-			factLines(w, sys)
+			factLines(w, sys, more)
 		}
 		contextLines(w, sys.Context)
 		validityLines(w, sys.Validity)
@@ -213,7 +216,7 @@ func bar(n, total int) string {
 	return strings.Repeat("#", (n*30+total-1)/total)
 }
 
-func factLines(w io.Writer, sys *stages.System) {
+func factLines(w io.Writer, sys *stages.System, more string) {
 	last := len(sys.Stages) - 1
 	fmt.Fprintln(w, "\nRequired-fact coverage at the final stage (kept apart from recall):")
 	for _, qf := range sys.Facts {
@@ -224,7 +227,7 @@ func factLines(w io.Writer, sys *stages.System) {
 		fmt.Fprintln(w, line)
 	}
 	if n := sys.FactLines - len(sys.Facts); sys.Summary && n > 0 {
-		fmt.Fprintf(w, "  ... %d more (the per-query file lists them all)\n", n)
+		fmt.Fprintf(w, "  ... %d more (%s)\n", n, more)
 	}
 }
 
