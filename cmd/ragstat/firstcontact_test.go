@@ -121,3 +121,47 @@ func TestStagesUnjudgedTotals(t *testing.T) {
 		}
 	}
 }
+
+// TestRepeatedJudgments: several -j files are merged on every command that
+// evaluates (eval, stages, compare, intervene's reading), a pair graded
+// differently in two files is an error naming both, and a command that
+// reads one file refuses a second instead of keeping the last.
+func TestRepeatedJudgments(t *testing.T) {
+	t.Chdir(exampleDir(t))
+	halves := func(name, first, second string) {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.SplitAfter(strings.TrimSuffix(string(data), "\n"), "\n")
+		os.WriteFile(first, []byte(strings.Join(lines[:len(lines)/2], "")), 0o644)
+		os.WriteFile(second, []byte(strings.Join(lines[len(lines)/2:], "")+"\n"), 0o644)
+	}
+	halves("qrels.jsonl", "q1.jsonl", "q2.jsonl")
+	halves("pipeline/judgments.jsonl", "j1.jsonl", "j2.jsonl")
+	os.WriteFile("conflict.jsonl", []byte("{\"query\":\"refund\",\"item\":\"policy\",\"grade\":1}\n"), 0o644)
+
+	whole, _, _ := ragstat(t, "", "eval", "-j", "qrels.jsonl", "-k", "3", "A.jsonl", "B.jsonl")
+	merged, errs, code := ragstat(t, "", "eval", "-j", "q1.jsonl", "-j", "q2.jsonl", "-k", "3", "A.jsonl", "B.jsonl")
+	if code != 0 || merged != whole {
+		t.Errorf("eval over two halves: exit %d, %s\n%s\nwant\n%s", code, errs, merged, whole)
+	}
+	_, errs, code = ragstat(t, "", "eval", "-j", "qrels.jsonl", "-j", "conflict.jsonl", "A.jsonl")
+	if want := `conflict.jsonl:1: query "refund", item "policy": graded 1 here and 3 in qrels.jsonl line 1`; code != exitInput || !strings.Contains(errs, want) {
+		t.Errorf("conflict: exit %d: %s", code, errs)
+	}
+	stagesArgs := []string{"--topics", "pipeline/topics.jsonl", "--corpus", "pipeline/corpus.jsonl", "pipeline/traces-v1.jsonl", "pipeline/traces-v2.jsonl"}
+	whole, _, _ = ragstat(t, "", append([]string{"stages", "-j", "pipeline/judgments.jsonl"}, stagesArgs...)...)
+	merged, errs, code = ragstat(t, "", append([]string{"stages", "-j", "j1.jsonl", "-j", "j2.jsonl"}, stagesArgs...)...)
+	if code != 0 || merged != whole {
+		t.Errorf("stages over two halves: exit %d, %s\n%s", code, errs, merged)
+	}
+	_, errs, code = ragstat(t, "", "compare", "-j", "q1.jsonl", "-j", "q2.jsonl", "-k", "3", "A.jsonl", "B.jsonl")
+	if code != 0 {
+		t.Errorf("compare over two halves: exit %d, %s", code, errs)
+	}
+	_, errs, code = ragstat(t, "", "pool", "-j", "q1.jsonl", "-j", "q2.jsonl", "--out", "queue.jsonl", "A.jsonl")
+	if code != exitInput || !strings.Contains(errs, "given twice (q1.jsonl, q2.jsonl): this command reads one file") {
+		t.Errorf("pool -j twice: exit %d: %s", code, errs)
+	}
+}

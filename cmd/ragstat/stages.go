@@ -59,7 +59,7 @@ func (c *stagesCmd) Run(e *env) error {
 	run := parquetio.StagesRun{Request: c.request(), Traces: c.Traces, Shard: sel.Part(), Format: c.Format, PerQuery: c.PerQuery,
 		PerQueryOut: c.PerQueryOut, Force: c.Force, FailOnViolation: c.FailOnViolation, Version: Version}
 	run.Keep = sel.Keep()
-	world := parquetio.StagesWorld{Files: e.files(), Stdin: e.stdin, Stdout: e.stdout, Stderr: e.stderr, Terminal: e.terminal,
+	world := parquetio.StagesWorld{Files: c.files(e), Stdin: e.stdin, Stdout: e.stdout, Stderr: e.stderr, Terminal: e.terminal,
 		Now: time.Now, Formats: e.traceFormats(c.mappingFlags, c.stageFlags, &mapped), Mapped: &mapped,
 		Preset: func(preset []string) { c.announcePreset(e, preset) }}
 	violations, err := run.Run(world, func(r *report.Stages) error {
