@@ -18,6 +18,7 @@ import (
 	"html/template"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -108,6 +109,8 @@ type panel struct {
 	Candidate, Metric         string
 	Bars, Scatter             template.HTML
 	Regressions, Improvements []compare.Moved
+	// Shown is the panel the page opens on: the first whose queries moved.
+	Shown bool
 }
 
 type compareView struct {
@@ -178,7 +181,7 @@ func Saved(w io.Writer, path string, stdin io.Reader) error {
 
 // Compare writes the HTML report of a comparison.
 func Compare(w io.Writer, r *compare.Result) error {
-	p, err := newPage(fmt.Sprintf("ragstat compare: %s vs %d candidate(s)", r.Base, len(r.Candidates)), r.Setup(), r.Manifest)
+	p, err := newPage("ragstat compare: "+r.Base+" vs "+names(r.Candidates), r.Setup(), r.Manifest)
 	if err != nil {
 		return err
 	}
@@ -192,12 +195,19 @@ func Compare(w io.Writer, r *compare.Result) error {
 			v.Slices = append(v.Slices, row(s.Name, s.N, s.TooSmall, c, span))
 		}
 	}
+	shown := -1
 	for i, x := range r.Extremes {
 		moves := r.Moves(x.Candidate, x.Metric)
 		label := x.Candidate + ", " + x.Metric
 		v.Panels = append(v.Panels, panel{ID: "p" + strconv.Itoa(i), Candidate: x.Candidate, Metric: x.Metric,
 			Bars: diffBars(moves, "per-query difference, "+label), Scatter: scatter(moves, "base vs candidate, "+label),
 			Regressions: x.Regressions, Improvements: x.Improvements})
+		if shown < 0 && slices.ContainsFunc(moves, func(m compare.Moved) bool { return m.Diff != 0 }) {
+			shown = i
+		}
+	}
+	if len(v.Panels) > 0 {
+		v.Panels[max(shown, 0)].Shown = true
 	}
 	for _, l := range r.Losses {
 		v.Losses = append(v.Losses, lossView{System: l.System,
@@ -224,6 +234,14 @@ func Compare(w io.Writer, r *compare.Result) error {
 		}
 	}
 	return t.ExecuteTemplate(w, "compare.tmpl", v)
+}
+
+// names lists systems for a title: up to three, then how many more.
+func names(systems []string) string {
+	if len(systems) <= 3 {
+		return strings.Join(systems, ", ")
+	}
+	return strings.Join(systems[:3], ", ") + fmt.Sprintf(" and %d more", len(systems)-3)
 }
 
 func row(scope string, n int, tooSmall bool, c compare.Comparison, span float64) statRow {
