@@ -25,8 +25,8 @@ type StagesRun struct {
 	// Shard, with Request.Keep, makes the result one shard's part for
 	// ragstat merge (shard.Selection's Part and Keep); nil: every query.
 	Shard *manifest.Shard
-	// Format is the report's, "table" or "json": json records every
-	// file's SHA-256.
+	// Format is the report's, "table", "json" or "html": json and html
+	// record every file's SHA-256.
 	Format string
 	// PerQuery puts the per-query rows and every lost item in the report.
 	PerQuery bool
@@ -102,7 +102,7 @@ func (r StagesRun) Run(w StagesWorld, render func(*report.Stages) error) (violat
 		return nil, err
 	}
 	inputs := report.StagesInputs(src, cmp.Or(w.Mapped, &traceimport.Manifests{}))
-	if r.Format == "json" {
+	if r.Format == "json" || r.Format == "html" {
 		if err := report.Digests(inputs, src.All()); err != nil {
 			return nil, err
 		}

@@ -413,6 +413,10 @@ func (j *jsonWriter) system(jm jsonMetrics, sys *stages.System) error {
 	return err
 }
 
+// Saved is r as ReadStages reads it back from its JSON, for renderers of
+// saved results (an HTML report made at once).
+func (r *Stages) Saved() *SavedStages { return &SavedStages{Stages: r, Manifest: r.manifest()} }
+
 // manifest records the inputs by digest, the policy, metrics and cutoffs,
 // the tokenizer, each system's configuration and the query set.
 func (r *Stages) manifest() *manifest.Manifest {

@@ -165,3 +165,20 @@ func TestRepeatedJudgments(t *testing.T) {
 		t.Errorf("pool -j twice: exit %d: %s", code, errs)
 	}
 }
+
+// TestStagesHTML: stages writes its HTML report at once, as compare does,
+// the same page ragstat report makes of its JSON.
+func TestStagesHTML(t *testing.T) {
+	t.Chdir(filepath.Join(exampleDir(t), "pipeline"))
+	args := []string{"stages", "-j", "judgments.jsonl", "--topics", "topics.jsonl", "--corpus", "corpus.jsonl", "traces-v1.jsonl", "traces-v2.jsonl"}
+	page, errs, code := ragstat(t, "", append(args, "-f", "html")...)
+	if code != 0 || !strings.HasPrefix(page, "<!DOCTYPE html>") || !strings.Contains(page, "ragstat stages: 2 system(s)") {
+		t.Fatalf("stages -f html: exit %d, %s\n%.300s", code, errs, page)
+	}
+	doc, _, _ := ragstat(t, "", append(args, "-f", "json")...)
+	os.WriteFile("stages.json", []byte(doc), 0o644)
+	saved, errs, code := ragstat(t, "", "report", "stages.json")
+	if code != 0 || saved != page {
+		t.Errorf("ragstat report of the JSON differs from stages -f html (exit %d, %s)", code, errs)
+	}
+}

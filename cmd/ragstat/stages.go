@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ragstat/ragstat/internal/htmlreport"
 	"github.com/ragstat/ragstat/parquetio"
 	"github.com/ragstat/ragstat/report"
 	"github.com/ragstat/ragstat/shard"
@@ -24,7 +25,7 @@ type stagesCmd struct {
 	Truncated       string   `default:"error" enum:"error,inherit,drop" help:"A context item shorter than its corpus text whose judgment has no span: ${enum}."`
 	UnknownMetadata string   `default:"error" enum:"error,allow" help:"With scopes or dates in play, an item with no metadata: ${enum}."`
 	FailOnViolation bool     `help:"Exit 3 when an out-of-scope item appears in any stage."`
-	Format          string   `short:"f" default:"table" enum:"table,json" help:"Output format (${enum})."`
+	Format          string   `short:"f" default:"table" enum:"table,json,html" help:"Output format (${enum}); html is the report ragstat report makes of the JSON."`
 	PerQuery        bool     `help:"Print per-query rows and every lost item."`
 	PerQueryOut     string   `placeholder:"FILE" help:"Write each trace's record (per-stage values, lost items, facts, budget, validity, answer) to FILE as it is evaluated: Parquet (a row per trace and stage) when it ends in .parquet, JSON Lines otherwise. (With the table and no --per-query, memory stays flat in the number of traces, with or without it.)"`
 	Force           bool     `help:"Overwrite --per-query-out's FILE if it exists."`
@@ -63,7 +64,11 @@ func (c *stagesCmd) Run(e *env) error {
 		Now: time.Now, Formats: e.traceFormats(c.mappingFlags, c.stageFlags, &mapped), Mapped: &mapped,
 		Preset: func(preset []string) { c.announcePreset(e, preset) }}
 	violations, err := run.Run(world, func(r *report.Stages) error {
-		if err := report.RenderStages(e.stdout, c.Format, r); err != nil {
+		render := func() error { return report.RenderStages(e.stdout, c.Format, r) }
+		if c.Format == "html" {
+			render = func() error { return htmlreport.Stages(e.stdout, r.Saved()) }
+		}
+		if err := render(); err != nil {
 			return internal(err)
 		}
 		return nil
