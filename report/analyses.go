@@ -82,8 +82,8 @@ func redundancyLines(w io.Writer, r stages.RedundancyReport) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "    stage\tlists\titems\twithout text\texact pairs\tnear pairs\tlists with repeats\trepeat %s\tof\tshare\tunique relevant\tof relevant\n", r.Unit)
 	for _, s := range r.Stages {
-		fmt.Fprintf(tw, "    %s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.4f\t%d\t%d\n", s.Stage, s.Lists, s.Items, s.NoText,
-			s.ExactPairs, s.NearPairs, s.WithRepeats, s.RepeatTokens, s.Tokens, s.RepeatShare, s.UniqueRelevant, s.RelevantItems)
+		fmt.Fprintf(tw, "    %s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%d\t%d\n", s.Stage, s.Lists, s.Items, s.NoText,
+			s.ExactPairs, s.NearPairs, s.WithRepeats, s.RepeatTokens, s.Tokens, over(s.Tokens, s.RepeatShare, 4), s.UniqueRelevant, s.RelevantItems)
 	}
 	tw.Flush()
 	for _, s := range r.Stages {
