@@ -93,5 +93,5 @@ func (c Cost) Of(inputTokens, outputTokens int) float64 {
 
 // String states the prices.
 func (c Cost) String() string {
-	return strings.TrimSpace(fmt.Sprintf("%g per 1M input tokens, %g per 1M output tokens", c.Input, c.Output))
+	return strings.TrimSpace(fmt.Sprintf("%g USD per 1M input tokens, %g USD per 1M output tokens", c.Input, c.Output))
 }

@@ -228,12 +228,32 @@ func (rk *Ranking) Ranks(n int) string {
 	return strings.Join(parts, " ")
 }
 
-// sliceLabel is the slice's name, marked when too small.
-func (s *SliceResult) label() string {
-	if s.TooSmall {
-		return s.Name + " (too small)"
+// tested counts the slices large enough to be tested.
+func (r *Result) tested() int {
+	n := 0
+	for _, s := range r.Slices {
+		if !s.TooSmall {
+			n++
+		}
 	}
-	return s.Name
+	return n
+}
+
+// tooSmallLine names, on one line, the slices too small to be tested,
+// with their sizes ("" when there is none): their rows would only repeat
+// that they are untested.
+func (r *Result) tooSmallLine() string {
+	var names []string
+	for _, s := range r.Slices {
+		if s.TooSmall {
+			names = append(names, fmt.Sprintf("%s (%d)", s.Name, s.N))
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("too small to be tested (fewer than %d queries; every value in the JSON and CSV output): %d slice(s): %s",
+		r.Settings.MinSlice, len(names), strings.Join(names, ", "))
 }
 
 func table(w io.Writer, r *Result) error {
@@ -252,11 +272,18 @@ func table(w io.Writer, r *Result) error {
 	}
 	if len(r.Slices) > 0 {
 		fmt.Fprintf(tw, "\nslices (at least %d queries to be tested)\n", r.Settings.MinSlice)
-		row(append([]string{"slice", "n", "candidate", "metric"}, StatHeader...)...)
+		if r.tested() > 0 {
+			row(append([]string{"slice", "n", "candidate", "metric"}, StatHeader...)...)
+		}
 		for _, s := range r.Slices {
 			for _, c := range s.Comparisons {
-				row(append([]string{s.label(), strconv.Itoa(s.N), c.Candidate, c.Metric}, c.Cells()...)...)
+				if !s.TooSmall {
+					row(append([]string{s.Name, strconv.Itoa(s.N), c.Candidate, c.Metric}, c.Cells()...)...)
+				}
 			}
+		}
+		if l := r.tooSmallLine(); l != "" {
+			fmt.Fprintln(tw, l)
 		}
 	}
 	if err := tw.Flush(); err != nil {
@@ -275,11 +302,15 @@ func (r *Result) tableExtremes(w io.Writer) error {
 			if len(part.moved) == 0 {
 				continue
 			}
-			fmt.Fprintf(w, "\nlargest %s: %s, %s (relevant items as grade@rank, in rank order)\n", part.what, idtext.Show(x.Candidate), idtext.Show(x.Metric))
+			how := " (relevant items as grade@rank, in rank order)"
+			if !ranked(part.moved) {
+				how = ""
+			}
+			fmt.Fprintf(w, "\nlargest %s: %s, %s%s\n", part.what, idtext.Show(x.Candidate), idtext.Show(x.Metric), how)
 			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "query\tbase\tcand\tdiff\tbase ranks\tcand ranks\ttext")
+			fmt.Fprintln(tw, strings.Join(movedHeader(part.moved), "\t"))
 			for _, m := range part.moved {
-				fmt.Fprintln(tw, strings.Join(shown(movedCells(m)), "\t"))
+				fmt.Fprintln(tw, strings.Join(shown(movedCells(m, ranked(part.moved))), "\t"))
 			}
 			if err := tw.Flush(); err != nil {
 				return err
@@ -290,8 +321,11 @@ func (r *Result) tableExtremes(w io.Writer) error {
 }
 
 // movedCells formats a moved query: id, values, both rankings' relevant
-// ranks and the start of its text.
-func movedCells(m Moved) []string {
+// ranks (when ranks, see ranked) and the start of its text.
+func movedCells(m Moved, ranks bool) []string {
+	if !ranks {
+		return []string{m.Query, f4(m.Base), f4(m.Cand), signed(m.Diff), clip(m.Text, 60)}
+	}
 	return []string{m.Query, f4(m.Base), f4(m.Cand), signed(m.Diff), m.BaseRanking.Ranks(5), m.CandRanking.Ranks(5), clip(m.Text, 60)}
 }
 
@@ -301,6 +335,26 @@ func shown(cells []string) []string {
 		cells[i] = idtext.Show(c)
 	}
 	return cells
+}
+
+// movedHeader names the columns of movedCells for moved.
+func movedHeader(moved []Moved) []string {
+	if !ranked(moved) {
+		return []string{"query", "base", "cand", "diff", "text"}
+	}
+	return []string{"query", "base", "cand", "diff", "base ranks", "cand ranks", "text"}
+}
+
+// ranked reports whether any moved query knows where its relevant items
+// sit: a comparison of saved results or of traces' stages does not, and
+// then the rank columns are left out rather than filled with "?".
+func ranked(moved []Moved) bool {
+	for _, m := range moved {
+		if m.BaseRanking != nil || m.CandRanking != nil {
+			return true
+		}
+	}
+	return false
 }
 
 func clip(s string, n int) string {

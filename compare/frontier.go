@@ -156,7 +156,7 @@ func nearestRank(xs []float64, q float64) float64 {
 func (f *Frontier) Lines() []string {
 	cost := "cost: not priced (give --price-in and --price-out with --tokenizer)"
 	if f.Costed {
-		cost = fmt.Sprintf("cost per query: each traced query's prompt and answer tokens (%s) at %g per 1M input and %g per 1M output tokens",
+		cost = fmt.Sprintf("cost per query: each traced query's prompt and answer tokens (%s) at %g USD per 1M input and %g USD per 1M output tokens",
 			f.Tokenizer, f.PriceIn, f.PriceOut)
 	}
 	dims := []string{"quality"}
@@ -180,7 +180,7 @@ func (s FrontierSystem) Line() string {
 	c := s.Cells()
 	cost, lat := "cost not priced", "no latency recorded"
 	if s.CostPerQuery != nil {
-		cost = fmt.Sprintf("cost %s per query (%d queries)", c[2], s.CostQueries)
+		cost = fmt.Sprintf("cost %s USD per query (%d queries)", c[2], s.CostQueries)
 	}
 	if s.P90Latency != nil {
 		lat = fmt.Sprintf("p90 latency %s ms (%d queries)", c[3], s.Timed)
@@ -193,7 +193,7 @@ func (s FrontierSystem) Line() string {
 }
 
 // FrontierHeader names the columns of FrontierSystem.Cells.
-var FrontierHeader = []string{"system", "quality", "cost/query", "p90 ms", "frontier"}
+var FrontierHeader = []string{"system", "quality", "USD/query", "p90 ms", "frontier"}
 
 // Cells formats a system's point: name, quality, cost per query, p90
 // latency ("-" where unknown) and "*" on the frontier, else who beats it.

@@ -57,7 +57,7 @@ func TestFrontier(t *testing.T) {
 	}{
 		// worse: lower quality than good, dearer and slower.
 		{"priced", price, sides, []string{"cheap", "good", "fast"}, map[string][]string{"worse": {"good"}}, true, true,
-			[]string{"frontier worse: quality 0.7000, cost 0.020000 per query (2 queries), p90 latency 950.0 ms (1 queries); beaten by good",
+			[]string{"frontier worse: quality 0.7000, cost 0.020000 USD per query (2 queries), p90 latency 950.0 ms (1 queries); beaten by good",
 				"at least as good on quality, cost and p90 latency"}},
 		// Without prices cost is left out: fast (0.6, 100 ms) beats cheap
 		// (0.5, 300 ms); good (0.8, 900 ms) beats worse (0.7, 950 ms).

@@ -33,13 +33,20 @@ func markdown(w io.Writer, r *Result) error {
 	}
 	if len(r.Slices) > 0 {
 		fmt.Fprintf(w, "\n<details><summary>Slices (%d)</summary>\n\n", len(r.Slices))
-		mdTable(w, append([]string{"slice", "n", "candidate", "metric"}, StatHeader...), func(row func(...string)) {
-			for _, s := range r.Slices {
-				for _, c := range s.Comparisons {
-					row(append([]string{s.label(), strconv.Itoa(s.N), c.Candidate, c.Metric}, c.Cells()...)...)
+		if r.tested() > 0 {
+			mdTable(w, append([]string{"slice", "n", "candidate", "metric"}, StatHeader...), func(row func(...string)) {
+				for _, s := range r.Slices {
+					for _, c := range s.Comparisons {
+						if !s.TooSmall {
+							row(append([]string{s.Name, strconv.Itoa(s.N), c.Candidate, c.Metric}, c.Cells()...)...)
+						}
+					}
 				}
-			}
-		})
+			})
+		}
+		if l := r.tooSmallLine(); l != "" {
+			fmt.Fprintf(w, "\n%s\n", l)
+		}
 		fmt.Fprintln(w, "\n</details>")
 	}
 	for _, x := range r.Extremes {
@@ -47,9 +54,9 @@ func markdown(w io.Writer, r *Result) error {
 			continue
 		}
 		fmt.Fprintf(w, "\n<details><summary>Largest regressions: %s, %s</summary>\n\n", idtext.Markdown(x.Candidate), idtext.Markdown(x.Metric))
-		mdTable(w, []string{"query", "base", "cand", "diff", "base ranks", "cand ranks", "text"}, func(row func(...string)) {
+		mdTable(w, movedHeader(x.Regressions), func(row func(...string)) {
 			for _, m := range x.Regressions {
-				row(movedCells(m)...)
+				row(movedCells(m, ranked(x.Regressions))...)
 			}
 		})
 		fmt.Fprintln(w, "\n</details>")

@@ -101,15 +101,20 @@ func (h *holes) err() error {
 	for _, n := range h.count {
 		items += n
 	}
+	l.Tally(UnjudgedTally(items, len(h.count)), l.Len())
+	return l.Err()
+}
+
+// UnjudgedTally is the total of returned items without a judgment, in so
+// many queries, and the policies that would accept them.
+func UnjudgedTally(items, queries int) diag.Tally {
 	in := "queries"
-	if len(h.count) == 1 {
+	if queries == 1 {
 		in = "query"
 	}
-	msg := fmt.Sprintf("%s returned items in %s %s have no judgment", diag.Count(items), diag.Count(len(h.count)), in)
+	msg := fmt.Sprintf("%s returned items in %s %s have no judgment", diag.Count(items), diag.Count(queries), in)
 	if items == 1 {
 		msg = "1 returned item in 1 query has no judgment"
 	}
-	l.Tally(diag.Tally{N: items, Msg: msg,
-		Hint: "judge them, or accept them with --unjudged nonrelevant|skip|bounds, or --like trec_eval"}, l.Len())
-	return l.Err()
+	return diag.Tally{N: items, Msg: msg, Hint: "judge them, or accept them with --unjudged nonrelevant|skip|bounds, or --like trec_eval"}
 }

@@ -85,7 +85,15 @@ func Open(path string, stdin io.Reader) (*File, error) {
 	f := &File{Name: path, path: path, cfg: ConfigOf(stdin)}
 	if path == Stdin {
 		in := unwrap(stdin)
-		if file, ok := in.(*os.File); ok {
+		under := in
+		if o, ok := in.(*onceReader); ok {
+			if o.read {
+				return nil, &diag.Error{File: path, Msg: "standard input can be read once, and an earlier input took it",
+					Hint: "give all inputs but one as files"}
+			}
+			under = o.r
+		}
+		if file, ok := under.(*os.File); ok {
 			if st, err := file.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
 				return nil, &diag.Error{File: path, Msg: "standard input is a device (" + file.Name() + "), not a file",
 					Hint: "redirect a file to standard input, or give its path"}
@@ -94,7 +102,9 @@ func Open(path string, stdin io.Reader) (*File, error) {
 		if err := f.copyOf(in); err != nil {
 			return nil, err
 		}
-	} else if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() && !st.IsDir() {
+	} else if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return nil, &diag.Error{File: path, Msg: "is a directory, not a file", Hint: "name a file in it"}
+	} else if err == nil && !st.Mode().IsRegular() {
 		if st.Mode()&os.ModeCharDevice != 0 {
 			return nil, &diag.Error{File: path, Msg: "a device, not a file", Hint: "give a file, or - for standard input"}
 		}
@@ -112,6 +122,26 @@ func Open(path string, stdin io.Reader) (*File, error) {
 		return nil, &diag.Error{Msg: "empty file name"}
 	}
 	return f.checked()
+}
+
+// Once wraps standard input so that Open refuses "-" once anything has
+// read from it: a second "-" is then an error that says so, not an empty
+// file.
+func Once(stdin io.Reader) io.Reader {
+	if _, ok := stdin.(*onceReader); ok || stdin == nil {
+		return stdin
+	}
+	return &onceReader{r: stdin}
+}
+
+type onceReader struct {
+	r    io.Reader
+	read bool
+}
+
+func (o *onceReader) Read(p []byte) (int, error) {
+	o.read = true
+	return o.r.Read(p)
 }
 
 // FromReader makes a File of everything r yields, copied to a temporary

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strconv"
 
 	"github.com/ragstat/ragstat/corpus"
 	"github.com/ragstat/ragstat/diag"
@@ -90,6 +91,11 @@ type Outcome struct {
 func (j Job) Run(w World) (*Outcome, error) {
 	if j.WriteBatch != "" && j.ReadBatch != "" {
 		return nil, &diag.OptionError{Msg: "{write_batch} and {read_batch}: give one"}
+	}
+	// The threshold is checked as eval checks it: a positive grade on the
+	// scale.
+	if _, _, err := (eval.Settings{MinGrade: strconv.Itoa(j.MinGrade), Grades: j.Grades}).Policy(); err != nil {
+		return nil, err
 	}
 	req := stages.Request{Settings: eval.Settings{Judgments: j.Judgments, JudgmentsFormat: j.JudgmentsFormat, Grades: j.Grades},
 		Topics: j.Topics, Corpus: j.Corpus}

@@ -41,6 +41,8 @@ func TestJobRun(t *testing.T) {
 		{name: "batch over an input", set: func(j *intervene.Job) { j.WriteBatch, j.Force = j.Topics, true },
 			errHas: "is the same file as the input --topics"},
 		{name: "bad tokenizer", set: func(j *intervene.Job) { j.Tokenizer = "nope" }, errHas: "nope"},
+		{name: "min grade 0", set: func(j *intervene.Job) { j.MinGrade = 0 }, option: true, errHas: "must be a positive grade on the scale 0..3"},
+		{name: "min grade above the scale", set: func(j *intervene.Job) { j.MinGrade = 9 }, option: true, errHas: "must be a positive grade on the scale 0..3"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

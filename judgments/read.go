@@ -90,7 +90,7 @@ func readWith(f *input.File, opt Options, emit func(Judgment)) (*reader, error) 
 	if format == Auto {
 		format = Detect(head)
 	}
-	if looksLikeRun(head) {
+	if LooksLikeRun(head) {
 		return nil, &diag.Error{File: f.Name, Msg: "looks like a run (query Q0 item rank score tag, or {\"query\",\"items\"}), not judgments",
 			Hint: "did you swap --judgments and the run?"}
 	}
@@ -362,9 +362,10 @@ func (rd *reader) json(f *input.File) error {
 	})
 }
 
-// looksLikeRun reports a file whose first line is a run's: six columns
-// with Q0, or a JSON object with "items".
-func looksLikeRun(head []byte) bool {
+// LooksLikeRun reports whether the start of a file reads as a run rather
+// than judgments: a TREC run line (query Q0 item rank score tag) or a JSON
+// ranked list ({"query","items":[...]}).
+func LooksLikeRun(head []byte) bool {
 	if f := bytes.Fields(input.FirstLine(head)); len(f) == 6 && bytes.EqualFold(f[1], []byte("Q0")) {
 		return true
 	}

@@ -270,7 +270,11 @@ func TestParse(t *testing.T) {
 		{"nDCG@x", nil, "not a positive integer"},
 		{"Judged", nil, "needs a cutoff"},
 		{"bpref@10", nil, "takes no cutoff"},
-		{"XYZ@10", nil, "unknown metric"},
+		{"XYZ@10", nil, "unknown metric \"XYZ@10\" (run"},
+		{"nDGC@3", nil, `unknown metric "nDGC@3": did you mean "nDCG@3"?`},
+		{"Recal@100", nil, `did you mean "recall@100"?`},
+		{"ndgc_cut.10", nil, `did you mean "ndcg_cut.10"?`},
+		{"mapp", nil, `did you mean "map"?`},
 		{"", nil, "unknown metric"},
 	}
 	for _, tc := range tests {

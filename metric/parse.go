@@ -87,7 +87,59 @@ func one(m Metric, err error) ([]Metric, error) {
 }
 
 func unknown(name string) error {
+	if near := suggest(name); near != "" {
+		return fmt.Errorf("unknown metric %q: did you mean %q? (run `ragstat metrics` for the list)", name, near)
+	}
 	return fmt.Errorf("unknown metric %q (run `ragstat metrics` for the list)", name)
+}
+
+// suggest returns name with its family replaced by the nearest known one
+// (case aside, at most a third of its letters edited, and fewer than it
+// has), or "" when none is that near.
+func suggest(name string) string {
+	s := strings.TrimSpace(name)
+	fam, rest := s, ""
+	if i := strings.IndexAny(s, "@.("); i > 0 {
+		fam, rest = s[:i], s[i:]
+	}
+	best, bestD := "", max(1, len(fam)/3)+1
+	for _, fams := range [][]*Family{own, trecEval, ranx} {
+		for _, f := range fams {
+			for _, n := range append([]string{f.Name}, f.Aliases...) {
+				if d := editDistance(strings.ToLower(fam), strings.ToLower(n)); d < bestD && d < len(fam) {
+					best, bestD = n, d
+				}
+			}
+		}
+	}
+	if best == "" || strings.EqualFold(best, fam) {
+		return ""
+	}
+	return best + rest
+}
+
+// editDistance counts the insertions, deletions, substitutions and
+// swaps of neighbours that turn a into b.
+func editDistance(a, b string) int {
+	prev2, prev, cur := make([]int, len(b)+1), make([]int, len(b)+1), make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(b)]
 }
 
 // cutLast splits s around the last sep.

@@ -25,8 +25,8 @@ type StagesRun struct {
 	// Shard, with Request.Keep, makes the result one shard's part for
 	// ragstat merge (shard.Selection's Part and Keep); nil: every query.
 	Shard *manifest.Shard
-	// Format is the report's, "table" or "json": json records every
-	// file's SHA-256.
+	// Format is the report's, "table", "json" or "html": json and html
+	// record every file's SHA-256.
 	Format string
 	// PerQuery puts the per-query rows and every lost item in the report.
 	PerQuery bool
@@ -34,7 +34,8 @@ type StagesRun struct {
 	// is evaluated (EvaluateStages), with the judgments and topics waiting
 	// in a temporary file (Request.Spill): atomically, never over an
 	// input, nor over an existing file unless Force. With the table, no
-	// PerQuery and no Shard, the result then holds sums only
+	// PerQuery and no Shard, with or without PerQueryOut, the judgments and
+	// topics are spilled and the result holds sums only
 	// (stages.Options.Summary): memory stays bounded.
 	PerQueryOut string
 	Force       bool
@@ -83,7 +84,7 @@ func (r StagesRun) Run(w StagesWorld, render func(*report.Stages) error) (violat
 	if err != nil {
 		return nil, err
 	}
-	r.Spill = r.Spill || r.PerQueryOut != ""
+	r.Spill = r.Spill || r.PerQueryOut != "" || r.summary(opt)
 	src, err := r.Open(w.Files, r.Traces, w.Stdin, w.Formats)
 	defer src.Close()
 	if err != nil {
@@ -101,7 +102,7 @@ func (r StagesRun) Run(w StagesWorld, render func(*report.Stages) error) (violat
 		return nil, err
 	}
 	inputs := report.StagesInputs(src, cmp.Or(w.Mapped, &traceimport.Manifests{}))
-	if r.Format == "json" {
+	if r.Format == "json" || r.Format == "html" {
 		if err := report.Digests(inputs, src.All()); err != nil {
 			return nil, err
 		}
@@ -109,7 +110,7 @@ func (r StagesRun) Run(w StagesWorld, render func(*report.Stages) error) (violat
 	if r.Shard != nil {
 		r.Shard.Positions = res.Positions
 	}
-	if err := render(&report.Stages{Tool: "ragstat", Version: r.Version, Policy: p, Inputs: inputs, Result: res, PerQuery: r.PerQuery, Shard: r.Shard}); err != nil {
+	if err := render(&report.Stages{Tool: "ragstat", Version: r.Version, Policy: p, Inputs: inputs, Result: res, PerQuery: r.PerQuery, PerQueryOut: r.PerQueryOut, Shard: r.Shard}); err != nil {
 		return nil, err
 	}
 	if err := out.Commit(); err != nil || !r.FailOnViolation {
@@ -118,12 +119,20 @@ func (r StagesRun) Run(w StagesWorld, render func(*report.Stages) error) (violat
 	return res.Violations(), nil
 }
 
+// summary says whether the report needs sums only (stages.Options.Summary,
+// with the judgments and topics spilled: memory stays flat in the number of
+// traces): the table without the per-query listings, of every query.
+func (r StagesRun) summary(opt stages.Options) bool {
+	return r.Format == "table" && !r.PerQuery && opt.Shard == nil
+}
+
 // evaluate evaluates the traces, writing each trace's record to
 // PerQueryOut when set, through out: Run commits it once all went well.
 func (r StagesRun) evaluate(stdout io.Writer, src *stages.Sources, opt stages.Options) (res *stages.Result, out *outfile.Set, err error) {
 	ins := append([]outfile.Input{{Flag: "--judgments", Path: r.Judgments}, {Flag: "--topics", Path: r.Topics},
 		{Flag: "--corpus", Path: r.Corpus}}, outfile.Inputs("traces", r.Traces...)...)
 	out = outfile.New(outfile.Options{Force: r.Force, Stdout: stdout}, ins...)
+	opt.Summary = r.summary(opt)
 	if r.PerQueryOut == "" {
 		res, err = stages.Evaluate(src.Input, src.Scan, opt)
 		return res, out, err
@@ -131,7 +140,6 @@ func (r StagesRun) evaluate(stdout io.Writer, src *stages.Sources, opt stages.Op
 	if err := out.Claim("--per-query-out", r.PerQueryOut); err != nil {
 		return nil, out, err
 	}
-	opt.Summary = r.Format == "table" && !r.PerQuery && opt.Shard == nil
 	err = out.Write(r.PerQueryOut, func(w io.Writer) (err error) {
 		res, err = EvaluateStages(w, r.PerQueryOut, src.Input, src.Scan, opt)
 		return err

@@ -33,9 +33,11 @@ func TestStagesRun(t *testing.T) {
 		digests    bool   // the inputs carry their SHA-256
 		records    string // the per-query file written, "" for none
 		violations int
+		full       bool // the result lists every query (not stages.Options.Summary)
 	}{
 		{name: "table", set: func(r *StagesRun) {}},
-		{name: "json", set: func(r *StagesRun) { r.Format = "json" }, digests: true},
+		{name: "table per query", set: func(r *StagesRun) { r.PerQuery = true }, full: true},
+		{name: "json", set: func(r *StagesRun) { r.Format = "json" }, digests: true, full: true},
 		{name: "violations", set: func(r *StagesRun) { r.FailOnViolation = true }, violations: 1},
 		{name: "per-query file", set: func(r *StagesRun) { r.PerQueryOut = filepath.Join(tmp, "records.jsonl") },
 			records: filepath.Join(tmp, "records.jsonl")},
@@ -86,6 +88,13 @@ func TestStagesRun(t *testing.T) {
 			}
 			if got := rep.Inputs[4].SHA256 != ""; got != tt.digests {
 				t.Errorf("digests %v, want %v", got, tt.digests)
+			}
+			// The table of sums holds what the bounded mode holds, with or
+			// without a per-query file: memory flat in the traces.
+			for _, sys := range rep.Result.Systems {
+				if sys.Summary == tt.full {
+					t.Errorf("system %s: summary %v, want %v", sys.Name, sys.Summary, !tt.full)
+				}
 			}
 			if len(violations) != tt.violations {
 				t.Errorf("violations %q, want %d", violations, tt.violations)

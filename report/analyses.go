@@ -2,10 +2,11 @@ package report
 
 import (
 	"fmt"
-	"github.com/ragstat/ragstat/internal/idtext"
 	"io"
+	"strconv"
 	"text/tabwriter"
 
+	"github.com/ragstat/ragstat/internal/idtext"
 	"github.com/ragstat/ragstat/stages"
 )
 
@@ -23,18 +24,26 @@ func analysesLines(w io.Writer, a *stages.Analyses) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "    position\tpassages\tmean rank\tqueries\tcorrect")
 	for _, b := range append(a.Position.Buckets, a.Position.NoEvidence) {
-		fmt.Fprintf(tw, "    %s\t%d\t%.2f\t%d\t%.4f\n", b.Bucket, b.Passages, b.MeanRank, b.Queries, b.Correct)
+		fmt.Fprintf(tw, "    %s\t%d\t%s\t%d\t%s\n", b.Bucket, b.Passages, over(b.Passages, b.MeanRank, 2), b.Queries, over(b.Queries, b.Correct, 4))
 	}
 	tw.Flush()
 	for _, s := range a.Stale {
 		fmt.Fprintf(w, "  stale item %s: in %d context(s), cited by %d answer(s)\n", idtext.Show(s.Item), s.Contexts, s.Answers)
 	}
 	if c := a.Cost; c != nil {
-		fmt.Fprintf(w, "  cost over %d queries at %g per 1M input and %g per 1M output tokens: %.6f per query, %.6f in all\n", c.Queries, c.PriceIn, c.PriceOut, c.PerQuery, c.Total)
+		fmt.Fprintf(w, "  cost over %d queries at %g USD per 1M input and %g USD per 1M output tokens: %.6f USD per query, %.6f USD in all\n", c.Queries, c.PriceIn, c.PriceOut, c.PerQuery, c.Total)
 		for _, p := range c.Parts {
-			fmt.Fprintf(w, "    %s: %.1f tokens, %.6f per query\n", p.Part, p.MeanTokens, p.PerQuery)
+			fmt.Fprintf(w, "    %s: %.1f tokens, %.6f USD per query\n", p.Part, p.MeanTokens, p.PerQuery)
 		}
 	}
+}
+
+// over writes a mean over n things with prec decimals, or "-" over none.
+func over(n int, v float64, prec int) string {
+	if n == 0 {
+		return "-"
+	}
+	return strconv.FormatFloat(v, 'f', prec, 64)
 }
 
 func calibrationLines(w io.Writer, c stages.StageCalibration) {
@@ -46,7 +55,7 @@ func calibrationLines(w io.Writer, c stages.StageCalibration) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "    score from\tto\titems\tmean score\trelevant\tmean grade")
 	for _, b := range c.Bins {
-		fmt.Fprintf(tw, "    %.4g\t%.4g\t%d\t%.4f\t%.4f\t%.4f\n", b.Low, b.High, b.Count, b.MeanScore, b.Relevant, b.MeanGrade)
+		fmt.Fprintf(tw, "    %.4g\t%.4g\t%d\t%s\t%s\t%s\n", b.Low, b.High, b.Count, over(b.Count, b.MeanScore, 4), over(b.Count, b.Relevant, 4), over(b.Count, b.MeanGrade, 4))
 	}
 	tw.Flush()
 	target := ""
@@ -74,8 +83,8 @@ func redundancyLines(w io.Writer, r stages.RedundancyReport) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "    stage\tlists\titems\twithout text\texact pairs\tnear pairs\tlists with repeats\trepeat %s\tof\tshare\tunique relevant\tof relevant\n", r.Unit)
 	for _, s := range r.Stages {
-		fmt.Fprintf(tw, "    %s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.4f\t%d\t%d\n", idtext.Show(s.Stage), s.Lists, s.Items, s.NoText,
-			s.ExactPairs, s.NearPairs, s.WithRepeats, s.RepeatTokens, s.Tokens, s.RepeatShare, s.UniqueRelevant, s.RelevantItems)
+		fmt.Fprintf(tw, "    %s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%d\t%d\n", idtext.Show(s.Stage), s.Lists, s.Items, s.NoText,
+			s.ExactPairs, s.NearPairs, s.WithRepeats, s.RepeatTokens, s.Tokens, over(s.Tokens, s.RepeatShare, 4), s.UniqueRelevant, s.RelevantItems)
 	}
 	tw.Flush()
 	for _, s := range r.Stages {

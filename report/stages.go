@@ -22,7 +22,10 @@ type Stages struct {
 	Inputs   []Input
 	Result   *stages.Result
 	PerQuery bool
-	Notes    []string
+	// PerQueryOut names the file each trace's record was written to, if
+	// any: a summary's listings point there for the rest.
+	PerQueryOut string
+	Notes       []string
 	// Shard marks a partial result (stages --shard): recorded in the JSON
 	// manifest for ragstat merge.
 	Shard *manifest.Shard
@@ -82,13 +85,13 @@ func stagesTable(w io.Writer, r *Stages) error {
 			return err
 		}
 		more := "--per-query lists them all"
-		if sys.Summary {
+		if sys.Summary && r.PerQueryOut != "" {
 			more = "the per-query file lists them all"
 		}
 		waterfall(w, "Where relevant evidence stopped (relevant judgments of answerable queries)", sys.Loss, r.PerQuery, more)
 		if sys.FactLoss.Total > 0 {
 			waterfall(w, "Where required facts stopped", sys.FactLoss, r.PerQuery, more)
-			factLines(w, sys)
+			factLines(w, sys, more)
 		}
 		contextLines(w, sys.Context)
 		validityLines(w, sys.Validity)
@@ -220,7 +223,7 @@ func bar(n, total int) string {
 	return strings.Repeat("#", (n*30+total-1)/total)
 }
 
-func factLines(w io.Writer, sys *stages.System) {
+func factLines(w io.Writer, sys *stages.System, more string) {
 	last := len(sys.Stages) - 1
 	fmt.Fprintln(w, "\nRequired-fact coverage at the final stage (kept apart from recall):")
 	for _, qf := range sys.Facts {
@@ -231,7 +234,7 @@ func factLines(w io.Writer, sys *stages.System) {
 		fmt.Fprintln(w, line)
 	}
 	if n := sys.FactLines - len(sys.Facts); sys.Summary && n > 0 {
-		fmt.Fprintf(w, "  ... %d more (the per-query file lists them all)\n", n)
+		fmt.Fprintf(w, "  ... %d more (%s)\n", n, more)
 	}
 }
 
@@ -248,7 +251,7 @@ func contextLines(w io.Writer, c stages.ContextReport) {
 		if len(c.OverBudget) > 0 {
 			fmt.Fprintf(w, "  OVER BUDGET: %s\n", strings.Join(c.Overages(), "; "))
 		} else {
-			fmt.Fprintln(w, "  every context fits its budget")
+			fmt.Fprintln(w, "  "+c.Fits())
 		}
 		reportedLines(w, c)
 	}
@@ -289,6 +292,15 @@ func validityLines(w io.Writer, v stages.ValidityReport) {
 	}
 }
 
+// Rate writes a rate with four decimals, or "-" for a rate over nothing
+// (nil).
+func Rate(r *float64) string {
+	if r == nil {
+		return "-"
+	}
+	return strconv.FormatFloat(*r, 'f', 4, 64)
+}
+
 func orDash(s string) string {
 	if s == "" {
 		return "-"
@@ -302,12 +314,16 @@ func answerLines(w io.Writer, a stages.AnswerReport) {
 		fmt.Fprintf(w, "; no answer recorded for %d: %s", len(a.NoAnswer), idtext.Show(strings.Join(a.NoAnswer, ", ")))
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintf(w, "  abstention on unanswerable: %d (rate %.4f); false abstention on answerable: %d (rate %.4f)\n",
-		a.Abstained, a.AbstentionRate, a.FalseAbstentions, a.FalseAbstentionRate)
+	fmt.Fprintf(w, "  abstention on unanswerable: %d (rate %s); false abstention on answerable: %d (rate %s)\n",
+		a.Abstained, Rate(a.AbstentionRate), a.FalseAbstentions, Rate(a.FalseAbstentionRate))
 	if len(a.NoAbstention) > 0 {
 		fmt.Fprintf(w, "  abstention not recorded for %d (left out of both rates): %s\n", len(a.NoAbstention), idtext.Show(strings.Join(a.NoAbstention, ", ")))
 	}
-	fmt.Fprintf(w, "  citations: %d, supported %d (%.4f), facts cited %.4f\n", a.Cited, a.Supported, a.CitationSupport, a.FactsCited)
+	facts := Rate(a.FactsCited)
+	if a.FactsCited == nil {
+		facts += " (no answered query has required facts)"
+	}
+	fmt.Fprintf(w, "  citations: %d, supported %d (%s), facts cited %s\n", a.Cited, a.Supported, Rate(a.CitationSupport), facts)
 	for _, c := range a.NotShown {
 		fmt.Fprintf(w, "  cited but not in the context: query %s, item %s\n", idtext.Show(c.Query), idtext.Show(c.Item))
 	}
@@ -403,6 +419,10 @@ func (j *jsonWriter) system(jm jsonMetrics, sys *stages.System) error {
 	j.close('}')
 	return err
 }
+
+// Saved is r as ReadStages reads it back from its JSON, for renderers of
+// saved results (an HTML report made at once).
+func (r *Stages) Saved() *SavedStages { return &SavedStages{Stages: r, Manifest: r.manifest()} }
 
 // manifest records the inputs by digest, the policy, metrics and cutoffs,
 // the tokenizer, each system's configuration and the query set.

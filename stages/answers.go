@@ -21,22 +21,26 @@ type AnswerReport struct {
 	// abstained: they count in neither abstention rate.
 	NoAbstention []string `json:"abstention_not_recorded,omitempty"`
 	// Abstentions on unanswerable queries, and their rate among those with
-	// an answer recorded. An empty retrieval is not an abstention.
-	Abstained      int     `json:"abstained_unanswerable"`
-	AbstentionRate float64 `json:"abstention_rate"`
-	// FalseAbstentions are abstentions on answerable queries.
-	FalseAbstentions    int     `json:"false_abstentions"`
-	FalseAbstentionRate float64 `json:"false_abstention_rate"`
+	// an answer recorded (nil, JSON null, over none). An empty retrieval
+	// is not an abstention.
+	Abstained      int      `json:"abstained_unanswerable"`
+	AbstentionRate *float64 `json:"abstention_rate"`
+	// FalseAbstentions are abstentions on answerable queries, and their
+	// rate among those with an abstention recorded (nil over none).
+	FalseAbstentions    int      `json:"false_abstentions"`
+	FalseAbstentionRate *float64 `json:"false_abstention_rate"`
 	// Citations: cited items, those not in the final context (citing what
 	// was not shown), and those that are valid, judged relevant evidence
 	// that kept its span.
+	// CitationSupport is Supported / Cited, nil with no citation.
 	Cited           int        `json:"cited"`
 	NotShown        []Citation `json:"cited_not_in_context,omitempty"`
 	Supported       int        `json:"cited_supported"`
-	CitationSupport float64    `json:"citation_support"`
+	CitationSupport *float64   `json:"citation_support"`
 	// FactsCited is the mean share of required facts that the citations
-	// support, over answered queries with facts.
-	FactsCited float64 `json:"facts_cited"`
+	// support, over answered queries with facts; nil when no answered
+	// query has facts.
+	FactsCited *float64 `json:"facts_cited"`
 	// Correctness against the topics' reference answers (SQuAD-style
 	// normalisation): exact match and token F1, means over answered
 	// queries that have references.
@@ -89,7 +93,8 @@ func (a *answerTally) report() AnswerReport {
 	r.FalseAbstentionRate = ratio(r.FalseAbstentions, a.answered)
 	r.CitationSupport = ratio(r.Supported, r.Cited)
 	if a.factQueries > 0 {
-		r.FactsCited = a.factsCited.value() / float64(a.factQueries)
+		v := a.factsCited.value() / float64(a.factQueries)
+		r.FactsCited = &v
 	}
 	if r.Graded > 0 {
 		r.ExactMatch /= float64(r.Graded)
@@ -98,11 +103,13 @@ func (a *answerTally) report() AnswerReport {
 	return r
 }
 
-func ratio(a, b int) float64 {
+// ratio is a / b, nil over nothing.
+func ratio(a, b int) *float64 {
 	if b == 0 {
-		return 0
+		return nil
 	}
-	return float64(a) / float64(b)
+	v := float64(a) / float64(b)
+	return &v
 }
 
 func (a *answerTally) one(v *view, ci int, minGrade int32) {

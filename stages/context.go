@@ -16,15 +16,30 @@ type ContextReport struct {
 	// NoText counts the contexts that carry no text; Reported those whose
 	// trace carries the generator's prompt size, and Agree those where it
 	// equals ragstat's count.
-	NoText     int         `json:"-"`
-	Reported   int         `json:"-"`
-	Agree      int         `json:"-"`
+	NoText   int `json:"-"`
+	Reported int `json:"-"`
+	Agree    int `json:"-"`
+	// Budgeted counts the contexts whose trace records a token budget.
+	Budgeted   int         `json:"budgeted"`
 	Budgets    []Budget    `json:"queries,omitempty"`
 	OverBudget []string    `json:"over_budget,omitempty"`
 	Tokens     Percentiles `json:"tokens"`
 	// TruncatedAway lists relevant context items that lost their span and
 	// count as grade 0 there.
 	TruncatedAway []Lost `json:"truncated_away,omitempty"`
+}
+
+// Fits says how the counted contexts stand against their budgets when
+// none is over: every one fits, or the budget is not recorded (for some
+// or all of them).
+func (c ContextReport) Fits() string {
+	switch {
+	case c.Budgeted == 0:
+		return "budget not recorded (a trace's context stage records it as budget_tokens)"
+	case c.Budgeted == c.Traces:
+		return "every context fits its budget"
+	}
+	return fmt.Sprintf("the %d context(s) with a budget recorded fit it; budget not recorded for %d", c.Budgeted, c.Traces-c.Budgeted)
 }
 
 // Budget is one query's token accounting: instructions + request + context
@@ -146,6 +161,9 @@ func (r *ContextReport) add(d *digest, summary bool) {
 	}
 	if !summary || b.Over() || differs {
 		r.Budgets = append(r.Budgets, *b)
+	}
+	if b.Limit > 0 {
+		r.Budgeted++
 	}
 	if b.Over() {
 		r.OverBudget = append(r.OverBudget, d.query)

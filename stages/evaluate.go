@@ -81,6 +81,7 @@ func Evaluate(in Input, traces Traces, opt Options) (*Result, error) {
 	}
 	var mu sync.Mutex
 	var errs diag.List
+	holes, holeQueries := 0, map[string]bool{}
 	tallies := map[string]*tally{}
 	defer func() {
 		for _, t := range tallies {
@@ -97,6 +98,10 @@ func Evaluate(in Input, traces Traces, opt Options) (*Result, error) {
 		mu.Lock()
 		defer mu.Unlock()
 		errs.Add(local.Err())
+		if j.holes > 0 {
+			holes += j.holes
+			holeQueries[t.Query] = true
+		}
 		if d != nil && errs.Len() == 0 {
 			if tallies[d.system] == nil {
 				tallies[d.system] = newTally(d.system, opt, ev, in.Spilled)
@@ -111,6 +116,9 @@ func Evaluate(in Input, traces Traces, opt Options) (*Result, error) {
 		return nil
 	})
 	errs.Add(err)
+	if holes > 0 {
+		errs.Tally(eval.UnjudgedTally(holes, len(holeQueries)), holes) // each counted once a trace
+	}
 	res := &Result{Options: opt, Positions: positions}
 	if opt.Tokenizer != nil {
 		res.Tokenizer = opt.Tokenizer.Name()

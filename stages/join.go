@@ -50,8 +50,9 @@ type view struct {
 	q      *judgments.Query // nil when the query has no judgments
 	pos    int              // with Input.Spilled: the query's position among the judged answerable queries, or -1
 	stages [][]placed       // in the trace's stage order
-	// reported holds items already named in a missing-metadata error.
-	reported map[string]bool
+	// reported holds items already named in a missing-metadata error,
+	// unjudged those named as returned without a judgment.
+	reported, unjudged map[string]bool
 }
 
 // find returns item at stage i, or nil.
@@ -76,10 +77,26 @@ type joiner struct {
 	in   Input
 	opt  Options
 	errs *diag.List
+	// holes counts the returned items without a judgment, once a trace.
+	holes int
 }
 
 func (j *joiner) bad(t *trace.Trace, item, msg, hint string) {
 	j.errs.Add(&diag.Error{File: t.File, Line: t.Line, Query: t.Query, Item: item, Msg: msg, Hint: hint})
+}
+
+// hole records a returned item without a judgment, once a trace: at the
+// first stage that returned it.
+func (j *joiner) hole(v *view, item, stage string) {
+	if v.unjudged[item] {
+		return
+	}
+	if v.unjudged == nil {
+		v.unjudged = map[string]bool{}
+	}
+	v.unjudged[item] = true
+	j.holes++
+	j.bad(v.t, item, fmt.Sprintf("stage %q returned it but it has no judgment", stage), "judge it, or choose --unjudged nonrelevant, skip or bounds")
 }
 
 // join builds the view of t; names are its stages' names, in order.
@@ -153,7 +170,7 @@ func (j *joiner) place(v *view, s *trace.Stage) []placed {
 			}
 		}
 		if p.grade == metric.Unjudged && !p.state.invalid() && v.topic.Answerable && j.opt.Policy.Unjudged == "error" {
-			j.bad(v.t, it.ID, fmt.Sprintf("stage %q returned it but it has no judgment", s.Name), "judge it, or choose --unjudged nonrelevant, skip or bounds")
+			j.hole(v, it.ID, s.Name)
 		}
 		if s.Name == trace.ContextStage {
 			p.text, p.has = j.packedText(it)

@@ -81,17 +81,25 @@ func (w *Waterfall) order(names []string) {
 func contextOnly(names []string) bool { return len(names) == 1 && names[0] == trace.ContextStage }
 
 // walk follows one piece of evidence through the stages; present says
-// whether stage i delivered it.
+// whether stage i delivered it. An item that is not acceptable evidence
+// (out of scope, stale) stops there, and reached is the last stage of the
+// run of stages that returned it all the same.
 func walk(names []string, present func(i int) state) (status, reached string) {
+	invalid := func(i int, status string) (string, string) {
+		for ; i < len(names) && present(i) != absent; i++ {
+			reached = names[i]
+		}
+		return status, reached
+	}
 	for i, name := range names {
 		switch present(i) {
 		case evidence:
 			reached = name
 			continue
 		case outOfScope:
-			return StatusOutOfScope, reached
+			return invalid(i, StatusOutOfScope)
 		case stale:
-			return StatusStale, reached
+			return invalid(i, StatusStale)
 		case spanLost:
 			return StatusTruncated, reached
 		}

@@ -151,6 +151,7 @@ func (t *tally) merge(o *tally) {
 	c.Traces += oc.Traces
 	c.Counted = c.Counted || oc.Counted
 	c.NoText += oc.NoText
+	c.Budgeted += oc.Budgeted
 	c.Reported += oc.Reported
 	c.Agree += oc.Agree
 	c.Budgets = append(c.Budgets, oc.Budgets...)

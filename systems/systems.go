@@ -140,7 +140,8 @@ func Open(args []string, stdin io.Reader, opt Options) (ins []*Input, err error)
 			return ins, err
 		}
 		if len(opt.Accept) > 0 && !slices.Contains(opt.Accept, in.Kind) {
-			return ins, &diag.Error{File: in.File.Name, Msg: fmt.Sprintf("holds %s; %s expected", in.describe(), kinds(opt.Accept))}
+			return ins, &diag.Error{File: in.File.Name, Msg: fmt.Sprintf("holds %s; %s expected", in.describe(), kinds(opt.Accept)),
+				Hint: elsewhere[in.Kind]}
 		}
 		if in.Kind == Run {
 			if err := names.Claim(in.System(), in.File.Name); err != nil {
@@ -159,6 +160,14 @@ func (in *Input) describe() string {
 		return "a saved ragstat result"
 	}
 	return "a run"
+}
+
+// elsewhere says which commands read a kind of file, for one given where
+// it is not accepted.
+var elsewhere = map[Kind]string{
+	Run:    "ragstat eval and ragstat compare read runs",
+	Traces: "ragstat stages evaluates traces stage by stage (ragstat compare and ragstat pool read them too)",
+	Result: "ragstat compare reads saved results, and ragstat report renders them",
 }
 
 func kinds(ks []Kind) string {

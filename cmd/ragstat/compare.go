@@ -54,7 +54,7 @@ func (c *compareCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	files := e.files()
+	files := c.files(e)
 	sel.Read(&files)
 	var mapped traceimport.Manifests
 	res, reasons, err := req.Compare(cfg, compare.Sources{Files: files, Systems: c.Systems, Stdin: e.stdin,

@@ -15,7 +15,7 @@ type remapCmd struct {
 	OldChunks  string  `required:"" placeholder:"FILE" help:"Chunk file the judgments refer to (JSONL {\"id\",\"doc\",\"revision\",\"start\",\"end\"})."`
 	NewChunks  string  `required:"" placeholder:"FILE" help:"Chunk file to carry the judgments to."`
 	Documents  string  `required:"" placeholder:"FILE" help:"Texts of every document revision (JSONL {\"doc\",\"revision\",\"text\"})."`
-	Judgments  string  `short:"j" required:"" placeholder:"FILE" help:"Judgments of the old chunks: TREC, JSONL or JSON object."`
+	Judgments  oneFile `short:"j" required:"" placeholder:"FILE" help:"Judgments of the old chunks: TREC, JSONL or JSON object."`
 	Out        string  `required:"" placeholder:"FILE" help:"Where to write the remapped judgments (JSONL, with spans)."`
 	Review     string  `placeholder:"FILE" help:"Where to write review lines (JSONL); default: standard error."`
 	MinOverlap float64 `default:"0.9" help:"Share of an old chunk's text a new chunk must cover to take a judgment without spans."`
@@ -28,7 +28,7 @@ type remapCmd struct {
 
 func (c *remapCmd) Run(e *env) error {
 	opt, out := remap.Options{MinOverlap: c.MinOverlap, Strict: c.Strict}, remap.Paths{Judgments: c.Out, Topics: c.OutTopics, Review: c.Review}
-	return (remap.Request{OldChunks: c.OldChunks, NewChunks: c.NewChunks, Documents: c.Documents, Judgments: c.Judgments,
+	return (remap.Request{OldChunks: c.OldChunks, NewChunks: c.NewChunks, Documents: c.Documents, Judgments: string(c.Judgments),
 		Grades: c.Grades, Topics: c.Topics, Options: opt, Out: out, Force: c.Force}.Run(e.stdin, e.stdout, e.stderr))
 }
 
@@ -37,13 +37,13 @@ type splitCmd struct {
 	HeldOut   float64 `required:"" placeholder:"SHARE" help:"Share of topics to hold out, e.g. 0.3."`
 	Seed      uint64  `default:"1" help:"Seed: the same seed gives the same split."`
 	GroupBy   string  `default:"family" placeholder:"family|tag:PREFIX" help:"What keeps topics together: their family, or their tags starting with PREFIX (default ${default})."`
-	Judgments string  `short:"j" placeholder:"FILE" help:"Judgments to split along with the topics."`
+	Judgments oneFile `short:"j" placeholder:"FILE" help:"Judgments to split along with the topics."`
 	Grades    string  `default:"0..3" placeholder:"MIN..MAX" help:"Allowed grades (default ${default})."`
 	OutDir    string  `required:"" placeholder:"DIR" help:"Writes dev.topics.jsonl and held-out.topics.jsonl there (and dev.judgments.jsonl, held-out.judgments.jsonl)."`
 	Force     bool    `help:"Replace files in --out-dir that exist."`
 }
 
 func (c *splitCmd) Run(e *env) error {
-	return (split.Request{Topics: c.Topics, Judgments: c.Judgments, Grades: c.Grades, HeldOut: c.HeldOut, Seed: c.Seed,
+	return (split.Request{Topics: c.Topics, Judgments: string(c.Judgments), Grades: c.Grades, HeldOut: c.HeldOut, Seed: c.Seed,
 		GroupBy: c.GroupBy, OutDir: c.OutDir, Force: c.Force}.Run(e.stdin, e.stdout))
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -92,7 +93,7 @@ func TestDatasetErrors(t *testing.T) {
 		{"topics alone", remapArgs(dir, "--topics", fixture("topics")), "--topics and --out-topics go together"},
 		{"strict chunk reader", append(remapArgs(dir), "--new-chunks", bad), `bad.jsonl:1: unknown field "title"`},
 		{"min-overlap", remapArgs(dir, "--min-overlap", "1.5"), "min-overlap 1.5 must be in (0, 1]"},
-		{"unknown judged item", append(remapArgs(dir), "-j", stray), `stray.jsonl:1: query "q", item "gone": judged item is not in the old chunk file`},
+		{"unknown judged item", slices.Replace(remapArgs(dir), 8, 9, stray), `stray.jsonl:1: query "q", item "gone": judged item is not in the old chunk file`},
 		{"group by", []string{"split", "--topics", fixture("topics"), "--held-out", "0.3", "--group-by", "source", "--out-dir", dir}, "use family, or tag:PREFIX"},
 		{"held-out share", []string{"split", "--topics", fixture("topics"), "--held-out", "1", "--out-dir", dir}, "held-out share 1 must be between 0 and 1"},
 		{"judged query without topic", []string{"split", "--topics", fixture("topics"), "--held-out", "0.3", "-j", stray, "--out-dir", dir}, `query "q": judged query has no topic`},

@@ -2,12 +2,17 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"runtime/debug"
 	"strconv"
 	"time"
 
+	"github.com/alecthomas/kong"
+
 	"github.com/ragstat/ragstat/eval"
+	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/progress"
+	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/parquetio"
 	"github.com/ragstat/ragstat/report"
 	"github.com/ragstat/ragstat/stages"
@@ -17,10 +22,10 @@ import (
 // policyFlags are the flags that change numbers; eval, compare and stages
 // share them. Each sets the help of -k (cutoff_help), whose meaning differs.
 type policyFlags struct {
-	Judgments       string         `short:"j" required:"" placeholder:"FILE" help:"Judgments (qrels): TREC, JSONL or JSON object; gzip and - for stdin accepted."`
+	Judgments       []string       `short:"j" required:"" sep:"none" placeholder:"FILE" help:"Judgments (qrels): TREC, JSONL or JSON object; gzip and - for stdin accepted. Repeatable: the files are merged, and a pair graded differently in two of them is an error."`
 	JudgmentsFormat string         `default:"auto" enum:"auto,trec,jsonl,json" help:"Force the judgments format (${enum})."`
 	RunFormat       string         `default:"auto" enum:"auto,trec,jsonl,json" help:"Force the run format (${enum})."`
-	Metric          []string       `short:"m" placeholder:"NAME" help:"Metric to compute (repeatable): nDCG@10, R@100, RR@10, AP, bpref, ERR@10, ...; trec_eval names (ndcg_cut.10, map, P.5,10) and ranx names (ndcg_burges@10) compute their tool's measure. Default: R@k RR@k nDCG@k."`
+	Metric          []string       `short:"m" sep:"none" placeholder:"NAME" help:"Metric to compute (repeatable): nDCG@10, R@100, RR@10, AP, bpref, ERR@10, ...; trec_eval names (ndcg_cut.10, map, P.5,10) and ranx names (ndcg_burges@10) compute their tool's measure. Default: R@k RR@k nDCG@k."`
 	Like            string         `placeholder:"TOOL" help:"Set every policy to a tool's behaviour: trec_eval, pytrec_eval, ir_measures or ranx; explicit flags still override it."`
 	K               stages.Cutoffs `short:"k" placeholder:"K" help:"${cutoff_help}"`
 	MinGrade        int            `default:"1" help:"Relevance threshold: the hit test and the recall denominator use it."`
@@ -63,7 +68,7 @@ type evalCmd struct {
 
 // settings are the flags in the library's words.
 func (f *policyFlags) settings() eval.Settings {
-	return eval.Settings{Judgments: f.Judgments, JudgmentsFormat: f.JudgmentsFormat, Metrics: f.Metric, Cutoff: f.K.Default,
+	return eval.Settings{Judgments: parquetio.MergedName(f.Judgments), JudgmentsFormat: mergedFormat(f.Judgments, f.JudgmentsFormat), Metrics: f.Metric, Cutoff: f.K.Default,
 		Like: f.Like, MinGrade: strconv.Itoa(f.MinGrade), Grades: f.Grades, Gain: f.Gain, Unjudged: f.Unjudged,
 		Unanswerable: f.Unanswerable, Queries: f.Queries, JudgedDivisor: f.JudgedDivisor, Unit: f.Unit, Order: f.Order,
 		Subtopics: f.Subtopics, DocMap: f.DocMap, DocIDPattern: f.DocIDPattern, NumericIDs: f.NumericIDs}
@@ -72,6 +77,33 @@ func (f *policyFlags) settings() eval.Settings {
 // files opens what the flags name, standard input for "-".
 func (e *env) files() eval.Files {
 	return parquetio.Files(e.stdin)
+}
+
+// files opens what the flags name, the judgments of several -j files
+// merged (parquetio.MergingJudgments).
+func (f *policyFlags) files(e *env) eval.Files {
+	return e.judgmentFiles(f.Judgments, f.JudgmentsFormat, f.Grades, f.NumericIDs)
+}
+
+// judgmentFiles opens what the flags name, the judgments of several paths
+// merged, each read in format on the scale grades.
+func (e *env) judgmentFiles(paths []string, format, grades string, numericIDs bool) eval.Files {
+	scale, err := judgments.ParseScale(grades)
+	if err != nil {
+		scale = judgments.DefaultScale // the policy refuses the scale before any file is read
+	}
+	f, _ := input.ParseFormat(format)
+	return parquetio.MergingJudgments(e.files(), paths, judgments.Options{Format: f, Scale: scale, NumericIDs: numericIDs})
+}
+
+// mergedFormat is the judgments format the library reads: the one given
+// for a single file, auto for several merged (their merge is JSON Lines;
+// each file is read in the format given).
+func mergedFormat(paths []string, format string) string {
+	if len(paths) > 1 {
+		return "auto"
+	}
+	return format
 }
 
 // announcePreset tells stderr what --like set, for the commands whose
@@ -87,7 +119,7 @@ func (c *evalCmd) Run(e *env) error {
 	// collector target keeps peak memory near what is live. While they are
 	// read nearly all the heap is live, so the collector runs rarely then.
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
-	src, err := req.Open(e.files(), e.stdin)
+	src, err := req.Open(c.files(e), e.stdin)
 	debug.SetGCPercent(50)
 	defer src.Close()
 	if err != nil {
@@ -113,4 +145,20 @@ func rendered(err error) error {
 		return err
 	}
 	return internal(err)
+}
+
+// oneFile is a file flag of a command that reads one: given twice, it is
+// an error instead of the last one kept.
+type oneFile string
+
+func (f *oneFile) Decode(ctx *kong.DecodeContext) error {
+	var path string
+	if err := ctx.Scan.PopValueInto("file", &path); err != nil {
+		return err
+	}
+	if *f != "" {
+		return fmt.Errorf("given twice (%s, %s): this command reads one file", *f, path)
+	}
+	*f = oneFile(path)
+	return nil
 }

@@ -6,13 +6,14 @@ import (
 	"time"
 
 	"github.com/ragstat/ragstat/intervene"
+	"github.com/ragstat/ragstat/parquetio"
 	"github.com/ragstat/ragstat/report"
 	"github.com/ragstat/ragstat/traceimport"
 )
 
 type interveneCmd struct {
 	mappingFlags
-	Judgments       string        `short:"j" required:"" placeholder:"FILE" help:"Judgments (qrels): TREC, JSONL or JSON object; spans are kept in the verified context."`
+	Judgments       []string      `short:"j" required:"" sep:"none" placeholder:"FILE" help:"Judgments (qrels): TREC, JSONL or JSON object; spans are kept in the verified context. Repeatable: the files are merged, and a pair graded differently in two of them is an error."`
 	JudgmentsFormat string        `default:"auto" enum:"auto,trec,jsonl,json" help:"Force the judgments format (${enum})."`
 	Grades          string        `default:"0..3" placeholder:"MIN..MAX" help:"Allowed grades (default ${default})."`
 	MinGrade        int           `default:"1" help:"Relevance threshold: a query without required facts gets every valid judged item at this grade or above as its verified set."`
@@ -43,13 +44,13 @@ type interveneCmd struct {
 
 func (c *interveneCmd) Run(e *env) error {
 	var mapped traceimport.Manifests
-	job := intervene.Job{Judgments: c.Judgments, JudgmentsFormat: c.JudgmentsFormat, Grades: c.Grades, Topics: c.Topics,
+	job := intervene.Job{Judgments: parquetio.MergedName(c.Judgments), JudgmentsFormat: mergedFormat(c.Judgments, c.JudgmentsFormat), Grades: c.Grades, Topics: c.Topics,
 		Corpus: c.Corpus, Traces: c.Traces, Tokenizer: c.Tokenizer, MinGrade: c.MinGrade, PassF1: c.PassF1, Queries: c.Queries,
 		Failing: c.Failing, Settings: intervene.Settings{Model: c.Model, Temperature: c.Temperature, Seed: c.Seed, MaxTokens: c.MaxTokens},
 		Citation: c.CitationPattern, Abstain: c.AbstainPattern, KeyEnv: c.APIKeyEnv, NoCache: c.NoCache, WriteBatch: c.WriteBatch,
 		ReadBatch: c.ReadBatch, Force: c.Force, Endpoint: intervene.Endpoint{URL: c.Endpoint, Timeout: c.Timeout, Retries: c.Retries,
 			RateLimit: c.RateLimit, Cache: c.Cache, MaxRetryAfter: c.MaxRetryAfter}}
-	out, err := job.Run(intervene.World{Files: e.files(), Stdin: e.stdin, Stdout: e.stdout, Getenv: os.Getenv,
+	out, err := job.Run(intervene.World{Files: e.judgmentFiles(c.Judgments, c.JudgmentsFormat, c.Grades, false), Stdin: e.stdin, Stdout: e.stdout, Getenv: os.Getenv,
 		Formats: e.traceFormats(c.mappingFlags, stageFlags{}, &mapped), Interrupt: []os.Signal{os.Interrupt}})
 	if err != nil {
 		return err

@@ -23,7 +23,7 @@ type judgingCommands struct {
 type poolCmd struct {
 	mappingFlags
 	Depth      int      `default:"20" help:"Pool depth k: the top k of every list is judged."`
-	Judgments  string   `short:"j" placeholder:"FILE" help:"Existing judgments: pairs judged there are left out (a negative grade counts as unjudged)."`
+	Judgments  oneFile  `short:"j" placeholder:"FILE" help:"Existing judgments: pairs judged there are left out (a negative grade counts as unjudged)."`
 	Stage      string   `placeholder:"NAME" help:"From traces, pool this stage only (default: the top k of every stage)."`
 	Topics     string   `placeholder:"FILE" help:"Topics (JSONL): with --corpus, items out of a query's scopes or not in effect at its as_of are not pooled."`
 	Corpus     string   `placeholder:"FILE" help:"Corpus (JSONL) with the items' scope and validity dates; needs --topics."`
@@ -37,7 +37,7 @@ type poolCmd struct {
 
 func (c *poolCmd) Run(e *env) error {
 	traces := func() ([]systems.TraceReader, error) { return e.traceFormats(c.mappingFlags, stageFlags{}, nil)(nil) }
-	return pool.Request{Systems: c.Inputs, Traces: traces, Stage: c.Stage, RunFormat: c.RunFormat, NumericIDs: c.NumericIDs, Judgments: c.Judgments,
+	return pool.Request{Systems: c.Inputs, Traces: traces, Stage: c.Stage, RunFormat: c.RunFormat, NumericIDs: c.NumericIDs, Judgments: string(c.Judgments),
 		Topics: c.Topics, Corpus: c.Corpus, Depth: c.Depth, Seed: c.Seed, Out: c.Out, Force: c.Force}.Run(e.stdin, e.stdout, e.stderr)
 }
 

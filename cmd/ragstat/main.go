@@ -17,6 +17,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"strings"
 
 	"github.com/alecthomas/kong"
 	"golang.org/x/term"
@@ -55,7 +56,7 @@ func (e *env) notes(lines ...string) {
 
 type cli struct {
 	VersionFlag     kong.VersionFlag `name:"version" short:"v" help:"Print the version and exit."`
-	Demo            demoCmd          `cmd:"" help:"Evaluate the source document's example and tell what the numbers say."`
+	Demo            demoCmd          `cmd:"" help:"Evaluate an embedded example (two rankings, then two traced pipelines) and tell what the numbers say."`
 	Eval            evalCmd          `cmd:"" help:"Evaluate runs against judgments, strictly."`
 	TrecEval        trecEvalCmd      `cmd:"" name:"trec-eval" passthrough:"" help:"A drop-in for NIST trec_eval v10 (same flags, same output)."`
 	Merge           mergeCmd         `cmd:"" help:"Merge the partial results of eval, stages or compare --shard I/N --format json into the result one run gives."`
@@ -167,7 +168,7 @@ func runCommand(args []string, e *env) int {
 		fmt.Fprintln(e.stderr, "ragstat:", err)
 		return exitInput
 	}
-	e.stdin = input.WithConfig(e.stdin, cfg)
+	e.stdin = input.WithConfig(input.Once(e.stdin), cfg)
 	if err := ctx.Run(e); err != nil {
 		return fail(e, err)
 	}
@@ -204,7 +205,12 @@ func fail(e *env, err error) int {
 		code = exitInternal
 	}
 	if err != nil {
-		fmt.Fprintln(e.stderr, "ragstat:", diag.Flagged(err))
+		msg := diag.Flagged(err).Error()
+		fmt.Fprintln(e.stderr, "ragstat:", msg)
+		if strings.Contains(msg, `item "sha256:`) && strings.Contains(msg, "no judgment") {
+			e.notes(`ids such as "sha256:..." are content hashes: the spans carried no id for these documents; ` +
+				"name the metadata key that holds your ids with --item-id (import, stages, compare, pool and intervene take it)")
+		}
 	}
 	return code
 }

@@ -42,11 +42,16 @@ func TestDemo(t *testing.T) {
 		t.Fatalf("exit %d", code)
 	}
 	golden(t, "demo.golden", out)
+	// The columns are eval's names, and the guidance says how to get the
+	// command it names.
+	if !strings.Contains(out, "run query   R@3    RR@3   nDCG@3\n") || !strings.Contains(out, "go install ./cmd/ragstat") {
+		t.Errorf("demo: eval's column names, or how to get ragstat, missing")
+	}
 	for _, row := range []string{
-		"A   refund  1.0000   1.0000     0.7364", "A   limits  0.5000   1.0000     0.7872",
-		"A   restore 1.0000   0.5000     0.6653", "A   MEAN    0.8333   0.8333     0.7296",
-		"B   refund  1.0000   1.0000     1.0000", "B   limits  1.0000   0.5000     0.6064",
-		"B   restore 1.0000   1.0000     0.9558", "B   MEAN    1.0000   0.8333     0.8541",
+		"A   refund  1.0000 1.0000 0.7364", "A   limits  0.5000 1.0000 0.7872",
+		"A   restore 1.0000 0.5000 0.6653", "A   MEAN    0.8333 0.8333 0.7296",
+		"B   refund  1.0000 1.0000 1.0000", "B   limits  1.0000 0.5000 0.6064",
+		"B   restore 1.0000 1.0000 0.9558", "B   MEAN    1.0000 0.8333 0.8541",
 	} {
 		if !strings.Contains(out, row+"\n") {
 			t.Errorf("demo lacks the article's row %q", row)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ragstat/ragstat/internal/htmlreport"
 	"github.com/ragstat/ragstat/parquetio"
 	"github.com/ragstat/ragstat/report"
 	"github.com/ragstat/ragstat/shard"
@@ -24,9 +25,9 @@ type stagesCmd struct {
 	Truncated       string   `default:"error" enum:"error,inherit,drop" help:"A context item shorter than its corpus text whose judgment has no span: ${enum}."`
 	UnknownMetadata string   `default:"error" enum:"error,allow" help:"With scopes or dates in play, an item with no metadata: ${enum}."`
 	FailOnViolation bool     `help:"Exit 3 when an out-of-scope item appears in any stage."`
-	Format          string   `short:"f" default:"table" enum:"table,json" help:"Output format (${enum})."`
+	Format          string   `short:"f" default:"table" enum:"table,json,html" help:"Output format (${enum}); html is the report ragstat report makes of the JSON."`
 	PerQuery        bool     `help:"Print per-query rows and every lost item."`
-	PerQueryOut     string   `placeholder:"FILE" help:"Write each trace's record (per-stage values, lost items, facts, budget, validity, answer) to FILE as it is evaluated: Parquet (a row per trace and stage) when it ends in .parquet, JSON Lines otherwise. With the table and no --per-query, the result then holds sums only: memory stays bounded."`
+	PerQueryOut     string   `placeholder:"FILE" help:"Write each trace's record (per-stage values, lost items, facts, budget, validity, answer) to FILE as it is evaluated: Parquet (a row per trace and stage) when it ends in .parquet, JSON Lines otherwise. (With the table and no --per-query, memory stays flat in the number of traces, with or without it.)"`
 	Force           bool     `help:"Overwrite --per-query-out's FILE if it exists."`
 	Shard           string   `placeholder:"I/N" help:"Evaluate only shard I of N (0 <= I < N): the queries whose id's FNV-1a 64-bit hash is I modulo N; merge the --format json parts with ragstat merge."`
 	Analyses        bool     `help:"Add the analyses of the evidence boundary per system: score calibration per stage, redundancy, evidence position, stale items, cost."`
@@ -59,11 +60,15 @@ func (c *stagesCmd) Run(e *env) error {
 	run := parquetio.StagesRun{Request: c.request(), Traces: c.Traces, Shard: sel.Part(), Format: c.Format, PerQuery: c.PerQuery,
 		PerQueryOut: c.PerQueryOut, Force: c.Force, FailOnViolation: c.FailOnViolation, Version: Version}
 	run.Keep = sel.Keep()
-	world := parquetio.StagesWorld{Files: e.files(), Stdin: e.stdin, Stdout: e.stdout, Stderr: e.stderr, Terminal: e.terminal,
+	world := parquetio.StagesWorld{Files: c.files(e), Stdin: e.stdin, Stdout: e.stdout, Stderr: e.stderr, Terminal: e.terminal,
 		Now: time.Now, Formats: e.traceFormats(c.mappingFlags, c.stageFlags, &mapped), Mapped: &mapped,
 		Preset: func(preset []string) { c.announcePreset(e, preset) }}
 	violations, err := run.Run(world, func(r *report.Stages) error {
-		if err := report.RenderStages(e.stdout, c.Format, r); err != nil {
+		render := func() error { return report.RenderStages(e.stdout, c.Format, r) }
+		if c.Format == "html" {
+			render = func() error { return htmlreport.Stages(e.stdout, r.Saved()) }
+		}
+		if err := render(); err != nil {
 			return internal(err)
 		}
 		return nil

@@ -30,6 +30,7 @@ func TestTrecEvalExitStatus(t *testing.T) {
 		{[]string{"trec-eval", "-m", "nosuch", qrels, run}, 2, "illegal measure"},
 		{[]string{"trec-eval", qrels, filepath.Join(dir, "missing")}, 2, "cannot read run file"},
 		{[]string{"trec-eval", "-m", "P.1", qrels, run}, 0, "P_1                   \tall\t1.0000"},
+		{[]string{"trec-eval", run, qrels}, 2, "looks like a run (qid Q0 docno rank score tag): did you swap the files?"},
 	} {
 		stdout, stderr, code := ragstat(t, "", c.args...)
 		if code != c.code || !strings.Contains(stdout+stderr, c.want) {

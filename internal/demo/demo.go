@@ -54,7 +54,6 @@ func Evaluate() (*report.Eval, error) {
 		return nil, err
 	}
 	rep := &report.Eval{Tool: "ragstat", Policy: policy, PerQuery: true,
-		Labels: map[string]string{ms[0].Name(): fmt.Sprintf("Recall@%d", K), ms[1].Name(): fmt.Sprintf("RR@%d/MRR@%d", K, K)},
 		Inputs: []report.Input{{Role: "judgments", Path: "qrels.jsonl", Format: string(qrels.Format)}}}
 	for _, name := range []string{"A", "B"} {
 		res, err := ev.Run(name, file(name+".jsonl"), runs.Options{})

@@ -89,8 +89,8 @@ func PipelineStory(r *stages.Result) []string {
 				sys.Name, n, v.Stale[0].Item, v.Stale[0].To, len(v.Conflicts)))
 		}
 		a := sys.Answers
-		out = append(out, fmt.Sprintf("%s: abstained on %d of %d unanswerable queries; citation support %.4f; exact match %.4f.",
-			sys.Name, a.Abstained, a.Unanswerable, a.CitationSupport, a.ExactMatch))
+		out = append(out, fmt.Sprintf("%s: abstained on %d of %d unanswerable queries; citation support %s; exact match %.4f.",
+			sys.Name, a.Abstained, a.Unanswerable, report.Rate(a.CitationSupport), a.ExactMatch))
 	}
 	return out
 }

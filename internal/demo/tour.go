@@ -24,7 +24,7 @@ func Tour(w io.Writer, tok tokenize.Tokenizer) error {
 		return err
 	}
 	var b strings.Builder
-	b.WriteString("The source document's example: three queries, two rankings, k=3, strict policy.\n\n")
+	b.WriteString("A worked example: three queries, two rankings, k=3, strict policy; the mean of RR@3 is MRR@3.\n\n")
 	if err := report.Render(&b, "table", rep); err != nil {
 		return err
 	}
@@ -47,7 +47,8 @@ func Tour(w io.Writer, tok tokenize.Tokenizer) error {
 		"(a deterministic stand-in) with the same prompt, the retrieved context replaced by the verified\n" +
 		"evidence of every required fact (ragstat intervene).\n")
 	list(&b, "- ", InterventionStory(res))
-	b.WriteString("\nTry next:\n")
+	b.WriteString("\nTry next, with the ragstat command on your PATH: from a clone, `go install ./cmd/ragstat`\n" +
+		"(into $(go env GOPATH)/bin) or `go build -o ragstat ./cmd/ragstat` (then ./ragstat):\n")
 	list(&b, "  ", Next)
 	_, err = io.WriteString(w, b.String())
 	return err

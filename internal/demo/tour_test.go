@@ -19,7 +19,7 @@ func TestTour(t *testing.T) {
 		t.Fatal(err)
 	}
 	at := 0
-	for _, want := range []string{"The source document's example", "Part 2: the evidence boundary", "The full report: ragstat demo --write ex/", "Part 3:", "Try next:\n  ragstat demo --write ex/"} {
+	for _, want := range []string{"A worked example: three queries", "Part 2: the evidence boundary", "The full report: ragstat demo --write ex/", "Part 3:", "Try next, with the ragstat command on your PATH", "(then ./ragstat):\n  ragstat demo --write ex/"} {
 		i := strings.Index(b.String()[at:], want)
 		if i < 0 {
 			t.Fatalf("%q missing after byte %d:\n%s", want, at, b.String())

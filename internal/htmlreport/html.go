@@ -18,6 +18,7 @@ import (
 	"html/template"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -43,6 +44,7 @@ func pagesFor(p eval.Policy) (*template.Template, error) {
 	return template.New("").Funcs(template.FuncMap{
 		"id":     idtext.Show,
 		"f4":     func(v float64) string { return strconv.FormatFloat(v, 'f', 4, 64) },
+		"rate":   report.Rate,
 		"signed": func(v float64) string { return fmt.Sprintf("%+.4f", v) },
 		"short":  func(s string) string { return s[:min(len(s), 16)] },
 		"pct":    func(v float64) float64 { return 100 * v },
@@ -109,6 +111,8 @@ type panel struct {
 	Candidate, Metric         string
 	Bars, Scatter             template.HTML
 	Regressions, Improvements []compare.Moved
+	// Shown is the panel the page opens on: the first whose queries moved.
+	Shown bool
 }
 
 type compareView struct {
@@ -179,7 +183,7 @@ func Saved(w io.Writer, path string, stdin io.Reader) error {
 
 // Compare writes the HTML report of a comparison.
 func Compare(w io.Writer, r *compare.Result) error {
-	p, err := newPage(fmt.Sprintf("ragstat compare: %s vs %d candidate(s)", idtext.Show(r.Base), len(r.Candidates)), r.Setup(), r.Manifest)
+	p, err := newPage("ragstat compare: "+idtext.Show(r.Base)+" vs "+names(r.Candidates), r.Setup(), r.Manifest)
 	if err != nil {
 		return err
 	}
@@ -193,12 +197,19 @@ func Compare(w io.Writer, r *compare.Result) error {
 			v.Slices = append(v.Slices, row(s.Name, s.N, s.TooSmall, c, span))
 		}
 	}
+	shown := -1
 	for i, x := range r.Extremes {
 		moves := r.Moves(x.Candidate, x.Metric)
 		label := x.Candidate + ", " + x.Metric
 		v.Panels = append(v.Panels, panel{ID: "p" + strconv.Itoa(i), Candidate: x.Candidate, Metric: x.Metric,
 			Bars: diffBars(moves, "per-query difference, "+label), Scatter: scatter(moves, "base vs candidate, "+label),
 			Regressions: x.Regressions, Improvements: x.Improvements})
+		if shown < 0 && slices.ContainsFunc(moves, func(m compare.Moved) bool { return m.Diff != 0 }) {
+			shown = i
+		}
+	}
+	if len(v.Panels) > 0 {
+		v.Panels[max(shown, 0)].Shown = true
 	}
 	for _, l := range r.Losses {
 		v.Losses = append(v.Losses, lossView{System: l.System,
@@ -225,6 +236,18 @@ func Compare(w io.Writer, r *compare.Result) error {
 		}
 	}
 	return t.ExecuteTemplate(w, "compare.tmpl", v)
+}
+
+// names lists systems for a title: up to three, then how many more.
+func names(systems []string) string {
+	systems = slices.Clone(systems)
+	for i, s := range systems {
+		systems[i] = idtext.Show(s)
+	}
+	if len(systems) <= 3 {
+		return strings.Join(systems, ", ")
+	}
+	return strings.Join(systems[:3], ", ") + fmt.Sprintf(" and %d more", len(systems)-3)
 }
 
 func row(scope string, n int, tooSmall bool, c compare.Comparison, span float64) statRow {

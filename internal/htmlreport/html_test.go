@@ -157,3 +157,23 @@ func TestCompareFrontierAndGatePower(t *testing.T) {
 		"80% power",
 	)
 }
+
+// TestCompareOpensOnAMove: the title names the systems, and the chart
+// opens on the first metric whose queries moved, not on one whose
+// differences are all zero.
+func TestCompareOpensOnAMove(t *testing.T) {
+	tab := &compare.Table{Queries: []string{"a", "b", "c"}, Metrics: []string{"R@10", "nDCG@10"},
+		Systems: []compare.System{{Name: "v1", Values: [][]float64{{1, 1, 0.5}, {0.5, 0.2, 0.9}}},
+			{Name: "v2", Values: [][]float64{{1, 1, 0.5}, {0.1, 0.4, 0.9}}}}}
+	r, err := compare.Compare(tab, compare.Options{Stats: stats.Options{Seed: 1, Resamples: 100}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := Compare(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	checkPage(t, page, "<title>ragstat compare: v1 vs v2</title>", `<option value="p1" selected>v2, nDCG@10</option>`,
+		`<div class="panel" id="p0" hidden>`, `<div class="panel" id="p1">`)
+}

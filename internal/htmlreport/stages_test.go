@@ -108,7 +108,7 @@ func TestStagesAnalyses(t *testing.T) {
 		`aria-label="share of answers correct by where the evidence sat, v1"`,
 		"<tr><td>begin</td><td>3</td><td>1.00</td><td>3</td><td>0.6667</td></tr>",
 		"<tr><td>policy-2025#2</td><td>2</td><td>1</td></tr>",
-		"0.000226 per query, 0.000902 over 4 queries, at 2.5 per 1M input and 10 per 1M output tokens.",
+		"0.000226 USD per query, 0.000902 USD over 4 queries, at 2.5 USD per 1M input and 10 USD per 1M output tokens.",
 		"<tr><td>context</td><td>38.2</td><td>0.000096</td></tr>",
 	)
 	// A system without analyses shows none.

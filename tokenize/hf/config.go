@@ -108,7 +108,9 @@ func Parse(data []byte) (*Tokenizer, error) {
 		}
 	}
 	if f.PostProcess != nil {
-		if t.specials, err = buildPost(f.PostProcess); err != nil {
+		if t.specials, err = buildPost(f.PostProcess); errors.Is(err, errNull) {
+			return nil, fmt.Errorf("post_processor: %w", err) // a malformed file, refused as the normalizer's null is
+		} else if err != nil {
 			t.specialsErr = fmt.Errorf("post_processor: %w", err)
 		}
 	}

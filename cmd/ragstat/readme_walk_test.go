@@ -1,0 +1,88 @@
+package main
+
+import (
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ragstat/ragstat/internal/demo"
+	"github.com/ragstat/ragstat/internal/longtest"
+)
+
+// readmeScript is the README's code lines that run on the example files
+// (ex/), continuation lines joined and comments dropped, as one shell
+// script in their order; the demo's generator listens on addr, in the
+// background until the script ends.
+func readmeScript(t *testing.T, addr string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(data), "\n")
+	script := []string{"set -e"}
+	for i := 0; i < len(lines); i++ {
+		line := lines[i]
+		if !strings.HasPrefix(line, "    ") {
+			continue
+		}
+		for strings.HasSuffix(line, "\\") && i+1 < len(lines) {
+			i++
+			line = strings.TrimSuffix(line, "\\") + " " + strings.TrimSpace(lines[i])
+		}
+		line, _, _ = strings.Cut(strings.TrimSpace(line), " #")
+		line = strings.TrimSpace(strings.ReplaceAll(line, "127.0.0.1:8089", addr))
+		onExample := strings.Contains(line, " ex/") || strings.HasSuffix(line, "--write ex") || strings.Contains(line, "--generator "+addr)
+		if !strings.HasPrefix(line, "ragstat ") || !onExample {
+			continue
+		}
+		script = append(script, line)
+		if strings.HasSuffix(line, "&") {
+			// Stopped when the script ends, however it ends; meanwhile it
+			// starts listening.
+			script = append(script, `gen=$!; trap 'kill $gen' EXIT`, "sleep 2")
+		}
+	}
+	return strings.Join(script, "\n")
+}
+
+// TestReadmeWalk walks the README as a new user does from a clone: the
+// "Get ragstat" step (go build -o), then every command on the example
+// files through a real shell (globs, pipes, redirections, the generator in
+// the background), each of which must succeed; then the demo's "Try
+// next" lines on those files.
+func TestReadmeWalk(t *testing.T) {
+	longtest.Skip(t)
+	bin := t.TempDir()
+	build := exec.Command("go", "build", "-o", filepath.Join(bin, "ragstat"), ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build -o: %v\n%s", err, out)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	script := readmeScript(t, addr)
+	// The demo's guidance, followed by someone who ran only the demo: in a
+	// folder of its own.
+	script += "\nmkdir next && cd next"
+	for _, l := range demo.Next {
+		if l, _, _ = strings.Cut(l, " #"); strings.Contains(l, " ex/") {
+			script += "\n" + strings.TrimSpace(l)
+		}
+	}
+	if n := strings.Count(script, "\nragstat "); n < 10 {
+		t.Fatalf("found %d commands on the example files:\n%s", n, script)
+	}
+	sh := exec.Command("sh", "-c", script)
+	sh.Dir = t.TempDir()
+	sh.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "OPENAI_API_KEY=")
+	if out, err := sh.CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s\nscript:\n%s", err, out, script)
+	}
+}

@@ -1,0 +1,53 @@
+package judgments
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestMerge: the judgments of several files join; a pair judged alike
+// twice is kept once with both files' spans, and a pair graded differently
+// is an error naming both files and lines, unless a Resolver settles it.
+func TestMerge(t *testing.T) {
+	set := func(name string, js ...Judgment) *Set {
+		s, err := New(name, js, Scale{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	a := set("a.txt", Judgment{Query: "q", Item: "x", Grade: 2, Line: 1}, Judgment{Query: "q", Item: "y", Grade: 0, Line: 2, Spans: []string{"s1"}})
+	b := set("b.jsonl", Judgment{Query: "q", Item: "y", Grade: 0, Line: 1, Spans: []string{"s2"}}, Judgment{Query: "r", Item: "z", Grade: 1, Line: 2})
+	c := set("c.jsonl", Judgment{Query: "q", Item: "x", Grade: 3, Line: 7})
+
+	m, err := Merge([]*Set{a, b}, Scale{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.File != "a.txt + b.jsonl" || m.Len() != 3 || len(m.IDs()) != 2 {
+		t.Errorf("merged %s: %d judgments, queries %v", m.File, m.Len(), m.IDs())
+	}
+	if g, _ := m.Query("q").Grade("x"); g != 2 {
+		t.Errorf("q/x grade %d", g)
+	}
+	if sp := m.Query("q").Spans("y"); strings.Join(sp, ",") != "s1,s2" {
+		t.Errorf("q/y spans %v, want both files'", sp)
+	}
+
+	_, err = Merge([]*Set{a, b, c}, Scale{}, nil)
+	if err == nil || !strings.Contains(err.Error(), `c.jsonl:7: query "q", item "x": graded 3 here and 2 in a.txt line 1`) {
+		t.Errorf("conflict: %v", err)
+	}
+
+	later := func(kept, other Sourced) (Sourced, bool) { return other, other.From.File == "c.jsonl" }
+	m, err = Merge([]*Set{a, c}, Scale{}, later)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, _ := m.Query("q").Grade("x"); g != 3 {
+		t.Errorf("resolved grade %d, want c's 3", g)
+	}
+	if one, err := Merge([]*Set{a}, Scale{}, nil); err != nil || one != a {
+		t.Errorf("one set: %v", err)
+	}
+}
