@@ -1,0 +1,67 @@
+package baseline
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// TestCompactAgreesWithSearch ranks one synthetic corpus with bleve
+// (Search) and with the compact index, and wants the same passage first
+// and the same rank for every passage bleve returns, on every query.
+func TestCompactAgreesWithSearch(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	vocab := make([]string, 400)
+	for i := range vocab {
+		vocab[i] = fmt.Sprintf("w%dx", i)
+	}
+	word := func() string { return vocab[min(r.IntN(len(vocab)), r.IntN(len(vocab)))] }
+	var ds []Doc
+	for i := range 3000 {
+		var b strings.Builder
+		for range 5 + r.IntN(40) {
+			b.WriteString(word() + " ")
+		}
+		ds = append(ds, Doc{fmt.Sprintf("d%04d", i), b.String()})
+	}
+	var qs []Query
+	for i := range 100 {
+		qs = append(qs, Query{fmt.Sprintf("q%d", i), word() + " " + word() + " the " + word()})
+	}
+	rs, err := Search(ds, qs, Options{K: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx := NewIndex(ds)
+	s := idx.Scorer()
+	for i, q := range qs {
+		s.Score(q.Text)
+		if len(rs[i].Hits) == 0 {
+			t.Fatalf("%s matched nothing", q.ID)
+		}
+		if got := s.Top(); got != rs[i].Hits[0].Item {
+			t.Errorf("%s: compact top %s, bleve %s", q.ID, got, rs[i].Hits[0].Item)
+		}
+		for k, h := range rs[i].Hits {
+			if got := s.Rank(h.Item); got != k+1 {
+				t.Errorf("%s: %s at compact rank %d, bleve %d", q.ID, h.Item, got, k+1)
+				break
+			}
+		}
+	}
+}
+
+func TestAnalyzer(t *testing.T) {
+	a := NewAnalyzer()
+	for _, c := range []struct{ text, want string }{
+		{"The cat's toys are running!", "cat toi run"},
+		{"Refunds, REFUNDED; refunding", "refund refund refund"},
+		{"of the and", ""},
+		{"ü-ber 3.5 don't", "ü ber 3 5"},
+	} {
+		if got := strings.Join(a.Terms(nil, c.text), " "); got != c.want {
+			t.Errorf("%q: %q, want %q", c.text, got, c.want)
+		}
+	}
+}
