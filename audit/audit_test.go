@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/ragstat/ragstat/eval"
-	"github.com/ragstat/ragstat/internal/golden"
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/golden"
 )
 
 func files() eval.Files {
