@@ -351,13 +351,7 @@ func (a *auditor) query(s *scratch, t *topics.Topic, value func(sys int, v []flo
 	a.leakage(s, &q, relevant)
 	trivial := false
 	if s.scorer != nil && len(relevant) > 0 {
-		s.scorer.Score(t.Text)
-		best := 0
-		for _, it := range relevant {
-			if r := s.scorer.Rank(it); r > 0 && (best == 0 || r < best) {
-				best = r
-			}
-		}
+		best := s.scorer.BestRank(t.Text, relevant)
 		q.BM25Rank = &best
 		trivial = best == 1
 	}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -122,8 +123,10 @@ type Index struct {
 	terms  map[string]int32
 	idf    []float64
 	start  []int32 // postings of term t: [start[t], start[t+1])
-	docs   []int32
+	docs   []int32 // ascending within a term's postings
 	weight []float32
+	// maxWeight is each term's largest weight.
+	maxWeight []float32
 }
 
 // NewIndex indexes the passages, on every core.
@@ -185,6 +188,7 @@ func NewIndex(docs []Doc) *Index {
 	}
 	idx.docs = make([]int32, idx.start[len(df)])
 	idx.weight = make([]float32, len(idx.docs))
+	idx.maxWeight = make([]float32, len(df))
 	fill := append([]int32(nil), idx.start[:len(df)]...)
 	for i := range docs {
 		norm := bm25K1 * (1 - bm25B + bm25B*float64(lengths[i])/cmp.Or(avg, 1))
@@ -192,7 +196,9 @@ func NewIndex(docs []Doc) *Index {
 			t := idx.terms[p.term]
 			tf := math.Sqrt(float64(p.tf))
 			idx.docs[fill[t]] = int32(i)
-			idx.weight[fill[t]] = float32(tf * bm25K1 / (tf + norm))
+			w := float32(tf * bm25K1 / (tf + norm))
+			idx.weight[fill[t]] = w
+			idx.maxWeight[t] = max(idx.maxWeight[t], w)
 			fill[t]++
 		}
 		per[i] = nil
@@ -206,16 +212,24 @@ func (idx *Index) Len() int { return len(idx.ids) }
 // Has reports whether item is indexed.
 func (idx *Index) Has(item string) bool { _, ok := idx.pos[item]; return ok }
 
-// A Scorer scores queries against an Index, one at a time; each goroutine
-// needs its own.
+// A Scorer ranks passages for queries against an Index, one query at a
+// time; each goroutine needs its own.
 type Scorer struct {
 	idx     *Index
 	an      *Analyzer
-	acc     []float64 // sum over the query's matched clauses of idf² times the weight
-	matched []int32   // clauses matched
+	acc     []float64 // the essential clauses' sum of idf² times the weight
+	matched []int32   // the essential clauses matched
 	touched []int32
 	terms   []string
-	norm    float64 // bleve's query norm over the clauses' count
+	clauses []clause
+}
+
+// clause is one distinct term of a query: how often the query holds it
+// (bleve makes a clause of every occurrence) and the most it adds.
+type clause struct {
+	term  int32
+	times float64
+	bound float64 // times · idf² · the largest weight
 }
 
 // Scorer returns a Scorer of the index.
@@ -223,21 +237,27 @@ func (idx *Index) Scorer() *Scorer {
 	return &Scorer{idx: idx, an: NewAnalyzer(), acc: make([]float64, len(idx.ids)), matched: make([]int32, len(idx.ids))}
 }
 
-// Score scores every passage for the query text as bleve's match query
-// does: one clause a query term, repeats kept; a passage's score is the
-// sum over the clauses it matches of queryWeight · BM25, queryWeight =
-// idf / sqrt(sum of every clause's idf²), times the share of clauses it
-// matches; rounded to 6 decimals as the baseline's run is. Rank and Top
-// read the scores until the next call.
-func (s *Scorer) Score(text string) {
-	for _, d := range s.touched {
-		s.acc[d], s.matched[d] = 0, 0
-	}
-	s.touched = s.touched[:0]
-	s.terms = s.an.Terms(s.terms[:0], text)
+// BestRank is the best rank of any of items when the query text ranks the
+// passages as the baseline does: the score is bleve's match query's, one
+// clause a query term, repeats kept, the sum over the clauses a passage
+// matches of queryWeight · BM25, queryWeight = idf / sqrt(sum of every
+// clause's idf²), times the share of clauses it matches, rounded to 6
+// decimals, ties broken by item id descending as the baseline's run is
+// read. 0 when the query matches none of items.
+//
+// Only the passages that can outscore the best of items are scored: the
+// clauses whose largest possible sum stays below that score (MaxScore)
+// bring no passage in, they only complete the score of passages the other
+// clauses found.
+func (s *Scorer) BestRank(text string, items []string) int {
 	idx := s.idx
+	s.terms = s.an.Terms(s.terms[:0], text)
+	if len(s.terms) == 0 {
+		return 0
+	}
 	n := float64(len(idx.ids))
 	squares := 0.0
+	s.clauses = s.clauses[:0]
 	for _, w := range s.terms {
 		t, ok := idx.terms[w]
 		if !ok {
@@ -245,53 +265,96 @@ func (s *Scorer) Score(text string) {
 			squares += idf * idf
 			continue
 		}
-		idf := float64(idx.idf[t])
+		idf := idx.idf[t]
 		squares += idf * idf
-		for p := idx.start[t]; p < idx.start[t+1]; p++ {
+		if k := slices.IndexFunc(s.clauses, func(c clause) bool { return c.term == t }); k >= 0 {
+			s.clauses[k].times++
+		} else {
+			s.clauses = append(s.clauses, clause{term: t, times: 1})
+		}
+	}
+	norm := 1 / math.Sqrt(squares) / float64(len(s.terms))
+	best, bestID := 0.0, ""
+	for _, it := range items {
+		d, ok := idx.pos[it]
+		if !ok {
+			continue
+		}
+		if v := s.score(d, s.clauses, norm); v > best || v == best && v > 0 && it > bestID {
+			best, bestID = v, it
+		}
+	}
+	if best == 0 {
+		return 0
+	}
+	for k := range s.clauses {
+		c := &s.clauses[k]
+		c.bound = c.times * idx.idf[c.term] * idx.idf[c.term] * float64(idx.maxWeight[c.term])
+	}
+	slices.SortFunc(s.clauses, func(a, b clause) int { return cmp.Compare(a.bound, b.bound) })
+	// The first e clauses cannot lift a passage that matches no other
+	// above best, even at their largest: leave them out of the search.
+	e, times, sum := 0, 0.0, 0.0
+	for e < len(s.clauses) {
+		c := s.clauses[e]
+		if norm*(times+c.times)*(sum+c.bound) >= best-2e-6 {
+			break
+		}
+		times, sum = times+c.times, sum+c.bound
+		e++
+	}
+	for _, d := range s.touched {
+		s.acc[d], s.matched[d] = 0, 0
+	}
+	s.touched = s.touched[:0]
+	for _, c := range s.clauses[e:] {
+		f := c.times * idx.idf[c.term] * idx.idf[c.term]
+		for p := idx.start[c.term]; p < idx.start[c.term+1]; p++ {
 			d := idx.docs[p]
 			if s.matched[d] == 0 {
 				s.touched = append(s.touched, d)
 			}
-			s.acc[d] += idf * idf * float64(idx.weight[p])
-			s.matched[d]++
+			s.acc[d] += f * float64(idx.weight[p])
+			s.matched[d] += int32(c.times)
 		}
 	}
-	if len(s.terms) > 0 {
-		s.norm = 1 / math.Sqrt(squares) / float64(len(s.terms))
-	}
+	// A candidate that cannot reach best even with every clause left out
+	// at its largest is passed over; the others are completed by a
+	// binary search in the postings of the clauses left out.
+	rank := 1
 	for _, d := range s.touched {
-		s.acc[d] = math.Round(s.acc[d]*s.norm*float64(s.matched[d])*1e6) / 1e6
-	}
-}
-
-// Rank is item's rank under the last query scored, ties broken by item id
-// descending as the baseline's run is read; 0 when the query matched
-// nothing of it or it is not indexed.
-func (s *Scorer) Rank(item string) int {
-	d, ok := s.idx.pos[item]
-	if !ok || s.matched[d] == 0 {
-		return 0
-	}
-	v, id, rank := s.acc[d], s.idx.ids[d], 1
-	for _, o := range s.touched {
-		if w := s.acc[o]; w > v || w == v && s.idx.ids[o] > id {
+		m, v := float64(s.matched[d]), s.acc[d]
+		if norm*(m+times)*(v+sum) < best-2e-6 {
+			continue
+		}
+		for _, c := range s.clauses[:e] {
+			lo, hi := idx.start[c.term], idx.start[c.term+1]
+			if p, ok := slices.BinarySearch(idx.docs[lo:hi], d); ok {
+				v += c.times * idx.idf[c.term] * idx.idf[c.term] * float64(idx.weight[lo+int32(p)])
+				m += c.times
+			}
+		}
+		if v := math.Round(v*norm*m*1e6) / 1e6; v > best || v == best && idx.ids[d] > bestID {
 			rank++
 		}
 	}
 	return rank
 }
 
-// Top is the passage ranked first under the last query scored; "" when
-// it matched nothing.
-func (s *Scorer) Top() string {
-	best := int32(-1)
-	for _, o := range s.touched {
-		if best < 0 || s.acc[o] > s.acc[best] || s.acc[o] == s.acc[best] && s.idx.ids[o] > s.idx.ids[best] {
-			best = o
+// score is passage d's rounded score from the clauses cs, found by binary
+// search in their postings.
+func (s *Scorer) score(d int32, cs []clause, norm float64) float64 {
+	idx := s.idx
+	sum, matched := 0.0, 0.0
+	for _, c := range cs {
+		lo, hi := idx.start[c.term], idx.start[c.term+1]
+		if p, ok := slices.BinarySearch(idx.docs[lo:hi], d); ok {
+			sum += c.times * idx.idf[c.term] * idx.idf[c.term] * float64(idx.weight[lo+int32(p)])
+			matched += c.times
 		}
 	}
-	if best < 0 {
-		return ""
+	if matched == 0 {
+		return 0
 	}
-	return s.idx.ids[best]
+	return math.Round(sum*norm*matched*1e6) / 1e6
 }
