@@ -220,6 +220,7 @@ type Scorer struct {
 	acc     []float64 // the essential clauses' sum of idf² times the weight
 	matched []int32   // the essential clauses matched
 	touched []int32
+	live    []int32
 	terms   []string
 	clauses []clause
 }
@@ -319,26 +320,59 @@ func (s *Scorer) BestRank(text string, items []string) int {
 		}
 	}
 	// A candidate that cannot reach best even with every clause left out
-	// at its largest is passed over; the others are completed by a
-	// binary search in the postings of the clauses left out.
-	rank := 1
+	// at its largest is passed over. The others, in passage order, are
+	// completed clause by clause, the largest first, by a galloping search
+	// through the clause's postings; after each clause the candidates that
+	// can no longer reach best are dropped.
+	live := s.live[:0]
 	for _, d := range s.touched {
-		m, v := float64(s.matched[d]), s.acc[d]
-		if norm*(m+times)*(v+sum) < best-2e-6 {
-			continue
+		if norm*(float64(s.matched[d])+times)*(s.acc[d]+sum) >= best-2e-6 {
+			live = append(live, d)
 		}
-		for _, c := range s.clauses[:e] {
-			lo, hi := idx.start[c.term], idx.start[c.term+1]
-			if p, ok := slices.BinarySearch(idx.docs[lo:hi], d); ok {
-				v += c.times * idx.idf[c.term] * idx.idf[c.term] * float64(idx.weight[lo+int32(p)])
-				m += c.times
+	}
+	slices.Sort(live)
+	for k := e - 1; k >= 0 && len(live) > 0; k-- {
+		c := s.clauses[k]
+		times, sum = times-c.times, sum-c.bound
+		f := c.times * idx.idf[c.term] * idx.idf[c.term]
+		lo, hi := idx.start[c.term], idx.start[c.term+1]
+		postings, at := idx.docs[lo:hi], 0
+		kept := live[:0]
+		for _, d := range live {
+			at = gallop(postings, at, d)
+			if at < len(postings) && postings[at] == d {
+				s.acc[d] += f * float64(idx.weight[lo+int32(at)])
+				s.matched[d] += int32(c.times)
+			}
+			if norm*(float64(s.matched[d])+times)*(s.acc[d]+sum) >= best-2e-6 {
+				kept = append(kept, d)
 			}
 		}
-		if v := math.Round(v*norm*m*1e6) / 1e6; v > best || v == best && idx.ids[d] > bestID {
+		live = kept
+	}
+	s.live = live
+	rank := 1
+	for _, d := range live {
+		if v := math.Round(s.acc[d]*norm*float64(s.matched[d])*1e6) / 1e6; v > best || v == best && idx.ids[d] > bestID {
 			rank++
 		}
 	}
 	return rank
+}
+
+// gallop returns the first position from at on whose passage is not
+// below d, in ascending postings: steps doubling from at, then a binary
+// search in the last step.
+func gallop(postings []int32, at int, d int32) int {
+	step, end := 1, at
+	for end < len(postings) && postings[end] < d {
+		at = end + 1
+		end += step
+		step *= 2
+	}
+	end = min(end, len(postings))
+	i, _ := slices.BinarySearch(postings[at:end], d)
+	return at + i
 }
 
 // score is passage d's rounded score from the clauses cs, found by binary
