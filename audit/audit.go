@@ -393,37 +393,29 @@ func rankText(r int) string {
 	return fmt.Sprint(r)
 }
 
-// leakage sets the query's content words and their overlap with its
-// relevant passages' words.
+// leakage sets the query's content words and the share of them found in
+// its relevant passages (those with text, under the BM25 baseline's
+// analysis).
 func (a *auditor) leakage(s *scratch, q *Query, relevant []string) {
-	s.terms = s.an.Terms(s.terms[:0], q.Text)
-	words := map[string]bool{}
-	for _, w := range s.terms {
-		words[w] = true
-	}
-	q.Terms = len(words)
-	if a.set.Corpus == nil || len(words) == 0 {
+	if s.scorer == nil {
+		s.terms = s.an.Terms(s.terms[:0], q.Text)
+		q.Terms = len(distinct(s.terms))
 		return
 	}
-	found := map[string]bool{}
-	texts := 0
-	for _, id := range relevant {
-		it := a.set.Corpus.Get(id)
-		if it == nil || strings.TrimSpace(it.Text) == "" {
-			continue
-		}
-		texts++
-		s.terms = s.an.Terms(s.terms[:0], it.Text)
-		for _, w := range s.terms {
-			if words[w] {
-				found[w] = true
-			}
-		}
-	}
-	if texts > 0 {
-		share := float64(len(found)) / float64(len(words))
+	terms, found, indexed := s.scorer.Overlap(q.Text, relevant)
+	q.Terms = terms
+	if indexed && terms > 0 {
+		share := float64(found) / float64(terms)
 		q.Overlap = &share
 	}
+}
+
+func distinct(words []string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range words {
+		m[w] = true
+	}
+	return m
 }
 
 // scored scores every system's list of the query and flags it trivial

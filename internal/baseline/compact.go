@@ -127,6 +127,9 @@ type Index struct {
 	weight []float32
 	// maxWeight is each term's largest weight.
 	maxWeight []float32
+	// fwd holds each passage's distinct terms: passage i's are
+	// fwd[fwdStart[i]:fwdStart[i+1]].
+	fwd, fwdStart []int32
 }
 
 // NewIndex indexes the passages, on every core.
@@ -163,8 +166,9 @@ func NewIndex(docs []Doc) *Index {
 		})
 	}
 	wg.Wait()
-	idx := &Index{ids: make([]string, len(docs)), pos: make(map[string]int32, len(docs)), terms: map[string]int32{}}
-	var df []int32
+	idx := &Index{ids: make([]string, len(docs)), pos: make(map[string]int32, len(docs)), terms: map[string]int32{},
+		fwdStart: make([]int32, len(docs)+1)}
+	var df, tfs []int32
 	for i, d := range docs {
 		idx.ids[i] = d.ID
 		idx.pos[d.ID] = int32(i)
@@ -176,7 +180,11 @@ func NewIndex(docs []Doc) *Index {
 				df = append(df, 0)
 			}
 			df[t]++
+			idx.fwd = append(idx.fwd, t)
+			tfs = append(tfs, p.tf)
 		}
+		idx.fwdStart[i+1] = int32(len(idx.fwd))
+		per[i] = nil
 	}
 	avg := math.Ceil(float64(len(df)) / float64(max(1, len(docs))))
 	n := float64(len(docs))
@@ -192,16 +200,15 @@ func NewIndex(docs []Doc) *Index {
 	fill := append([]int32(nil), idx.start[:len(df)]...)
 	for i := range docs {
 		norm := bm25K1 * (1 - bm25B + bm25B*float64(lengths[i])/cmp.Or(avg, 1))
-		for _, p := range per[i] {
-			t := idx.terms[p.term]
-			tf := math.Sqrt(float64(p.tf))
+		for k := idx.fwdStart[i]; k < idx.fwdStart[i+1]; k++ {
+			t := idx.fwd[k]
+			tf := math.Sqrt(float64(tfs[k]))
 			idx.docs[fill[t]] = int32(i)
 			w := float32(tf * bm25K1 / (tf + norm))
 			idx.weight[fill[t]] = w
 			idx.maxWeight[t] = max(idx.maxWeight[t], w)
 			fill[t]++
 		}
-		per[i] = nil
 	}
 	return idx
 }
@@ -221,8 +228,12 @@ type Scorer struct {
 	matched []int32   // the essential clauses matched
 	touched []int32
 	live    []int32
+	text    string
 	terms   []string
 	clauses []clause
+	// Overlap's sets: the items' terms, the query's distinct words.
+	inItems  map[int32]bool
+	distinct map[string]bool
 }
 
 // clause is one distinct term of a query: how often the query holds it
@@ -235,7 +246,8 @@ type clause struct {
 
 // Scorer returns a Scorer of the index.
 func (idx *Index) Scorer() *Scorer {
-	return &Scorer{idx: idx, an: NewAnalyzer(), acc: make([]float64, len(idx.ids)), matched: make([]int32, len(idx.ids))}
+	return &Scorer{idx: idx, an: NewAnalyzer(), acc: make([]float64, len(idx.ids)), matched: make([]int32, len(idx.ids)),
+		inItems: map[int32]bool{}, distinct: map[string]bool{}}
 }
 
 // BestRank is the best rank of any of items when the query text ranks the
@@ -252,7 +264,7 @@ func (idx *Index) Scorer() *Scorer {
 // clauses found.
 func (s *Scorer) BestRank(text string, items []string) int {
 	idx := s.idx
-	s.terms = s.an.Terms(s.terms[:0], text)
+	s.analyze(text)
 	if len(s.terms) == 0 {
 		return 0
 	}
@@ -373,6 +385,44 @@ func gallop(postings []int32, at int, d int32) int {
 	end = min(end, len(postings))
 	i, _ := slices.BinarySearch(postings[at:end], d)
 	return at + i
+}
+
+// analyze sets the terms of text, unless they are the last text's.
+func (s *Scorer) analyze(text string) {
+	if s.text != text || s.terms == nil {
+		s.text, s.terms = text, s.an.Terms(s.terms[:0], text)
+	}
+}
+
+// Overlap counts the distinct terms of the query text (Analysis), and how
+// many of them occur in any of items that are indexed; indexed says
+// whether any is.
+func (s *Scorer) Overlap(text string, items []string) (terms, found int, indexed bool) {
+	s.analyze(text)
+	idx := s.idx
+	clear(s.inItems)
+	for _, it := range items {
+		d, ok := idx.pos[it]
+		if !ok {
+			continue
+		}
+		indexed = true
+		for _, t := range idx.fwd[idx.fwdStart[d]:idx.fwdStart[d+1]] {
+			s.inItems[t] = true
+		}
+	}
+	clear(s.distinct)
+	for _, w := range s.terms {
+		if s.distinct[w] {
+			continue
+		}
+		s.distinct[w] = true
+		terms++
+		if t, ok := idx.terms[w]; ok && s.inItems[t] {
+			found++
+		}
+	}
+	return terms, found, indexed
 }
 
 // score is passage d's rounded score from the clauses cs, found by binary
