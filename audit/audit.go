@@ -211,6 +211,17 @@ func Run(set Set, systems []System, opt Options) (*Report, error) {
 	if set.Evaluator == nil || set.Topics == nil {
 		return nil, &diag.OptionError{Msg: "an audit needs {judgments} and {topics}"}
 	}
+	// The near duplicates need only the topics' texts: they are found
+	// while the index is built and the queries audited.
+	type dups struct {
+		of  map[string][]string
+		err error
+	}
+	dupc := make(chan dups, 1)
+	go func() {
+		of, err := duplicates(set.Topics.Topics, opt)
+		dupc <- dups{of, err}
+	}()
 	a := newAuditor(set, systems, opt)
 	rep := &Report{Settings: a.settings(), Notes: a.notes()}
 	rep.Queries = make([]Query, len(a.topics))
@@ -235,8 +246,14 @@ func Run(set Set, systems []System, opt Options) (*Report, error) {
 			return nil, err
 		}
 	}
-	if err := a.duplicates(rep.Queries); err != nil {
-		return nil, err
+	d := <-dupc
+	if d.err != nil {
+		return nil, d.err
+	}
+	for i := range rep.Queries {
+		if what, ok := d.of[rep.Queries[i].ID]; ok {
+			rep.Queries[i].addFlag(Flag{Duplicate, strings.Join(what, "; ")})
+		}
 	}
 	var err error
 	rep.Summary, err = a.summary(rep.Queries, values)
@@ -572,38 +589,37 @@ func normal(s string) string {
 	}), " ")
 }
 
-// duplicates flags each query whose text repeats an earlier query's,
-// exactly or nearly (analysis.Redundant, the stages analyses' rule).
-func (a *auditor) duplicates(qs []Query) error {
-	ps := make([]analysis.Passage, len(qs))
-	at := make(map[string]int, len(qs))
-	for i, q := range qs {
-		ps[i] = analysis.Passage{ID: q.ID, Text: q.Text}
-		at[q.ID] = i
+// duplicates says, for each topic whose text repeats an earlier topic's,
+// exactly or nearly (analysis.Redundant, the stages analyses' rule), which
+// earlier ones it repeats.
+func duplicates(ts []*topics.Topic, opt Options) (map[string][]string, error) {
+	ps := make([]analysis.Passage, len(ts))
+	for i, t := range ts {
+		ps[i] = analysis.Passage{ID: t.ID, Text: t.Text}
 	}
-	red, err := analysis.Redundant(ps, a.opt.Shingle, a.opt.Jaccard)
+	red, err := analysis.Redundant(ps, opt.Shingle, opt.Jaccard)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	var earlier = map[string][]string{}
+	of := map[string][]string{}
 	for _, d := range red.Duplicates {
 		if d.Exact {
-			earlier[d.Second] = append(earlier[d.Second], "exact duplicate of "+d.First)
+			of[d.Second] = append(of[d.Second], "exact duplicate of "+d.First)
 		} else {
-			earlier[d.Second] = append(earlier[d.Second], fmt.Sprintf("near duplicate of %s (Jaccard %.2f of %d-word shingles, threshold %g)", d.First, d.Jaccard, a.opt.Shingle, a.opt.Jaccard))
+			of[d.Second] = append(of[d.Second], fmt.Sprintf("near duplicate of %s (Jaccard %.2f of %d-word shingles, threshold %g)", d.First, d.Jaccard, opt.Shingle, opt.Jaccard))
 		}
 	}
-	for id, what := range earlier {
-		q := &qs[at[id]]
-		f := Flag{Duplicate, strings.Join(what, "; ")}
-		// keep the report order of reasons
-		k := len(q.Flags)
-		for k > 0 && slices.Index(Reasons, q.Flags[k-1].Reason) > slices.Index(Reasons, Duplicate) {
-			k--
-		}
-		q.Flags = slices.Insert(q.Flags, k, f)
+	return of, nil
+}
+
+// addFlag adds f in the report order of reasons.
+func (q *Query) addFlag(f Flag) {
+	at := slices.Index(Reasons, f.Reason)
+	k := len(q.Flags)
+	for k > 0 && slices.Index(Reasons, q.Flags[k-1].Reason) > at {
+		k--
 	}
-	return nil
+	q.Flags = slices.Insert(q.Flags, k, f)
 }
 
 // summary counts the flags and works out the resolution.
