@@ -68,3 +68,18 @@ func TestAnalyzer(t *testing.T) {
 		}
 	}
 }
+
+func TestGallop(t *testing.T) {
+	ps := []int32{2, 4, 6, 8, 10, 12, 14, 16, 18, 20}
+	for _, c := range []struct {
+		at   int
+		d    int32
+		want int
+	}{
+		{0, 1, 0}, {0, 2, 0}, {0, 3, 1}, {0, 20, 9}, {0, 21, 10}, {3, 8, 3}, {3, 9, 4}, {4, 19, 9}, {9, 25, 10}, {10, 30, 10},
+	} {
+		if got := gallop(ps, c.at, c.d); got != c.want {
+			t.Errorf("gallop from %d to %d: %d, want %d", c.at, c.d, got, c.want)
+		}
+	}
+}
