@@ -85,7 +85,8 @@ func TestGate(t *testing.T) {
 		{[]string{"leakage"}, "", "fail_on \"leakage\" is not NAME<VALUE"},
 		{[]string{"leaks>0.3"}, "", "names neither informative nor a reason"},
 		{[]string{"leakage>3"}, "", "give a value in [0, 1]"},
-		{[]string{"informative<x"}, "", "needs a number after <"},
+		{[]string{"informative<x"}, "", "needs a finite number after <"},
+		{[]string{"informative<NaN"}, "", "needs a finite number after <"},
 	} {
 		_, reasons, err := flagsRequest("", c.rules...).Audit(flagsSources())
 		if c.err != "" {
@@ -122,4 +123,25 @@ func TestOptionErrors(t *testing.T) {
 			t.Errorf("err %v, want %q", err, c.want)
 		}
 	}
+}
+
+// FuzzParseRule: any text is a rule or an error naming the option, never
+// a panic, and a rule read back from its text is the same rule.
+func FuzzParseRule(f *testing.F) {
+	for _, s := range []string{"informative<30", "leakage>0.3", "saturated>=0.5", "trivial<=1", "x<", "<3", "leakage>>1", "informative<NaN", "duplicate>1e-3"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		r, err := ParseRule(s)
+		if err != nil {
+			if !strings.Contains(err.Error(), "fail_on") {
+				t.Errorf("%q: %v does not name the option", s, err)
+			}
+			return
+		}
+		again, err := ParseRule(r.String())
+		if err != nil || again != r {
+			t.Errorf("%q read back as %+v, %v", s, again, err)
+		}
+	})
 }

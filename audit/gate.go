@@ -2,6 +2,7 @@ package audit
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -35,8 +36,8 @@ func ParseRule(s string) (Rule, error) {
 		r.Op, rest = r.Op+"=", rest[1:]
 	}
 	v, err := strconv.ParseFloat(strings.TrimSpace(rest), 64)
-	if err != nil {
-		return Rule{}, &diag.OptionError{Option: "fail_on", Value: strconv.Quote(s), Msg: "needs a number after " + r.Op}
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return Rule{}, &diag.OptionError{Option: "fail_on", Value: strconv.Quote(s), Msg: "needs a finite number after " + r.Op}
 	}
 	r.Value = v
 	switch {
