@@ -231,9 +231,11 @@ type Scorer struct {
 	text    string
 	terms   []string
 	clauses []clause
-	// Overlap's sets: the items' terms, the query's distinct words.
-	inItems  map[int32]bool
-	distinct map[string]bool
+	// inItems[t] is stamp when term t is in the items Overlap was given.
+	inItems  []uint32
+	stamp    uint32
+	distinct []string // the query's terms, sorted, each once
+	sorted   []string // the query's terms, sorted
 }
 
 // clause is one distinct term of a query: how often the query holds it
@@ -246,8 +248,7 @@ type clause struct {
 
 // Scorer returns a Scorer of the index.
 func (idx *Index) Scorer() *Scorer {
-	return &Scorer{idx: idx, an: NewAnalyzer(), acc: make([]float64, len(idx.ids)), matched: make([]int32, len(idx.ids)),
-		inItems: map[int32]bool{}, distinct: map[string]bool{}}
+	return &Scorer{idx: idx, an: NewAnalyzer(), acc: make([]float64, len(idx.ids)), matched: make([]int32, len(idx.ids))}
 }
 
 // BestRank is the best rank of any of items when the query text ranks the
@@ -271,20 +272,22 @@ func (s *Scorer) BestRank(text string, items []string) int {
 	n := float64(len(idx.ids))
 	squares := 0.0
 	s.clauses = s.clauses[:0]
-	for _, w := range s.terms {
-		t, ok := idx.terms[w]
-		if !ok {
-			idf := math.Log(1 + (n+0.5)/0.5)
-			squares += idf * idf
-			continue
+	s.sorted = append(s.sorted[:0], s.terms...)
+	slices.Sort(s.sorted)
+	for i := 0; i < len(s.sorted); {
+		j := i + 1
+		for j < len(s.sorted) && s.sorted[j] == s.sorted[i] {
+			j++
 		}
-		idf := idx.idf[t]
-		squares += idf * idf
-		if k := slices.IndexFunc(s.clauses, func(c clause) bool { return c.term == t }); k >= 0 {
-			s.clauses[k].times++
-		} else {
-			s.clauses = append(s.clauses, clause{term: t, times: 1})
+		times := float64(j - i)
+		t, ok := idx.terms[s.sorted[i]]
+		idf := math.Log(1 + (n+0.5)/0.5)
+		if ok {
+			idf = idx.idf[t]
+			s.clauses = append(s.clauses, clause{term: t, times: times})
 		}
+		squares += times * idf * idf
+		i = j
 	}
 	norm := 1 / math.Sqrt(squares) / float64(len(s.terms))
 	best, bestID := 0.0, ""
@@ -293,11 +296,11 @@ func (s *Scorer) BestRank(text string, items []string) int {
 		if !ok {
 			continue
 		}
-		if v := s.score(d, s.clauses, norm); v > best || v == best && v > 0 && it > bestID {
+		if v, ok := s.score(d, s.clauses, norm); ok && (bestID == "" || v > best || v == best && it > bestID) {
 			best, bestID = v, it
 		}
 	}
-	if best == 0 {
+	if bestID == "" {
 		return 0
 	}
 	for k := range s.clauses {
@@ -400,7 +403,13 @@ func (s *Scorer) analyze(text string) {
 func (s *Scorer) Overlap(text string, items []string) (terms, found int, indexed bool) {
 	s.analyze(text)
 	idx := s.idx
-	clear(s.inItems)
+	if s.inItems == nil {
+		s.inItems = make([]uint32, len(idx.idf))
+	}
+	if s.stamp++; s.stamp == 0 {
+		clear(s.inItems)
+		s.stamp = 1
+	}
 	for _, it := range items {
 		d, ok := idx.pos[it]
 		if !ok {
@@ -408,26 +417,24 @@ func (s *Scorer) Overlap(text string, items []string) (terms, found int, indexed
 		}
 		indexed = true
 		for _, t := range idx.fwd[idx.fwdStart[d]:idx.fwdStart[d+1]] {
-			s.inItems[t] = true
+			s.inItems[t] = s.stamp
 		}
 	}
-	clear(s.distinct)
-	for _, w := range s.terms {
-		if s.distinct[w] {
-			continue
-		}
-		s.distinct[w] = true
-		terms++
-		if t, ok := idx.terms[w]; ok && s.inItems[t] {
+	s.distinct = append(s.distinct[:0], s.terms...)
+	slices.Sort(s.distinct)
+	s.distinct = slices.Compact(s.distinct)
+	for _, w := range s.distinct {
+		if t, ok := idx.terms[w]; ok && s.inItems[t] == s.stamp {
 			found++
 		}
 	}
-	return terms, found, indexed
+	return len(s.distinct), found, indexed
 }
 
 // score is passage d's rounded score from the clauses cs, found by binary
-// search in their postings.
-func (s *Scorer) score(d int32, cs []clause, norm float64) float64 {
+// search in their postings, and whether it matches any of them (a score
+// may round to 0).
+func (s *Scorer) score(d int32, cs []clause, norm float64) (v float64, matchedAny bool) {
 	idx := s.idx
 	sum, matched := 0.0, 0.0
 	for _, c := range cs {
@@ -437,8 +444,5 @@ func (s *Scorer) score(d int32, cs []clause, norm float64) float64 {
 			matched += c.times
 		}
 	}
-	if matched == 0 {
-		return 0
-	}
-	return math.Round(sum*norm*matched*1e6) / 1e6
+	return math.Round(sum*norm*matched*1e6) / 1e6, matched > 0
 }

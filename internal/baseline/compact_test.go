@@ -83,3 +83,22 @@ func TestGallop(t *testing.T) {
 		}
 	}
 }
+
+// TestLongQuery: a query of 100,000 distinct words, one of them in the
+// corpus, ranks as a one-word query does (its clauses are counted once
+// each, in n log n).
+func TestLongQuery(t *testing.T) {
+	idx := NewIndex([]Doc{{"a", "apple banana"}, {"b", "cherry"}})
+	s := idx.Scorer()
+	var b strings.Builder
+	for i := range 100_000 {
+		fmt.Fprintf(&b, "x%dz ", i)
+	}
+	b.WriteString("cherry")
+	if got := s.BestRank(b.String(), []string{"b"}); got != 1 {
+		t.Errorf("b at %d", got)
+	}
+	if terms, found, ok := s.Overlap(b.String(), []string{"b"}); terms != 100_001 || found != 1 || !ok {
+		t.Errorf("overlap %d %d %v", terms, found, ok)
+	}
+}
