@@ -216,9 +216,6 @@ func NewIndex(docs []Doc) *Index {
 // Len is the number of passages indexed.
 func (idx *Index) Len() int { return len(idx.ids) }
 
-// Has reports whether item is indexed.
-func (idx *Index) Has(item string) bool { _, ok := idx.pos[item]; return ok }
-
 // A Scorer ranks passages for queries against an Index, one query at a
 // time; each goroutine needs its own.
 type Scorer struct {
