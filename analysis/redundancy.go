@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
-	"maps"
 	"slices"
 	"strings"
 	"unicode"
@@ -68,6 +67,7 @@ func Redundant(ps []Passage, shingle int, threshold float64) (Redundancy, error)
 	repeats := make([]bool, len(ps))
 	relevantRepeat := make([]bool, len(ps))
 	shared := map[int]int{} // earlier passage -> shingles shared with this one
+	var near []int
 	for j, p := range ps {
 		words := strings.FieldsFunc(strings.ToLower(p.Text), func(c rune) bool { return !unicode.IsLetter(c) && !unicode.IsNumber(c) })
 		norm[j] = strings.Join(words, " ")
@@ -80,15 +80,22 @@ func Redundant(ps []Passage, shingle int, threshold float64) (Redundancy, error)
 			}
 			postings[h] = append(postings[h], j)
 		}
-		for _, i := range slices.Sorted(maps.Keys(shared)) {
+		// Only the pairs that can be duplicates are sorted: equal texts
+		// share every shingle, so an exact pair is among those whose
+		// Jaccard is 1.
+		near = near[:0]
+		for i, inter := range shared {
+			if float64(inter)/float64(len(sets[i])+len(sets[j])-inter) >= threshold {
+				near = append(near, i)
+			}
+		}
+		slices.Sort(near)
+		for _, i := range near {
 			inter := shared[i]
 			exact := norm[i] == norm[j]
 			jac := float64(inter) / float64(len(sets[i])+len(sets[j])-inter)
 			if exact {
 				jac = 1
-			}
-			if !exact && jac < threshold {
-				continue
 			}
 			r.Duplicates = append(r.Duplicates, Duplicate{First: ps[i].ID, Second: ps[j].ID, Jaccard: jac, Exact: exact})
 			repeats[j] = true

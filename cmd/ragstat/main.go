@@ -62,6 +62,7 @@ type cli struct {
 	Merge           mergeCmd         `cmd:"" help:"Merge the partial results of eval, stages or compare --shard I/N --format json into the result one run gives."`
 	Compare         compareCmd       `cmd:"" help:"Compare candidates with a base on the same queries: paired differences, intervals, tests, slices, a release gate."`
 	Report          reportCmd        `cmd:"" help:"Render a saved eval, stages or compare JSON result as one self-contained HTML file."`
+	Audit           auditCmd         `cmd:"" help:"Audit a test set before trusting a gate on it: which queries leak, are trivial or saturated, repeat, lack evidence; what difference it can resolve."`
 	judgingCommands `embed:""`
 	datasetCommands `embed:""`
 	Stages          stagesCmd    `cmd:"" help:"Evaluate every pipeline stage from traces: metrics per stage, where evidence was lost, the packed context, facts, validity, answers."`
