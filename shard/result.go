@@ -116,6 +116,11 @@ func (r *Result) Render(w io.Writer) (apart []string, err error) {
 	switch {
 	case r.stages != nil:
 		r.stages.PerQuery = r.out.PerQuery
+		if r.out.Format == "table" && !r.out.PerQuery { // as one stages run summarises
+			for _, sys := range r.stages.Result.Systems {
+				sys.Summarize()
+			}
+		}
 		return nil, report.RenderStages(w, r.out.Format, r.stages)
 	case r.compare != nil:
 		return r.out.Output.Write(w, r.compare)

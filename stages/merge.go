@@ -241,3 +241,30 @@ func Merge(parts []*Result, position func(query string) (int, bool)) (*Result, e
 	}
 	return out, nil
 }
+
+// Summarize drops what a result evaluated under Options.Summary does not
+// hold: the fact coverage, lost evidence and search step listings past the
+// first Listed queries in query order, delivered evidence, and the budgets
+// that fit and agree with the reported size. A merged result summarised
+// renders as one summary run over every trace does.
+func (s *System) Summarize() {
+	if s.Summary {
+		return
+	}
+	s.Summary, s.FactLines = true, len(s.Facts)
+	s.Facts = first(s.Facts, func(f QueryFacts) string { return f.Query })
+	s.Search = first(s.Search, func(x SearchStep) string { return x.Query })
+	for _, w := range []*Waterfall{&s.Loss, &s.FactLoss} {
+		w.Lost = first(slices.DeleteFunc(w.Lost, func(l Lost) bool { return l.Status == StatusDelivered }),
+			func(l Lost) string { return l.Query })
+	}
+	s.Context.Budgets = slices.DeleteFunc(s.Context.Budgets, func(b Budget) bool {
+		return !b.Over() && (b.Reported == nil || *b.Reported == b.Prompt())
+	})
+}
+
+// first keeps the first Listed of xs in query order, stable within a query.
+func first[T any](xs []T, query func(T) string) []T {
+	slices.SortStableFunc(xs, func(a, b T) int { return strings.Compare(query(a), query(b)) })
+	return xs[:min(len(xs), Listed)]
+}

@@ -30,6 +30,7 @@ func spans(name string, n int) ptrace.Traces {
 		sp.SetTraceID(pcommon.TraceID{1, 2, 3, byte(i)})
 		sp.SetSpanID(pcommon.SpanID{9, byte(i)})
 		sp.Attributes().PutStr("openinference.span.kind", "RETRIEVER")
+		sp.Attributes().PutStr("retrieval.documents.0.document.id", "d1")
 		sp.Attributes().PutStr("input.value", "line one\nline two \u2028 \"quoted\"")
 		sp.Attributes().PutInt("n", int64(i))
 	}
