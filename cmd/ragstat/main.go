@@ -50,13 +50,13 @@ func (e *env) notes(lines ...string) {
 }
 
 type cli struct {
-	VersionFlag     kong.VersionFlag `name:"version" short:"v" help:"Print the version and exit."`
-	Demo            demoCmd          `cmd:"" help:"Evaluate the source document's example and tell what the numbers say."`
-	Eval            evalCmd          `cmd:"" help:"Evaluate runs against judgments, strictly."`
-	TrecEval        trecEvalCmd      `cmd:"" name:"trec-eval" passthrough:"" help:"A drop-in for NIST trec_eval v10 (same flags, same output)."`
-	Merge           mergeCmd         `cmd:"" help:"Merge the partial results of eval, stages or compare --shard I/N --format json into the result one run gives."`
-	Compare         compareCmd       `cmd:"" help:"Compare candidates with a base on the same queries: paired differences, intervals, tests, slices, a release gate."`
-	Report          reportCmd        `cmd:"" help:"Render a saved eval, stages or compare JSON result as one self-contained HTML file."`
+	VersionFlag     versionFlag `name:"version" short:"v" help:"Print the version and exit."`
+	Demo            demoCmd     `cmd:"" help:"Evaluate the source document's example and tell what the numbers say."`
+	Eval            evalCmd     `cmd:"" help:"Evaluate runs against judgments, strictly."`
+	TrecEval        trecEvalCmd `cmd:"" name:"trec-eval" passthrough:"" help:"A drop-in for NIST trec_eval v10 (same flags, same output)."`
+	Merge           mergeCmd    `cmd:"" help:"Merge the partial results of eval, stages or compare --shard I/N --format json into the result one run gives."`
+	Compare         compareCmd  `cmd:"" help:"Compare candidates with a base on the same queries: paired differences, intervals, tests, slices, a release gate."`
+	Report          reportCmd   `cmd:"" help:"Render a saved eval, stages or compare JSON result as one self-contained HTML file."`
 	judgingCommands `embed:""`
 	datasetCommands `embed:""`
 	Stages          stagesCmd    `cmd:"" help:"Evaluate every pipeline stage from traces: metrics per stage, where evidence was lost, the packed context, facts, validity, answers."`
@@ -83,7 +83,7 @@ func run(args []string, e *env) int {
 	}
 	var c cli
 	exit := -1
-	parser, err := kong.New(&c, kong.Name("ragstat"), kong.Vars{"version": "ragstat " + Version},
+	parser, err := kong.New(&c, kong.Name("ragstat"),
 		kong.Description("Evaluate RAG retrieval: exact, strict, and at every stage."),
 		kong.Writers(e.stdout, e.stderr), kong.Exit(func(code int) { exit = code }),
 		kong.UsageOnError(), kong.ConfigureHelp(kong.HelpOptions{Compact: true}))
@@ -135,7 +135,25 @@ func fail(e *env, err error) int {
 
 type versionCmd struct{}
 
-func (versionCmd) Run(e *env) error {
-	fmt.Fprintln(e.stdout, "ragstat", Version)
+func (versionCmd) Run(e *env) error { return writeVersion(e.stdout) }
+
+// versionFlag is --version: it prints the version and exits, 1 with the
+// reason if the version could not be written.
+type versionFlag bool
+
+func (versionFlag) BeforeReset(app *kong.Kong) error {
+	if err := writeVersion(app.Stdout); err != nil {
+		fmt.Fprintln(app.Stderr, "ragstat:", err)
+		app.Exit(exitInternal)
+		return nil
+	}
+	app.Exit(exitOK)
+	return nil
+}
+
+func writeVersion(w io.Writer) error {
+	if _, err := fmt.Fprintln(w, "ragstat", Version); err != nil {
+		return internal(fmt.Errorf("writing the version: %w", err))
+	}
 	return nil
 }

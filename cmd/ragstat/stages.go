@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"strings"
@@ -84,5 +85,9 @@ func (c *tokensCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	return tokenize.CountFiles(e.stdout, tok, c.Files, e.stdin)
+	err = tokenize.CountFiles(e.stdout, tok, c.Files, e.stdin)
+	if _, ok := errors.AsType[*tokenize.WriteError](err); ok {
+		return internal(err)
+	}
+	return err
 }
