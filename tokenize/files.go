@@ -25,6 +25,9 @@ func CountFiles(w io.Writer, tok Tokenizer, paths []string, stdin io.Reader) err
 			return err
 		}
 		n := tok.Count(string(data))
+		if err := Err(tok); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
 		total += n
 		if err := line(n, path); err != nil {
 			return err

@@ -34,6 +34,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -49,6 +50,27 @@ type Tokenizer struct {
 	specials    specials // the post-processor's tokens
 	specialsErr error    // why the post-processor is not supported
 	addSpecials bool     // put specials around the ids
+	failed      *failure // shared by the copies WithSpecialTokens makes
+}
+
+// failure is the first error a Tokenizer met encoding a text.
+type failure struct {
+	mu  sync.Mutex
+	err error
+}
+
+// Err returns the first error met encoding a text, or nil: a Split or
+// Replace regular expression that took longer than its budget to match,
+// as a backtracking pattern can on a hostile text (about 2 s plus 1 µs a
+// character at most). The ids and count of that text are incomplete, so a
+// program that counts untrusted text checks Err before using the counts.
+func (t *Tokenizer) Err() error {
+	if t.failed == nil {
+		return nil
+	}
+	t.failed.mu.Lock()
+	defer t.failed.mu.Unlock()
+	return t.failed.err
 }
 
 // MaxFileSize is the largest tokenizer.json Load reads (the largest
@@ -101,8 +123,25 @@ func (t *Tokenizer) Count(text string) int {
 	return n
 }
 
-// each calls emit with every id of text, in order.
+// each calls emit with every id of text, in order; a pattern past its
+// budget stops it and becomes t's Err.
 func (t *Tokenizer) each(text string, emit func(int)) {
+	defer func() {
+		if r := recover(); r != nil {
+			mf, ok := r.(matchFailure)
+			if !ok {
+				panic(r)
+			}
+			t.failed.mu.Lock()
+			if t.failed.err == nil {
+				t.failed.err = fmt.Errorf("hf: %w", mf.err)
+				if t.name != "" {
+					t.failed.err = fmt.Errorf("hf: %s: %w", t.name, mf.err)
+				}
+			}
+			t.failed.mu.Unlock()
+		}
+	}()
 	if !utf8.ValidString(text) {
 		text = string([]rune(text))
 	}

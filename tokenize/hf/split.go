@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/dlclark/regexp2"
@@ -44,14 +45,17 @@ func newFinder(p *patternJSON) (finder, error) {
 	if err := checkBacktracking(*p.Regex); err != nil {
 		return nil, fmt.Errorf("regex %q: %w", *p.Regex, err)
 	}
-	return regex{re}, nil
+	re.MatchTimeout = matchTimeout
+	return regex{re, *p.Regex}, nil
 }
 
-// checkBacktracking refuses a pattern where an unbounded repetition holds
+// checkBacktracking refuses at once a pattern where an unbounded repetition holds
 // another repetition of variable length or an alternation, such as (a+)+ or
 // (a|aa)*: a backtracking matcher can take time exponential in the text's
 // length on them ((a+)+$ takes seconds on 26 characters). It reads the
-// parser's tree dump, one node a line, indented by depth.
+// parser's tree dump, one node a line, indented by depth. Other shapes
+// backtrack too (a*a*a*b, (?:a|aa){0,3000}b, nested bounded repetitions):
+// what bounds the time of every pattern is regex's budget.
 func checkBacktracking(pattern string) error {
 	tree, err := syntax.Parse(pattern, syntax.RegexOptions(regexp2.None))
 	if err != nil {
@@ -134,8 +138,26 @@ func (sc scanner) findAll(s string) [][2]int {
 	return out
 }
 
-// regex matches any other regular expression.
-type regex struct{ re *regexp2.Regexp }
+// regex matches any other regular expression, with regexp2: a
+// backtracking matcher, as Hugging Face's is, which some patterns keep busy
+// for a time exponential or polynomial in a text's length. So matching has
+// a budget: matchTimeout for one match, and matchBudget plus
+// budgetPerChar a character for all the matches in one text. A text past
+// it is not encoded: findAll panics with a matchFailure, which the
+// Tokenizer turns into its Err.
+type regex struct {
+	re      *regexp2.Regexp
+	pattern string
+}
+
+const (
+	matchTimeout  = time.Second
+	matchBudget   = 2 * time.Second
+	budgetPerChar = time.Microsecond
+)
+
+// matchFailure is a regex past its budget.
+type matchFailure struct{ err error }
 
 func (r regex) findAll(s string) [][2]int {
 	runes := []rune(s)
@@ -145,10 +167,18 @@ func (r regex) findAll(s string) [][2]int {
 		offsets[i+1] = pos
 	}
 	var out [][2]int
-	m, _ := r.re.FindRunesMatch(runes)
-	for m != nil {
+	start, budget := time.Now(), matchBudget+time.Duration(len(runes))*budgetPerChar
+	m, err := r.re.FindRunesMatch(runes)
+	for err == nil && m != nil {
 		out = append(out, [2]int{offsets[m.Index], offsets[m.Index+m.Length]})
-		m, _ = r.re.FindNextMatch(m)
+		if time.Since(start) > budget {
+			break
+		}
+		m, err = r.re.FindNextMatch(m)
+	}
+	if err != nil || time.Since(start) > budget {
+		panic(matchFailure{fmt.Errorf("regex %q: matching a text of %d characters took longer than its budget of %v: the pattern backtracks too much on it",
+			r.pattern, len(runes), budget.Round(time.Millisecond))})
 	}
 	return out
 }
