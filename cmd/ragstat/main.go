@@ -72,6 +72,7 @@ type cli struct {
 
 func main() {
 	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, terminal: term.IsTerminal(int(os.Stderr.Fd()))}
+	removeOnSignal()
 	os.Exit(run(os.Args[1:], e))
 }
 
