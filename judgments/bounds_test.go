@@ -29,11 +29,11 @@ func TestGradeBounds(t *testing.T) {
 		{strconv.Itoa(MaxGrade), MaxGrade, ""},
 		{strconv.Itoa(MinGrade), MinGrade, ""},
 		{"-5", -5, ""},
-		{"2147483648", 0, "grade 2147483648 is outside the scale -2147483647..2147483647"},  // max+1
+		{"2147483648", 0, "grade 2147483648 is outside the scale -2147483647..2147483647"},   // max+1
 		{"-2147483648", 0, "grade -2147483648 is outside the scale -2147483647..2147483647"}, // the unjudged mark
 		{"4294967298", 0, "grade 4294967298 is outside the scale"},                           // read as 2 once
 		{"4611686018427387904", 0, "grade 4611686018427387904 is outside the scale"},         // 2^62, read as 0 once
-		{"99999999999999999999999", 0, "q.txt:1"},                                            // past int64
+		{"99999999999999999999999", 0, "is beyond"},                                          // past int64
 	}
 	for _, f := range formats {
 		for _, c := range cases {

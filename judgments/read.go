@@ -3,6 +3,7 @@ package judgments
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -346,7 +347,10 @@ func (rd *reader) jsonLine(line int, data []byte) error {
 // grade reads a JSON integer; a string, a fraction or an exponent is not one.
 func grade(s string) (int, error) {
 	g, err := strconv.Atoi(s)
-	if err != nil {
+	switch {
+	case errors.Is(err, strconv.ErrRange):
+		return 0, fmt.Errorf("grade %s is beyond %d..%d, the grades a judgment holds", s, MinGrade, MaxGrade)
+	case err != nil:
 		return 0, fmt.Errorf("grade %s is not an integer", s)
 	}
 	return g, nil
