@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -82,30 +83,57 @@ func TestHostileInputs(t *testing.T) {
 	letters := bomb(t, filepath.Join(dir, "letters.gz"), 'a', 128) // past jsonin.MaxLine
 	deep := write("deep.jsonl", []byte(`{"query":"q1","items":`+strings.Repeat("[", 1<<20)+"\n"))
 	tokenText := write("text.txt", []byte("hello\n"))
+	// a tokenizer.json splitting with a pattern that backtracks for minutes
+	// on 3,001 bytes, and such a text
+	backtracking := func(name, re string) string {
+		return write(name, []byte(`{"version": "1.0", "added_tokens": [], "normalizer": null,
+ "pre_tokenizer": {"type": "Split", "pattern": {"Regex": `+strconv.Quote(re)+`}, "behavior": "Isolated"},
+ "model": {"type": "BPE", "vocab": {"a": 0, "b": 1, "!": 2, "aa": 3}, "merges": ["a a"]}}`))
+	}
+	as := write("as.txt", []byte(strings.Repeat("a", 3000)+"!"))
+	long := func(name, unit string, n int) string { return write(name, []byte(strings.Repeat(unit, n/len(unit)))) }
 	cases := []struct {
 		name    string
 		stdin   []byte
 		args    []string
 		want    string
-		ceiling int64 // MiB above what ragstat version takes
+		ceiling int64         // MiB above what ragstat version takes
+		within  time.Duration // if set, a bound on the time that a hang would break
+		ok      bool          // it succeeds (exit 0) rather than being refused
 	}{
-		{"64 MB of blank lines as a run", nil, []string{"eval", "-j", qrels, blank}, "blank line", 256},
-		{"1 GB of NUL bytes, gzip-compressed, as a run", nil, []string{"eval", "-j", qrels, nuls}, "line longer than", 256},
-		{"the same as judgments", nil, []string{"eval", "-j", nuls, run}, "", 256},
-		{"the same to trec-eval", nil, []string{"trec-eval", qrels, nuls}, "line longer than", 256},
-		{"a 128 MB line as JSON Lines", nil, []string{"eval", "-j", qrels, "--run-format", "jsonl", letters}, "line longer than", 512},
-		{"a 128 MB line as topics", nil, []string{"baseline", "--corpus", letters, "--topics", letters, "--out", "-"}, "line longer than", 512},
-		{"a million nested arrays", nil, []string{"eval", "-j", qrels, deep}, "", 256},
-		{"/dev/zero as a run", nil, []string{"eval", "-j", qrels, "/dev/zero"}, "a device, not a file", 64},
-		{"standard input over --copy-limit", bytes.Repeat([]byte("q1 Q0 d1 1 1 r\n"), 1<<20), []string{"eval", "--copy-limit", "1MiB", "-j", qrels, "-"}, "more than 1 MiB", 128},
-		{"hf:/dev/zero as tokenizer", nil, []string{"tokens", "--tokenizer", "hf:/dev/zero", tokenText}, "not a regular file", 64},
+		{"64 MB of blank lines as a run", nil, []string{"eval", "-j", qrels, blank}, "blank line", 256, 0, false},
+		{"1 GB of NUL bytes, gzip-compressed, as a run", nil, []string{"eval", "-j", qrels, nuls}, "line longer than", 256, 0, false},
+		{"the same as judgments", nil, []string{"eval", "-j", nuls, run}, "", 256, 0, false},
+		{"the same to trec-eval", nil, []string{"trec-eval", qrels, nuls}, "line longer than", 256, 0, false},
+		{"a 128 MB line as JSON Lines", nil, []string{"eval", "-j", qrels, "--run-format", "jsonl", letters}, "line longer than", 512, 0, false},
+		{"a 128 MB line as topics", nil, []string{"baseline", "--corpus", letters, "--topics", letters, "--out", "-"}, "line longer than", 512, 0, false},
+		{"a million nested arrays", nil, []string{"eval", "-j", qrels, deep}, "", 256, 0, false},
+		{"/dev/zero as a run", nil, []string{"eval", "-j", qrels, "/dev/zero"}, "a device, not a file", 64, 0, false},
+		{"standard input over --copy-limit", bytes.Repeat([]byte("q1 Q0 d1 1 1 r\n"), 1<<20), []string{"eval", "--copy-limit", "1MiB", "-j", qrels, "-"}, "more than 1 MiB", 128, 0, false},
+		{"hf:/dev/zero as tokenizer", nil, []string{"tokens", "--tokenizer", "hf:/dev/zero", tokenText}, "not a regular file", 64, 0, false},
+		{"a grade scale past 32-bit grades", nil, []string{"eval", "--grades", "0..4294967298", "--gain", "linear", "-m", "DCG@10", "-j", qrels, run},
+			"4294967298 is beyond -2147483647..2147483647", 64, 0, false},
+		{"a Split pattern of overlapping repetitions", nil, []string{"tokens", "--tokenizer", "hf:" + backtracking("t1.json", `a*a*a*a*a*a*b`), as}, "took longer than its budget", 64, time.Minute, false},
+		{"a Split pattern of an overlapping alternation", nil, []string{"tokens", "--tokenizer", "hf:" + backtracking("t2.json", `(?:a|aa){0,3000}b`), as}, "took longer than its budget", 64, time.Minute, false},
+		{"a Split pattern of nested bounded repetitions", nil, []string{"tokens", "--tokenizer", "hf:" + backtracking("t3.json", `((a{1,60}){1,60}){1,60}b`), as}, "took longer than its budget", 64, time.Minute, false},
+		// byte-pair encoding these was quadratic: minutes to hours
+		{"2 MB of spaces counted", nil, []string{"tokens", long("spaces.txt", " ", 2<<20)}, "", 256, time.Minute, true},
+		{"2 MB of one letter counted", nil, []string{"tokens", long("letters.txt", "a", 2<<20)}, "", 256, time.Minute, true},
+		{"2 MB of newlines counted", nil, []string{"tokens", "--tokenizer", "cl100k_base", long("newlines.txt", "\n", 2<<20)}, "", 256, time.Minute, true},
+		{"a 400 KB base64 word counted", nil, []string{"tokens", long("base64.txt", "QmFzZTY0IGJsb2I+/w==", 400<<10)}, "", 256, time.Minute, true},
 	}
 	base := command(t, nil, "version").peakMiB
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			o := command(t, c.stdin, c.args...)
-			if o.code != exitInput || !strings.Contains(o.stderr, c.want) || strings.Contains(o.stderr, "panic") {
+			switch {
+			case c.ok && o.code != exitOK:
+				t.Errorf("exit %d, want 0:\n%.2000s", o.code, o.stderr)
+			case !c.ok && (o.code != exitInput || !strings.Contains(o.stderr, c.want) || strings.Contains(o.stderr, "panic")):
 				t.Errorf("exit %d, want 2 and %q:\n%.2000s", o.code, c.want, o.stderr)
+			}
+			if c.within > 0 && o.took > c.within {
+				t.Errorf("took %v, more than %v", o.took, c.within)
 			}
 			if len(o.stderr) > 16<<10 {
 				t.Errorf("%d bytes of messages", len(o.stderr))
