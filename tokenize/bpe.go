@@ -162,11 +162,11 @@ func mergeLong[T int32 | int](m *merger, piece string, ranks *rankTable) []int {
 	for i := range next {
 		next[i], prev[i] = T(i+1), T(i-1)
 	}
-	var q pairQueue
+	var q pairQueue[T]
 	push := func(s T) {
 		if mid := next[s]; mid < n {
 			if r, ok := m.rank(piece[s:next[mid]], ranks); ok {
-				q.push(r, int(s))
+				q.push(r, s)
 			}
 		}
 	}
@@ -174,11 +174,10 @@ func mergeLong[T int32 | int](m *merger, piece string, ranks *rankTable) []int {
 		push(s)
 	}
 	for {
-		r, at, ok := q.pop()
+		r, s, ok := q.pop()
 		if !ok {
 			break
 		}
-		s := T(at)
 		mid := next[s]
 		if mid < 0 || mid >= n {
 			continue
@@ -209,21 +208,21 @@ func mergeLong[T int32 | int](m *merger, piece string, ranks *rankTable) []int {
 // finds the lowest. A run of one character, millions of pairs of a few
 // ranks, then costs appends and reads of lists rather than a heap
 // operation per pair.
-type pairQueue struct {
-	buckets map[int]*pairBucket
+type pairQueue[T int32 | int] struct {
+	buckets map[int]*pairBucket[T]
 	ranks   pairHeap // the ranks of the buckets
-	last    *pairBucket
+	last    *pairBucket[T]
 	lastR   int
-	spare   []*pairBucket
+	spare   []*pairBucket[T]
 }
 
-type pairBucket struct {
-	sorted []int // increasing, read from head
+type pairBucket[T int32 | int] struct {
+	sorted []T // increasing, read from head
 	head   int
 	late   pairHeap // positions queued below sorted's last
 }
 
-func (q *pairQueue) bucket(rank int) *pairBucket {
+func (q *pairQueue[T]) bucket(rank int) *pairBucket[T] {
 	if q.last != nil && q.lastR == rank {
 		return q.last
 	}
@@ -234,16 +233,16 @@ func (q *pairQueue) bucket(rank int) *pairBucket {
 	return b
 }
 
-func (q *pairQueue) push(rank, pos int) {
+func (q *pairQueue[T]) push(rank int, pos T) {
 	b := q.bucket(rank)
 	if b == nil {
 		if k := len(q.spare); k > 0 {
 			b, q.spare = q.spare[k-1], q.spare[:k-1]
 		} else {
-			b = new(pairBucket)
+			b = new(pairBucket[T])
 		}
 		if q.buckets == nil {
-			q.buckets = make(map[int]*pairBucket)
+			q.buckets = make(map[int]*pairBucket[T])
 		}
 		q.buckets[rank] = b
 		q.ranks.push(uint64(rank))
@@ -258,7 +257,7 @@ func (q *pairQueue) push(rank, pos int) {
 
 // pop returns the lowest rank's leftmost pair; ok is false when none is
 // left.
-func (q *pairQueue) pop() (rank, pos int, ok bool) {
+func (q *pairQueue[T]) pop() (rank int, pos T, ok bool) {
 	if len(q.ranks) == 0 {
 		return 0, 0, false
 	}
@@ -268,7 +267,7 @@ func (q *pairQueue) pop() (rank, pos int, ok bool) {
 		pos = b.sorted[b.head]
 		b.head++
 	} else {
-		pos = int(b.late.pop())
+		pos = T(b.late.pop())
 	}
 	if b.head == len(b.sorted) && len(b.late) == 0 {
 		b.sorted, b.head = b.sorted[:0], 0
