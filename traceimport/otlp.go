@@ -228,9 +228,9 @@ func (r *rules) openInference(s *span, attrs pcommon.Map) {
 		case k == "llm.model_name":
 			s.model = v.AsString()
 		case k == "llm.token_count.prompt":
-			s.tokens.Prompt = integer(v.AsRaw())
+			s.count(&s.tokens.Prompt, k, v.AsRaw())
 		case k == "llm.token_count.completion":
-			s.tokens.Completion = integer(v.AsRaw())
+			s.count(&s.tokens.Completion, k, v.AsRaw())
 		case k == "output.value":
 			outputValue = v.AsString()
 		case k == "output.mime_type":
@@ -358,10 +358,10 @@ func (r *rules) genAI(s *span, attrs pcommon.Map) {
 			}
 		}
 		if v, ok := attrs.Get("gen_ai.usage.input_tokens"); ok {
-			s.tokens.Prompt = integer(v.AsRaw())
+			s.count(&s.tokens.Prompt, "gen_ai.usage.input_tokens", v.AsRaw())
 		}
 		if v, ok := attrs.Get("gen_ai.usage.output_tokens"); ok {
-			s.tokens.Completion = integer(v.AsRaw())
+			s.count(&s.tokens.Completion, "gen_ai.usage.output_tokens", v.AsRaw())
 		}
 	case "embeddings", "execute_tool", "create_agent", "invoke_agent", "invoke_workflow":
 		s.role = roleOther
