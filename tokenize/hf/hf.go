@@ -21,6 +21,12 @@
 //
 // Text that is not valid UTF-8 is read with each invalid byte as U+FFFD.
 //
+// Split and Replace regular expressions are matched with Go's regexp, in
+// time linear in the text, when the pattern means the same there (no
+// lookaround, no \d \w \s or \b, no anchor, no case folding, no repetition
+// of what may be empty); the others with a backtracking matcher under a
+// budget, past which the text is not encoded and [Tokenizer.Err] says so.
+//
 // Characters are classified with Go's Unicode 15.0 tables. Hugging Face's
 // library takes some properties from newer tables (the characters added in
 // Unicode 16.0) and some from older ones (normalization forms, accent

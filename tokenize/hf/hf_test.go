@@ -184,6 +184,7 @@ func FuzzParse(f *testing.F) {
 	}
 	for _, re := range append(catastrophic, nestedPatterns(1, 24)...) {
 		f.Add([]byte(splitWith(re)))
+		f.Add([]byte(splitWith(lookahead(re))))
 	}
 	for _, p := range fixtures(f) {
 		data, err := os.ReadFile(p)

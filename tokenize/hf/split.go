@@ -3,6 +3,8 @@ package hf
 import (
 	"errors"
 	"fmt"
+	"regexp"
+	gosyntax "regexp/syntax"
 	"slices"
 	"strings"
 	"time"
@@ -45,8 +47,116 @@ func newFinder(p *patternJSON) (finder, error) {
 	if err := checkBacktracking(*p.Regex); err != nil {
 		return nil, fmt.Errorf("regex %q: %w", *p.Regex, err)
 	}
+	if lin, ok := linear(*p.Regex); ok {
+		return linearRegex{lin}, nil
+	}
 	re.MatchTimeout = matchTimeout
 	return regex{re, *p.Regex}, nil
+}
+
+// linear compiles pattern with Go's regexp, whose matching time is linear
+// in the text's length, when its matches are those regexp2 finds: the
+// pattern parses in Go's syntax and uses nothing whose meaning differs
+// between the two. Refused: the classes \d \w \s and \b and their
+// negations (ASCII in Go, Unicode in regexp2), anchors ($ also matches
+// before a final newline in regexp2), case folding (a few characters fold
+// differently), class subtraction and POSIX classes (regexp2 reads them
+// otherwise), and patterns that match the empty string (the two step past
+// an empty match differently). Lookarounds and backreferences do not parse
+// in Go's syntax. Both read \p{...} from Go's Unicode tables, and both
+// choose among alternatives and repetitions as a backtracking matcher
+// does, leftmost first.
+func linear(pattern string) (*regexp.Regexp, bool) {
+	if strings.Contains(pattern, "-[") || strings.Contains(pattern, "[:") || caseFlag.MatchString(pattern) {
+		return nil, false
+	}
+	for i := 0; i < len(pattern); i++ {
+		if pattern[i] == '\\' && i+1 < len(pattern) {
+			if strings.IndexByte("dDwWsSbBAzZG", pattern[i+1]) >= 0 {
+				return nil, false
+			}
+			i++
+		}
+	}
+	tree, err := gosyntax.Parse(pattern, gosyntax.Perl)
+	if err != nil || !portable(tree) {
+		return nil, false
+	}
+	re, err := regexp.Compile(pattern)
+	if err != nil || re.MatchString("") {
+		return nil, false
+	}
+	return re, true
+}
+
+// caseFlag finds a group turning on case folding, (?i) or (?si:...):
+// Go's parser folds a class's ranges at once, leaving no mark portable sees.
+var caseFlag = regexp.MustCompile(`\(\?[a-zA-Z-]*i`)
+
+// portable reports whether a parsed Go pattern holds no anchor, no case
+// folding and no repetition of what may match the empty string (Go's
+// matcher and a backtracking one count such iterations differently: on
+// (?:.*?x{0,3}|y){1,9}b they find other matches).
+func portable(re *gosyntax.Regexp) bool {
+	switch re.Op {
+	case gosyntax.OpBeginLine, gosyntax.OpEndLine, gosyntax.OpBeginText, gosyntax.OpEndText,
+		gosyntax.OpWordBoundary, gosyntax.OpNoWordBoundary:
+		return false
+	case gosyntax.OpStar, gosyntax.OpPlus, gosyntax.OpQuest, gosyntax.OpRepeat:
+		if mayBeEmpty(re.Sub[0]) {
+			return false
+		}
+	}
+	if re.Flags&gosyntax.FoldCase != 0 {
+		return false
+	}
+	for _, sub := range re.Sub {
+		if !portable(sub) {
+			return false
+		}
+	}
+	return true
+}
+
+// mayBeEmpty reports whether re can match the empty string (it holds no
+// anchor: portable refuses them).
+func mayBeEmpty(re *gosyntax.Regexp) bool {
+	switch re.Op {
+	case gosyntax.OpEmptyMatch, gosyntax.OpStar, gosyntax.OpQuest:
+		return true
+	case gosyntax.OpLiteral:
+		return len(re.Rune) == 0
+	case gosyntax.OpCapture, gosyntax.OpPlus:
+		return mayBeEmpty(re.Sub[0])
+	case gosyntax.OpRepeat:
+		return re.Min == 0 || mayBeEmpty(re.Sub[0])
+	case gosyntax.OpConcat:
+		for _, sub := range re.Sub {
+			if !mayBeEmpty(sub) {
+				return false
+			}
+		}
+		return true
+	case gosyntax.OpAlternate:
+		for _, sub := range re.Sub {
+			if mayBeEmpty(sub) {
+				return true
+			}
+		}
+		return false
+	}
+	return false // a class, any character, a nonempty literal
+}
+
+// linearRegex matches a pattern that linear accepted, in linear time.
+type linearRegex struct{ re *regexp.Regexp }
+
+func (r linearRegex) findAll(s string) [][2]int {
+	var out [][2]int
+	for _, m := range r.re.FindAllStringIndex(s, -1) {
+		out = append(out, [2]int{m[0], m[1]})
+	}
+	return out
 }
 
 // checkBacktracking refuses at once a pattern where an unbounded repetition holds
