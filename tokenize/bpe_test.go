@@ -48,3 +48,25 @@ func short(s string) string {
 	}
 	return s
 }
+
+// FuzzMergeLong: on any piece, the queue merge of long pieces
+// and the scan of all pairs give the same tokens.
+func FuzzMergeLong(f *testing.F) {
+	for _, s := range []string{"", " ", strings.Repeat(" ", 300), strings.Repeat("ab", 100), "aaaaaaaaaaaaaaaaaaaaaaab", "\n\n\n \n", "é中🙂é中🙂"} {
+		f.Add(s)
+	}
+	enc, err := newTiktoken("cl100k_base")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, piece string) {
+		if len(piece) > 4096 {
+			return
+		}
+		var scan, heap merger
+		want := slices.Clone(scan.mergeScan(piece, enc.ranks))
+		if got := heap.mergeLong(piece, enc.ranks); !slices.Equal(got, want) {
+			t.Fatalf("%q: mergeLong %v, mergeScan %v", piece, got, want)
+		}
+	})
+}
