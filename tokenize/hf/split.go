@@ -3,10 +3,12 @@ package hf
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 	"regexp"
 	gosyntax "regexp/syntax"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -40,8 +42,7 @@ func newFinder(p *patternJSON) (finder, error) {
 	if sc, ok := pieces.For(*p.Regex); ok {
 		return scanner(sc), nil
 	}
-	re, err := regexp2.Compile(*p.Regex, regexp2.None)
-	if err != nil {
+	if _, err := regexp2.Compile(*p.Regex, regexp2.None); err != nil {
 		return nil, fmt.Errorf("regex %q: %w", *p.Regex, err)
 	}
 	if err := checkBacktracking(*p.Regex); err != nil {
@@ -50,8 +51,7 @@ func newFinder(p *patternJSON) (finder, error) {
 	if lin, ok := linear(*p.Regex); ok {
 		return linearRegex{lin}, nil
 	}
-	re.MatchTimeout = matchTimeout
-	return regex{re, *p.Regex}, nil
+	return newRegex(*p.Regex), nil
 }
 
 // linear compiles pattern with Go's regexp, whose matching time is linear
@@ -250,21 +250,46 @@ func (sc scanner) findAll(s string) [][2]int {
 
 // regex matches any other regular expression, with regexp2: a
 // backtracking matcher, as Hugging Face's is, which some patterns keep busy
-// for a time exponential or polynomial in a text's length. So matching has
-// a budget: matchTimeout for one match, and matchBudget plus
-// budgetPerChar a character for all the matches in one text. A text past
-// it is not encoded: findAll panics with a matchFailure, which the
-// Tokenizer turns into its Err.
+// for a time exponential or polynomial in a text's length. So matching a
+// text has a budget, matchBudget plus budgetPerChar a character (wall
+// time, generous so that a loaded machine does not run out of it): no one
+// match may take longer, nor all the matches together. A text past it is
+// not encoded: findAll panics with a matchFailure, which the Tokenizer
+// turns into its Err. regexp2 sets a match's limit when the pattern is
+// compiled, so a pattern is compiled once for each budget, a power of two
+// of milliseconds, that a text's length asks for.
 type regex struct {
-	re      *regexp2.Regexp
-	pattern string
+	pattern  string
+	byBudget *[budgets]atomic.Pointer[regexp2.Regexp]
 }
 
 const (
-	matchTimeout  = time.Second
 	matchBudget   = 2 * time.Second
-	budgetPerChar = time.Microsecond
+	budgetPerChar = 10 * time.Microsecond
+	budgets       = 48 // 2^47 ms: more than any text's budget
 )
+
+func newRegex(pattern string) regex {
+	return regex{pattern, new([budgets]atomic.Pointer[regexp2.Regexp])}
+}
+
+// matcher returns the compiled pattern whose match timeout is the budget
+// of a text of n characters, and that budget.
+func (r regex) matcher(n int) (*regexp2.Regexp, time.Duration, error) {
+	ms := (matchBudget + time.Duration(n)*budgetPerChar).Milliseconds()
+	class := min(bits.Len64(uint64(ms)), budgets-1)
+	budget := time.Duration(1<<class) * time.Millisecond
+	if re := r.byBudget[class].Load(); re != nil {
+		return re, budget, nil
+	}
+	re, err := regexp2.Compile(r.pattern, regexp2.None)
+	if err != nil {
+		return nil, 0, err
+	}
+	re.MatchTimeout = budget
+	r.byBudget[class].CompareAndSwap(nil, re)
+	return r.byBudget[class].Load(), budget, nil
+}
 
 // matchFailure is a regex past its budget.
 type matchFailure struct{ err error }
@@ -276,19 +301,23 @@ func (r regex) findAll(s string) [][2]int {
 		pos += utf8.RuneLen(runes[i])
 		offsets[i+1] = pos
 	}
+	re, budget, err := r.matcher(len(runes))
 	var out [][2]int
-	start, budget := time.Now(), matchBudget+time.Duration(len(runes))*budgetPerChar
-	m, err := r.re.FindRunesMatch(runes)
+	start := time.Now()
+	var m *regexp2.Match
+	if err == nil {
+		m, err = re.FindRunesMatch(runes)
+	}
 	for err == nil && m != nil {
 		out = append(out, [2]int{offsets[m.Index], offsets[m.Index+m.Length]})
 		if time.Since(start) > budget {
 			break
 		}
-		m, err = r.re.FindNextMatch(m)
+		m, err = re.FindNextMatch(m)
 	}
 	if err != nil || time.Since(start) > budget {
 		panic(matchFailure{fmt.Errorf("regex %q: matching a text of %d characters took longer than its budget of %v: the pattern backtracks too much on it",
-			r.pattern, len(runes), budget.Round(time.Millisecond))})
+			r.pattern, len(runes), budget)})
 	}
 	return out
 }
