@@ -73,6 +73,8 @@ func TestSplitBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	tok.Count(hostile)
+	tok.Count(strings.Repeat("a", 1<<20)) // one long match: its time grows with the text's budget
+	tok.Count(strings.Repeat("ab  ", 1<<15))
 	if err := tok.Err(); err != nil {
 		t.Errorf("a harmless pattern: %v", err)
 	}
