@@ -67,7 +67,7 @@ type failure struct {
 
 // Err returns the first error met encoding a text, or nil: a Split or
 // Replace regular expression that took longer than its budget to match,
-// as a backtracking pattern can on a hostile text (2 s plus 10 µs a
+// as a backtracking pattern can on a hostile text (0.5 s plus 10 µs a
 // character, rounded up to a power of two of milliseconds, so at most
 // twice that). The ids and count of that text are incomplete, so a
 // program that counts untrusted text checks Err before using the counts.

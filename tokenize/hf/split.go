@@ -264,7 +264,7 @@ type regex struct {
 }
 
 const (
-	matchBudget   = 2 * time.Second
+	matchBudget   = 500 * time.Millisecond
 	budgetPerChar = 10 * time.Microsecond
 	budgets       = 48 // 2^47 ms: more than any text's budget
 )
