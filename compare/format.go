@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/idtext"
 	"github.com/ragstat/ragstat/manifest"
 	"github.com/ragstat/ragstat/metric"
 )
@@ -237,13 +238,13 @@ func (s *SliceResult) label() string {
 
 func table(w io.Writer, r *Result) error {
 	for _, l := range r.Head() {
-		fmt.Fprintf(w, "# %s\n", l)
+		fmt.Fprintf(w, "# %s\n", idtext.Line(l))
 	}
 	for _, a := range r.Alerts {
-		fmt.Fprintf(w, "ALERT: %s\n", a.Message)
+		fmt.Fprintf(w, "ALERT: %s\n", idtext.Line(a.Message))
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	row := func(cells ...string) { fmt.Fprintln(tw, strings.Join(cells, "\t")) }
+	row := func(cells ...string) { fmt.Fprintln(tw, strings.Join(shown(cells), "\t")) }
 	fmt.Fprintln(tw)
 	row(append([]string{"candidate", "metric"}, StatHeader...)...)
 	for _, c := range r.Comparisons {
@@ -274,11 +275,11 @@ func (r *Result) tableExtremes(w io.Writer) error {
 			if len(part.moved) == 0 {
 				continue
 			}
-			fmt.Fprintf(w, "\nlargest %s: %s, %s (relevant items as grade@rank, in rank order)\n", part.what, x.Candidate, x.Metric)
+			fmt.Fprintf(w, "\nlargest %s: %s, %s (relevant items as grade@rank, in rank order)\n", part.what, idtext.Show(x.Candidate), idtext.Show(x.Metric))
 			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "query\tbase\tcand\tdiff\tbase ranks\tcand ranks\ttext")
 			for _, m := range part.moved {
-				fmt.Fprintln(tw, strings.Join(movedCells(m), "\t"))
+				fmt.Fprintln(tw, strings.Join(shown(movedCells(m)), "\t"))
 			}
 			if err := tw.Flush(); err != nil {
 				return err
@@ -292,6 +293,14 @@ func (r *Result) tableExtremes(w io.Writer) error {
 // ranks and the start of its text.
 func movedCells(m Moved) []string {
 	return []string{m.Query, f4(m.Base), f4(m.Cand), signed(m.Diff), m.BaseRanking.Ranks(5), m.CandRanking.Ranks(5), clip(m.Text, 60)}
+}
+
+// shown passes each cell through idtext.Show, in place.
+func shown(cells []string) []string {
+	for i, c := range cells {
+		cells[i] = idtext.Show(c)
+	}
+	return cells
 }
 
 func clip(s string, n int) string {
@@ -313,12 +322,12 @@ func CSV(w io.Writer, r *Result, comments bool) error {
 	var settings []string
 	if comments {
 		for _, l := range r.Head() {
-			fmt.Fprintf(w, "# %s\n", l)
+			fmt.Fprintf(w, "# %s\n", idtext.Line(l))
 		}
 	} else {
 		s := r.Settings
 		header = append(header, "base", "level", "interval", "resamples", "randomizations", "seed", "correction", "policy")
-		settings = []string{r.Base, g(s.Level), s.Interval, strconv.Itoa(s.Resamples), strconv.Itoa(s.Randomizations),
+		settings = []string{idtext.Cell(r.Base), g(s.Level), s.Interval, strconv.Itoa(s.Resamples), strconv.Itoa(s.Randomizations),
 			strconv.FormatUint(s.Seed, 10), s.Correction, ""}
 		if r.Manifest != nil {
 			settings[len(settings)-1] = r.Manifest.Policy.String()
@@ -334,7 +343,7 @@ func CSV(w io.Writer, r *Result, comments bool) error {
 		if c.TTest != nil {
 			tp = g(c.TTest.P)
 		}
-		cw.Write(append([]string{scope, strconv.Itoa(c.N), strconv.FormatBool(tooSmall), c.Candidate, c.Metric,
+		cw.Write(append([]string{idtext.Cell(scope), strconv.Itoa(c.N), strconv.FormatBool(tooSmall), idtext.Cell(c.Candidate), idtext.Cell(c.Metric),
 			g(c.BaseMean), g(c.CandMean), g(c.MeanDiff), g(c.CILow), g(c.CIHigh), strconv.Itoa(c.Wins),
 			strconv.Itoa(c.Ties), strconv.Itoa(c.Losses), g(c.P), strconv.FormatBool(c.PExact), adj,
 			strconv.FormatBool(c.Significant), tp, finiteOrEmpty(c.EffectSize)}, settings...))

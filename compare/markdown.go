@@ -5,14 +5,16 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/ragstat/ragstat/internal/idtext"
 )
 
 // markdown writes a comment fit for a pull request: alerts first, the
 // whole-set table, then slices and the largest moves folded away.
 func markdown(w io.Writer, r *Result) error {
-	fmt.Fprintf(w, "### ragstat compare: %s vs %s (%d queries)\n\n", r.Base, strings.Join(r.Candidates, ", "), len(r.Queries))
+	fmt.Fprintf(w, "### ragstat compare: %s vs %s (%d queries)\n\n", idtext.Markdown(r.Base), idtext.Markdown(strings.Join(r.Candidates, ", ")), len(r.Queries))
 	for _, a := range r.Alerts {
-		fmt.Fprintf(w, "> [!WARNING]\n> %s\n\n", a.Message)
+		fmt.Fprintf(w, "> [!WARNING]\n> %s\n\n", idtext.Markdown(a.Message))
 	}
 	mdTable(w, append([]string{"candidate", "metric"}, StatHeader...), func(row func(...string)) {
 		for _, c := range r.Comparisons {
@@ -44,7 +46,7 @@ func markdown(w io.Writer, r *Result) error {
 		if len(x.Regressions) == 0 {
 			continue
 		}
-		fmt.Fprintf(w, "\n<details><summary>Largest regressions: %s, %s</summary>\n\n", x.Candidate, x.Metric)
+		fmt.Fprintf(w, "\n<details><summary>Largest regressions: %s, %s</summary>\n\n", idtext.Markdown(x.Candidate), idtext.Markdown(x.Metric))
 		mdTable(w, []string{"query", "base", "cand", "diff", "base ranks", "cand ranks", "text"}, func(row func(...string)) {
 			for _, m := range x.Regressions {
 				row(movedCells(m)...)
@@ -55,17 +57,17 @@ func markdown(w io.Writer, r *Result) error {
 	fmt.Fprintln(w)
 	for _, l := range r.Head()[1:] {
 		if !skip[l] {
-			fmt.Fprintf(w, "<sub>%s</sub><br>\n", l)
+			fmt.Fprintf(w, "<sub>%s</sub><br>\n", idtext.Markdown(l))
 		}
 	}
 	return nil
 }
 
-// mdTable writes a Markdown table; cells have their pipes escaped.
+// mdTable writes a Markdown table, each cell as idtext.Markdown writes it.
 func mdTable(w io.Writer, header []string, rows func(row func(...string))) {
 	line := func(cells ...string) {
 		for i, c := range cells {
-			cells[i] = strings.ReplaceAll(c, "|", `\|`)
+			cells[i] = idtext.Markdown(c)
 		}
 		fmt.Fprintln(w, "| "+strings.Join(cells, " | ")+" |")
 	}

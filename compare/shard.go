@@ -129,8 +129,35 @@ func (g *Given) partial(ref *manifest.Manifest, sides []*Side, cfg Config) (*Res
 			p.Topics.Topics = append(p.Topics.Topics, &topics.Topic{ID: t.ID, Text: t.Text, Tags: t.Tags, Answerable: t.Answerable, Family: t.Family})
 		}
 	}
-	ref.Shard = g.Shard
+	if g.Shard != nil {
+		sh := *g.Shard
+		sh.Values = p.Digest()
+		ref.Shard = &sh
+	}
 	return res, nil
+}
+
+// Digest is the sha256 of the sides' queries, places and values (see
+// manifest.ResultsDigest), which a partial comparison records in its
+// manifest for the merge to check. A trace file's side counts by its
+// partial stages result, which carries its own digest, checked as the
+// traces are merged.
+func (p *Partial) Digest() string {
+	d := manifest.NewDigest()
+	d.Int(len(p.Sides))
+	for _, s := range p.Sides {
+		d.Str(s.Name)
+		d.Strs(s.Queries)
+		d.Int(len(s.Positions))
+		for _, pos := range s.Positions {
+			d.Int(pos)
+		}
+		d.Int(len(s.Values))
+		for _, vs := range s.Values {
+			d.Floats(vs)
+		}
+	}
+	return d.Sum()
 }
 
 // Merge makes, from the partial comparisons of every shard of one split
@@ -238,8 +265,11 @@ func mergeTraces(parts []*PartialTraces) ([]*Side, error) {
 			return nil, err
 		}
 		results[i] = saved.Result
-		if saved.Manifest.Shard != nil {
-			maps.Copy(positions, saved.Manifest.Shard.Positions)
+		if sh := saved.Manifest.Shard; sh != nil {
+			if sh.Values != manifest.ResultsDigest(report.StageResults(saved.Result)) {
+				return nil, fmt.Errorf("shard %d/%d: the per-query values or queries of its traces do not match the digest their record holds (values_sha256): the part was changed after it was written", sh.Index, sh.Count)
+			}
+			maps.Copy(positions, sh.Positions)
 		}
 		for sys, ms := range p.Latencies {
 			all.Latencies[sys] = append(all.Latencies[sys], ms...)

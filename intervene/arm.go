@@ -23,6 +23,8 @@ type Arm struct {
 	Citations []string `json:"citations,omitempty"`
 	Grade
 	Error string `json:"error,omitempty"`
+	// Cached marks an answer taken from the cache, not sent for.
+	Cached bool `json:"cached,omitempty"`
 }
 
 // Grade is how an answer scores against the topic.
@@ -168,7 +170,7 @@ func (opt *Options) intervene(ctx context.Context, t *trace.Trace, topic *topics
 			notRun = true
 			continue
 		}
-		a.arm.Answer = resp.Text
+		a.arm.Answer, a.arm.Cached = resp.Text, resp.Cached
 		a.arm.Citations = opt.cited(resp.Text)
 		abstained := opt.Abstain != nil && opt.Abstain.MatchString(resp.Text)
 		a.arm.Grade = opt.grade(topic, resp.Text, a.arm.Citations, abstained, a.items)

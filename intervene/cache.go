@@ -13,14 +13,15 @@ import (
 
 // Cache answers a request seen before from a file and sends the others to
 // Gen, appending each new answer to the file, so a rerun costs nothing.
-// Requests are told apart by Request.Key: the model, the settings and every
-// message.
+// Requests are told apart by everything sent: the endpoint's URL, the
+// model, the settings and every message (Key); the API key is not kept.
 type Cache struct {
-	Gen  Generator
-	path string
-	mu   sync.Mutex
-	seen map[string]Response
-	Hits int // requests answered from the file
+	Gen      Generator
+	path     string
+	endpoint string
+	mu       sync.Mutex
+	seen     map[string]Response
+	Hits     int // requests answered from the file
 }
 
 type cacheLine struct {
@@ -28,9 +29,10 @@ type cacheLine struct {
 	Response Response `json:"response"`
 }
 
-// OpenCache reads the cache file at path (it need not exist yet).
-func OpenCache(path string, gen Generator) (*Cache, error) {
-	c := &Cache{Gen: gen, path: path, seen: map[string]Response{}}
+// OpenCache reads the cache file at path (it need not exist yet) for the
+// answers of endpoint, the URL requests are sent to.
+func OpenCache(path, endpoint string, gen Generator) (*Cache, error) {
+	c := &Cache{Gen: gen, path: path, endpoint: endpoint, seen: map[string]Response{}}
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return c, nil
@@ -65,7 +67,7 @@ func (c *Cache) Note() string {
 
 // Generate answers from the file, else from Gen, and records the answer.
 func (c *Cache) Generate(ctx context.Context, id string, req Request) (Response, error) {
-	key := req.Key()
+	key := Key(c.endpoint, req)
 	c.mu.Lock()
 	r, ok := c.seen[key]
 	if ok {
@@ -73,6 +75,7 @@ func (c *Cache) Generate(ctx context.Context, id string, req Request) (Response,
 	}
 	c.mu.Unlock()
 	if ok {
+		r.Cached = true
 		return r, nil
 	}
 	r, err := c.Gen.Generate(ctx, id, req)

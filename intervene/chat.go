@@ -24,11 +24,16 @@ type Request struct {
 }
 
 // Key identifies a request by its content: the SHA-256 of its JSON body.
-// Two requests with the same key get the same answer from the cache.
-func (r Request) Key() string {
+// Key is the sha256 of everything a request sends but the API key: the
+// URL it goes to (the endpoint's chat completions) and the body. Two
+// requests with the same key get the same answer from the cache.
+func Key(endpoint string, r Request) string {
 	b, _ := json.Marshal(r) // a Request always marshals
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
+	h := sha256.New()
+	h.Write([]byte(completions(endpoint)))
+	h.Write([]byte{0})
+	h.Write(b)
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // Response is the part of a Chat Completions response the intervention
@@ -38,6 +43,8 @@ type Response struct {
 	FinishReason string `json:"finish_reason,omitempty"`
 	PromptTokens int    `json:"prompt_tokens,omitempty"`
 	OutputTokens int    `json:"completion_tokens,omitempty"`
+	// Cached marks an answer a Cache gave from its file, not sent for.
+	Cached bool `json:"-"`
 }
 
 // Generator answers chat requests: an OpenAI-compatible endpoint (Client),

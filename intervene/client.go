@@ -2,6 +2,7 @@ package intervene
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -27,8 +28,14 @@ type Client struct {
 	// server error (5xx) or a network error is tried again.
 	Retries int
 	// Backoff is the wait before the first retry, doubled each time (a
-	// Retry-After header in seconds overrides it).
+	// Retry-After header in seconds overrides it, up to MaxRetryAfter).
 	Backoff time.Duration
+	// MaxRetryAfter is the longest wait a Retry-After header gets;
+	// DefaultMaxRetryAfter when zero.
+	MaxRetryAfter time.Duration
+	// Timeout, when not zero, bounds one request with its retries and
+	// their waits: a wait that would end past it is not begun.
+	Timeout time.Duration
 	// Interval is the least time between two requests (a rate limit); 0
 	// sends at once.
 	Interval time.Duration
@@ -38,6 +45,10 @@ type Client struct {
 	mu   sync.Mutex
 	next time.Time
 }
+
+// maxRetryAfterSeconds is the most of a Retry-After header read, a year,
+// before MaxRetryAfter caps it.
+const maxRetryAfterSeconds = 365 * 24 * 3600
 
 // maxResponse bounds the body read from the endpoint.
 const maxResponse = 16 << 20
@@ -72,13 +83,29 @@ func (c *Client) pace(ctx context.Context) error {
 	return c.sleep(ctx, wait)
 }
 
-// Generate sends req and returns the first choice.
+// Generate sends req and returns the first choice. Its errors never hold
+// the API key, nor the credentials of the endpoint's URL.
 func (c *Client) Generate(ctx context.Context, _ string, req Request) (Response, error) {
+	resp, err := c.generate(ctx, req)
+	if err != nil && ctx.Err() == nil {
+		err = errors.New(redact(err.Error(), c.APIKey))
+	}
+	return resp, err
+}
+
+func (c *Client) generate(ctx context.Context, req Request) (Response, error) {
 	body, err := json.Marshal(req)
 	if err != nil {
 		return Response{}, err
 	}
-	url := strings.TrimSuffix(c.Endpoint, "/") + "/chat/completions"
+	var deadline time.Time
+	if c.Timeout > 0 {
+		deadline = time.Now().Add(c.Timeout)
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, deadline)
+		defer cancel()
+	}
+	url := completions(c.Endpoint)
 	wait := c.Backoff
 	for attempt := 0; ; attempt++ {
 		if err := c.pace(ctx); err != nil {
@@ -94,7 +121,10 @@ func (c *Client) Generate(ctx context.Context, _ string, req Request) (Response,
 		}
 		d := wait
 		if retryAfter > 0 {
-			d = retryAfter
+			d = min(retryAfter, cmp.Or(c.MaxRetryAfter, DefaultMaxRetryAfter))
+		}
+		if !deadline.IsZero() && time.Now().Add(d).After(deadline) {
+			return Response{}, fmt.Errorf("%w; the next try, %s later, would end past the time limit of %s (after %d tries)", err, d, c.Timeout, attempt+1)
 		}
 		if err := c.sleep(ctx, d); err != nil {
 			return Response{}, err
@@ -139,8 +169,12 @@ func (c *Client) post(ctx context.Context, url string, body []byte) (Response, t
 	}
 	if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500 {
 		after, _ := strconv.Atoi(resp.Header.Get("Retry-After"))
+		after = min(after, maxRetryAfterSeconds) // a Duration holds it
 		return Response{}, time.Duration(after) * time.Second,
 			&retryable{fmt.Errorf("generator: %s: %s", resp.Status, snippet(data))}
+	}
+	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
+		return Response{}, 0, fmt.Errorf("generator: %s to %q: redirects are not followed (the prompt and the key go to the endpoint named only): give the endpoint's final URL", resp.Status, resp.Header.Get("Location"))
 	}
 	if resp.StatusCode != http.StatusOK {
 		return Response{}, 0, fmt.Errorf("generator: %s: %s", resp.Status, snippet(data))
@@ -154,6 +188,11 @@ func (c *Client) post(ctx context.Context, url string, body []byte) (Response, t
 		return Response{}, 0, errors.New("generator: the response has no choices")
 	}
 	return r, 0, nil
+}
+
+// completions is the URL a request to endpoint goes to.
+func completions(endpoint string) string {
+	return strings.TrimSuffix(endpoint, "/") + "/chat/completions"
 }
 
 // snippet cuts a response body for a message.

@@ -42,12 +42,20 @@ func TestEndpoint(t *testing.T) {
 			}
 		})
 	}
-	note := intervene.Endpoint{URL: "http://h/v1", Retries: 2, RateLimit: 0.5}.Note()
-	if note != "generator: http://h/v1 (retries 2, at most 0.5 requests a second)" {
-		t.Errorf("note %q", note)
-	}
-	if d := intervene.DefaultCache(); d != "" && !strings.HasSuffix(d, filepath.Join("ragstat", "intervene.jsonl")) {
-		t.Errorf("default cache %s", d)
+	for _, c := range []struct {
+		ep   intervene.Endpoint
+		want string
+	}{
+		{intervene.Endpoint{URL: "http://h/v1", Retries: 2, RateLimit: 0.5, Timeout: time.Minute},
+			"generator: http://h/v1 (retries 2, Retry-After waits of at most 1m0s, all within 1m0s a request; at most 0.5 requests a second)"},
+		{intervene.Endpoint{URL: "http://user:sk-secret@h:8/v1", Retries: 1, RateLimit: 1, Timeout: time.Second, MaxRetryAfter: 5 * time.Second},
+			"generator: http://REDACTED@h:8/v1 (retries 1, Retry-After waits of at most 5s, all within 1s a request; at most 1 requests a second)"},
+		{intervene.Endpoint{URL: "http://h/v1?key=sk-secret", APIKey: "sk-secret", Timeout: time.Second},
+			"generator: http://h/v1?key=REDACTED (retries 0, Retry-After waits of at most 1m0s, all within 1s a request; at most 0 requests a second)"},
+	} {
+		if note := c.ep.Note(); note != c.want {
+			t.Errorf("note %q, want %q", note, c.want)
+		}
 	}
 }
 
@@ -72,9 +80,11 @@ func TestConnect(t *testing.T) {
 		err     string
 	}{
 		{"no endpoint", intervene.Endpoint{}, false, "k", "", 0, "give {endpoint} URL"},
-		{"no cache", intervene.Endpoint{URL: "http://127.0.0.1:1/v1", Cache: cache}, true, "k", "*intervene.Client", 1, ""},
+		{"negative wait", intervene.Endpoint{URL: "http://127.0.0.1:1/v1", MaxRetryAfter: -time.Second}, false, "k", "", 0, "give durations of 0 or more"},
+		{"no cache", intervene.Endpoint{URL: "http://127.0.0.1:1/v1", Cache: cache}, true, "k", "*intervene.Client", 2, ""},
 		{"cache", intervene.Endpoint{URL: "http://127.0.0.1:1/v1", Cache: cache}, false, "k", "*intervene.Cache", 1, ""},
-		{"no key", intervene.Endpoint{URL: "http://127.0.0.1:1/v1"}, true, "", "*intervene.Client", 2, ""},
+		{"no key", intervene.Endpoint{URL: "http://127.0.0.1:1/v1"}, true, "", "*intervene.Client", 3, ""},
+		{"no cache unless one is named", intervene.Endpoint{URL: "http://127.0.0.1:1/v1"}, false, "k", "*intervene.Client", 2, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			gen, notes, err := c.ep.Connect("KEY", c.noCache, env(c.key))

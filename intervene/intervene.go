@@ -159,6 +159,19 @@ type Result struct {
 	Verdicts map[Verdict]int `json:"verdicts"`
 }
 
+// Failed counts the requests that got no answer: the arms with an error.
+func (r *Result) Failed() int {
+	n := 0
+	for _, c := range r.Cases {
+		for _, a := range []Arm{c.Original, c.Fixed} {
+			if a.Error != "" {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 // Run intervenes on the chosen queries of every trace, in the traces'
 // order. An error from the generator ends the run unless the generator
 // only records (Batch): then every case is NotRun, with the requests in

@@ -194,7 +194,7 @@ func TestRunAgainstAnEndpoint(t *testing.T) {
 	// rerun sends nothing.
 	cachePath := filepath.Join(t.TempDir(), "cache.jsonl")
 	for run, wantSent := range []int{2*len(want) - 1, 0} {
-		cache, err := intervene.OpenCache(cachePath, client)
+		cache, err := intervene.OpenCache(cachePath, client.Endpoint, client)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -207,9 +207,37 @@ func TestRunAgainstAnEndpoint(t *testing.T) {
 		if sent := len(s.bodies) - n; sent != wantSent || cache.Hits != 2*len(want)-wantSent {
 			t.Errorf("run %d with the cache sent %d requests (want %d), %d hits", run, sent, wantSent, cache.Hits)
 		}
-		if a, b := mustJSON(t, res), mustJSON(t, again); a != b {
-			t.Errorf("run %d with the cache differs:\n%s\n%s", run, a, b)
+		cached := 0
+		for i := range again.Cases {
+			for _, a := range []*intervene.Arm{&again.Cases[i].Original, &again.Cases[i].Fixed} {
+				if a.Cached {
+					cached++
+				}
+				a.Cached = false
+			}
 		}
+		if cached != cache.Hits {
+			t.Errorf("run %d: %d answers marked cached, %d taken from the cache", run, cached, cache.Hits)
+		}
+		if a, b := mustJSON(t, res), mustJSON(t, again); a != b {
+			t.Errorf("run %d with the cache differs, but for the answers marked cached:\n%s\n%s", run, a, b)
+		}
+	}
+	// The same file for another endpoint answers none of the first
+	// endpoint's requests: all are sent there (but the one the run repeats).
+	other := s.start(t)
+	to := &intervene.Client{Endpoint: other.URL + "/v1", APIKey: "k"}
+	cache, err := intervene.OpenCache(cachePath, to.Endpoint, to)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt.Generator = cache
+	n := len(s.bodies)
+	if _, err := intervene.Run(context.Background(), traces, opt); err != nil {
+		t.Fatal(err)
+	}
+	if sent := len(s.bodies) - n; sent != 2*len(want)-1 || cache.Hits != 1 {
+		t.Errorf("another endpoint: %d requests sent (want %d), %d answers from the cache (want 1)", sent, 2*len(want)-1, cache.Hits)
 	}
 }
 

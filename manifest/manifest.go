@@ -58,6 +58,10 @@ type Shard struct {
 	// FoldedJudgments counts the shard's judgments folded into their
 	// document under --unit doc.
 	FoldedJudgments int `json:"folded_judgments,omitempty"`
+	// Values is the sha256 of the part's per-query values and query lists
+	// (ResultsDigest; a comparison digests its partial sides alike): a merge
+	// refuses a part that does not match it.
+	Values string `json:"values_sha256"`
 }
 
 // File is one file read, identified by the digest of its bytes on disk.

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/ragstat/ragstat/internal/idtext"
 	"io"
 	"text/tabwriter"
 
@@ -26,7 +27,7 @@ func analysesLines(w io.Writer, a *stages.Analyses) {
 	}
 	tw.Flush()
 	for _, s := range a.Stale {
-		fmt.Fprintf(w, "  stale item %s: in %d context(s), cited by %d answer(s)\n", s.Item, s.Contexts, s.Answers)
+		fmt.Fprintf(w, "  stale item %s: in %d context(s), cited by %d answer(s)\n", idtext.Show(s.Item), s.Contexts, s.Answers)
 	}
 	if c := a.Cost; c != nil {
 		fmt.Fprintf(w, "  cost over %d queries at %g per 1M input and %g per 1M output tokens: %.6f per query, %.6f in all\n", c.Queries, c.PriceIn, c.PriceOut, c.PerQuery, c.Total)
@@ -41,7 +42,7 @@ func calibrationLines(w io.Writer, c stages.StageCalibration) {
 	if c.ECE != nil {
 		ece = fmt.Sprintf("%.4f", *c.ECE)
 	}
-	fmt.Fprintf(w, "  calibration of stage %s over %d queries, %d judged items: ECE %s\n", c.Stage, c.Queries, c.Judged, ece)
+	fmt.Fprintf(w, "  calibration of stage %s over %d queries, %d judged items: ECE %s\n", idtext.Show(c.Stage), c.Queries, c.Judged, ece)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "    score from\tto\titems\tmean score\trelevant\tmean grade")
 	for _, b := range c.Bins {
@@ -73,7 +74,7 @@ func redundancyLines(w io.Writer, r stages.RedundancyReport) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "    stage\tlists\titems\twithout text\texact pairs\tnear pairs\tlists with repeats\trepeat %s\tof\tshare\tunique relevant\tof relevant\n", r.Unit)
 	for _, s := range r.Stages {
-		fmt.Fprintf(tw, "    %s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.4f\t%d\t%d\n", s.Stage, s.Lists, s.Items, s.NoText,
+		fmt.Fprintf(tw, "    %s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.4f\t%d\t%d\n", idtext.Show(s.Stage), s.Lists, s.Items, s.NoText,
 			s.ExactPairs, s.NearPairs, s.WithRepeats, s.RepeatTokens, s.Tokens, s.RepeatShare, s.UniqueRelevant, s.RelevantItems)
 	}
 	tw.Flush()
@@ -81,9 +82,9 @@ func redundancyLines(w io.Writer, r stages.RedundancyReport) {
 		if len(s.DocShare) == 0 {
 			continue
 		}
-		fmt.Fprintf(w, "  documents' share of stage %s (%d documents, largest first, by %s):", s.Stage, s.Docs, r.Unit)
+		fmt.Fprintf(w, "  documents' share of stage %s (%d documents, largest first, by %s):", idtext.Show(s.Stage), s.Docs, r.Unit)
 		for _, d := range s.DocShare {
-			fmt.Fprintf(w, " %s %.4f", d.Doc, d.Share)
+			fmt.Fprintf(w, " %s %.4f", idtext.Show(d.Doc), d.Share)
 		}
 		fmt.Fprintln(w)
 	}

@@ -3,6 +3,7 @@ package report
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/ragstat/ragstat/internal/idtext"
 	"io"
 	"slices"
 	"strconv"
@@ -74,7 +75,7 @@ func interventionText(w io.Writer, r *Intervention, md bool) error {
 		prefix, rowStart, sep, rowEnd = "- ", "| ", " | ", " |\n"
 	}
 	for _, l := range head {
-		fmt.Fprintf(w, "%s%s\n", prefix, l)
+		fmt.Fprintf(w, "%s%s\n", prefix, idtext.Line(l))
 	}
 	if md {
 		fmt.Fprintln(w)
@@ -109,21 +110,21 @@ func interventionText(w io.Writer, r *Intervention, md bool) error {
 	fmt.Fprintf(w, "%sverdicts: %s\n", prefix, strings.Join(counts, ", "))
 	for _, c := range res.Cases {
 		for _, m := range c.Verified.Missing {
-			fmt.Fprintf(w, "%s%s/%s: verified set lacks %s\n", prefix, c.System, c.Query, m)
+			fmt.Fprintf(w, "%s%s/%s: verified set lacks %s\n", prefix, idtext.Show(c.System), idtext.Show(c.Query), m)
 		}
 		for _, a := range []struct {
 			name string
 			arm  intervene.Arm
 		}{{"original", c.Original}, {"verified", c.Fixed}} {
 			if a.arm.Error != "" {
-				fmt.Fprintf(w, "%s%s/%s: %s arm not run: %s\n", prefix, c.System, c.Query, a.name, a.arm.Error)
+				fmt.Fprintf(w, "%s%s/%s: %s arm not run: %s\n", prefix, idtext.Show(c.System), idtext.Show(c.Query), a.name, a.arm.Error)
 			}
 		}
 		if c.Note != "" {
-			fmt.Fprintf(w, "%s%s/%s: %s\n", prefix, c.System, c.Query, c.Note)
+			fmt.Fprintf(w, "%s%s/%s: %s\n", prefix, idtext.Show(c.System), idtext.Show(c.Query), c.Note)
 		}
 		if c.Layout != "trace" {
-			fmt.Fprintf(w, "%s%s/%s: context layout %s\n", prefix, c.System, c.Query, c.Layout)
+			fmt.Fprintf(w, "%s%s/%s: context layout %s\n", prefix, idtext.Show(c.System), idtext.Show(c.Query), c.Layout)
 		}
 	}
 	for _, s := range res.Skipped {

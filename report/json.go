@@ -233,7 +233,11 @@ func (r *Eval) manifest() *manifest.Manifest {
 	if len(r.Results) > 0 {
 		m.Queries = manifest.Queries(queryIDs(r.Results[0]))
 	}
-	m.Shard = r.Shard
+	if r.Shard != nil {
+		sh := *r.Shard
+		sh.Values = manifest.ResultsDigest(r.Results)
+		m.Shard = &sh
+	}
 	return m
 }
 

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/ragstat/ragstat/internal/idtext"
 	"strings"
 
 	"github.com/ragstat/ragstat/diag"
@@ -20,19 +21,19 @@ func Notes(folded int, p eval.Policy, preset []string, results []*eval.Result) [
 	}
 	for _, r := range results {
 		if len(r.Excluded) > 0 {
-			out = append(out, fmt.Sprintf("%s: %d unanswerable queries excluded from the means (the abstention slice): %s", r.Name, len(r.Excluded), list(r.Excluded)))
+			out = append(out, fmt.Sprintf("%s: %d unanswerable queries excluded from the means (the abstention slice): %s", idtext.Show(r.Name), len(r.Excluded), list(r.Excluded)))
 		}
 		if len(r.ScoredUnanswerable) > 0 {
-			out = append(out, fmt.Sprintf("%s: %d queries without a relevant judgment scored and kept in the means (unanswerable zero): %s", r.Name, len(r.ScoredUnanswerable), list(r.ScoredUnanswerable)))
+			out = append(out, fmt.Sprintf("%s: %d queries without a relevant judgment scored and kept in the means (unanswerable zero): %s", idtext.Show(r.Name), len(r.ScoredUnanswerable), list(r.ScoredUnanswerable)))
 		}
 		if len(r.Rows) == 0 {
-			out = append(out, fmt.Sprintf("%s: no query was evaluated, so every summary is undefined (printed as - or null)", r.Name))
+			out = append(out, fmt.Sprintf("%s: no query was evaluated, so every summary is undefined (printed as - or null)", idtext.Show(r.Name)))
 		}
 		if r.Folded > 0 {
-			out = append(out, fmt.Sprintf("%s: %d items folded into an earlier item of the same document", r.Name, r.Folded))
+			out = append(out, fmt.Sprintf("%s: %d items folded into an earlier item of the same document", idtext.Show(r.Name), r.Folded))
 		}
 		if r.Unjudged > 0 {
-			out = append(out, fmt.Sprintf("%s: %d returned items have no judgment (--unjudged %s)", r.Name, r.Unjudged, p.Unjudged))
+			out = append(out, fmt.Sprintf("%s: %d returned items have no judgment (--unjudged %s)", idtext.Show(r.Name), r.Unjudged, p.Unjudged))
 		}
 	}
 	return out
@@ -56,10 +57,10 @@ func Warnings(results []*eval.Result) []string {
 	var out []string
 	for _, r := range results {
 		if len(r.Rows) == 0 {
-			out = append(out, fmt.Sprintf("%s: no query was evaluated: every mean is undefined", r.Name))
+			out = append(out, fmt.Sprintf("%s: no query was evaluated: every mean is undefined", idtext.Show(r.Name)))
 		}
 		if len(r.Ignored) > 0 {
-			out = append(out, fmt.Sprintf("%s: %d queries not evaluated (present on one side only): %s", r.Name, len(r.Ignored), list(r.Ignored)))
+			out = append(out, fmt.Sprintf("%s: %d queries not evaluated (present on one side only): %s", idtext.Show(r.Name), len(r.Ignored), list(r.Ignored)))
 		}
 		missing := 0
 		for _, row := range r.Rows {
@@ -68,17 +69,22 @@ func Warnings(results []*eval.Result) []string {
 			}
 		}
 		if missing > 0 {
-			out = append(out, fmt.Sprintf("%s: %d judged queries absent from the run scored as empty lists", r.Name, missing))
+			out = append(out, fmt.Sprintf("%s: %d judged queries absent from the run scored as empty lists", idtext.Show(r.Name), missing))
 		}
 	}
 	return out
 }
 
+// list names ids, the first ten, each as idtext.Show prints it.
 func list(ids []string) string {
-	if len(ids) > 10 {
-		return strings.Join(ids[:10], ", ") + fmt.Sprintf(" and %d more", len(ids)-10)
+	shown := make([]string, min(len(ids), 10))
+	for i := range shown {
+		shown[i] = idtext.Show(ids[i])
 	}
-	return strings.Join(ids, ", ")
+	if len(ids) > 10 {
+		return strings.Join(shown, ", ") + fmt.Sprintf(" and %d more", len(ids)-10)
+	}
+	return strings.Join(shown, ", ")
 }
 
 // Beside lists, one a line, what format leaves out of r, for standard

@@ -3,6 +3,7 @@ package report
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/ragstat/ragstat/internal/idtext"
 	"io"
 	"strconv"
 	"strings"
@@ -68,10 +69,10 @@ func stagesTable(w io.Writer, r *Stages) error {
 	}
 	fmt.Fprintf(w, "# tokenizer: %s\n", tok)
 	for _, n := range r.Notes {
-		fmt.Fprintf(w, "# note: %s\n", n)
+		fmt.Fprintf(w, "# note: %s\n", idtext.Line(n))
 	}
 	for _, sys := range r.Result.Systems {
-		fmt.Fprintf(w, "\n== system %s\n", sys.Name)
+		fmt.Fprintf(w, "\n== system %s\n", idtext.Show(sys.Name))
 		loudest(w, sys)
 		if err := stageTable(out, sys, r.PerQuery); err != nil {
 			return err
@@ -102,7 +103,7 @@ func loudest(w io.Writer, sys *stages.System) {
 		fmt.Fprintf(w, "!! PERMISSION VIOLATION: %d out-of-scope item(s) reached the generator in the packed context:\n", n)
 		for _, v := range sys.Validity.OutOfScope {
 			if v.Stage == "context" {
-				fmt.Fprintf(w, "!!   query %s: item %s (scope %s, query scopes %s)\n", v.Query, v.Item, v.Scope, strings.Join(v.Scopes, ","))
+				fmt.Fprintf(w, "!!   query %s: item %s (scope %s, query scopes %s)\n", idtext.Show(v.Query), idtext.Show(v.Item), idtext.Show(v.Scope), idtext.Show(strings.Join(v.Scopes, ",")))
 			}
 		}
 	}
@@ -130,9 +131,9 @@ func stageTable(w *writer, sys *stages.System, perQuery bool) error {
 			k := cutoff(s.K)
 			if perQuery {
 				for _, row := range s.Eval.Rows {
-					g.text(s.Name)
+					g.text(idtext.Show(s.Name))
 					g.text(k)
-					g.text(row.Query)
+					g.text(idtext.Show(row.Query))
 					for i, m := range ms {
 						g.value(m, row.Values[i], true)
 					}
@@ -144,7 +145,7 @@ func stageTable(w *writer, sys *stages.System, perQuery bool) error {
 					g.int(row.Returned)
 				}
 			}
-			g.text(s.Name)
+			g.text(idtext.Show(s.Name))
 			g.text(k)
 			g.text("MEAN")
 			for i, m := range ms {
@@ -189,7 +190,7 @@ func waterfall(w io.Writer, title string, wf stages.Waterfall, perQuery bool, mo
 		if l.Grade > 0 {
 			what += fmt.Sprintf(" (grade %d)", l.Grade)
 		}
-		fmt.Fprintf(w, "  - query %s: %s: %s; last reached: %s\n", l.Query, what, l.Status, reached)
+		fmt.Fprintf(w, "  - query %s: %s: %s; last reached: %s\n", idtext.Show(l.Query), what, l.Status, reached)
 	}
 	if lost := wf.Total - delivered(wf); lost > shown {
 		fmt.Fprintf(w, "  ... %d more (%s)\n", lost-shown, more)
@@ -217,7 +218,7 @@ func factLines(w io.Writer, sys *stages.System) {
 	last := len(sys.Stages) - 1
 	fmt.Fprintln(w, "\nRequired-fact coverage at the final stage (kept apart from recall):")
 	for _, qf := range sys.Facts {
-		line := fmt.Sprintf("  %s: %d/%d", qf.Query, qf.Supported[last], qf.Facts)
+		line := fmt.Sprintf("  %s: %d/%d", idtext.Show(qf.Query), qf.Supported[last], qf.Facts)
 		if len(qf.Missing) > 0 {
 			line += "; missing: " + strings.Join(qf.Missing, ", ")
 		}
@@ -246,7 +247,7 @@ func contextLines(w io.Writer, c stages.ContextReport) {
 		reportedLines(w, c)
 	}
 	for _, l := range c.TruncatedAway {
-		fmt.Fprintf(w, "  truncated away: query %s, item %s lost its answer-bearing span and counts as grade 0 in the context\n", l.Query, l.What)
+		fmt.Fprintf(w, "  truncated away: query %s, item %s lost its answer-bearing span and counts as grade 0 in the context\n", idtext.Show(l.Query), idtext.Show(l.What))
 	}
 }
 
@@ -256,7 +257,7 @@ func reportedLines(w io.Writer, c stages.ContextReport) {
 	var differ []string
 	for _, b := range c.Budgets {
 		if b.Reported != nil && *b.Reported != b.Prompt() {
-			differ = append(differ, fmt.Sprintf("%s (counted %d, reported %d, %+d)", b.Query, b.Prompt(), *b.Reported, *b.Reported-b.Prompt()))
+			differ = append(differ, fmt.Sprintf("%s (counted %d, reported %d, %+d)", idtext.Show(b.Query), b.Prompt(), *b.Reported, *b.Reported-b.Prompt()))
 		}
 	}
 	if c.Reported == 0 {
@@ -272,13 +273,13 @@ func validityLines(w io.Writer, v stages.ValidityReport) {
 	fmt.Fprintf(w, "\nEvidence validity: %d out-of-scope appearance(s) (%d in the context), %d stale, %d revision conflict(s)\n",
 		len(v.OutOfScope), v.InContext, len(v.Stale), len(v.Conflicts))
 	for _, x := range v.OutOfScope {
-		fmt.Fprintf(w, "  out of scope: query %s, stage %s, item %s (scope %s; query scopes %s)\n", x.Query, x.Stage, x.Item, x.Scope, strings.Join(x.Scopes, ","))
+		fmt.Fprintf(w, "  out of scope: query %s, stage %s, item %s (scope %s; query scopes %s)\n", idtext.Show(x.Query), idtext.Show(x.Stage), idtext.Show(x.Item), idtext.Show(x.Scope), idtext.Show(strings.Join(x.Scopes, ",")))
 	}
 	for _, x := range v.Stale {
-		fmt.Fprintf(w, "  stale: query %s (as of %s), stage %s, item %s valid %s..%s\n", x.Query, x.AsOf, x.Stage, x.Item, orDash(x.From), orDash(x.To))
+		fmt.Fprintf(w, "  stale: query %s (as of %s), stage %s, item %s valid %s..%s\n", idtext.Show(x.Query), idtext.Show(x.AsOf), idtext.Show(x.Stage), idtext.Show(x.Item), orDash(x.From), orDash(x.To))
 	}
 	for _, c := range v.Conflicts {
-		fmt.Fprintf(w, "  conflict: query %s, document %s in revisions %s (items %s)\n", c.Query, c.Doc, strings.Join(c.Revisions, ", "), strings.Join(c.Items, ", "))
+		fmt.Fprintf(w, "  conflict: query %s, document %s in revisions %s (items %s)\n", idtext.Show(c.Query), idtext.Show(c.Doc), idtext.Show(strings.Join(c.Revisions, ", ")), idtext.Show(strings.Join(c.Items, ", ")))
 	}
 }
 
@@ -292,17 +293,17 @@ func orDash(s string) string {
 func answerLines(w io.Writer, a stages.AnswerReport) {
 	fmt.Fprintf(w, "\nAnswers: %d answerable, %d unanswerable queries", a.Answerable, a.Unanswerable)
 	if len(a.NoAnswer) > 0 {
-		fmt.Fprintf(w, "; no answer recorded for %d: %s", len(a.NoAnswer), strings.Join(a.NoAnswer, ", "))
+		fmt.Fprintf(w, "; no answer recorded for %d: %s", len(a.NoAnswer), idtext.Show(strings.Join(a.NoAnswer, ", ")))
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "  abstention on unanswerable: %d (rate %.4f); false abstention on answerable: %d (rate %.4f)\n",
 		a.Abstained, a.AbstentionRate, a.FalseAbstentions, a.FalseAbstentionRate)
 	if len(a.NoAbstention) > 0 {
-		fmt.Fprintf(w, "  abstention not recorded for %d (left out of both rates): %s\n", len(a.NoAbstention), strings.Join(a.NoAbstention, ", "))
+		fmt.Fprintf(w, "  abstention not recorded for %d (left out of both rates): %s\n", len(a.NoAbstention), idtext.Show(strings.Join(a.NoAbstention, ", ")))
 	}
 	fmt.Fprintf(w, "  citations: %d, supported %d (%.4f), facts cited %.4f\n", a.Cited, a.Supported, a.CitationSupport, a.FactsCited)
 	for _, c := range a.NotShown {
-		fmt.Fprintf(w, "  cited but not in the context: query %s, item %s\n", c.Query, c.Item)
+		fmt.Fprintf(w, "  cited but not in the context: query %s, item %s\n", idtext.Show(c.Query), idtext.Show(c.Item))
 	}
 	if a.Graded > 0 {
 		fmt.Fprintf(w, "  correctness over %d answers with references: exact match %.4f, token F1 %.4f\n", a.Graded, a.ExactMatch, a.F1)
@@ -317,7 +318,7 @@ func latencyLines(w io.Writer, sys *stages.System) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "  stage\tn\tp50\tp90\tp99\tmax")
 	for _, p := range sys.Latency {
-		fmt.Fprintf(tw, "  %s\t%d\t%.1f\t%.1f\t%.1f\t%.1f\n", p.Name, p.N, p.P50, p.P90, p.P99, p.Max)
+		fmt.Fprintf(tw, "  %s\t%d\t%.1f\t%.1f\t%.1f\t%.1f\n", idtext.Show(p.Name), p.N, p.P50, p.P90, p.P99, p.Max)
 	}
 	tw.Flush()
 }
@@ -433,8 +434,24 @@ func (r *Stages) manifest() *manifest.Manifest {
 	if len(r.Result.Systems) > 0 && len(r.Result.Systems[0].Stages) > 0 {
 		m.Queries = manifest.Queries(queryIDs(r.Result.Systems[0].Stages[0].Eval))
 	}
-	m.Shard = r.Shard
+	if r.Shard != nil {
+		sh := *r.Shard
+		sh.Values = manifest.ResultsDigest(StageResults(r.Result))
+		m.Shard = &sh
+	}
 	return m
+}
+
+// StageResults lists every stage's evaluation of every system, in order:
+// what a partial result's values digest covers.
+func StageResults(r *stages.Result) []*eval.Result {
+	var out []*eval.Result
+	for _, sys := range r.Systems {
+		for _, st := range sys.Stages {
+			out = append(out, st.Eval)
+		}
+	}
+	return out
 }
 
 // StagesRecords writes each trace's record (stages.QueryRecord) to w as

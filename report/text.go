@@ -1,10 +1,12 @@
 package report
 
 import (
+	"errors"
 	"io"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/ragstat/ragstat/internal/idtext"
 	"github.com/ragstat/ragstat/metric"
 )
 
@@ -16,7 +18,7 @@ func table(w io.Writer, r *Eval) error {
 		out.WriteString("# " + l + "\n")
 	}
 	for _, n := range r.Notes {
-		out.WriteString("# note: " + n + "\n")
+		out.WriteString("# note: " + idtext.Line(n) + "\n")
 	}
 	ms := r.metrics()
 	g := newGrid(out, 2+len(ms), 1)
@@ -24,11 +26,11 @@ func table(w io.Writer, r *Eval) error {
 		g.text("run")
 		g.text("query")
 		for _, m := range ms {
-			g.text(r.label(m))
+			g.text(idtext.Show(r.label(m)))
 		}
 		for x := range r.rows() {
-			g.text(x.run)
-			g.text(x.query)
+			g.text(idtext.Show(x.run))
+			g.text(idtext.Show(x.query))
 			for i, m := range ms {
 				g.cell(m, x.low, x.high, i, x.perQuery)
 			}
@@ -49,10 +51,10 @@ func markdown(w io.Writer, r *Eval) error {
 	out.WriteString("|---|---|" + strings.Repeat("---:|", len(r.metrics())) + "\n")
 	for x := range r.rows() {
 		out.WriteString("| ")
-		out.WriteString(x.run)
+		out.WriteString(idtext.Markdown(x.run))
 		out.WriteString(" | ")
 		if x.perQuery {
-			out.WriteString(x.query)
+			out.WriteString(idtext.Markdown(x.query))
 		} else {
 			out.WriteString("**MEAN**")
 		}
@@ -65,7 +67,7 @@ func markdown(w io.Writer, r *Eval) error {
 	}
 	out.WriteString("\nPolicy: " + strings.Join(r.policyLines(), "; ") + ".\n")
 	for _, n := range r.Notes {
-		out.WriteString("\nNote: " + n + "\n")
+		out.WriteString("\nNote: " + idtext.Markdown(n) + "\n")
 	}
 	return out.Flush()
 }
@@ -73,7 +75,7 @@ func markdown(w io.Writer, r *Eval) error {
 func (r *Eval) headers() []string {
 	var h []string
 	for _, m := range r.metrics() {
-		h = append(h, r.label(m))
+		h = append(h, idtext.Markdown(r.label(m)))
 	}
 	return h
 }
@@ -116,15 +118,15 @@ func delimited(w io.Writer, r *Eval, sep byte) error {
 	}
 	out.WriteByte('\n')
 	for x := range r.rows() {
-		out.csvField(x.run, sep)
+		out.csvField(idtext.Cell(x.run), sep)
 		out.WriteByte(sep)
 		switch {
 		case r.CSVComments:
-			out.csvField(x.query, sep)
+			out.csvField(idtext.Cell(x.query), sep)
 		case x.perQuery:
 			out.WriteString("query")
 			out.WriteByte(sep)
-			out.csvField(x.query, sep)
+			out.csvField(idtext.Cell(x.query), sep)
 		default:
 			out.WriteString("mean")
 			out.WriteByte(sep)
@@ -150,6 +152,15 @@ func delimited(w io.Writer, r *Eval, sep byte) error {
 // trec writes trec_eval's `measure<TAB>qid<TAB>value` rows: per query when
 // asked, then "all" with the mean; each run starts with its runid row.
 func trec(w io.Writer, r *Eval) error {
+	if r.PerQuery {
+		for _, res := range r.Results {
+			for _, row := range res.Rows {
+				if row.Query == "all" {
+					return ErrQueryAll
+				}
+			}
+		}
+	}
 	out := newWriter(w)
 	// Each measure's name, padded as trec_eval pads it, with its tab.
 	var names, highs []string
@@ -158,7 +169,7 @@ func trec(w io.Writer, r *Eval) error {
 		highs = append(highs, trecName(m.Name()+"_high"))
 	}
 	for _, res := range r.Results {
-		out.WriteString(trecName("runid") + "all\t" + res.Name + "\n")
+		out.WriteString(trecName("runid") + "all\t" + idtext.Show(res.Name) + "\n")
 		// Runs are named uniquely; were two named alike, each would
 		// list the rows of both.
 		for _, same := range r.Results {
@@ -166,7 +177,7 @@ func trec(w io.Writer, r *Eval) error {
 				continue
 			}
 			for x := range r.resultRows(same) {
-				qid := x.query
+				qid := idtext.Show(x.query)
 				if !x.perQuery {
 					qid = "all"
 				}
@@ -181,6 +192,10 @@ func trec(w io.Writer, r *Eval) error {
 	}
 	return out.Flush()
 }
+
+// ErrQueryAll is trec's format refusing a result with a query named "all",
+// the name of its mean rows.
+var ErrQueryAll = errors.New(`a query is named "all", which the trec format cannot tell from the mean: choose another format`)
 
 // trecName is a measure's name padded to 22 characters, as fmt's %-22s
 // pads it, and the tab after it.

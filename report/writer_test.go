@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -14,6 +15,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/ragstat/ragstat/eval"
+	"github.com/ragstat/ragstat/internal/idtext"
 	"github.com/ragstat/ragstat/manifest"
 	"github.com/ragstat/ragstat/metric"
 	"github.com/ragstat/ragstat/stages"
@@ -220,16 +222,16 @@ func referenceTable(w io.Writer, r *Eval) error {
 		fmt.Fprintf(w, "# %s\n", l)
 	}
 	for _, n := range r.Notes {
-		fmt.Fprintf(w, "# note: %s\n", n)
+		fmt.Fprintf(w, "# note: %s\n", idtext.Line(n))
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 1, ' ', 0)
 	header := []string{"run", "query"}
 	for _, m := range r.metrics() {
-		header = append(header, r.label(m))
+		header = append(header, idtext.Show(r.label(m)))
 	}
 	fmt.Fprintln(tw, strings.Join(header, "\t"))
 	for _, x := range refRows(r) {
-		cells := []string{x.run, x.query}
+		cells := []string{idtext.Show(x.run), idtext.Show(x.query)}
 		for i, m := range r.metrics() {
 			cells = append(cells, refCell(m, x.low, x.high, i, x.perQuery))
 		}
@@ -242,7 +244,7 @@ func referenceMarkdown(w io.Writer, r *Eval) error {
 	fmt.Fprintln(w, "| run | query |", strings.Join(r.headers(), " | "), "|")
 	fmt.Fprintln(w, "|---|---|"+strings.Repeat("---:|", len(r.metrics())))
 	for _, x := range refRows(r) {
-		cells := []string{x.run, x.query}
+		cells := []string{idtext.Markdown(x.run), idtext.Markdown(x.query)}
 		if !x.perQuery {
 			cells[1] = "**MEAN**"
 		}
@@ -254,7 +256,7 @@ func referenceMarkdown(w io.Writer, r *Eval) error {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Policy: "+strings.Join(r.policyLines(), "; ")+".")
 	for _, n := range r.Notes {
-		fmt.Fprintln(w, "\nNote: "+n)
+		fmt.Fprintln(w, "\nNote: "+idtext.Markdown(n))
 	}
 	return nil
 }
@@ -283,12 +285,12 @@ func referenceDelimited(w io.Writer, r *Eval, sep rune) error {
 	}
 	cw.Write(header)
 	for _, x := range refRows(r) {
-		cells := []string{x.run, "query", x.query}
+		cells := []string{idtext.Cell(x.run), "query", idtext.Cell(x.query)}
 		switch {
 		case r.CSVComments:
-			cells = []string{x.run, x.query}
+			cells = []string{idtext.Cell(x.run), idtext.Cell(x.query)}
 		case !x.perQuery:
-			cells = []string{x.run, "mean", ""}
+			cells = []string{idtext.Cell(x.run), "mean", ""}
 		}
 		for i, m := range r.metrics() {
 			cells = append(cells, refValue(m, x.low[i], x.perQuery))
@@ -307,14 +309,16 @@ func referenceDelimited(w io.Writer, r *Eval, sep rune) error {
 
 func referenceTrec(w io.Writer, r *Eval) error {
 	for _, res := range r.Results {
-		fmt.Fprintf(w, "%-22s\t%s\t%s\n", "runid", "all", res.Name)
+		fmt.Fprintf(w, "%-22s\t%s\t%s\n", "runid", "all", idtext.Show(res.Name))
 		for _, x := range refRows(r) {
 			if x.run != res.Name {
 				continue
 			}
-			qid := x.query
+			qid := idtext.Show(x.query)
 			if !x.perQuery {
 				qid = "all"
+			} else if x.query == "all" {
+				return errors.New("all")
 			}
 			for i, m := range r.metrics() {
 				fmt.Fprintf(w, "%-22s\t%s\t%s\n", m.Name(), qid, refValue(m, x.low[i], x.perQuery))
@@ -468,7 +472,7 @@ func referenceStageTable(w io.Writer, sys *stages.System, perQuery bool) {
 	for si, s := range sys.Stages {
 		if perQuery {
 			for _, row := range s.Eval.Rows {
-				cells := []string{s.Name, cutoff(s.K), row.Query}
+				cells := []string{idtext.Show(s.Name), cutoff(s.K), idtext.Show(row.Query)}
 				for i, m := range ms {
 					cells = append(cells, refValue(m, row.Values[i], true))
 				}
@@ -479,7 +483,7 @@ func referenceStageTable(w io.Writer, sys *stages.System, perQuery bool) {
 				fmt.Fprintln(tw, strings.Join(append(cells, covered, strconv.Itoa(row.Returned)), "\t"))
 			}
 		}
-		cells := []string{s.Name, cutoff(s.K), "MEAN"}
+		cells := []string{idtext.Show(s.Name), cutoff(s.K), "MEAN"}
 		for i, m := range ms {
 			cells = append(cells, refValue(m, s.Eval.Mean[i], false))
 		}

@@ -28,7 +28,7 @@ func MergeCompare(names []string, parts []*compare.Result) (*compare.Result, []s
 			return nil, nil, fmt.Errorf("%s names a shard but carries no partial record: write each part with ragstat compare --shard I/N --format json", names[i])
 		}
 	}
-	if _, err := checkParts(names, ms, parts, manifest.KindCompare, disagreeCompare, strayCompare); err != nil {
+	if _, err := checkParts(names, ms, parts, manifest.KindCompare, disagreeCompare, ownCompare, strayCompare); err != nil {
 		return nil, nil, err
 	}
 	return compare.Merge(parts)
@@ -107,4 +107,20 @@ func strayCompare(p *compare.Result, s Spec) (string, bool) {
 		return qs[i], false
 	}
 	return "", true
+}
+
+// ownCompare checks that a partial comparison holds what its manifest
+// records: its sides' digest, and each side's queries once.
+func ownCompare(name string, p *compare.Result) []string {
+	problems := ownRecord(name, p.Manifest, p.Partial.Digest(), nil)
+	for _, side := range p.Partial.Sides {
+		seen := make(map[string]bool, len(side.Queries))
+		for _, q := range side.Queries {
+			if seen[q] {
+				problems = append(problems, fmt.Sprintf("%s, side %q: query %q appears twice", name, side.Name, q))
+			}
+			seen[q] = true
+		}
+	}
+	return problems
 }

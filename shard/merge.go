@@ -36,8 +36,13 @@ func MergeEval(names []string, parts []*report.Saved) (*Merged, error) {
 			d = append(d, fmt.Sprintf("the runs (%s vs %s)", strings.Join(runNames(first.Eval), ", "), strings.Join(runNames(p.Eval), ", ")))
 		}
 		return d
+	}, func(name string, p *report.Saved) []string {
+		return ownRecord(name, p.Manifest, manifest.ResultsDigest(p.Results), p.Results)
 	}, stray)
 	if err != nil {
+		return nil, err
+	}
+	if err := contiguous(positions); err != nil {
 		return nil, err
 	}
 	first := parts[0].Eval
@@ -61,13 +66,32 @@ func MergeEval(names []string, parts []*report.Saved) (*Merged, error) {
 	return out, nil
 }
 
+// contiguous checks that the judged positions of every part together are
+// 0, 1, ... with none missing, as eval records them (its place among all
+// judged queries): a position no part holds is a query removed from its
+// part, its own record included.
+func contiguous(positions map[string]int) error {
+	held := make([]bool, len(positions))
+	for _, pos := range positions {
+		if pos < 0 || pos >= len(held) {
+			return fmt.Errorf("cannot merge: judged position %d is past the %d judged queries the parts hold: a part lost a query (or the parts are not of one split)", pos, len(held))
+		}
+		held[pos] = true
+	}
+	if i := slices.Index(held, false); i >= 0 {
+		return fmt.Errorf("cannot merge: no part holds judged position %d: a part lost a query", i)
+	}
+	return nil
+}
+
 // checkParts checks that parts, whose manifests are ms, can merge: that
 // they are every shard of one split once (specsOf), that none disagrees
 // with the first on what differ names, that no two claim one judged
-// position, and that none holds a query of another shard (stray). It
+// position, that each holds what its own manifest records (own) and that
+// none holds a query of another shard (stray). It
 // returns every query's judged position, or an error naming every problem.
 func checkParts[P any](names []string, ms []*manifest.Manifest, parts []P, kind string,
-	differ func(first, p P) []string, stray func(P, Spec) (string, bool)) (map[string]int, error) {
+	differ func(first, p P) []string, own func(name string, p P) []string, stray func(P, Spec) (string, bool)) (map[string]int, error) {
 	specs, err := specsOf(names, ms, kind)
 	if err != nil {
 		return nil, err
@@ -80,6 +104,9 @@ func checkParts[P any](names []string, ms []*manifest.Manifest, parts []P, kind 
 	}
 	positions, pp := positionsOf(names, ms)
 	problems = append(problems, pp...)
+	for i, p := range parts {
+		problems = append(problems, own(names[i], p)...)
+	}
 	for i, p := range parts {
 		if q, ok := stray(p, specs[i]); !ok {
 			problems = append(problems, fmt.Sprintf("%s holds query %q, which belongs to shard %d/%d, not %s", names[i], q, Of(q, specs[i].Count), specs[i].Count, specs[i]))
@@ -191,4 +218,46 @@ func stray(p *report.Saved, s Spec) (string, bool) {
 		}
 	}
 	return "", true
+}
+
+// ownRecord checks that a part holds what its own manifest records: its
+// values' digest (values), and in each result every query once, the first
+// result's queries being the manifest's query set.
+func ownRecord(name string, m *manifest.Manifest, values string, results []*eval.Result) []string {
+	var problems []string
+	switch m.Shard.Values {
+	case "":
+		problems = append(problems, fmt.Sprintf("%s records no digest of its values: write each part with this ragstat's --shard I/N --format json", name))
+	case values:
+	default:
+		problems = append(problems, fmt.Sprintf("%s: its per-query values or queries do not match the digest its manifest records (values_sha256): the file was changed after it was written", name))
+	}
+	for i, res := range results {
+		ids := make([]string, len(res.Rows))
+		seen := make(map[string]bool, len(res.Rows))
+		for j, row := range res.Rows {
+			if seen[row.Query] {
+				problems = append(problems, fmt.Sprintf("%s, run %q: query %q appears twice", name, res.Name, row.Query))
+			}
+			seen[row.Query] = true
+			ids[j] = row.Query
+		}
+		if i > 0 || manifest.Queries(ids) == m.Queries {
+			continue
+		}
+		off := slices.Concat(res.Excluded, res.Ignored, res.ScoredUnanswerable)
+		missing := ""
+		for _, q := range slices.Sorted(maps.Keys(m.Shard.Positions)) {
+			if !seen[q] && !slices.Contains(off, q) {
+				missing = q
+				break
+			}
+		}
+		what := fmt.Sprintf("holds %d queries where its manifest's query set has %d", len(ids), m.Queries.N)
+		if missing != "" {
+			what = fmt.Sprintf("has no row for query %q, which its manifest lists", missing)
+		}
+		problems = append(problems, fmt.Sprintf("%s, run %q: %s", name, res.Name, what))
+	}
+	return problems
 }

@@ -111,3 +111,20 @@ func TestRecord(t *testing.T) {
 		}
 	}
 }
+
+func TestContiguous(t *testing.T) {
+	for _, c := range []struct {
+		positions map[string]int
+		want      string
+	}{
+		{map[string]int{"a": 0, "b": 1, "c": 2}, ""},
+		{map[string]int{}, ""},
+		{map[string]int{"a": 0, "c": 2}, "past the 2 judged queries"},
+		{map[string]int{"a": 0, "b": 2, "c": 2}, "no part holds judged position 1"},
+	} {
+		err := contiguous(c.positions)
+		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
+			t.Errorf("%v: %v, want %q", c.positions, err, c.want)
+		}
+	}
+}

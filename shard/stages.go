@@ -27,6 +27,9 @@ func MergeStages(names []string, parts []*report.SavedStages) (*report.Stages, e
 			d = append(d, fmt.Sprintf("the truncation and metadata policies (%s vs %s)", a, b))
 		}
 		return d
+	}, func(name string, p *report.SavedStages) []string {
+		rs := report.StageResults(p.Result)
+		return ownRecord(name, p.Manifest, manifest.ResultsDigest(rs), rs)
 	}, strayStages)
 	if err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -115,6 +116,12 @@ func TestCompareMergeRefuses(t *testing.T) {
 		{[]string{a, b, sliced}, "a.json and sliced.json disagree on the slices"},
 		{[]string{a, b, whole}, "whole.json is not a partial result"},
 		{[]string{a, b, evalPart}, "a.json is a compare result but eval.json is an eval result"},
+		{[]string{a, b, editCompare(t, c, "edited.json", func(side map[string]any) {
+			side["values"].([]any)[0].([]any)[0] = 1e308
+		})}, "edited.json: its per-query values or queries do not match the digest"},
+		{[]string{a, b, editCompare(t, c, "twice.json", func(side map[string]any) {
+			side["queries"] = append(side["queries"].([]any), side["queries"].([]any)[0])
+		})}, "twice.json, side"},
 	} {
 		_, errs, code := ragstat(t, "", append([]string{"merge"}, tc.parts...)...)
 		if code != exitInput || !strings.Contains(errs, tc.want) {
@@ -135,4 +142,58 @@ func TestCompareTracesShardsMergeToOneRun(t *testing.T) {
 	args := append([]string{"compare", "-j", qrels, "--topics", topics, "--unjudged", "nonrelevant", "--seed", "3",
 		"-k", "candidates=100", "-k", "reranked=10", "--fail-on", "reranked/nDCG@10 < 0.5"}, traces...)
 	checkShardsMerge(t, args, nil, compareFormats, []int{4, 7}, exitGate)
+	// A traced side's per-query value edited after the part was written.
+	dir := t.TempDir()
+	parts := writeShards(t, dir, "part", args, 2)
+	doc := readDoc(t, parts[0])
+	traced := doc["partial"].(map[string]any)["sides"].([]any)[0].(map[string]any)["traces"]
+	if !editFirstValue(traced) {
+		t.Fatal("no per-query value in the traced side")
+	}
+	edited := filepath.Join(dir, "edited.json")
+	writeDoc(t, edited, doc)
+	_, errs, code := ragstat(t, "", "merge", edited, parts[1])
+	if code != exitInput || !strings.Contains(errs, "the per-query values or queries of its traces do not match the digest") {
+		t.Errorf("merge of an edited traced side: exit %d, %s", code, errs)
+	}
+}
+
+// editFirstValue sets the first per-query metric value found in v (a
+// "queries" list of objects with "metrics") to 1e308.
+func editFirstValue(v any) bool {
+	switch v := v.(type) {
+	case map[string]any:
+		if qs, ok := v["queries"].([]any); ok && len(qs) > 0 {
+			if q, ok := qs[0].(map[string]any); ok {
+				if ms, ok := q["metrics"].(map[string]any); ok {
+					for _, name := range slices.Sorted(maps.Keys(ms)) {
+						ms[name] = 1e308
+						return true
+					}
+				}
+			}
+		}
+		for _, k := range slices.Sorted(maps.Keys(v)) {
+			if editFirstValue(v[k]) {
+				return true
+			}
+		}
+	case []any:
+		for _, x := range v {
+			if editFirstValue(x) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// editCompare writes to name the partial comparison at path with its first
+// side edited.
+func editCompare(t *testing.T, path, name string, edit func(side map[string]any)) string {
+	t.Helper()
+	doc := readDoc(t, path)
+	edit(doc["partial"].(map[string]any)["sides"].([]any)[0].(map[string]any))
+	writeDoc(t, name, doc)
+	return name
 }

@@ -1,9 +1,6 @@
 package main
 
 import (
-	"errors"
-
-	"github.com/ragstat/ragstat/internal/outfile"
 	"github.com/ragstat/ragstat/internal/remap"
 	"github.com/ragstat/ragstat/internal/split"
 )
@@ -31,7 +28,7 @@ type remapCmd struct {
 
 func (c *remapCmd) Run(e *env) error {
 	opt, out := remap.Options{MinOverlap: c.MinOverlap, Strict: c.Strict}, remap.Paths{Judgments: c.Out, Topics: c.OutTopics, Review: c.Review}
-	return reported(remap.Request{OldChunks: c.OldChunks, NewChunks: c.NewChunks, Documents: c.Documents, Judgments: c.Judgments,
+	return (remap.Request{OldChunks: c.OldChunks, NewChunks: c.NewChunks, Documents: c.Documents, Judgments: c.Judgments,
 		Grades: c.Grades, Topics: c.Topics, Options: opt, Out: out, Force: c.Force}.Run(e.stdin, e.stdout, e.stderr))
 }
 
@@ -47,14 +44,6 @@ type splitCmd struct {
 }
 
 func (c *splitCmd) Run(e *env) error {
-	return reported(split.Request{Topics: c.Topics, Judgments: c.Judgments, Grades: c.Grades, HeldOut: c.HeldOut, Seed: c.Seed,
+	return (split.Request{Topics: c.Topics, Judgments: c.Judgments, Grades: c.Grades, HeldOut: c.HeldOut, Seed: c.Seed,
 		GroupBy: c.GroupBy, OutDir: c.OutDir, Force: c.Force}.Run(e.stdin, e.stdout))
-}
-
-// reported maps a report that could not be written (outfile.ReportError) to exit status 1.
-func reported(err error) error {
-	if _, ok := errors.AsType[*outfile.ReportError](err); ok {
-		return internal(err)
-	}
-	return err
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"runtime/debug"
 	"strconv"
 	"time"
@@ -99,8 +100,17 @@ func (c *evalCmd) Run(e *env) error {
 		return err
 	}
 	if err := report.Render(bar.ClearBefore(e.stdout), c.Format, rep); err != nil {
-		return internal(err)
+		return rendered(err)
 	}
 	e.notes(rep.Beside(c.Format)...)
 	return nil
+}
+
+// rendered is the exit status of a result that could not be rendered: bad
+// input where the format cannot hold the data, else an internal failure.
+func rendered(err error) error {
+	if errors.Is(err, report.ErrQueryAll) {
+		return err
+	}
+	return internal(err)
 }

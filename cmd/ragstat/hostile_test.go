@@ -1,16 +1,22 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"context"
 	"fmt"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -129,6 +135,7 @@ func TestHostileInputs(t *testing.T) {
 	letters := bomb(t, filepath.Join(dir, "letters.gz"), 'a', 128) // past the line limit
 	deep := write("deep.jsonl", []byte(`{"query":"q1","items":`+strings.Repeat("[", 1<<20)+"\n"))
 	tokenText := write("text.txt", []byte("hello\n"))
+	notCollected := write("not-collected.txt", []byte("q1 Q0 d1 1 1 r\nq1 Q0 d2 2 0.5 r"))
 	pqbomb := write("pqbomb.parquet.gz", append(gzipOf([]byte("PAR1")), readFile(t, bomb(t, filepath.Join(dir, "zeros.gz"), 0, 512))...))
 	bombs, err := parquettest.Bombs()
 	if err != nil {
@@ -187,6 +194,16 @@ func TestHostileInputs(t *testing.T) {
 		t.Cleanup(func() { f.Close() })
 		return f
 	}
+	allQrels, allRun := write("all.qrels", []byte("all 0 d1 1\n")), write("all.run", []byte("all Q0 d1 1 1 r\n"))
+	// A partial result whose value was edited after it was written.
+	part, errs, code := ragstat(t, "", "eval", "-j", qrels, "--shard", "0/1", "-f", "json", run)
+	if code != 0 {
+		t.Fatalf("eval --shard 0/1: exit %d: %s", code, errs)
+	}
+	edited := write("edited.json", []byte(part))
+	doc := readDoc(t, edited)
+	doc["runs"].([]any)[0].(map[string]any)["queries"].([]any)[0].(map[string]any)["metrics"].(map[string]any)["nDCG@10"] = 1e308
+	writeDoc(t, edited, doc)
 	// a tokenizer.json splitting with a pattern that backtracks for minutes
 	// on 3,001 bytes (with a lookahead or repetition counts Go's regexp
 	// refuses, so that it is matched by backtracking), and such a text
@@ -236,6 +253,9 @@ func TestHostileInputs(t *testing.T) {
 		{"a torn last line", nil, []string{"import", "otlp", torn}, "warning: " + torn + ":2: last line incomplete: a writer stopped mid-line; 1 complete lines imported", 64, true},
 		{"a torn last line under --strict", nil, []string{"import", "--strict", "otlp", torn}, torn + ":2: last line incomplete", 64, false},
 		{"a trace of 30,000 spans in a chain", nil, []string{"import", "otlp", chainFile}, "imported 1 traces", 256, true},
+		{"a query named all in trec's format", nil, []string{"eval", "-j", allQrels, "--per-query", "-f", "trec", allRun}, `a query is named "all"`, 64, false},
+		{"a partial result edited after it was written", nil, []string{"merge", edited}, "do not match the digest its manifest records", 64, false},
+		{"collect --append to a file collect did not write", nil, []string{"collect", "--addr", "127.0.0.1:0", "--grpc-addr", "off", "--append", "--out", notCollected}, "does not start as the lines ragstat collect writes", 64, false},
 		{"a grade scale past 32-bit grades", nil, []string{"eval", "--grades", "0..4294967298", "--gain", "linear", "-m", "DCG@10", "-j", qrels, run},
 			"4294967298 is beyond -2147483647..2147483647", 64, false},
 		{"a Split pattern of overlapping repetitions", nil, []string{"tokens", "--tokenizer", "hf:" + backtracking("t1.json", `a*a*a*a*a*a*(?=b)`), as}, "took longer than its budget", 64, false},
@@ -270,6 +290,118 @@ func TestHostileInputs(t *testing.T) {
 				t.Errorf("peak memory %d MiB above the %d MiB of ragstat version, ceiling %d MiB", o.peakMiB-base, base, c.ceiling)
 			}
 			t.Logf("%d MiB above ragstat version's %d MiB, %v", o.peakMiB-base, base, o.took.Round(time.Millisecond))
+		})
+	}
+
+	if b, _ := os.ReadFile(notCollected); string(b) != "q1 Q0 d1 1 1 r\nq1 Q0 d2 2 0.5 r" {
+		t.Errorf("collect --append changed a file it did not write: %q", b)
+	}
+
+	// A hostile generator endpoint (loopback): its requests fail, exit 1
+	// with the count, in bounded time, the key never printed.
+	const key = "sk-hostile-0123"
+	var elsewhere atomic.Int32
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { elsewhere.Add(1) }))
+	defer other.Close()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case strings.HasPrefix(r.URL.Path, "/wait/"):
+			w.Header().Set("Retry-After", "999999")
+			http.Error(w, "slow down", http.StatusTooManyRequests)
+		case strings.HasPrefix(r.URL.Path, "/redirect/"):
+			http.Redirect(w, r, other.URL+r.URL.Path, http.StatusTemporaryRedirect)
+		default:
+			http.Error(w, "rejected "+r.Header.Get("Authorization"), http.StatusInternalServerError)
+		}
+	}))
+	defer srv.Close()
+	pipeline := filepath.Join(exampleDir(t), "pipeline")
+	intervene := func(path string) []string {
+		p := func(name string) string { return filepath.Join(pipeline, name) }
+		return []string{"intervene", "-j", p("judgments.jsonl"), "--topics", p("topics.jsonl"), "--corpus", p("corpus.jsonl"),
+			"--model", "m", "--api-key-env", "HOSTILE_KEY", "--rate-limit", "0", "--timeout", "3s", "--endpoint", srv.URL + path, p("traces-v1.jsonl")}
+	}
+	t.Setenv("HOSTILE_KEY", key)
+	for _, c := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"Retry-After: 999999 from the generator", intervene("/wait/v1"), "would end past the time limit of 3s"},
+		{"a 307 to another port of the host", intervene("/redirect/v1"), "redirects are not followed"},
+		{"the key echoed in a 500", append(intervene("/echo/v1"), "--retries", "0", "-f", "json"), "rejected Bearer REDACTED"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cmd := exec.Command(os.Args[0], c.args...)
+			cmd.Env = append(os.Environ(), "RAGSTAT_TEST_MAIN=1")
+			out, err := cmd.CombinedOutput()
+			exit, _ := err.(*exec.ExitError)
+			if exit == nil || exit.ExitCode() != exitInternal || !strings.Contains(string(out), "requests to the generator failed") ||
+				!strings.Contains(string(out), c.want) || strings.Contains(string(out), key) {
+				t.Errorf("%v, want exit 1, the count and %q, no key:\n%.3000s", err, c.want, out)
+			}
+		})
+	}
+	if n := elsewhere.Load(); n != 0 {
+		t.Errorf("%d requests followed a redirect to another port", n)
+	}
+}
+
+// TestWriteErrors: a command whose standard output fails (/dev/full)
+// exits 1 with the reason, every command alike.
+func TestWriteErrors(t *testing.T) {
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip("no /dev/full here")
+	}
+	defer full.Close()
+	dir := exampleDir(t)
+	q, a, b := filepath.Join(dir, "qrels.jsonl"), filepath.Join(dir, "A.jsonl"), filepath.Join(dir, "B.jsonl")
+	p := func(name string) string { return filepath.Join(dir, "pipeline", name) }
+	trecQrels, trecRun := filepath.Join(dir, "qrels.txt"), filepath.Join(dir, "run.txt")
+	os.WriteFile(trecQrels, []byte("refund 0 policy 1\n"), 0o644)
+	if err := os.WriteFile(trecRun, []byte("refund Q0 policy 1 1 r\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"version"}, {"--version"}, {"--help"}, {"metrics"}, {"demo"},
+		{"eval", "-j", q, a}, {"eval", "-j", q, "-f", "json", a}, {"eval", "-j", q, "-f", "trec", a},
+		{"trec-eval", trecQrels, trecRun},
+		{"compare", "-j", q, a, b}, {"compare", "-j", q, "-f", "html", a, b},
+		{"stages", "-j", p("judgments.jsonl"), "--topics", p("topics.jsonl"), "--corpus", p("corpus.jsonl"), p("traces-v1.jsonl")},
+		{"tokens", q},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			cmd := exec.Command(os.Args[0], args...)
+			cmd.Env = append(os.Environ(), "RAGSTAT_TEST_MAIN=1")
+			cmd.Stdout = full
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			err := cmd.Run()
+			exit, _ := err.(*exec.ExitError)
+			if exit == nil || exit.ExitCode() != exitInternal || !strings.Contains(stderr.String(), "writing standard output: ") ||
+				!strings.Contains(stderr.String(), "no space left on device") {
+				t.Errorf("%v: %v, want exit 1 and the reason:\n%s", args, err, stderr.String())
+			}
+			// trec-eval states it in trec_eval's words too.
+			if n := strings.Count(stderr.String(), "no space left"); n != 1 && args[0] != "trec-eval" {
+				t.Errorf("the reason given %d times:\n%s", n, stderr.String())
+			}
+		})
+	}
+	// The same for an output file.
+	pipeline := []string{"-j", p("judgments.jsonl"), "--topics", p("topics.jsonl"), "--corpus", p("corpus.jsonl")}
+	for _, args := range [][]string{
+		{"eval", "-j", q, a, "--per-query-out", "/dev/full"},
+		append(append([]string{"stages"}, pipeline...), p("traces-v1.jsonl"), "--per-query-out", "/dev/full"),
+		append(append([]string{"intervene"}, pipeline...), "--model", "m", p("traces-v1.jsonl"), "--write-batch", "/dev/full"),
+		{"baseline", "--corpus", p("corpus.jsonl"), "--topics", p("topics.jsonl"), "--out", "/dev/full"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			o := command(t, nil, args...)
+			if o.code != exitInternal || !strings.Contains(o.stderr, "/dev/full: ") || !strings.Contains(o.stderr, "no space left on device") {
+				t.Errorf("%v: exit %d, want 1 and the reason:\n%s", args, o.code, o.stderr)
+			}
 		})
 	}
 }
@@ -324,4 +456,130 @@ func BenchmarkMillionQueries(b *testing.B) {
 	if peak > 2048 {
 		b.Errorf("peak memory %d MiB, ceiling 2048 MiB", peak)
 	}
+}
+
+var collectEndpoint = regexp.MustCompile(`OTEL_EXPORTER_OTLP_ENDPOINT=(http://\S+)`)
+
+// collector is a ragstat collect child process.
+type collector struct {
+	cmd  *exec.Cmd
+	url  string
+	said []string // what it wrote to standard error until it served
+	rest chan string
+}
+
+// startCollect starts ragstat collect with args and waits until it serves.
+func startCollect(t *testing.T, args ...string) *collector {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], append([]string{"collect", "--addr", "127.0.0.1:0", "--grpc-addr", "off"}, args...)...)
+	cmd.Env = append(os.Environ(), "RAGSTAT_TEST_MAIN=1")
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	c := &collector{cmd: cmd, rest: make(chan string, 1024)}
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			c.rest <- sc.Text()
+		}
+		close(c.rest)
+	}()
+	for c.url == "" {
+		select {
+		case l, ok := <-c.rest:
+			if !ok {
+				t.Fatalf("collect stopped: %q", c.said)
+			}
+			c.said = append(c.said, l)
+			if m := collectEndpoint.FindStringSubmatch(l); m != nil {
+				c.url = m[1]
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatal("collect did not start")
+		}
+	}
+	return c
+}
+
+// stop signals the collector, waits for it and returns all it said and
+// its peak memory in MiB.
+func (c *collector) stop(t *testing.T, sig os.Signal) (string, int64) {
+	t.Helper()
+	c.cmd.Process.Signal(sig)
+	for l := range c.rest {
+		c.said = append(c.said, l)
+	}
+	err := c.cmd.Wait()
+	if sig != os.Kill && err != nil {
+		t.Errorf("collect: %v", err)
+	}
+	return strings.Join(c.said, "\n"), c.cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss >> 10
+}
+
+// post sends an OTLP/HTTP export and returns the status and answer.
+func (c *collector) post(client *http.Client, ctype, encoding string, body []byte) (int, string) {
+	req, _ := http.NewRequest("POST", c.url+"/v1/traces", bytes.NewReader(body))
+	req.Header.Set("Content-Type", ctype)
+	if encoding != "" {
+		req.Header.Set("Content-Encoding", encoding)
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return 0, err.Error()
+	}
+	defer resp.Body.Close()
+	msg, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(msg)
+}
+
+// otlpBomb is a 62 MB OTLP protobuf export of 31 million empty spans,
+// gzip-compressed to about 60 KB.
+func otlpBomb() []byte {
+	var raw bytes.Buffer
+	raw.Write([]byte{0x0a, 0x84, 0xa8, 0xc8, 0x1d, 0x12, 0x80, 0xa8, 0xc8, 0x1d}) // resource_spans{scope_spans{ 62,000,000 bytes
+	raw.Write(bytes.Repeat([]byte{0x12, 0}, 31_000_000))                          // of empty spans
+	var bomb bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&bomb, gzip.BestCompression)
+	zw.Write(raw.Bytes())
+	zw.Close()
+	return bomb.Bytes()
+}
+
+// TestHostileCollect: ragstat collect under decompression bombs (a 62 MB
+// export of 31 million empty spans, gzip-compressed) arriving together is
+// refused with 413 each, within a memory ceiling, logs the refusal once,
+// and goes on serving valid exports.
+func TestHostileCollect(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a receiver process")
+	}
+	bomb := otlpBomb()
+	base := command(t, nil, "version").peakMiB
+	out := filepath.Join(t.TempDir(), "spans.otlp.jsonl")
+	c := startCollect(t, "--out", out)
+	client := &http.Client{Timeout: 60 * time.Second}
+	start := time.Now()
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			if code, msg := c.post(client, "application/x-protobuf", "gzip", bomb); code != 413 || !strings.Contains(msg, "--max-body-mib") {
+				t.Errorf("a bomb was answered %d %q", code, msg)
+			}
+		})
+	}
+	wg.Wait()
+	t.Logf("8 bombs of %d bytes refused in %v", len(bomb), time.Since(start).Round(time.Millisecond))
+	if code, msg := c.post(client, "application/json", "", []byte(`{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"0102030405060708090a0b0c0d0e0f10","spanId":"0102030405060708","name":"ok"}]}]}]}`)); code != 200 {
+		t.Errorf("a valid export was answered %d %q", code, msg)
+	}
+	said, peak := c.stop(t, os.Interrupt)
+	if strings.Count(said, "refused a request (too large)") != 1 || !strings.Contains(said, "1 requests (1 spans) written to "+out+", 8 refused (8 too large)") {
+		t.Errorf("collect said:\n%s", said)
+	}
+	if peak-base > 256 {
+		t.Errorf("peak memory %d MiB above ragstat version, ceiling 256 MiB", peak-base)
+	}
+	t.Logf("peak memory %d MiB, %d MiB above ragstat version", peak, peak-base)
 }

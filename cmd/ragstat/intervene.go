@@ -30,9 +30,10 @@ type interveneCmd struct {
 	MaxTokens       *int          `placeholder:"N" help:"Answer length limit (default: the trace's config.max_tokens)."`
 	Retries         int           `default:"4" help:"Retries of a request that met a rate limit, a server or a network error (default ${default})."`
 	RateLimit       float64       `default:"2" placeholder:"N" help:"At most N requests a second; 0 for no limit (default ${default})."`
-	Timeout         time.Duration `default:"120s" help:"Time limit of one request (default ${default})."`
-	Cache           string        `placeholder:"FILE" help:"Answers already received, by request: a rerun sends only what is new (default: ragstat/intervene.jsonl in the user cache folder)."`
-	NoCache         bool          `help:"Send every request, keep no answer."`
+	Timeout         time.Duration `default:"120s" help:"Time limit of one request, its retries and their waits included (default ${default})."`
+	MaxRetryAfter   time.Duration `default:"60s" placeholder:"D" help:"Longest wait a Retry-After header gets (default ${default})."`
+	Cache           string        `placeholder:"FILE" help:"Keep the answers in FILE, by endpoint URL and request: a rerun sends only what is new (default: no cache, every request sent)."`
+	NoCache         bool          `help:"Send every request, keep no answer, even with --cache."`
 	WriteBatch      string        `placeholder:"FILE" help:"Send nothing: write both arms' requests as an OpenAI Batch API input file (JSONL)."`
 	ReadBatch       string        `placeholder:"FILE" help:"Send nothing: read the answers from a Batch API output file."`
 	Force           bool          `help:"Overwrite --write-batch if it exists."`
@@ -47,7 +48,7 @@ func (c *interveneCmd) Run(e *env) error {
 		Failing: c.Failing, Settings: intervene.Settings{Model: c.Model, Temperature: c.Temperature, Seed: c.Seed, MaxTokens: c.MaxTokens},
 		Citation: c.CitationPattern, Abstain: c.AbstainPattern, KeyEnv: c.APIKeyEnv, NoCache: c.NoCache, WriteBatch: c.WriteBatch,
 		ReadBatch: c.ReadBatch, Force: c.Force, Endpoint: intervene.Endpoint{URL: c.Endpoint, Timeout: c.Timeout, Retries: c.Retries,
-			RateLimit: c.RateLimit, Cache: c.Cache}}
+			RateLimit: c.RateLimit, Cache: c.Cache, MaxRetryAfter: c.MaxRetryAfter}}
 	release := ownSignals(os.Interrupt) // it cancels the requests and reports what was done
 	defer release()
 	out, err := job.Run(intervene.World{Files: e.files(), Stdin: e.stdin, Stdout: e.stdout, Getenv: os.Getenv,
@@ -62,6 +63,9 @@ func (c *interveneCmd) Run(e *env) error {
 	rep := &report.Intervention{Tool: "ragstat", Version: Version, Inputs: report.StagesInputs(out.Sources, &mapped), Result: out.Result, Notes: out.Notes}
 	if err := report.RenderIntervention(e.stdout, c.Format, rep); err != nil {
 		return internal(err)
+	}
+	if n := out.Result.Failed(); n > 0 {
+		return internal(fmt.Errorf("%d of the %d requests to the generator failed (their cases are not run; the report gives each error)", n, 2*len(out.Result.Cases)))
 	}
 	return nil
 }

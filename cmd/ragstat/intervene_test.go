@@ -1,6 +1,7 @@
 package main
 
 import (
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -47,6 +48,34 @@ func TestInterveneCommand(t *testing.T) {
 	_, errs, code = ragstat(t, "", args...)
 	if code != exitInput || !strings.Contains(errs, "--endpoint") {
 		t.Errorf("no generator: exit %d: %s", code, errs)
+	}
+}
+
+// TestInterveneFailures: every request failing is an exit 1 with the
+// count; credentials in the URL and the key never reach an output; no
+// cache is kept unless one is named.
+func TestInterveneFailures(t *testing.T) {
+	const key = "sk-test-secret-42"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "bad key "+r.Header.Get("Authorization"), http.StatusUnauthorized)
+	}))
+	defer srv.Close()
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(home, ".cache"))
+	t.Setenv("OPENAI_API_KEY", key)
+	t.Chdir(filepath.Join(exampleDir(t), "pipeline"))
+	endpoint := strings.Replace(srv.URL, "http://", "http://user:"+key+"@", 1) + "/v1"
+	out, errs, code := ragstat(t, "", "intervene", "-j", "judgments.jsonl", "--topics", "topics.jsonl", "--corpus", "corpus.jsonl",
+		"--model", "reader-1", "--endpoint", endpoint, "--retries", "0", "--rate-limit", "0", "traces-v1.jsonl")
+	if code != exitInternal || !strings.Contains(errs, "6 of the 6 requests to the generator failed") {
+		t.Errorf("exit %d, want 1 and the count: %s", code, errs)
+	}
+	if strings.Contains(out+errs, key) || !strings.Contains(out, "generator: http://REDACTED@") || !strings.Contains(out, "bad key Bearer REDACTED") {
+		t.Errorf("the key printed, or not redacted where expected:\n%s\n%s", out, errs)
+	}
+	if entries, err := os.ReadDir(home); err != nil || len(entries) != 0 {
+		t.Errorf("the home folder holds %v (%v): no cache was asked for", entries, err)
 	}
 }
 

@@ -23,6 +23,8 @@ import (
 
 	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/idtext"
+	"github.com/ragstat/ragstat/internal/outfile"
 )
 
 // Version is the ragstat version, set at build time with -ldflags "-X main.Version=...".
@@ -43,26 +45,27 @@ type env struct {
 	terminal       bool // stderr is a terminal: progress may be shown
 }
 
-// notes writes each line to stderr after "ragstat: ".
+// notes writes each line to stderr after "ragstat: ", as idtext.Line
+// prints it: a note is one line, whatever ids it names.
 func (e *env) notes(lines ...string) {
 	for _, l := range lines {
-		fmt.Fprintln(e.stderr, "ragstat:", l)
+		fmt.Fprintln(e.stderr, "ragstat:", idtext.Line(l))
 	}
 }
 
 type cli struct {
-	VersionFlag     versionFlag `name:"version" short:"v" help:"Print the version and exit."`
-	Demo            demoCmd     `cmd:"" help:"Evaluate the source document's example and tell what the numbers say."`
-	Eval            evalCmd     `cmd:"" help:"Evaluate runs against judgments, strictly."`
-	TrecEval        trecEvalCmd `cmd:"" name:"trec-eval" passthrough:"" help:"A drop-in for NIST trec_eval v10 (same flags, same output)."`
-	Merge           mergeCmd    `cmd:"" help:"Merge the partial results of eval, stages or compare --shard I/N --format json into the result one run gives."`
-	Compare         compareCmd  `cmd:"" help:"Compare candidates with a base on the same queries: paired differences, intervals, tests, slices, a release gate."`
-	Report          reportCmd   `cmd:"" help:"Render a saved eval, stages or compare JSON result as one self-contained HTML file."`
+	VersionFlag     kong.VersionFlag `name:"version" short:"v" help:"Print the version and exit."`
+	Demo            demoCmd          `cmd:"" help:"Evaluate the source document's example and tell what the numbers say."`
+	Eval            evalCmd          `cmd:"" help:"Evaluate runs against judgments, strictly."`
+	TrecEval        trecEvalCmd      `cmd:"" name:"trec-eval" passthrough:"" help:"A drop-in for NIST trec_eval v10 (same flags, same output)."`
+	Merge           mergeCmd         `cmd:"" help:"Merge the partial results of eval, stages or compare --shard I/N --format json into the result one run gives."`
+	Compare         compareCmd       `cmd:"" help:"Compare candidates with a base on the same queries: paired differences, intervals, tests, slices, a release gate."`
+	Report          reportCmd        `cmd:"" help:"Render a saved eval, stages or compare JSON result as one self-contained HTML file."`
 	judgingCommands `embed:""`
 	datasetCommands `embed:""`
 	Stages          stagesCmd    `cmd:"" help:"Evaluate every pipeline stage from traces: metrics per stage, where evidence was lost, the packed context, facts, validity, answers."`
 	Tokens          tokensCmd    `cmd:"" help:"Count tokens with a real tokenizer: a line COUNT<TAB>TOKENIZER<TAB>FILE per file, then the total."`
-	Collect         collectCmd   `cmd:"" help:"Receive OpenTelemetry spans over OTLP/HTTP and append them to a file for ragstat import."`
+	Collect         collectCmd   `cmd:"" help:"Receive OpenTelemetry spans over OTLP/HTTP or OTLP/gRPC and append them to a file for ragstat import."`
 	Import          importCmd    `cmd:"" help:"Map OpenTelemetry (OpenInference, GenAI), LangSmith or Langfuse traces into ragstat traces."`
 	Intervene       interveneCmd `cmd:"" help:"Rerun failing queries with a verified context through the same generator: is it the retrieval or the generator?"`
 	Metrics         metricsCmd   `cmd:"" help:"List every metric with its formula and the policies it reads."`
@@ -104,14 +107,48 @@ func main() {
 }
 
 // run parses args, runs the command and returns the exit status. With no
-// arguments it prints the help.
+// arguments it prints the help. A write to standard output that fails
+// (a full disk, a closed pipe) is exit 1 with the reason, whatever the
+// command did.
 func run(args []string, e *env) int {
+	out := &checkedWriter{w: e.stdout}
+	inner := *e
+	inner.stdout = out
+	code := runCommand(args, &inner)
+	if out.err != nil {
+		fmt.Fprintln(e.stderr, "ragstat: writing standard output:", out.err)
+		return exitInternal
+	}
+	return code
+}
+
+// checkedWriter keeps the first error of its writer, and fails every
+// write after it.
+type checkedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (c *checkedWriter) Write(p []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	n, err := c.w.Write(p)
+	if err == nil && n < len(p) {
+		err = io.ErrShortWrite
+	}
+	c.err = err
+	return n, err
+}
+
+// runCommand is run without the check of standard output.
+func runCommand(args []string, e *env) int {
 	if len(args) == 0 {
 		args = []string{"--help"}
 	}
 	var c cli
 	exit := -1
-	parser, err := kong.New(&c, kong.Name("ragstat"),
+	parser, err := kong.New(&c, kong.Name("ragstat"), kong.Vars{"version": "ragstat " + Version},
 		kong.Description("Evaluate RAG retrieval: exact, strict, and at every stage."),
 		kong.Writers(e.stdout, e.stderr), kong.Exit(func(code int) { exit = code }),
 		kong.UsageOnError(), kong.ConfigureHelp(kong.HelpOptions{Compact: true}))
@@ -124,8 +161,7 @@ func run(args []string, e *env) int {
 		return exit
 	}
 	if err != nil {
-		fmt.Fprintln(e.stderr, "ragstat:", err)
-		return exitInput
+		return fail(e, err)
 	}
 	cfg, err := c.config(e)
 	if err != nil {
@@ -152,10 +188,21 @@ func internal(err error) error { return &exitError{exitInternal, err} }
 // fail writes err, a library's options named as flags (diag.Flagged),
 // and returns its exit status.
 func fail(e *env, err error) int {
+	if out, ok := e.stdout.(*checkedWriter); ok && out.err != nil {
+		return exitInternal // run tells why, once
+	}
 	code := exitInput
 	var x *exitError
 	if errors.As(err, &x) {
 		code, err = x.code, x.err
+	}
+	// An output that could not be written, or a report on it, is a fault
+	// of the output, not of the input.
+	if _, ok := errors.AsType[*outfile.WriteError](err); ok {
+		code = exitInternal
+	}
+	if _, ok := errors.AsType[*outfile.ReportError](err); ok {
+		code = exitInternal
 	}
 	if err != nil {
 		fmt.Fprintln(e.stderr, "ragstat:", diag.Flagged(err))
@@ -165,25 +212,7 @@ func fail(e *env, err error) int {
 
 type versionCmd struct{}
 
-func (versionCmd) Run(e *env) error { return writeVersion(e.stdout) }
-
-// versionFlag is --version: it prints the version and exits, 1 with the
-// reason if the version could not be written.
-type versionFlag bool
-
-func (versionFlag) BeforeReset(app *kong.Kong) error {
-	if err := writeVersion(app.Stdout); err != nil {
-		fmt.Fprintln(app.Stderr, "ragstat:", err)
-		app.Exit(exitInternal)
-		return nil
-	}
-	app.Exit(exitOK)
-	return nil
-}
-
-func writeVersion(w io.Writer) error {
-	if _, err := fmt.Fprintln(w, "ragstat", Version); err != nil {
-		return internal(fmt.Errorf("writing the version: %w", err))
-	}
+func (versionCmd) Run(e *env) error {
+	fmt.Fprintln(e.stdout, "ragstat", Version)
 	return nil
 }

@@ -22,7 +22,7 @@ func (c *mergeCmd) Run(e *env) error {
 	apart, err := res.Render(e.stdout)
 	e.notes(apart...)
 	if err != nil {
-		return internal(err)
+		return rendered(err)
 	}
 	return gate(e, res.Reasons)
 }

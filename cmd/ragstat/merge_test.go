@@ -1,8 +1,10 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -70,6 +72,41 @@ func TestMergeRefuses(t *testing.T) {
 			t.Errorf("merge %v: exit %d, %q; want exit 2 and %q", tc.parts, code, errs, tc.want)
 		}
 	}
+	// A part edited after it was written: its own record refuses it.
+	parts := []string{a, b, c}
+	i := slices.IndexFunc(parts, func(p string) bool { return len(runQueries(t, p)) > 0 })
+	edited := func(name string, edit func(doc map[string]any, queries []any) []any) []string {
+		t.Helper()
+		doc := readDoc(t, parts[i])
+		run := doc["runs"].([]any)[0].(map[string]any)
+		run["queries"] = edit(doc, run["queries"].([]any))
+		writeDoc(t, name, doc)
+		return slices.Concat(parts[:i], []string{name}, parts[i+1:])
+	}
+	value := func(v any) func(map[string]any, []any) []any {
+		return func(_ map[string]any, qs []any) []any {
+			qs[0].(map[string]any)["metrics"].(map[string]any)["nDCG@3"] = v
+			return qs
+		}
+	}
+	for _, tc := range []struct {
+		parts []string
+		want  string
+	}{
+		{edited("deleted.json", func(_ map[string]any, qs []any) []any { return qs[1:] }), "has no row for query"},
+		{edited("twice.json", func(_ map[string]any, qs []any) []any { return append(qs, qs[0]) }), "appears twice"},
+		{edited("huge.json", value(1e308)), "do not match the digest its manifest records"},
+		{edited("null.json", value(nil)), "do not match the digest its manifest records"},
+		{edited("undigested.json", func(doc map[string]any, qs []any) []any {
+			delete(doc["manifest"].(map[string]any)["shard"].(map[string]any), "values_sha256")
+			return qs
+		}), "records no digest of its values"},
+	} {
+		_, errs, code := ragstat(t, "", append([]string{"merge"}, tc.parts...)...)
+		if code != exitInput || !strings.Contains(errs, tc.want) {
+			t.Errorf("merge %v: exit %d, %q; want exit 2 and %q", tc.parts, code, errs, tc.want)
+		}
+	}
 	if _, errs, code := ragstat(t, "", "eval", "-j", "qrels.jsonl", "--shard", "3/3", "A.jsonl"); code != exitInput || !strings.Contains(errs, "stays below the count") {
 		t.Errorf("--shard 3/3: exit %d, %q", code, errs)
 	}
@@ -92,4 +129,34 @@ func writeShards(t *testing.T, dir, prefix string, args []string, n int) []strin
 		parts = append(parts, p)
 	}
 	return parts
+}
+
+func readDoc(t *testing.T, path string) map[string]any {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+func writeDoc(t *testing.T, path string, doc map[string]any) {
+	t.Helper()
+	data, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// runQueries is the first run's per-query rows of a saved eval result.
+func runQueries(t *testing.T, path string) []any {
+	qs, _ := readDoc(t, path)["runs"].([]any)[0].(map[string]any)["queries"].([]any)
+	return qs
 }

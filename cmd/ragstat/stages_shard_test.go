@@ -60,6 +60,15 @@ func TestStagesShardsMergeToOneRun(t *testing.T) {
 			if code != exitInput || !strings.Contains(errs, "other.json disagree on the tokenizer") {
 				t.Errorf("another tokenizer: exit %d, %s", code, errs)
 			}
+			doc := readDoc(t, parts[3])
+			if !editFirstValue(doc) {
+				t.Fatal("no per-query value in a part")
+			}
+			writeDoc(t, filepath.Join(tmp, "edited.json"), doc)
+			_, errs, code = ragstat(t, "", append(append([]string{"merge"}, parts[:3]...), filepath.Join(tmp, "edited.json"))...)
+			if code != exitInput || !strings.Contains(errs, "edited.json: its per-query values or queries do not match the digest") {
+				t.Errorf("an edited part: exit %d, %s", code, errs)
+			}
 		}
 	}
 }

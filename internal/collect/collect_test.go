@@ -4,7 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
-	"io"
+	"encoding/base64"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/ptrace"
@@ -187,6 +186,9 @@ func TestRefuse(t *testing.T) {
 		{"gzip bomb", "POST", "/v1/traces", "127.0.0.1", "application/x-protobuf", "gzip", "", gz(t, big), "", 413, "once decompressed"},
 		{"no token", "POST", "/v1/traces", "127.0.0.1", "application/x-protobuf", "", "", body, "s3cret", 401, "access token"},
 		{"wrong token", "POST", "/v1/traces", "127.0.0.1", "application/x-protobuf", "", "Bearer s3cres", body, "s3cret", 401, "access token"},
+		{"wrong secret key", "POST", "/api/public/otel/v1/traces", "127.0.0.1", "application/x-protobuf", "", "Basic " + base64.StdEncoding.EncodeToString([]byte("pk-lf-1:s3cres")), body, "s3cret", 401, "as the secret key"},
+		{"token as the user", "POST", "/api/public/otel/v1/traces", "127.0.0.1", "application/x-protobuf", "", "Basic " + base64.StdEncoding.EncodeToString([]byte("s3cret")), body, "s3cret", 401, "access token"},
+		{"bad basic", "POST", "/api/public/otel/v1/traces", "127.0.0.1", "application/x-protobuf", "", "Basic %%%", body, "s3cret", 401, "access token"},
 		{"cross-origin", "POST", "/v1/traces", "127.0.0.1", "application/json", "", "", body, "", 403, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -231,6 +233,16 @@ func TestToken(t *testing.T) {
 	rec := httptest.NewRecorder()
 	s.Handler().ServeHTTP(rec, req)
 	if rec.Code != 200 || len(lines(t, path)) != 1 {
+		t.Fatalf("status %d %q", rec.Code, rec.Body)
+	}
+	// A Langfuse SDK sends its public and secret keys as basic
+	// authentication: the token is the secret key.
+	req = httptest.NewRequest("POST", LangfusePath, bytes.NewReader(protoBody(t, spans("x", 2))))
+	req.Header.Set("Content-Type", "application/x-protobuf")
+	req.SetBasicAuth("pk-lf-1234", "s3cret")
+	rec = httptest.NewRecorder()
+	s.Handler().ServeHTTP(rec, req)
+	if rec.Code != 200 || len(lines(t, path)) != 2 {
 		t.Fatalf("status %d %q", rec.Code, rec.Body)
 	}
 }
@@ -296,57 +308,4 @@ func BenchmarkReceive(b *testing.B) {
 			}
 		})
 	})
-}
-
-// TestDecodingTurns: with maxDecoding requests still sending their bodies,
-// another waits for a turn, and is served once one of them finishes.
-func TestDecodingTurns(t *testing.T) {
-	s, _ := newServer(t, loopback, Options{})
-	h := s.Handler()
-	body := protoBody(t, spans("turn", 1))
-	post := func(r io.Reader) chan int {
-		done := make(chan int, 1)
-		go func() {
-			req := httptest.NewRequest("POST", TracesPath, r)
-			req.Host = "127.0.0.1"
-			req.Header.Set("Content-Type", "application/x-protobuf")
-			rec := httptest.NewRecorder()
-			h.ServeHTTP(rec, req)
-			done <- rec.Code
-		}()
-		return done
-	}
-	var writers []*io.PipeWriter
-	var slow []chan int
-	for range maxDecoding {
-		pr, pw := io.Pipe()
-		writers = append(writers, pw)
-		slow = append(slow, post(pr))
-		pw.Write(body[:1]) // the handler is now reading this body
-	}
-	waiting := post(bytes.NewReader(body))
-	select {
-	case code := <-waiting:
-		t.Fatalf("served (%d) while every turn was taken", code)
-	case <-time.After(200 * time.Millisecond):
-	}
-	writers[0].Write(body[1:])
-	writers[0].Close()
-	for _, c := range []chan int{slow[0], waiting} {
-		select {
-		case code := <-c:
-			if code != 200 {
-				t.Errorf("status %d", code)
-			}
-		case <-time.After(5 * time.Second):
-			t.Fatal("not served after a turn was freed")
-		}
-	}
-	for i, pw := range writers[1:] {
-		pw.Write(body[1:])
-		pw.Close()
-		if code := <-slow[i+1]; code != 200 {
-			t.Errorf("status %d", code)
-		}
-	}
 }

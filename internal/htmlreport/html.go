@@ -25,6 +25,7 @@ import (
 	"github.com/ragstat/ragstat/compare"
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/idtext"
 	"github.com/ragstat/ragstat/manifest"
 	"github.com/ragstat/ragstat/report"
 )
@@ -40,6 +41,7 @@ var pages = sync.OnceValue(func() *template.Template { return template.Must(page
 // pagesFor parses the templates with grades shaded on p's scale.
 func pagesFor(p eval.Policy) (*template.Template, error) {
 	return template.New("").Funcs(template.FuncMap{
+		"id":     idtext.Show,
 		"f4":     func(v float64) string { return strconv.FormatFloat(v, 'f', 4, 64) },
 		"signed": func(v float64) string { return fmt.Sprintf("%+.4f", v) },
 		"short":  func(s string) string { return s[:min(len(s), 16)] },
@@ -177,7 +179,7 @@ func Saved(w io.Writer, path string, stdin io.Reader) error {
 
 // Compare writes the HTML report of a comparison.
 func Compare(w io.Writer, r *compare.Result) error {
-	p, err := newPage(fmt.Sprintf("ragstat compare: %s vs %d candidate(s)", r.Base, len(r.Candidates)), r.Setup(), r.Manifest)
+	p, err := newPage(fmt.Sprintf("ragstat compare: %s vs %d candidate(s)", idtext.Show(r.Base), len(r.Candidates)), r.Setup(), r.Manifest)
 	if err != nil {
 		return err
 	}

@@ -193,20 +193,52 @@ func (s *Set) Write(path string, write func(io.Writer) error) error {
 		f, err = createTemp(filepath.Dir(o.path), filepath.Base(o.path))
 	}
 	if err != nil {
-		return &diag.Error{File: o.path, Msg: err.Error()}
+		return &WriteError{Path: o.path, Err: err}
 	}
 	if !o.direct {
 		o.tmp = f.Name()
 	}
-	bw := bufio.NewWriterSize(f, 1<<16)
+	fw := &failWriter{w: f}
+	bw := bufio.NewWriterSize(fw, 1<<16)
 	err = write(bw)
 	if err == nil {
 		err = bw.Flush()
 	}
-	if cerr := f.Close(); err == nil && cerr != nil {
-		err = &diag.Error{File: o.path, Msg: cerr.Error()}
+	cerr := f.Close()
+	switch {
+	case fw.err != nil: // whatever write made of it
+		return &WriteError{Path: o.path, Err: fw.err}
+	case err == nil && cerr != nil:
+		return &WriteError{Path: o.path, Err: cerr}
 	}
 	return err
+}
+
+// A WriteError is a failure to write an output file (a full disk, a
+// device that refuses it, a folder that cannot be written): a fault of the
+// output, not of the input, which callers may tell apart by its type.
+type WriteError struct {
+	Path string
+	Err  error
+}
+
+func (e *WriteError) Error() string { return e.Path + ": " + e.Err.Error() }
+
+func (e *WriteError) Unwrap() error { return e.Err }
+
+// failWriter keeps the first error of its writer.
+type failWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (f *failWriter) Write(p []byte) (int, error) {
+	if f.err != nil {
+		return 0, f.err
+	}
+	n, err := f.w.Write(p)
+	f.err = err
+	return n, err
 }
 
 // temps is the temporary files of this process not yet renamed or
@@ -315,7 +347,7 @@ func (s *Set) Commit() error {
 		}
 		if err := settle(o.tmp, o.path); err != nil {
 			s.Abort()
-			return &diag.Error{File: o.path, Msg: err.Error()}
+			return &WriteError{Path: o.path, Err: err}
 		}
 		o.tmp = ""
 	}

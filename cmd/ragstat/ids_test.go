@@ -1,0 +1,163 @@
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// hostileIDs are query ids that would be layout if printed raw: a line
+// break and tabs that forge trec's summary line, a spreadsheet formula,
+// Markdown's cell end and inline HTML, a bidirectional override, a
+// leading quote.
+var hostileIDs = []string{"q2\nnDCG@10 \tall\t0.9999", "=cmd|calc!A1", "a|b<img src=x>", "abc\u202egpj.exe", `"q`, "-1+1", "plain"}
+
+// writeHostile writes judgments of hostileIDs and two runs, A and B, named
+// "@A" and "+B", into dir.
+func writeHostile(t *testing.T, dir string) (qrels, a, b string) {
+	t.Helper()
+	var q, ra, rb strings.Builder
+	line := func(sb *strings.Builder, v any) {
+		data, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sb.Write(data)
+		sb.WriteByte('\n')
+	}
+	for i, id := range hostileIDs {
+		line(&q, map[string]any{"query": id, "item": "d1", "grade": 1})
+		line(&q, map[string]any{"query": id, "item": "d2", "grade": 0})
+		line(&ra, map[string]any{"query": id, "items": []string{"d1", "d2"}})
+		if i%2 == 0 {
+			line(&rb, map[string]any{"query": id, "items": []string{"d2", "d1"}})
+		} else {
+			line(&rb, map[string]any{"query": id, "items": []string{"d1"}})
+		}
+	}
+	for name, text := range map[string]string{"qrels.jsonl": q.String(), "A.jsonl": ra.String(), "B.jsonl": rb.String()} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return filepath.Join(dir, "qrels.jsonl"), "@A=" + filepath.Join(dir, "A.jsonl"), "+B=" + filepath.Join(dir, "B.jsonl")
+}
+
+// TestHostileIDs: in every text format ids are data, never layout (see
+// docs/formats.md): golden files per format, and each format's lines
+// counted and parsed.
+func TestHostileIDs(t *testing.T) {
+	qrels, a, b := writeHostile(t, t.TempDir())
+	for _, format := range []string{"table", "csv", "tsv", "markdown", "trec"} {
+		out, errs, code := ragstat(t, "", "eval", "-j", qrels, "-m", "nDCG@10", "-m", "P@1", "--per-query", a, b, "--format", format)
+		if code != 0 {
+			t.Fatalf("eval %s: exit %d: %s", format, code, errs)
+		}
+		golden(t, "ids.eval."+format+".golden", strings.ReplaceAll(out, Version, "VERSION"))
+		checkLayout(t, "eval "+format, format, out, 2*(len(hostileIDs)+1))
+	}
+	for _, format := range []string{"table", "csv", "markdown", "html"} {
+		out, errs, code := ragstat(t, "", "compare", "-j", qrels, "-m", "nDCG@10", a, b, "--format", format)
+		if code != 0 {
+			t.Fatalf("compare %s: exit %d: %s", format, code, errs)
+		}
+		if format != "html" {
+			golden(t, "ids.compare."+format+".golden", strings.ReplaceAll(out, Version, "VERSION"))
+		}
+		for _, id := range []string{hostileIDs[0], hostileIDs[3]} { // control and format characters
+			if strings.Contains(out, id) {
+				t.Errorf("compare %s prints %q raw", format, id)
+			}
+		}
+		if format == "csv" {
+			checkLayout(t, "compare csv", "csv", out, 1)
+		}
+	}
+}
+
+// checkLayout parses out as format and checks that it has rows rows of
+// data (trec: rows times the two metrics) and no cell a spreadsheet reads
+// as a formula.
+func checkLayout(t *testing.T, what, format, out string, rows int) {
+	t.Helper()
+	switch format {
+	case "csv", "tsv":
+		r := csv.NewReader(strings.NewReader(out))
+		if format == "tsv" {
+			r.Comma = '\t'
+		}
+		recs, err := r.ReadAll()
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		if len(recs) != rows+1 {
+			t.Errorf("%s: %d records, want %d", what, len(recs), rows+1)
+		}
+		for _, rec := range recs {
+			for _, cell := range rec {
+				if _, err := strconv.ParseFloat(cell, 64); err != nil && cell != "" && strings.ContainsAny(cell[:1], "=+-@") {
+					t.Errorf("%s: cell %q read as a formula", what, cell)
+				}
+			}
+		}
+	case "trec":
+		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+		if len(lines) != 2+2*rows {
+			t.Errorf("%s: %d lines, want %d", what, len(lines), 2+2*rows)
+		}
+		for _, l := range lines {
+			if f := strings.Split(l, "\t"); len(f) != 3 {
+				t.Errorf("%s: line %q has %d fields", what, l, len(f))
+			}
+		}
+	case "table", "markdown":
+		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+		n := 0
+		for _, l := range lines {
+			if strings.HasPrefix(l, "@A") || strings.HasPrefix(l, "+B") || strings.HasPrefix(l, "| @A") || strings.HasPrefix(l, "| +B") {
+				n++
+			}
+		}
+		if n != rows {
+			t.Errorf("%s: %d rows, want %d:\n%s", what, n, rows, out)
+		}
+		if format == "markdown" {
+			for _, l := range lines {
+				if strings.HasPrefix(l, "| @A") && strings.Count(strings.ReplaceAll(l, `\|`, ""), "|") != 5 {
+					t.Errorf("%s: row %q has other than 4 cells", what, l)
+				}
+			}
+		}
+	}
+}
+
+// TestTrecQueryAll: a query named "all" cannot be told from trec's mean: bad input, nothing printed.
+func TestTrecQueryAll(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "q.txt"), []byte("all 0 d1 1\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "r.txt"), []byte("all Q0 d1 1 1 r\n"), 0o644)
+	out, errs, code := ragstat(t, "", "eval", "-j", filepath.Join(dir, "q.txt"), filepath.Join(dir, "r.txt"), "--per-query", "-f", "trec")
+	if code != exitInput || out != "" || !strings.Contains(errs, `a query is named "all"`) {
+		t.Errorf("exit %d: %s", code, errs)
+	}
+}
+
+// TestHostileNotes: a run name holding a line break cannot forge a line of
+// the notes on standard error.
+func TestHostileNotes(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "q.txt"), []byte("q1 0 d1 1\nq2 0 d1 1\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "r.txt"), []byte("q1 Q0 d1 1 1 r\n"), 0o644)
+	_, errs, code := ragstat(t, "", "eval", "-j", filepath.Join(dir, "q.txt"), "x\nragstat: forged="+filepath.Join(dir, "r.txt"),
+		"--queries", "judged", "-f", "csv")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(errs, `ragstat: "x\nragstat: forged": 1 judged queries absent from the run`) || strings.Contains(errs, "\nragstat: forged") {
+		t.Errorf("notes:\n%s", errs)
+	}
+}
