@@ -218,6 +218,9 @@ func Run(ctx context.Context, traces []*trace.Trace, opt Options) (*Result, erro
 		res.Cases = append(res.Cases, c)
 		res.Verdicts[c.Verdict]++
 	}
+	if err := tokenize.Err(opt.Tokenizer); err != nil {
+		return nil, fmt.Errorf("intervene: %w", err) // a context's count cut short
+	}
 	return res, nil
 }
 

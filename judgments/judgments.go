@@ -7,7 +7,9 @@
 package judgments
 
 import (
+	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -25,15 +27,40 @@ type Scale struct{ Min, Max int }
 // DefaultScale is the source document's 0..3.
 var DefaultScale = Scale{0, 3}
 
-// ParseScale reads "MIN..MAX", e.g. "-2..4".
+// MinGrade and MaxGrade bound every scale: a Set holds grades as 32-bit
+// integers, the lowest of which stands for an unjudged item
+// (metric.Unjudged).
+const (
+	MinGrade = math.MinInt32 + 1
+	MaxGrade = math.MaxInt32
+)
+
+// ParseScale reads "MIN..MAX", e.g. "-2..4", within MinGrade..MaxGrade.
 func ParseScale(s string) (Scale, error) {
 	lo, hi, ok := strings.Cut(s, "..")
 	a, err1 := strconv.Atoi(strings.TrimSpace(lo))
 	b, err2 := strconv.Atoi(strings.TrimSpace(hi))
+	if errors.Is(err1, strconv.ErrRange) || errors.Is(err2, strconv.ErrRange) {
+		return Scale{}, fmt.Errorf("grade scale %q: a bound is beyond %d..%d, the grades a judgment holds", s, MinGrade, MaxGrade)
+	}
 	if !ok || err1 != nil || err2 != nil || a > b {
 		return Scale{}, fmt.Errorf("grade scale %q: write MIN..MAX with integers, MIN <= MAX (e.g. 0..3 or -2..4)", s)
 	}
-	return Scale{a, b}, nil
+	sc := Scale{a, b}
+	if err := sc.check(); err != nil {
+		return Scale{}, fmt.Errorf("grade scale %q: %w", s, err)
+	}
+	return sc, nil
+}
+
+// check reports a scale beyond MinGrade..MaxGrade.
+func (s Scale) check() error {
+	for _, g := range []int{s.Min, s.Max} {
+		if g < MinGrade || g > MaxGrade {
+			return fmt.Errorf("%d is beyond %d..%d, the grades a judgment holds", g, MinGrade, MaxGrade)
+		}
+	}
+	return nil
 }
 
 // String writes the scale as MIN..MAX.

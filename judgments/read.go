@@ -3,8 +3,10 @@ package judgments
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -82,6 +84,9 @@ func readWith(f *input.File, opt Options, emit func(Judgment)) (*reader, error) 
 	if opt.Scale == (Scale{}) {
 		opt.Scale = DefaultScale
 	}
+	if err := opt.Scale.check(); err != nil {
+		return nil, fmt.Errorf("judgments: Scale %s: %w", opt.Scale, err)
+	}
 	head, err := f.Head(4096)
 	if err != nil {
 		return nil, err
@@ -122,6 +127,9 @@ func readWith(f *input.File, opt Options, emit func(Judgment)) (*reader, error) 
 func New(name string, js []Judgment, scale Scale) (*Set, error) {
 	if scale == (Scale{}) {
 		scale = DefaultScale
+	}
+	if err := scale.check(); err != nil {
+		return nil, fmt.Errorf("judgments: scale %s: %w", scale, err)
 	}
 	rd := reader{set: newSet(name, Auto), scale: scale}
 	for _, j := range js {
@@ -183,6 +191,8 @@ func (rd *reader) accept(j Judgment) error {
 	case !rd.scale.Contains(j.Grade):
 		return rd.bad(j.Line, j.Query, j.Item, fmt.Sprintf("grade %d is outside the scale %s", j.Grade, rd.scale),
 			"fix the grade, or declare the scale with --grades MIN..MAX")
+	case j.Line > maxLine:
+		return rd.bad(j.Line, j.Query, j.Item, fmt.Sprintf("line %d is past %d, the most lines a judgments file may have", j.Line, maxLine), "split the file")
 	}
 	for _, sp := range j.Spans {
 		if strings.TrimSpace(sp) == "" {
@@ -208,7 +218,7 @@ func (rd *reader) accept(j Judgment) error {
 // by line.
 func (rd *reader) trec(r io.Reader) error {
 	return trecfile.ReadQrelsGroups(r, trecfile.Options{Name: rd.set.File}, func(g *trecfile.QrelsGroup) error {
-		if rd.emit == nil && rd.onScale(g.Grades) {
+		if rd.emit == nil && rd.onScale(g.Grades) && g.Lines[len(g.Lines)-1] <= maxLine {
 			if rd.keep != nil && !rd.keep(g.Query) {
 				rd.skipped += len(g.Grades)
 				return nil
@@ -238,6 +248,10 @@ func (rd *reader) onScale(grades []int) bool {
 }
 
 var errStop = &diag.Error{Msg: "too many problems"}
+
+// maxLine is the last line a Set can record: it holds line numbers as
+// 32-bit integers.
+const maxLine = math.MaxInt32
 
 type jsonlJudgment struct {
 	Query *jsonin.ID      `json:"query"`
@@ -333,7 +347,10 @@ func (rd *reader) jsonLine(line int, data []byte) error {
 // grade reads a JSON integer; a string, a fraction or an exponent is not one.
 func grade(s string) (int, error) {
 	g, err := strconv.Atoi(s)
-	if err != nil {
+	switch {
+	case errors.Is(err, strconv.ErrRange):
+		return 0, fmt.Errorf("grade %s is beyond %d..%d, the grades a judgment holds", s, MinGrade, MaxGrade)
+	case err != nil:
 		return 0, fmt.Errorf("grade %s is not an integer", s)
 	}
 	return g, nil

@@ -1,6 +1,7 @@
 package metric
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -34,7 +35,10 @@ func ParseGainMap(s string) (*GainMap, error) {
 			g, v, ok = strings.Cut(part, ":")
 		}
 		grade, err := strconv.ParseInt(strings.TrimSpace(g), 10, 32)
-		if !ok || err != nil {
+		switch {
+		case ok && (errors.Is(err, strconv.ErrRange) || err == nil && grade == Unjudged):
+			return nil, fmt.Errorf("gain map %q: grade %s is beyond %d..%d, the grades a judgment holds", s, strings.TrimSpace(g), Unjudged+1, math.MaxInt32)
+		case !ok || err != nil:
 			return nil, fmt.Errorf("gain map %q: %q is not grade=gain with an integer grade", s, part)
 		}
 		gain, err := strconv.ParseFloat(strings.TrimSpace(v), 64)

@@ -268,6 +268,8 @@ func TestParse(t *testing.T) {
 		{"nDCG@-3", nil, "not a positive integer"},
 		{"nDCG@2.5", nil, "not a positive integer"},
 		{"nDCG@x", nil, "not a positive integer"},
+		{"P@99999999999999999999", nil, `cutoff "99999999999999999999" is beyond 9223372036854775807`},
+		{"P@-99999999999999999999", nil, "not a positive integer"},
 		{"Judged", nil, "needs a cutoff"},
 		{"bpref@10", nil, "takes no cutoff"},
 		{"XYZ@10", nil, "unknown metric \"XYZ@10\" (run"},
@@ -354,6 +356,24 @@ func TestDiscount(t *testing.T) {
 	for i := range 3000 {
 		if got, want := discount(i), math.Log2(float64(i)+2); got != want {
 			t.Fatalf("discount(%d) = %v, want %v", i, got, want)
+		}
+	}
+}
+
+// TestGainMapBounds: a gain map's grades are those a judgment holds; past
+// them, or the mark of an unjudged item, is an error naming the limit.
+func TestGainMapBounds(t *testing.T) {
+	for _, c := range []struct{ in, err string }{
+		{"2147483647=1", ""},
+		{"-2147483647=1", ""},
+		{"2147483648=1", "grade 2147483648 is beyond -2147483647..2147483647"},
+		{"4294967298=1", "grade 4294967298 is beyond"},
+		{"-2147483648=1", "grade -2147483648 is beyond"},
+		{"x=1", "is not grade=gain"},
+	} {
+		m, err := ParseGainMap(c.in)
+		if c.err == "" && (err != nil || len(*m) != 1) || c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)) {
+			t.Errorf("ParseGainMap(%q): %v, want %q", c.in, err, c.err)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package metric
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -35,9 +36,9 @@ func ParseLike(name, like string) ([]Metric, error) {
 		if f == nil {
 			return nil, unknown(name)
 		}
-		n, err := strconv.Atoi(strings.TrimSpace(k))
-		if err != nil || n <= 0 {
-			return nil, fmt.Errorf("metric %q: cutoff %q is not a positive integer", name, k)
+		n, err := parseCutoff(k, name)
+		if err != nil {
+			return nil, err
 		}
 		return one(f.with(n, params, name))
 	}
@@ -227,11 +228,24 @@ func (f *Family) expand(params, name string) ([]Metric, error) {
 
 // at is f at the cutoff written k.
 func (f *Family) at(k, name string) (Metric, error) {
-	n, err := strconv.Atoi(strings.TrimSpace(k))
-	if err != nil || n <= 0 {
-		return Metric{}, fmt.Errorf("metric %q: cutoff %q is not a positive integer", name, k)
+	n, err := parseCutoff(k, name)
+	if err != nil {
+		return Metric{}, err
 	}
 	return f.with(n, "", name)
+}
+
+// parseCutoff reads the cutoff k of the metric name: a positive integer
+// an int holds.
+func parseCutoff(k, name string) (int, error) {
+	n, err := strconv.Atoi(strings.TrimSpace(k))
+	switch {
+	case errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(strings.TrimSpace(k), "-"):
+		return 0, fmt.Errorf("metric %q: cutoff %q is beyond %d, the largest cutoff", name, k, math.MaxInt)
+	case err != nil || n <= 0:
+		return 0, fmt.Errorf("metric %q: cutoff %q is not a positive integer", name, k)
+	}
+	return n, nil
 }
 
 // with is f at cutoff k (0: none) with its parameter read from params.

@@ -1,6 +1,7 @@
 package stages
 
 import (
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -182,11 +183,21 @@ func TestAnalysesCost(t *testing.T) {
 	if o := only.Systems[0].Analyses; !reflect.DeepEqual(o.Cost, c) || len(o.Calibration) != 0 || o.Redundancy.Stages[0].Lists != 0 || o.Position.Buckets[0].Passages != 0 {
 		t.Errorf("cost only: %+v", o)
 	}
+	opt.Tokenizer = cutShort{}
+	if _, err := Evaluate(in, traces, opt); err == nil || !strings.Contains(err.Error(), "longer than its budget") {
+		t.Errorf("a tokenizer whose counts were cut short: %v", err)
+	}
 	opt.Tokenizer = nil
 	if _, err := Evaluate(in, traces, opt); err == nil || !strings.Contains(err.Error(), "tokenizer") {
 		t.Errorf("a price without a tokenizer: %v", err)
 	}
 }
+
+// cutShort is a tokenizer whose counts were cut short (tokenize.Err), as a
+// Hugging Face tokenizer's are when a Split pattern runs past its budget.
+type cutShort struct{ words }
+
+func (cutShort) Err() error { return errors.New("regex took longer than its budget") }
 
 // TestRedundancyPerStage checks each stage's repeats, in words and in a
 // tokenizer's tokens. Candidates: a and d the same words (both relevant:

@@ -122,6 +122,9 @@ func Evaluate(in Input, traces Traces, opt Options) (*Result, error) {
 	res := &Result{Options: opt, Positions: positions}
 	if opt.Tokenizer != nil {
 		res.Tokenizer = opt.Tokenizer.Name()
+		if f, ok := opt.Tokenizer.(interface{ Err() error }); ok {
+			errs.Add(f.Err()) // a count cut short (tokenize.Err)
+		}
 	}
 	if errs.Len() == 0 {
 		for _, t := range ordered(tallies) {

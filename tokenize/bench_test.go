@@ -3,6 +3,7 @@ package tokenize
 import (
 	"math/rand/v2"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ragstat/ragstat/internal/synth"
@@ -90,6 +91,22 @@ func BenchmarkCountSynth(b *testing.B) {
 				for _, p := range passages {
 					c.count(p)
 				}
+			}
+		})
+	}
+}
+
+// BenchmarkCountRun measures o200k_base counting a 10 MB run of one
+// character, one piece of the split pattern (a run of spaces, of letters,
+// of newlines): byte-pair encoding such a piece must not be quadratic.
+func BenchmarkCountRun(b *testing.B) {
+	count := encoder(b)
+	for _, c := range []struct{ name, unit string }{{"spaces", " "}, {"letters", "a"}, {"newlines", "\n"}, {"digits-letters", "0a"}} {
+		text := strings.Repeat(c.unit, 10<<20/len(c.unit))
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				count(text)
 			}
 		})
 	}

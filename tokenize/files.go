@@ -9,20 +9,40 @@ import (
 
 // CountFiles counts the tokens of each file at paths ("-": stdin) with
 // tok and writes a line COUNT<TAB>TOKENIZER<TAB>PATH for each, then, for
-// more than one file, the total as a line whose path is "total".
+// more than one file, the total as a line whose path is "total". An error
+// writing to w is returned as a [WriteError].
 func CountFiles(w io.Writer, tok Tokenizer, paths []string, stdin io.Reader) error {
 	total := 0
+	line := func(n int, path string) error {
+		if _, err := fmt.Fprintf(w, "%d\t%s\t%s\n", n, tok.Name(), path); err != nil {
+			return &WriteError{Err: err}
+		}
+		return nil
+	}
 	for _, path := range paths {
 		data, err := input.Read(path, stdin, (*input.File).ReadAll)
 		if err != nil {
 			return err
 		}
 		n := tok.Count(string(data))
+		if err := Err(tok); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
 		total += n
-		fmt.Fprintf(w, "%d\t%s\t%s\n", n, tok.Name(), path)
+		if err := line(n, path); err != nil {
+			return err
+		}
 	}
 	if len(paths) > 1 {
-		fmt.Fprintf(w, "%d\t%s\ttotal\n", total, tok.Name())
+		return line(total, "total")
 	}
 	return nil
 }
+
+// WriteError is CountFiles failing to write its counts, rather than to
+// read a file.
+type WriteError struct{ Err error }
+
+func (e *WriteError) Error() string { return "tokenize: writing the counts: " + e.Err.Error() }
+
+func (e *WriteError) Unwrap() error { return e.Err }

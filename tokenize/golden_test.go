@@ -123,6 +123,57 @@ func TestHFGolden(t *testing.T) {
 	}
 }
 
+// TestRunsGolden: long runs of one character or a short unit (one piece of
+// the split pattern, the input that made byte-pair encoding quadratic)
+// count as the oracles count them, in every encoding and every fixture.
+func TestRunsGolden(t *testing.T) {
+	path := filepath.Join("testdata", "golden", "runs.jsonl")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	toks := map[string]Tokenizer{}
+	for _, name := range Encodings() {
+		if toks[name], err = New(name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fixtures, _ := filepath.Glob(filepath.Join("testdata", "hf", "*.json"))
+	for _, f := range fixtures {
+		if toks[strings.TrimSuffix(filepath.Base(f), ".json")], err = New(HFPrefix + f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rows := 0
+	for i, line := range bytes.Split(bytes.TrimSuffix(data, []byte("\n")), []byte("\n")) {
+		var r struct {
+			Unit   string         `json:"unit"`
+			N      int            `json:"n"`
+			Counts map[string]int `json:"counts"`
+		}
+		if err := json.Unmarshal(line, &r); err != nil {
+			t.Fatalf("%s:%d: %v", path, i+1, err)
+		}
+		if len(r.Counts) != len(toks) {
+			t.Fatalf("%s:%d: counts for %d tokenizers, want %d", path, i+1, len(r.Counts), len(toks))
+		}
+		text := strings.Repeat(r.Unit, r.N)
+		for name, want := range r.Counts {
+			tok, ok := toks[name]
+			if !ok {
+				t.Fatalf("%s:%d: unknown tokenizer %q", path, i+1, name)
+			}
+			if got := tok.Count(text); got != want {
+				t.Errorf("%s:%d: %s: %q × %d: %d tokens, want %d", path, i+1, name, r.Unit, r.N, got, want)
+			}
+		}
+		rows++
+	}
+	if rows == 0 {
+		t.Fatalf("%s: no rows", path)
+	}
+}
+
 // codePointText is the text whose count is checked for code point c.
 func codePointText(c rune) string { return "a" + string(c) + "1 " + string(c) + "b" }
 

@@ -43,7 +43,7 @@ func TestOracleGoldenCurrent(t *testing.T) {
 	fixtures, _ := filepath.Abs(filepath.Join("testdata", "hf"))
 	run(t, dir, "node", "gen.mjs", "--out", out, "--fixtures", fixtures, "--llama3", llama3)
 
-	for _, f := range []string{"hf.jsonl", "hf-special.jsonl", "tiktoken.jsonl", "passages.jsonl", "codepoints.json", "codepoints-sample.json"} {
+	for _, f := range []string{"hf.jsonl", "hf-special.jsonl", "tiktoken.jsonl", "passages.jsonl", "runs.jsonl", "codepoints.json", "codepoints-sample.json"} {
 		got, err := os.ReadFile(filepath.Join(out, f))
 		if err != nil {
 			t.Fatal(err)

@@ -77,6 +77,18 @@ func NewWithSpecialTokens(name string) (Tokenizer, error) {
 	return tok, nil
 }
 
+// Err returns the first error tok met encoding a text, or nil: a Hugging
+// Face tokenizer's Split or Replace pattern past its matching budget on a
+// hostile text (see hf.Tokenizer.Err), whose count is then incomplete. The
+// tiktoken encodings meet none. A program counting untrusted text checks
+// Err before it uses the counts.
+func Err(tok Tokenizer) error {
+	if f, ok := tok.(interface{ Err() error }); ok {
+		return f.Err()
+	}
+	return nil
+}
+
 // named gives a Hugging Face tokenizer the name it was asked for.
 type named struct {
 	name string

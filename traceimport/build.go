@@ -101,13 +101,16 @@ func (a *assembler) build(t *openTrace) (*trace.Trace, error) {
 			man.note(SeveralGen, g.place, g.name)
 		}
 		meta.Generator, meta.Tokens = g.name, g.tokens
+		if g.badTokens != "" {
+			errs.Add(man.problem(r, BadTokens, g.place, g.id, g.name+": "+g.badTokens))
+		}
 		if g.model != "" {
 			out.Config, _ = json.Marshal(map[string]string{"model": g.model})
 		}
 		latency(out, generationLatency, g)
 		if g.hasPrompt {
 			st := a.context(g, last, lastDocs, &errs)
-			if g.tokens.Prompt != nil && *g.tokens.Prompt <= math.MaxInt32 {
+			if g.tokens.Prompt != nil {
 				n := int(*g.tokens.Prompt)
 				st.ReportedTokens = &n
 			}

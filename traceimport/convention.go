@@ -229,10 +229,10 @@ func (r *rules) openLLMetry(s *span, attrs pcommon.Map, events ptrace.SpanEventS
 		s.answer, s.hasAnswer = fieldTexts(out, "content")
 		r.genAIGeneration(s, attrs)
 		if v, ok := attrs.Get("gen_ai.usage.prompt_tokens"); ok && s.tokens.Prompt == nil {
-			s.tokens.Prompt = integer(v.AsRaw())
+			s.count(&s.tokens.Prompt, "gen_ai.usage.input_tokens", v.AsRaw())
 		}
 		if v, ok := attrs.Get("gen_ai.usage.completion_tokens"); ok && s.tokens.Completion == nil {
-			s.tokens.Completion = integer(v.AsRaw())
+			s.count(&s.tokens.Completion, "gen_ai.usage.output_tokens", v.AsRaw())
 		}
 	}
 	if s.kind == "" {
@@ -264,8 +264,8 @@ func (r *rules) langfuseOTel(s *span, attrs pcommon.Map) {
 		}
 		if u, ok := jsonOf(attrs, "langfuse.observation.usage_details"); ok {
 			if m, ok := u.(map[string]any); ok {
-				s.tokens.Prompt = integer(firstOf(m["input"], m["prompt_tokens"], m["promptTokens"]))
-				s.tokens.Completion = integer(firstOf(m["output"], m["completion_tokens"], m["completionTokens"]))
+				s.count(&s.tokens.Prompt, "langfuse.observation.usage_details input", firstOf(m["input"], m["prompt_tokens"], m["promptTokens"]))
+				s.count(&s.tokens.Completion, "langfuse.observation.usage_details output", firstOf(m["output"], m["completion_tokens"], m["completionTokens"]))
 			}
 		}
 		return
@@ -318,10 +318,10 @@ func (r *rules) genAIGeneration(s *span, attrs pcommon.Map) {
 		}
 	}
 	if v, ok := attrs.Get("gen_ai.usage.input_tokens"); ok {
-		s.tokens.Prompt = integer(v.AsRaw())
+		s.count(&s.tokens.Prompt, "gen_ai.usage.input_tokens", v.AsRaw())
 	}
 	if v, ok := attrs.Get("gen_ai.usage.output_tokens"); ok {
-		s.tokens.Completion = integer(v.AsRaw())
+		s.count(&s.tokens.Completion, "gen_ai.usage.output_tokens", v.AsRaw())
 	}
 }
 

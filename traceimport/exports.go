@@ -185,8 +185,8 @@ func (r *rules) langSmithRun(m map[string]any, at place) (*span, error) {
 			}
 		}
 		usage := object(object(outputs, "llm_output"), "token_usage")
-		s.tokens.Prompt = integer(firstOf(m["prompt_tokens"], usage["prompt_tokens"]))
-		s.tokens.Completion = integer(firstOf(m["completion_tokens"], usage["completion_tokens"]))
+		s.count(&s.tokens.Prompt, "prompt_tokens", firstOf(m["prompt_tokens"], usage["prompt_tokens"]))
+		s.count(&s.tokens.Completion, "completion_tokens", firstOf(m["completion_tokens"], usage["completion_tokens"]))
 		params := object(extra, "invocation_params")
 		s.model, _ = firstOf(params["model"], params["model_name"], object(extra, "metadata")["ls_model_name"]).(string)
 	case "chain", "tool", "embedding", "prompt", "parser":
@@ -241,8 +241,8 @@ func (r *rules) langfuseObservation(m map[string]any, at place) (*span, error) {
 		if usage == nil {
 			usage = object(m, "usage")
 		}
-		s.tokens.Prompt = integer(firstOf(usage["input"], usage["promptTokens"]))
-		s.tokens.Completion = integer(firstOf(usage["output"], usage["completionTokens"]))
+		s.count(&s.tokens.Prompt, "input tokens", firstOf(usage["input"], usage["promptTokens"]))
+		s.count(&s.tokens.Completion, "output tokens", firstOf(usage["output"], usage["completionTokens"]))
 	case "SPAN", "EVENT", "AGENT", "TOOL", "CHAIN", "EVALUATOR", "EMBEDDING", "GUARDRAIL":
 		s.role = roleOther
 	}

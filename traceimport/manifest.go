@@ -80,6 +80,7 @@ const (
 	NoItemID        Kind = "documents without ids (content hash used)"
 	NoItemText      Kind = "items without text (not placed in the context)"
 	BadItem         Kind = "item metadata or score not usable"
+	BadTokens       Kind = "token count not usable (left out)"
 	RepeatedItem    Kind = "item listed twice in one stage (first kept)"
 	NoGenerator     Kind = "trace without a generator span"
 	NoPrompt        Kind = "generator span without its input"

@@ -323,9 +323,9 @@ func (r *rules) openInference(s *span, attrs pcommon.Map) {
 		case k == "llm.model_name":
 			s.model = v.AsString()
 		case k == "llm.token_count.prompt":
-			s.tokens.Prompt = integer(v.AsRaw())
+			s.count(&s.tokens.Prompt, k, v.AsRaw())
 		case k == "llm.token_count.completion":
-			s.tokens.Completion = integer(v.AsRaw())
+			s.count(&s.tokens.Completion, k, v.AsRaw())
 		case k == "output.value":
 			outputValue = v.AsString()
 		case k == "output.mime_type":

@@ -52,6 +52,7 @@ type span struct {
 	hasAnswer bool
 	model     string
 	tokens    tokens
+	badTokens string // what was wrong with a token count, if anything
 
 	keys []string // the values of rules.keys; "" where absent
 }
@@ -210,7 +211,7 @@ func number(v any) (float64, bool) {
 	return f, !math.IsNaN(f) && !math.IsInf(f, 0)
 }
 
-// integer reads a whole number of tokens.
+// integer reads a whole number from 0 to 2^53 (a top k), or nil.
 func integer(v any) *int64 {
 	f, ok := number(v)
 	if !ok || f < 0 || f != math.Trunc(f) || f > 1<<53 {
@@ -218,6 +219,29 @@ func integer(v any) *int64 {
 	}
 	n := int64(f)
 	return &n
+}
+
+// maxTokens is the largest token count a span may report (a stage's
+// reported_tokens is an int of 32 bits in every reader).
+const maxTokens = math.MaxInt32
+
+// count sets *to to the token count v, the value of key, nil when absent.
+// A count that is no whole number from 0 to maxTokens is left out and
+// recorded in badTokens, which the import reports (BadTokens).
+func (s *span) count(to **int64, key string, v any) {
+	*to = nil
+	if v == nil {
+		return
+	}
+	f, ok := number(v)
+	if !ok || f < 0 || f != math.Trunc(f) || f > maxTokens {
+		if s.badTokens == "" {
+			s.badTokens = fmt.Sprintf("%s %v is not a whole number from 0 to %d", key, v, maxTokens)
+		}
+		return
+	}
+	n := int64(f)
+	*to = &n
 }
 
 // objectJSON parses a JSON object held in a string (OpenInference's

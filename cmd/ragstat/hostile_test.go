@@ -204,6 +204,16 @@ func TestHostileInputs(t *testing.T) {
 	doc := readDoc(t, edited)
 	doc["runs"].([]any)[0].(map[string]any)["queries"].([]any)[0].(map[string]any)["metrics"].(map[string]any)["nDCG@10"] = 1e308
 	writeDoc(t, edited, doc)
+	// a tokenizer.json splitting with a pattern that backtracks for minutes
+	// on 3,001 bytes (with a lookahead or repetition counts Go's regexp
+	// refuses, so that it is matched by backtracking), and such a text
+	backtracking := func(name, re string) string {
+		return write(name, []byte(`{"version": "1.0", "added_tokens": [], "normalizer": null,
+ "pre_tokenizer": {"type": "Split", "pattern": {"Regex": `+strconv.Quote(re)+`}, "behavior": "Isolated"},
+ "model": {"type": "BPE", "vocab": {"a": 0, "b": 1, "!": 2, "aa": 3}, "merges": ["a a"]}}`))
+	}
+	as := write("as.txt", []byte(strings.Repeat("a", 3000)+"!"))
+	long := func(name, unit string, n int) string { return write(name, []byte(strings.Repeat(unit, n/len(unit)))) }
 	cases := []struct {
 		name    string
 		stdin   func() io.Reader
@@ -246,6 +256,17 @@ func TestHostileInputs(t *testing.T) {
 		{"a query named all in trec's format", nil, []string{"eval", "-j", allQrels, "--per-query", "-f", "trec", allRun}, `a query is named "all"`, 64, false},
 		{"a partial result edited after it was written", nil, []string{"merge", edited}, "do not match the digest its manifest records", 64, false},
 		{"collect --append to a file collect did not write", nil, []string{"collect", "--addr", "127.0.0.1:0", "--grpc-addr", "off", "--append", "--out", notCollected}, "does not start as the lines ragstat collect writes", 64, false},
+		{"a grade scale past 32-bit grades", nil, []string{"eval", "--grades", "0..4294967298", "--gain", "linear", "-m", "DCG@10", "-j", qrels, run},
+			"4294967298 is beyond -2147483647..2147483647", 64, false},
+		{"a Split pattern of overlapping repetitions", nil, []string{"tokens", "--tokenizer", "hf:" + backtracking("t1.json", `a*a*a*a*a*a*(?=b)`), as}, "took longer than its budget", 64, false},
+		{"the same without the lookahead, in linear time", nil, []string{"tokens", "--tokenizer", "hf:" + backtracking("t0.json", `a*a*a*a*a*a*b`), as}, "", 64, true},
+		{"a Split pattern of an overlapping alternation", nil, []string{"tokens", "--tokenizer", "hf:" + backtracking("t2.json", `(?:a|aa){0,3000}b`), as}, "took longer than its budget", 64, false},
+		{"a Split pattern of nested bounded repetitions", nil, []string{"tokens", "--tokenizer", "hf:" + backtracking("t3.json", `((a{1,60}){1,60}){1,60}b`), as}, "took longer than its budget", 64, false},
+		// byte-pair encoding these was quadratic: minutes to hours, past the two minutes a case may take
+		{"2 MB of spaces counted", nil, []string{"tokens", long("spaces.txt", " ", 2<<20)}, "", 256, true},
+		{"2 MB of one letter counted", nil, []string{"tokens", long("letters.txt", "a", 2<<20)}, "", 256, true},
+		{"2 MB of newlines counted", nil, []string{"tokens", "--tokenizer", "cl100k_base", long("newlines.txt", "\n", 2<<20)}, "", 256, true},
+		{"a 400 KB base64 word counted", nil, []string{"tokens", long("base64.txt", "QmFzZTY0IGJsb2I+/w==", 400<<10)}, "", 256, true},
 	}
 	base := command(t, nil, "version").peakMiB
 	for _, c := range cases {

@@ -50,6 +50,8 @@ func (c *interveneCmd) Run(e *env) error {
 		Citation: c.CitationPattern, Abstain: c.AbstainPattern, KeyEnv: c.APIKeyEnv, NoCache: c.NoCache, WriteBatch: c.WriteBatch,
 		ReadBatch: c.ReadBatch, Force: c.Force, Endpoint: intervene.Endpoint{URL: c.Endpoint, Timeout: c.Timeout, Retries: c.Retries,
 			RateLimit: c.RateLimit, Cache: c.Cache, MaxRetryAfter: c.MaxRetryAfter}}
+	release := ownSignals(os.Interrupt) // it cancels the requests and reports what was done
+	defer release()
 	out, err := job.Run(intervene.World{Files: e.judgmentFiles(c.Judgments, c.JudgmentsFormat, c.Grades, false), Stdin: e.stdin, Stdout: e.stdout, Getenv: os.Getenv,
 		Formats: e.traceFormats(c.mappingFlags, stageFlags{}, &mapped), Interrupt: []os.Signal{os.Interrupt}})
 	if err != nil {

@@ -55,9 +55,12 @@ func (c *baselineCmd) Run(e *env) error {
 }
 
 // interrupted is a context that ends on an interrupt or a termination
-// signal: a server's way to stop.
+// signal, which the command owns until the context is cancelled (see
+// removeOnSignal): a server's way to stop.
 func interrupted() (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	release := ownSignals(os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	return ctx, func() { stop(); release() }
 }
 
 type judgeCmd struct {

@@ -104,6 +104,7 @@ func (c *cli) config(e *env) (input.Config, error) {
 
 func main() {
 	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, terminal: term.IsTerminal(int(os.Stderr.Fd()))}
+	removeOnSignal()
 	os.Exit(run(os.Args[1:], e))
 }
 

@@ -9,6 +9,12 @@
 // succeeded. Abort removes every temporary file (and every folder the Set
 // created), so a command that fails leaves no output behind.
 //
+// A temporary file is named .NAME.PID-RANDOM.tmp after its destination
+// NAME and the process writing it. RemoveTemporary removes those of the
+// process, what it does before it ends on a signal; a temporary file whose
+// process is gone (killed with SIGKILL, say) is removed by the next Write
+// of the same destination.
+//
 // The output "-" is standard output and is written directly. An existing
 // output that is not a regular file (a terminal, /dev/null, a named pipe) is
 // written directly too: there is no file to replace.
@@ -23,6 +29,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
 
 	"github.com/ragstat/ragstat/diag"
 )
@@ -179,6 +189,7 @@ func (s *Set) Write(path string, write func(io.Writer) error) error {
 	if o.direct {
 		f, err = os.OpenFile(o.path, os.O_WRONLY|os.O_TRUNC, 0)
 	} else {
+		removeStale(filepath.Dir(o.path), filepath.Base(o.path))
 		f, err = createTemp(filepath.Dir(o.path), filepath.Base(o.path))
 	}
 	if err != nil {
@@ -230,17 +241,101 @@ func (f *failWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
+// temps is the temporary files of this process not yet renamed or
+// removed; once closed (RemoveTemporary), no more are created.
+var temps struct {
+	mu     sync.Mutex
+	names  map[string]bool
+	closed bool
+}
+
 // createTemp creates a new file in dir named after base, with mode 0644 less
-// the umask (os.CreateTemp would give 0600).
+// the umask (os.CreateTemp would give 0600), and records it in temps.
 func createTemp(dir, base string) (*os.File, error) {
+	temps.mu.Lock()
+	defer temps.mu.Unlock()
+	if temps.closed {
+		return nil, errors.New("the process is ending: no more files are written")
+	}
 	for range 100 {
-		name := filepath.Join(dir, "."+base+"."+rand.Text()[:10]+".tmp")
+		name := filepath.Join(dir, "."+base+"."+strconv.Itoa(os.Getpid())+"-"+rand.Text()[:10]+".tmp")
 		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
-		if !errors.Is(err, os.ErrExist) {
-			return f, err
+		if errors.Is(err, os.ErrExist) {
+			continue
 		}
+		if err == nil {
+			if temps.names == nil {
+				temps.names = make(map[string]bool)
+			}
+			temps.names[name] = true
+		}
+		return f, err
 	}
 	return nil, fmt.Errorf("cannot create a temporary file in %s", dir)
+}
+
+// settle renames (to != "") or removes the temporary file tmp and forgets
+// it.
+func settle(tmp, to string) error {
+	temps.mu.Lock()
+	defer temps.mu.Unlock()
+	delete(temps.names, tmp)
+	if to == "" {
+		return os.Remove(tmp)
+	}
+	return os.Rename(tmp, to)
+}
+
+// RemoveTemporary removes every temporary file this process's Sets have
+// written and not committed or aborted, and makes later Writes fail: what
+// a process does before it ends on a signal.
+func RemoveTemporary() {
+	temps.mu.Lock()
+	defer temps.mu.Unlock()
+	for name := range temps.names {
+		os.Remove(name)
+	}
+	temps.names, temps.closed = nil, true
+}
+
+// removeStale removes the temporary files of base in dir that a process
+// which has ended left behind (killed before it could remove them). A
+// file whose process may still run, or whose name has no process id, is
+// left.
+func removeStale(dir, base string) {
+	prefix := "." + base + "."
+	matches, _ := filepath.Glob(filepath.Join(dir, globEscape(prefix)+"*.tmp"))
+	for _, m := range matches {
+		pid, _, ok := strings.Cut(strings.TrimPrefix(filepath.Base(m), prefix), "-")
+		if !ok {
+			continue
+		}
+		if n, err := strconv.Atoi(pid); err == nil && n > 0 && n != os.Getpid() && ended(n) {
+			os.Remove(m)
+		}
+	}
+}
+
+// ended reports whether the process pid is known to have ended.
+func ended(pid int) bool {
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		return true
+	}
+	err = p.Signal(syscall.Signal(0))
+	return errors.Is(err, os.ErrProcessDone) || errors.Is(err, syscall.ESRCH)
+}
+
+// globEscape quotes the characters filepath.Match reads specially.
+func globEscape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`*?[\`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // Commit renames every written output into place. An output that was
@@ -250,7 +345,7 @@ func (s *Set) Commit() error {
 		if o.tmp == "" {
 			continue
 		}
-		if err := os.Rename(o.tmp, o.path); err != nil {
+		if err := settle(o.tmp, o.path); err != nil {
 			s.Abort()
 			return &WriteError{Path: o.path, Err: err}
 		}
@@ -277,7 +372,7 @@ func (s *Set) Abort() {
 	}
 	for _, o := range s.outputs {
 		if o.tmp != "" {
-			os.Remove(o.tmp)
+			settle(o.tmp, "")
 			o.tmp = ""
 		}
 	}

@@ -2,7 +2,6 @@ package pool
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -124,7 +123,7 @@ type Sources struct {
 
 // JudgedScale is the grade scale existing judgments are read on: any
 // grade, a negative one marking a pair pooled but not judged.
-var JudgedScale = judgments.Scale{Min: math.MinInt32, Max: math.MaxInt32}
+var JudgedScale = judgments.Scale{Min: judgments.MinGrade, Max: judgments.MaxGrade}
 
 // Pool reads the ranked lists of src (Read) and pools them (Build) with
 // opt, whose Judged and Invalid tests are those of src's judgments,

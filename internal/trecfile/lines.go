@@ -138,7 +138,7 @@ func runDoc(qid, doc, rank, score []byte, no int, opt *Options) (d RunDoc, err *
 		return d, badField(qid, doc, no, opt, "score "+diag.Quote(string(score))+" is not a finite number; write scores as decimals such as 12.5 or 1e-3")
 	}
 	if d.Rank, ok = parseInt(rank); !ok {
-		return d, badField(qid, doc, no, opt, "rank "+diag.Quote(string(rank))+" is not an integer; the fourth column is the rank (1, 2, ...)")
+		return d, badField(qid, doc, no, opt, "rank "+diag.Quote(string(rank))+notInt(rank)+"; the fourth column is the rank (1, 2, ...)")
 	}
 	return d, nil
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"math/bits"
+	"slices"
 	"strconv"
 	"unsafe"
 )
@@ -178,6 +179,19 @@ func parseInt(b []byte) (int, bool) {
 general:
 	v, err := strconv.ParseInt(view(b), 10, 0)
 	return int(v), err == nil
+}
+
+// notInt says why parseInt refused b: it is not an integer, or one beyond
+// what an int holds. It is called on the error path only.
+func notInt(b []byte) string {
+	digits := b
+	if len(digits) > 0 && digits[0] == '-' {
+		digits = digits[1:]
+	}
+	if len(digits) == 0 || slices.ContainsFunc(digits, func(c byte) bool { return !isDigit(c) }) {
+		return " is not an integer"
+	}
+	return " is beyond " + strconv.Itoa(math.MinInt) + ".." + strconv.Itoa(math.MaxInt) + ", the integers this reader holds"
 }
 
 // Atof reads a number the way C's atof does: the longest prefix of b that is

@@ -312,7 +312,7 @@ func (q *qrelsReader) record(qid, iter, docno, g []byte, no int, data []byte) *d
 	}
 	if !ok {
 		return &diag.Error{File: q.opt.Name, Line: no, Query: string(qid), Item: string(docno),
-			Msg: "grade " + diag.Quote(string(g)) + " is not an integer; the fourth column is the relevance grade (0, 1, 2, ...)"}
+			Msg: "grade " + diag.Quote(string(g)) + notInt(g) + "; the fourth column is the relevance grade (0, 1, 2, ...)"}
 	}
 	if len(q.pb.errs) > 0 {
 		return nil

@@ -96,7 +96,7 @@ func Parse(data []byte) (*Tokenizer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("model %s: %w", f.Model.Type, err)
 	}
-	t := &Tokenizer{model: m}
+	t := &Tokenizer{model: m, failed: new(failure)}
 	if f.Normalizer != nil {
 		if t.normalizer, err = buildNormalizer(f.Normalizer); err != nil {
 			return nil, fmt.Errorf("normalizer: %w", err)

@@ -21,6 +21,12 @@
 //
 // Text that is not valid UTF-8 is read with each invalid byte as U+FFFD.
 //
+// Split and Replace regular expressions are matched with Go's regexp, in
+// time linear in the text, when the pattern means the same there (no
+// lookaround, no \d \w \s or \b, no anchor, no case folding, no repetition
+// of what may be empty); the others with a backtracking matcher under a
+// budget, past which the text is not encoded and [Tokenizer.Err] says so.
+//
 // Characters are classified with Go's Unicode 15.0 tables. Hugging Face's
 // library takes some properties from newer tables (the characters added in
 // Unicode 16.0) and some from older ones (normalization forms, accent
@@ -34,6 +40,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -49,6 +56,28 @@ type Tokenizer struct {
 	specials    specials // the post-processor's tokens
 	specialsErr error    // why the post-processor is not supported
 	addSpecials bool     // put specials around the ids
+	failed      *failure // shared by the copies WithSpecialTokens makes
+}
+
+// failure is the first error a Tokenizer met encoding a text.
+type failure struct {
+	mu  sync.Mutex
+	err error
+}
+
+// Err returns the first error met encoding a text, or nil: a Split or
+// Replace regular expression that took longer than its budget to match,
+// as a backtracking pattern can on a hostile text (0.5 s plus 10 µs a
+// character, rounded up to a power of two of milliseconds, so at most
+// twice that). The ids and count of that text are incomplete, so a
+// program that counts untrusted text checks Err before using the counts.
+func (t *Tokenizer) Err() error {
+	if t.failed == nil {
+		return nil
+	}
+	t.failed.mu.Lock()
+	defer t.failed.mu.Unlock()
+	return t.failed.err
 }
 
 // MaxFileSize is the largest tokenizer.json Load reads (the largest
@@ -101,8 +130,25 @@ func (t *Tokenizer) Count(text string) int {
 	return n
 }
 
-// each calls emit with every id of text, in order.
+// each calls emit with every id of text, in order; a pattern past its
+// budget stops it and becomes t's Err.
 func (t *Tokenizer) each(text string, emit func(int)) {
+	defer func() {
+		if r := recover(); r != nil {
+			mf, ok := r.(matchFailure)
+			if !ok {
+				panic(r)
+			}
+			t.failed.mu.Lock()
+			if t.failed.err == nil {
+				t.failed.err = fmt.Errorf("hf: %w", mf.err)
+				if t.name != "" {
+					t.failed.err = fmt.Errorf("hf: %s: %w", t.name, mf.err)
+				}
+			}
+			t.failed.mu.Unlock()
+		}
+	}()
 	if !utf8.ValidString(text) {
 		text = string([]rune(text))
 	}

@@ -199,6 +199,10 @@ func FuzzParse(f *testing.F) {
 	for _, s := range synthetic {
 		f.Add([]byte(s))
 	}
+	for _, re := range append(catastrophic, nestedPatterns(1, 24)...) {
+		f.Add([]byte(splitWith(re)))
+		f.Add([]byte(splitWith(lookahead(re))))
+	}
 	for _, p := range fixtures(f) {
 		data, err := os.ReadFile(p)
 		if err != nil {
@@ -211,8 +215,8 @@ func FuzzParse(f *testing.F) {
 		if err != nil {
 			return
 		}
-		for _, s := range []string{"", "Hello, World!", " a  b\n", "日本 😀 <s>"} {
-			if n := tok.Count(s); n != len(tok.Encode(s)) {
+		for _, s := range []string{"", "Hello, World!", " a  b\n", "日本 😀 <s>", "aaaaaaaaaaaa!"} {
+			if n := tok.Count(s); n != len(tok.Encode(s)) && tok.Err() == nil {
 				t.Fatalf("Count(%q) = %d, Encode has %d ids", s, n, len(tok.Encode(s)))
 			}
 		}

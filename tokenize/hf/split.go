@@ -3,8 +3,13 @@ package hf
 import (
 	"errors"
 	"fmt"
+	"math/bits"
+	"regexp"
+	gosyntax "regexp/syntax"
 	"slices"
 	"strings"
+	"sync/atomic"
+	"time"
 	"unicode/utf8"
 
 	"github.com/dlclark/regexp2"
@@ -37,21 +42,130 @@ func newFinder(p *patternJSON) (finder, error) {
 	if sc, ok := pieces.For(*p.Regex); ok {
 		return scanner(sc), nil
 	}
-	re, err := regexp2.Compile(*p.Regex, regexp2.None)
-	if err != nil {
+	if _, err := regexp2.Compile(*p.Regex, regexp2.None); err != nil {
 		return nil, fmt.Errorf("regex %q: %w", *p.Regex, err)
 	}
 	if err := checkBacktracking(*p.Regex); err != nil {
 		return nil, fmt.Errorf("regex %q: %w", *p.Regex, err)
 	}
-	return regex{re}, nil
+	if lin, ok := linear(*p.Regex); ok {
+		return linearRegex{lin}, nil
+	}
+	return newRegex(*p.Regex), nil
 }
 
-// checkBacktracking refuses a pattern where an unbounded repetition holds
+// linear compiles pattern with Go's regexp, whose matching time is linear
+// in the text's length, when its matches are those regexp2 finds: the
+// pattern parses in Go's syntax and uses nothing whose meaning differs
+// between the two. Refused: the classes \d \w \s and \b and their
+// negations (ASCII in Go, Unicode in regexp2), anchors ($ also matches
+// before a final newline in regexp2), case folding (a few characters fold
+// differently), class subtraction and POSIX classes (regexp2 reads them
+// otherwise), and patterns that match the empty string (the two step past
+// an empty match differently). Lookarounds and backreferences do not parse
+// in Go's syntax. Both read \p{...} from Go's Unicode tables, and both
+// choose among alternatives and repetitions as a backtracking matcher
+// does, leftmost first.
+func linear(pattern string) (*regexp.Regexp, bool) {
+	if strings.Contains(pattern, "-[") || strings.Contains(pattern, "[:") || caseFlag.MatchString(pattern) {
+		return nil, false
+	}
+	for i := 0; i < len(pattern); i++ {
+		if pattern[i] == '\\' && i+1 < len(pattern) {
+			if strings.IndexByte("dDwWsSbBAzZG", pattern[i+1]) >= 0 {
+				return nil, false
+			}
+			i++
+		}
+	}
+	tree, err := gosyntax.Parse(pattern, gosyntax.Perl)
+	if err != nil || !portable(tree) {
+		return nil, false
+	}
+	re, err := regexp.Compile(pattern)
+	if err != nil || re.MatchString("") {
+		return nil, false
+	}
+	return re, true
+}
+
+// caseFlag finds a group turning on case folding, (?i) or (?si:...):
+// Go's parser folds a class's ranges at once, leaving no mark portable sees.
+var caseFlag = regexp.MustCompile(`\(\?[a-zA-Z-]*i`)
+
+// portable reports whether a parsed Go pattern holds no anchor, no case
+// folding and no repetition of what may match the empty string (Go's
+// matcher and a backtracking one count such iterations differently: on
+// (?:.*?x{0,3}|y){1,9}b they find other matches).
+func portable(re *gosyntax.Regexp) bool {
+	switch re.Op {
+	case gosyntax.OpBeginLine, gosyntax.OpEndLine, gosyntax.OpBeginText, gosyntax.OpEndText,
+		gosyntax.OpWordBoundary, gosyntax.OpNoWordBoundary:
+		return false
+	case gosyntax.OpStar, gosyntax.OpPlus, gosyntax.OpQuest, gosyntax.OpRepeat:
+		if mayBeEmpty(re.Sub[0]) {
+			return false
+		}
+	}
+	if re.Flags&gosyntax.FoldCase != 0 {
+		return false
+	}
+	for _, sub := range re.Sub {
+		if !portable(sub) {
+			return false
+		}
+	}
+	return true
+}
+
+// mayBeEmpty reports whether re can match the empty string (it holds no
+// anchor: portable refuses them).
+func mayBeEmpty(re *gosyntax.Regexp) bool {
+	switch re.Op {
+	case gosyntax.OpEmptyMatch, gosyntax.OpStar, gosyntax.OpQuest:
+		return true
+	case gosyntax.OpLiteral:
+		return len(re.Rune) == 0
+	case gosyntax.OpCapture, gosyntax.OpPlus:
+		return mayBeEmpty(re.Sub[0])
+	case gosyntax.OpRepeat:
+		return re.Min == 0 || mayBeEmpty(re.Sub[0])
+	case gosyntax.OpConcat:
+		for _, sub := range re.Sub {
+			if !mayBeEmpty(sub) {
+				return false
+			}
+		}
+		return true
+	case gosyntax.OpAlternate:
+		for _, sub := range re.Sub {
+			if mayBeEmpty(sub) {
+				return true
+			}
+		}
+		return false
+	}
+	return false // a class, any character, a nonempty literal
+}
+
+// linearRegex matches a pattern that linear accepted, in linear time.
+type linearRegex struct{ re *regexp.Regexp }
+
+func (r linearRegex) findAll(s string) [][2]int {
+	var out [][2]int
+	for _, m := range r.re.FindAllStringIndex(s, -1) {
+		out = append(out, [2]int{m[0], m[1]})
+	}
+	return out
+}
+
+// checkBacktracking refuses at once a pattern where an unbounded repetition holds
 // another repetition of variable length or an alternation, such as (a+)+ or
 // (a|aa)*: a backtracking matcher can take time exponential in the text's
 // length on them ((a+)+$ takes seconds on 26 characters). It reads the
-// parser's tree dump, one node a line, indented by depth.
+// parser's tree dump, one node a line, indented by depth. Other shapes
+// backtrack too (a*a*a*b, (?:a|aa){0,3000}b, nested bounded repetitions):
+// what bounds the time of every pattern is regex's budget.
 func checkBacktracking(pattern string) error {
 	tree, err := syntax.Parse(pattern, syntax.RegexOptions(regexp2.None))
 	if err != nil {
@@ -134,8 +248,51 @@ func (sc scanner) findAll(s string) [][2]int {
 	return out
 }
 
-// regex matches any other regular expression.
-type regex struct{ re *regexp2.Regexp }
+// regex matches any other regular expression, with regexp2: a
+// backtracking matcher, as Hugging Face's is, which some patterns keep busy
+// for a time exponential or polynomial in a text's length. So matching a
+// text has a budget, matchBudget plus budgetPerChar a character (wall
+// time, generous so that a loaded machine does not run out of it): no one
+// match may take longer, nor all the matches together. A text past it is
+// not encoded: findAll panics with a matchFailure, which the Tokenizer
+// turns into its Err. regexp2 sets a match's limit when the pattern is
+// compiled, so a pattern is compiled once for each budget, a power of two
+// of milliseconds, that a text's length asks for.
+type regex struct {
+	pattern  string
+	byBudget *[budgets]atomic.Pointer[regexp2.Regexp]
+}
+
+const (
+	matchBudget   = 500 * time.Millisecond
+	budgetPerChar = 10 * time.Microsecond
+	budgets       = 48 // 2^47 ms: more than any text's budget
+)
+
+func newRegex(pattern string) regex {
+	return regex{pattern, new([budgets]atomic.Pointer[regexp2.Regexp])}
+}
+
+// matcher returns the compiled pattern whose match timeout is the budget
+// of a text of n characters, and that budget.
+func (r regex) matcher(n int) (*regexp2.Regexp, time.Duration, error) {
+	ms := (matchBudget + time.Duration(n)*budgetPerChar).Milliseconds()
+	class := min(bits.Len64(uint64(ms)), budgets-1)
+	budget := time.Duration(1<<class) * time.Millisecond
+	if re := r.byBudget[class].Load(); re != nil {
+		return re, budget, nil
+	}
+	re, err := regexp2.Compile(r.pattern, regexp2.None)
+	if err != nil {
+		return nil, 0, err
+	}
+	re.MatchTimeout = budget
+	r.byBudget[class].CompareAndSwap(nil, re)
+	return r.byBudget[class].Load(), budget, nil
+}
+
+// matchFailure is a regex past its budget.
+type matchFailure struct{ err error }
 
 func (r regex) findAll(s string) [][2]int {
 	runes := []rune(s)
@@ -144,11 +301,23 @@ func (r regex) findAll(s string) [][2]int {
 		pos += utf8.RuneLen(runes[i])
 		offsets[i+1] = pos
 	}
+	re, budget, err := r.matcher(len(runes))
 	var out [][2]int
-	m, _ := r.re.FindRunesMatch(runes)
-	for m != nil {
+	start := time.Now()
+	var m *regexp2.Match
+	if err == nil {
+		m, err = re.FindRunesMatch(runes)
+	}
+	for err == nil && m != nil {
 		out = append(out, [2]int{offsets[m.Index], offsets[m.Index+m.Length]})
-		m, _ = r.re.FindNextMatch(m)
+		if time.Since(start) > budget {
+			break
+		}
+		m, err = re.FindNextMatch(m)
+	}
+	if err != nil || time.Since(start) > budget {
+		panic(matchFailure{fmt.Errorf("regex %q: matching a text of %d characters took longer than its budget of %v: the pattern backtracks too much on it",
+			r.pattern, len(runes), budget)})
 	}
 	return out
 }

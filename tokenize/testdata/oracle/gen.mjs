@@ -18,6 +18,9 @@
 //   codepoints-sample.json per encoding, the same counts, in full, for the
 //                   sample the default test run checks: every code point
 //                   below U+0800 and every 101st one above (no surrogates)
+//   runs.jsonl      {"unit", "n", "counts": {tokenizer: count}}: the token
+//                   counts of unit repeated n times, for every encoding and
+//                   every ../hf fixture (long runs are one piece each)
 //   llama3.jsonl    with --llama3: the hf.jsonl texts encoded by that file
 import fs from "node:fs";
 import path from "node:path";
@@ -26,7 +29,7 @@ import { parseArgs } from "node:util";
 import { createHash } from "node:crypto";
 import tk from "tokenizers";
 import { get_encoding } from "tiktoken";
-import { mixedTexts, passages } from "./texts.mjs";
+import { mixedTexts, passages, runTexts } from "./texts.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const { values: args } = parseArgs({
@@ -108,6 +111,21 @@ function codePointSample() {
   return out;
 }
 
+async function runRows() {
+  const encs = ["cl100k_base", "o200k_base", "p50k_base", "r50k_base"].map((n) => [n, get_encoding(n)]);
+  const fixtures = loadFixtures();
+  const rows = [];
+  for (const { unit, n, text } of runTexts()) {
+    const counts = Object.fromEntries(encs.map(([name, e]) => [name, e.encode_ordinary(text).length]));
+    for (const [name, tok] of fixtures) {
+      counts[name] = (await tok.encode(text, null, { addSpecialTokens: false })).getIds().length;
+    }
+    rows.push({ unit, n, counts });
+  }
+  encs.forEach(([, e]) => e.free());
+  return rows;
+}
+
 async function main() {
   fs.mkdirSync(args.out, { recursive: true });
   const write = (name, text) => fs.writeFileSync(path.join(args.out, name), text);
@@ -115,6 +133,7 @@ async function main() {
   write("hf-special.jsonl", jsonl(await encodeAll(loadFixtures(), hfTexts().slice(0, 100), true)));
   write("tiktoken.jsonl", jsonl(tiktokenRows(tiktokenTexts())));
   write("passages.jsonl", jsonl(benchPassages()));
+  write("runs.jsonl", jsonl(await runRows()));
   write("codepoints.json", JSON.stringify(codePointHashes(), null, 1) + "\n");
   write("codepoints-sample.json", JSON.stringify(codePointSample()) + "\n");
   if (args.llama3) {

@@ -174,3 +174,21 @@ export function trainingText(seed, lines) {
   }
   return out.join("\n") + "\n";
 }
+
+// runUnits and runLengths make the long runs of one character (or of a
+// short unit) a split pattern gives as one piece: spaces, newlines,
+// letters, digits, symbols, multi-byte characters.
+export const runUnits = [" ", "\n", "\t", "\r\n", "a", "A", "é", "中", "🙂", "0", "!", "=", "ab", "a ", " \n", "+/"];
+// (The oracles' byte-pair encoding is quadratic in a piece's length: runs
+// of one byte go to 20,000, the others to 4,097 units.)
+export const runLengths = [129, 300, 1000, 4097];
+
+// runTexts returns every unit repeated to every length: {unit, n, text}.
+export function runTexts() {
+  const out = [];
+  for (const unit of runUnits) {
+    const lengths = Buffer.byteLength(unit) === 1 ? runLengths.concat(20000) : runLengths;
+    for (const n of lengths) out.push({ unit, n, text: unit.repeat(n) });
+  }
+  return out;
+}
