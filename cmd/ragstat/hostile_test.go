@@ -167,6 +167,7 @@ func TestHostileInputs(t *testing.T) {
 	good := request([]string{span(1, 0, "CHAIN", `,{"key":"session.id","value":{"stringValue":"q1"}}`),
 		span(2, 1, "RETRIEVER", `,{"key":"retrieval.documents.0.document.id","value":{"stringValue":"d1"}}`)})
 	torn := write("torn.jsonl", []byte(good+good[:len(good)/2]))
+	topics := write("topics.jsonl", []byte(`{"id":"q1","text":"refunds"}`+"\n"))
 	dupOTLP := write("dup.jsonl", []byte(`{"resourceSpans":[],"resourceSpans":[]}`+"\n"))
 	dupJudgments := write("dup-qrels.jsonl", []byte(`{"query":"q1","item":"d1","grade":1,"grade":2}`+"\n"))
 	dupRun := write("dup-run.jsonl", []byte(`{"query":"q1","query":"q2","items":["d1"]}`+"\n"))
@@ -252,6 +253,7 @@ func TestHostileInputs(t *testing.T) {
 		{"64 MB of blank lines to import", nil, []string{"import", "otlp", blank}, "not OTLP", 256, false},
 		{"a torn last line", nil, []string{"import", "otlp", torn}, "warning: " + torn + ":2: last line incomplete: a writer stopped mid-line; 1 complete lines imported", 64, true},
 		{"a torn last line under --strict", nil, []string{"import", "--strict", "otlp", torn}, torn + ":2: last line incomplete", 64, false},
+		{"a torn last line to stages under --strict", nil, []string{"stages", "--strict", "-j", qrels, "--topics", topics, torn}, torn + ":2: last line incomplete", 64, false},
 		{"a trace of 30,000 spans in a chain", nil, []string{"import", "otlp", chainFile}, "imported 1 traces", 256, true},
 		{"a query named all in trec's format", nil, []string{"eval", "-j", allQrels, "--per-query", "-f", "trec", allRun}, `a query is named "all"`, 64, false},
 		{"a partial result edited after it was written", nil, []string{"merge", edited}, "do not match the digest its manifest records", 64, false},

@@ -44,6 +44,10 @@ func (f *mappingFlags) traceSettings(renames stageFlags) traceimport.Settings {
 // traceFormats are the trace formats commands read, foreign traces mapped
 // with the flags over the corpus read, each import's summary on stderr and
 // its manifest kept in mapped when not nil.
+// strictInput says that --strict makes every input problem an error,
+// a torn last line of any input included.
+func (f mappingFlags) strictInput() bool { return f.Strict }
+
 func (e *env) traceFormats(f mappingFlags, renames stageFlags, mapped *traceimport.Manifests) func(*corpus.Corpus) ([]systems.TraceReader, error) {
 	return func(c *corpus.Corpus) ([]systems.TraceReader, error) {
 		m, err := f.traceSettings(renames).Mapping(c)

@@ -170,6 +170,9 @@ func runCommand(args []string, e *env) int {
 		fmt.Fprintln(e.stderr, "ragstat:", err)
 		return exitInput
 	}
+	if s, ok := ctx.Selected().Target.Addr().Interface().(interface{ strictInput() bool }); ok && s.strictInput() {
+		cfg.Strict = true // a torn last line too is an error
+	}
 	e.stdin = input.WithConfig(input.Once(e.stdin), cfg)
 	if err := ctx.Run(e); err != nil {
 		return fail(e, err)
