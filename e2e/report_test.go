@@ -107,7 +107,7 @@ func TestCompareReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	title, err := chromedp.Run(ctx, chromedp.Title())
-	if err != nil || !strings.Contains(title, "base vs 2 candidate") {
+	if err != nil || !strings.Contains(title, "base vs better, worse") {
 		t.Errorf("title %q, %v", title, err)
 	}
 	alerts, err := chromedp.Run(ctx, chromedp.Text(chromedp.ID("alerts")))
