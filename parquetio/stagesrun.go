@@ -6,7 +6,9 @@ import (
 	"time"
 
 	"github.com/ragstat/ragstat/corpus"
+	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/eval"
+	"github.com/ragstat/ragstat/evalemit"
 	"github.com/ragstat/ragstat/internal/outfile"
 	"github.com/ragstat/ragstat/internal/progress"
 	"github.com/ragstat/ragstat/manifest"
@@ -44,6 +46,11 @@ type StagesRun struct {
 	FailOnViolation bool
 	// Version is the tool's version, recorded in the report.
 	Version string
+	// Emit, when set, writes the evaluations back onto the traces'
+	// spans, in its format, to EmitOut ("-": standard output), as
+	// PerQueryOut is written (evalemit).
+	Emit    evalemit.Format
+	EmitOut string
 }
 
 // StagesWorld is the outside world of a StagesRun.
@@ -62,6 +69,8 @@ type StagesWorld struct {
 	// manifest of every trace file they map from another format.
 	Formats func(*corpus.Corpus) ([]systems.TraceReader, error)
 	Mapped  *traceimport.Manifests
+	// Emitted, when not nil, is told what StagesRun.Emit wrote.
+	Emitted *evalemit.Counts
 	// Preset, when not nil, is told what the policy's preset set
 	// (eval.Settings.Policy), before anything is read.
 	Preset func(preset []string)
@@ -84,6 +93,9 @@ func (r StagesRun) Run(w StagesWorld, render func(*report.Stages) error) (violat
 	if err != nil {
 		return nil, err
 	}
+	if (r.Emit == "") != (r.EmitOut == "") {
+		return nil, &diag.OptionError{Option: "emit", Msg: "Emit and EmitOut go together: the format and the file to write"}
+	}
 	r.Spill = r.Spill || r.PerQueryOut != "" || r.summary(opt)
 	src, err := r.Open(w.Files, r.Traces, w.Stdin, w.Formats)
 	defer src.Close()
@@ -95,6 +107,14 @@ func (r StagesRun) Run(w StagesWorld, render func(*report.Stages) error) (violat
 		now = time.Now
 	}
 	bar := progress.Files(w.Stderr, "evaluating traces", systems.Files(src.Traces), w.Terminal, now)
+	var em *evalemit.Emitter
+	if r.Emit != "" {
+		if em, err = evalemit.New(evalemit.Options{Format: r.Emit, Version: r.Version, Time: now()}); err != nil {
+			return nil, err
+		}
+		defer em.Close()
+		opt.PerQuery = em.Add
+	}
 	res, out, err := r.evaluate(w.Stdout, src, opt)
 	bar.Done()
 	defer out.Abort()
@@ -102,7 +122,7 @@ func (r StagesRun) Run(w StagesWorld, render func(*report.Stages) error) (violat
 		return nil, err
 	}
 	inputs := report.StagesInputs(src, cmp.Or(w.Mapped, &traceimport.Manifests{}))
-	if r.Format == "json" || r.Format == "html" {
+	if r.Format == "json" || r.Format == "html" || em != nil {
 		if err := report.Digests(inputs, src.All()); err != nil {
 			return nil, err
 		}
@@ -110,7 +130,17 @@ func (r StagesRun) Run(w StagesWorld, render func(*report.Stages) error) (violat
 	if r.Shard != nil {
 		r.Shard.Positions = res.Positions
 	}
-	if err := render(&report.Stages{Tool: "ragstat", Version: r.Version, Policy: p, Inputs: inputs, Result: res, PerQuery: r.PerQuery, PerQueryOut: r.PerQueryOut, Shard: r.Shard}); err != nil {
+	rep := &report.Stages{Tool: "ragstat", Version: r.Version, Policy: p, Inputs: inputs, Result: res, PerQuery: r.PerQuery, PerQueryOut: r.PerQueryOut, Shard: r.Shard}
+	if em != nil {
+		c, err := emit(em, out, r.EmitOut, rep)
+		if err != nil {
+			return nil, err
+		}
+		if w.Emitted != nil {
+			*w.Emitted = c
+		}
+	}
+	if err := render(rep); err != nil {
 		return nil, err
 	}
 	if err := out.Commit(); err != nil || !r.FailOnViolation {
@@ -133,6 +163,11 @@ func (r StagesRun) evaluate(stdout io.Writer, src *stages.Sources, opt stages.Op
 		{Flag: "--corpus", Path: r.Corpus}}, outfile.Inputs("traces", r.Traces...)...)
 	out = outfile.New(outfile.Options{Force: r.Force, Stdout: stdout}, ins...)
 	opt.Summary = r.summary(opt)
+	if r.EmitOut != "" {
+		if err := out.Claim("EmitOut", r.EmitOut); err != nil {
+			return nil, out, err
+		}
+	}
 	if r.PerQueryOut == "" {
 		res, err = stages.Evaluate(src.Input, src.Scan, opt)
 		return res, out, err
@@ -145,4 +180,18 @@ func (r StagesRun) evaluate(stdout io.Writer, src *stages.Sources, opt stages.Op
 		return err
 	})
 	return res, out, err
+}
+
+// emit writes the annotations gathered to path, naming the report's
+// manifest digest.
+func emit(em *evalemit.Emitter, out *outfile.Set, path string, rep *report.Stages) (c evalemit.Counts, err error) {
+	digest, err := rep.ManifestSHA256()
+	if err != nil {
+		return c, err
+	}
+	err = out.Write(path, func(w io.Writer) (err error) {
+		c, err = em.Finish(w, digest)
+		return err
+	})
+	return c, err
 }

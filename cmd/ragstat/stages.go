@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ragstat/ragstat/evalemit"
 	"github.com/ragstat/ragstat/internal/htmlreport"
 	"github.com/ragstat/ragstat/parquetio"
 	"github.com/ragstat/ragstat/report"
@@ -29,7 +30,9 @@ type stagesCmd struct {
 	Format          string   `short:"f" default:"table" enum:"table,json,html" help:"Output format (${enum}); html is the report ragstat report makes of the JSON."`
 	PerQuery        bool     `help:"Print per-query rows and every lost item."`
 	PerQueryOut     string   `placeholder:"FILE" help:"Write each trace's record (per-stage values, lost items, facts, budget, validity, answer) to FILE as it is evaluated: Parquet (a row per trace and stage) when it ends in .parquet, JSON Lines otherwise. (With the table and no --per-query, memory stays flat in the number of traces, with or without it.)"`
-	Force           bool     `help:"Overwrite --per-query-out's FILE if it exists."`
+	Emit            string   `placeholder:"FORMAT" help:"Write the evaluations back onto the traces' spans, to --emit-out: otlp (gen_ai.evaluation.result log records, OTLP/JSON), openinference (annotation spans, OTLP/JSON) or langfuse (score objects, one a line). Needs traces imported from OTLP, LangSmith or Langfuse."`
+	EmitOut         string   `placeholder:"FILE" help:"Where --emit writes (- for standard output)."`
+	Force           bool     `help:"Overwrite --per-query-out's or --emit-out's FILE if it exists."`
 	Shard           string   `placeholder:"I/N" help:"Evaluate only shard I of N (0 <= I < N): the queries whose id's FNV-1a 64-bit hash is I modulo N; merge the --format json parts with ragstat merge."`
 	Analyses        bool     `help:"Add the analyses of the evidence boundary per system: score calibration per stage, redundancy, evidence position, stale items, cost."`
 	Target          string   `placeholder:"precision=P|recall=R" help:"With --analyses: the score threshold each stage needs to keep this precision or recall."`
@@ -58,12 +61,22 @@ func (c *stagesCmd) Run(e *env) error {
 	// tighter collector target keeps peak memory nearer what is live.
 	defer debug.SetGCPercent(debug.SetGCPercent(50))
 	var mapped traceimport.Manifests
-	run := parquetio.StagesRun{Request: c.request(), Traces: c.Traces, Shard: sel.Part(), Format: c.Format, PerQuery: c.PerQuery,
+	var emitted evalemit.Counts
+	var format evalemit.Format
+	if c.Emit != "" || c.EmitOut != "" {
+		if c.Emit == "" || c.EmitOut == "" {
+			return errors.New("--emit and --emit-out go together: the format and the file to write")
+		}
+		if format, err = evalemit.ParseFormat(c.Emit); err != nil {
+			return fmt.Errorf("--emit: %v", err)
+		}
+	}
+	run := parquetio.StagesRun{Emit: format, EmitOut: c.EmitOut, Request: c.request(), Traces: c.Traces, Shard: sel.Part(), Format: c.Format, PerQuery: c.PerQuery,
 		PerQueryOut: c.PerQueryOut, Force: c.Force, FailOnViolation: c.FailOnViolation, Version: Version}
 	run.Keep = sel.Keep()
 	world := parquetio.StagesWorld{Files: c.files(e), Stdin: e.stdin, Stdout: e.stdout, Stderr: e.stderr, Terminal: e.terminal,
 		Now: time.Now, Formats: e.traceFormats(c.mappingFlags, c.stageFlags, &mapped), Mapped: &mapped,
-		Preset: func(preset []string) { c.announcePreset(e, preset) }}
+		Preset: func(preset []string) { c.announcePreset(e, preset) }, Emitted: &emitted}
 	violations, err := run.Run(world, func(r *report.Stages) error {
 		render := func() error { return report.RenderStages(e.stdout, c.Format, r) }
 		if c.Format == "html" {
@@ -74,6 +87,13 @@ func (c *stagesCmd) Run(e *env) error {
 		}
 		return nil
 	})
+	if err == nil && format != "" {
+		fmt.Fprintf(e.stderr, "wrote %d evaluations to %s (%s)", emitted.Written, c.EmitOut, format)
+		if emitted.Unlinked > 0 {
+			fmt.Fprintf(e.stderr, "; %d left out: no span id recorded, or not an OTLP id", emitted.Unlinked)
+		}
+		fmt.Fprintln(e.stderr)
+	}
 	if err != nil || len(violations) == 0 {
 		return err
 	}
