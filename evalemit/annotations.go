@@ -30,12 +30,14 @@ type Annotation struct {
 	// ID is stable: the hexadecimal SHA-256 of the trace id, span id, name
 	// and subject, so that writing the same evaluation again gives the
 	// same id.
-	ID      string   `json:"id"`
-	TraceID string   `json:"trace_id"`
-	SpanID  string   `json:"span_id"`
-	Name    string   `json:"name"`
-	Score   *float64 `json:"score,omitempty"`
-	Label   string   `json:"label,omitempty"`
+	ID      string `json:"id"`
+	TraceID string `json:"trace_id"`
+	SpanID  string `json:"span_id"`
+	Name    string `json:"name"`
+	// Score is the metric's value, or a verdict's: 1 for delivered
+	// evidence or a passed check, 0 otherwise.
+	Score float64 `json:"score"`
+	Label string  `json:"label,omitempty"`
 	// Explanation says what was evaluated, in words.
 	Explanation string `json:"explanation"`
 	// Subject is what on the span the annotation is about: the item id,
@@ -62,7 +64,7 @@ func Annotations(r *stages.QueryRecord) (out []Annotation, unlinked int) {
 			first = st.SpanID
 		}
 	}
-	add := func(spanID, name, subject string, score *float64, label, explanation string) {
+	add := func(spanID, name, subject string, score float64, label, explanation string) {
 		if r.TraceID == "" || spanID == "" {
 			unlinked++
 			return
@@ -75,7 +77,7 @@ func Annotations(r *stages.QueryRecord) (out []Annotation, unlinked int) {
 			if v.Value == nil {
 				continue
 			}
-			add(st.SpanID, "ragstat."+v.Metric, "", v.Value, "",
+			add(st.SpanID, "ragstat."+v.Metric, "", *v.Value, "",
 				fmt.Sprintf("%s of stage %s at %s for query %s", v.Metric, st.Name, cutoff(st.K, st.Length), r.Query))
 		}
 	}
@@ -96,28 +98,26 @@ func Annotations(r *stages.QueryRecord) (out []Annotation, unlinked int) {
 		}
 		add(carrier(l), NameFact, l.What, delivered(l.Status), l.Status, fmt.Sprintf("required %s: %s", what, reached(l)))
 	}
-	zero := 0.0
 	for _, v := range r.Validity.OutOfScope {
-		add(span[v.Stage], NameValidity, v.Stage+"/"+v.Item, &zero, stages.StatusOutOfScope,
+		add(span[v.Stage], NameValidity, v.Stage+"/"+v.Item, 0, stages.StatusOutOfScope,
 			fmt.Sprintf("item %s at stage %s has scope %q, outside the query's scopes [%s]", v.Item, v.Stage, v.Scope, strings.Join(v.Scopes, ", ")))
 	}
 	for _, v := range r.Validity.Stale {
-		add(span[v.Stage], NameValidity, v.Stage+"/"+v.Item, &zero, stages.StatusStale,
+		add(span[v.Stage], NameValidity, v.Stage+"/"+v.Item, 0, stages.StatusStale,
 			fmt.Sprintf("item %s at stage %s is valid from %s to %s, not at the query's as_of %s", v.Item, v.Stage, or(v.From, "the start"), or(v.To, "now"), v.AsOf))
 	}
 	gen := span[trace.ContextStage]
 	if ci := slices.IndexFunc(r.Stages, func(s stages.QueryStage) bool { return s.Name == trace.ContextStage }); ci >= 0 && r.Facts != nil && r.Facts.Facts > 0 && ci < len(r.Facts.Supported) {
 		share := float64(r.Facts.Supported[ci]) / float64(r.Facts.Facts)
-		add(gen, NameFactCoverage, "", &share, "", fmt.Sprintf("%d of %d required facts supported by the context", r.Facts.Supported[ci], r.Facts.Facts))
+		add(gen, NameFactCoverage, "", share, "", fmt.Sprintf("%d of %d required facts supported by the context", r.Facts.Supported[ci], r.Facts.Facts))
 	}
 	a := r.Answer
 	if a.Graded > 0 {
-		em, f1 := a.ExactMatch, a.F1
-		add(gen, NameExactMatch, "", &em, "", "the answer against the topic's reference answers, exact match after normalisation")
-		add(gen, NameF1, "", &f1, "", "the answer against the topic's reference answers, token F1")
+		add(gen, NameExactMatch, "", a.ExactMatch, "", "the answer against the topic's reference answers, exact match after normalisation")
+		add(gen, NameF1, "", a.F1, "", "the answer against the topic's reference answers, token F1")
 	}
 	if a.CitationSupport != nil {
-		add(gen, NameCitationSupport, "", a.CitationSupport, "",
+		add(gen, NameCitationSupport, "", *a.CitationSupport, "",
 			fmt.Sprintf("%d of %d cited items are valid relevant evidence in the context", a.Supported, a.Cited))
 	}
 	switch {
@@ -126,13 +126,13 @@ func Annotations(r *stages.QueryRecord) (out []Annotation, unlinked int) {
 		if a.FalseAbstentions > 0 {
 			label, score = "false abstention", 0
 		}
-		add(gen, NameAbstention, "", &score, label, "the query is answerable: the generator should answer")
+		add(gen, NameAbstention, "", score, label, "the query is answerable: the generator should answer")
 	case !r.Answerable && a.AbstentionRate != nil:
 		label, score := "abstained", 1.0
 		if a.Abstained == 0 {
 			label, score = "answered an unanswerable query", 0
 		}
-		add(gen, NameAbstention, "", &score, label, "the query is not answerable: the generator should abstain")
+		add(gen, NameAbstention, "", score, label, "the query is not answerable: the generator should abstain")
 	}
 	return out, unlinked
 }
@@ -147,12 +147,11 @@ func annotationID(traceID, spanID, name, subject string) string {
 }
 
 // delivered scores a verdict: 1 delivered, 0 lost.
-func delivered(status string) *float64 {
-	x := 0.0
+func delivered(status string) float64 {
 	if status == stages.StatusDelivered {
-		x = 1
+		return 1
 	}
-	return &x
+	return 0
 }
 
 func reached(l stages.Lost) string {

@@ -86,9 +86,7 @@ func writeOTLP(w io.Writer, anns []Annotation, s stamp) (int, error) {
 		}
 		m := lr.Attributes()
 		m.PutStr("gen_ai.evaluation.name", a.Name)
-		if a.Score != nil {
-			m.PutDouble("gen_ai.evaluation.score.value", *a.Score)
-		}
+		m.PutDouble("gen_ai.evaluation.score.value", a.Score)
 		if a.Label != "" {
 			m.PutStr("gen_ai.evaluation.score.label", a.Label)
 		}
@@ -149,9 +147,7 @@ func writeOpenInference(w io.Writer, anns []Annotation, s stamp) (int, error) {
 		count[key]++
 		m.PutStr(p+"id", a.ID)
 		m.PutStr(p+"name", a.Name)
-		if a.Score != nil {
-			m.PutDouble(p+"score", *a.Score)
-		}
+		m.PutDouble(p+"score", a.Score)
 		if a.Label != "" {
 			m.PutStr(p+"label", a.Label)
 		}
@@ -178,30 +174,23 @@ func carrierID(a Annotation) pcommon.SpanID {
 
 // LangfuseScore is a score as Langfuse's ingestion takes it.
 type LangfuseScore struct {
-	ID            string `json:"id"`
-	TraceID       string `json:"traceId"`
-	ObservationID string `json:"observationId"`
-	Name          string `json:"name"`
-	// Value is a number (NUMERIC) or, for a verdict without a score, its
-	// label (CATEGORICAL).
-	Value    any               `json:"value"`
-	DataType string            `json:"dataType"`
-	Comment  string            `json:"comment"`
-	Metadata map[string]string `json:"metadata"`
+	ID            string            `json:"id"`
+	TraceID       string            `json:"traceId"`
+	ObservationID string            `json:"observationId"`
+	Name          string            `json:"name"`
+	Value         float64           `json:"value"`
+	DataType      string            `json:"dataType"`
+	Comment       string            `json:"comment"`
+	Metadata      map[string]string `json:"metadata"`
 }
 
 // writeLangfuse writes one score a line.
 func writeLangfuse(w io.Writer, anns []Annotation, s stamp) (int, error) {
 	for i, a := range anns {
 		sc := LangfuseScore{ID: a.ID, TraceID: a.TraceID, ObservationID: a.SpanID, Name: a.Name, Comment: a.Explanation,
-			Metadata: map[string]string{AttrVersion: s.version, AttrManifest: s.digest, AttrSystem: a.System, AttrQuery: a.Query}}
+			Value: a.Score, DataType: "NUMERIC", Metadata: map[string]string{AttrVersion: s.version, AttrManifest: s.digest, AttrSystem: a.System, AttrQuery: a.Query}}
 		if a.Label != "" {
 			sc.Metadata["label"] = a.Label
-		}
-		if a.Score != nil {
-			sc.Value, sc.DataType = *a.Score, "NUMERIC"
-		} else {
-			sc.Value, sc.DataType = a.Label, "CATEGORICAL"
 		}
 		b, err := json.Marshal(sc)
 		if err != nil {
