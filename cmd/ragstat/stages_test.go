@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -181,5 +182,45 @@ By conversation turn (each stage's means over the turn's scored traces):
     r: R 0.6667, RR 1.0000, nDCG `
 	if !strings.Contains(out, want) || !strings.Contains(out, "  turn 2: 1 traces, 1 scored\n    r: R 0.0000, RR 0.0000, nDCG 0.0000\n") {
 		t.Errorf("output lacks the turns:\n%s", out)
+	}
+}
+
+// TestStagesEmit: --emit writes the evaluations of raw captured spans back
+// onto them, as any output is written (never over an existing file without
+// --force), and says how many; imported traces are needed for the span ids,
+// so native traces' evaluations are counted as left out.
+func TestStagesEmit(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "scores.jsonl")
+	args := []string{"stages", "-j", "../../evalemit/testdata/judgments.jsonl", "--topics", "../../evalemit/testdata/topics.jsonl",
+		"--abstain-pattern", "cannot answer", "--unknown-metadata", "allow", "../../traceimport/testdata/langchain-langfuse.otlp.jsonl"}
+	_, errs, code := ragstat(t, "", append(args, "--emit", "langfuse", "--emit-out", out)...)
+	if code != 0 || !strings.Contains(errs, "wrote 26 evaluations to "+out+" (langfuse)") {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil || strings.Count(string(data), "\n") != 26 || !strings.Contains(string(data), `"observationId":"4c34cce44a477d1c"`) {
+		t.Fatalf("%v:\n%s", err, data)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--emit", "langfuse", "--emit-out", out}, "the file exists"},
+		{[]string{"--emit", "langfuse"}, "--emit and --emit-out go together"},
+		{[]string{"--emit-out", filepath.Join(dir, "x")}, "--emit and --emit-out go together"},
+		{[]string{"--emit", "phoenix", "--emit-out", filepath.Join(dir, "y")}, `--emit: unknown evaluation format "phoenix"`},
+		{[]string{"--emit", "otlp", "--emit-out", "../../evalemit/testdata/topics.jsonl", "--force"}, "is the same file as the input"},
+	} {
+		if _, errs, code := ragstat(t, "", append(args, tc.args...)...); code != exitInput || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: exit %d, %s", tc.args, code, errs)
+		}
+	}
+	// Native traces record no span ids.
+	native := filepath.Join(dir, "native.jsonl")
+	_, errs, code = ragstat(t, "", "stages", "-j", "testdata/import/judgments.jsonl", "--topics", "testdata/import/topics.jsonl",
+		"--queries", "run", "--unknown-metadata", "allow", "--emit", "otlp", "--emit-out", native, "testdata/import/context-only.jsonl")
+	if code != 0 || !regexp.MustCompile(`wrote 0 evaluations to .* \(otlp\); \d+ left out: no span id recorded`).MatchString(errs) {
+		t.Errorf("native traces: exit %d, %s", code, errs)
 	}
 }
