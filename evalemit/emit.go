@@ -71,6 +71,9 @@ type Counts struct {
 	// recorded no span id (not imported), or, for the OTLP forms, ids
 	// that are not OTLP ids (LangSmith's or Langfuse's own).
 	Unlinked int `json:"unlinked"`
+	// Sent counts the requests an endpoint accepted, when they were sent
+	// (Send).
+	Sent int `json:"sent,omitempty"`
 }
 
 // Emitter gathers annotations as traces are evaluated.

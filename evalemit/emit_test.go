@@ -4,6 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -354,5 +357,45 @@ func TestParseFormat(t *testing.T) {
 	}
 	if _, err := evalemit.New(evalemit.Options{Format: "csv"}); err == nil || !strings.Contains(err.Error(), "Options.Format") {
 		t.Errorf("New with format csv: %v", err)
+	}
+}
+
+// TestSend: each line is one OTLP/HTTP JSON request to a loopback
+// collector; a refusal or a partial success that rejected records stops
+// the sending, naming the request.
+func TestSend(t *testing.T) {
+	var got []string
+	reply := map[int]string{}
+	status := map[int]int{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		got = append(got, r.Header.Get("Content-Type")+" "+r.Header.Get("Authorization")+" "+string(b))
+		if s := status[len(got)]; s != 0 {
+			w.WriteHeader(s)
+		}
+		io.WriteString(w, reply[len(got)])
+	}))
+	defer srv.Close()
+	to := evalemit.Endpoint{URL: srv.URL + "/v1/logs", Headers: map[string]string{"Authorization": "Bearer k"}}
+	n, err := evalemit.Send(t.Context(), to, evalemit.OTLP, strings.NewReader("{\"a\":1}\n\n{\"b\":2}\n"))
+	if err != nil || n != 2 || !slices.Equal(got, []string{`application/json Bearer k {"a":1}`, `application/json Bearer k {"b":2}`}) {
+		t.Fatalf("sent %d, %v: %q", n, err, got)
+	}
+	for _, tc := range []struct {
+		status int
+		reply  string
+		want   string
+	}{
+		{http.StatusBadRequest, "bad trace id", "request 2: 400 Bad Request: bad trace id"},
+		{0, `{"partialSuccess":{"rejectedLogRecords":"3","errorMessage":"too old"}}`, "request 2: 3 rejected: too old"},
+	} {
+		got, reply, status = nil, map[int]string{2: tc.reply}, map[int]int{2: tc.status}
+		n, err := evalemit.Send(t.Context(), to, evalemit.OTLP, strings.NewReader("{}\n{}\n{}\n"))
+		if n != 1 || err == nil || !strings.Contains(err.Error(), tc.want) || len(got) != 2 {
+			t.Errorf("%d %q: sent %d, %v after %d requests", tc.status, tc.reply, n, err, len(got))
+		}
+	}
+	if _, err := evalemit.Send(t.Context(), to, evalemit.Langfuse, strings.NewReader("{}\n")); err == nil || !strings.Contains(err.Error(), "not OTLP") {
+		t.Errorf("langfuse to an OTLP endpoint: %v", err)
 	}
 }

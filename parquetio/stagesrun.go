@@ -2,7 +2,9 @@ package parquetio
 
 import (
 	"cmp"
+	"context"
 	"io"
+	"os"
 	"time"
 
 	"github.com/ragstat/ragstat/corpus"
@@ -47,10 +49,12 @@ type StagesRun struct {
 	// Version is the tool's version, recorded in the report.
 	Version string
 	// Emit, when set, writes the evaluations back onto the traces'
-	// spans, in its format, to EmitOut ("-": standard output), as
-	// PerQueryOut is written (evalemit).
+	// spans, in its format (evalemit): to EmitOut ("-": standard output),
+	// as PerQueryOut is written, and to EmitTo's OTLP/HTTP endpoint once
+	// the report is out and the files are in place; one of them at least.
 	Emit    evalemit.Format
 	EmitOut string
+	EmitTo  *evalemit.Endpoint
 }
 
 // StagesWorld is the outside world of a StagesRun.
@@ -93,8 +97,11 @@ func (r StagesRun) Run(w StagesWorld, render func(*report.Stages) error) (violat
 	if err != nil {
 		return nil, err
 	}
-	if (r.Emit == "") != (r.EmitOut == "") {
-		return nil, &diag.OptionError{Option: "emit", Msg: "Emit and EmitOut go together: the format and the file to write"}
+	if (r.Emit == "") != (r.EmitOut == "" && r.EmitTo == nil) {
+		return nil, &diag.OptionError{Option: "emit", Msg: "a format needs a file or an endpoint to write to, and they a format"}
+	}
+	if r.EmitTo != nil && r.Emit != evalemit.OTLP && r.Emit != evalemit.OpenInference {
+		return nil, &diag.OptionError{Option: "emit", Value: string(r.Emit), Msg: "is not an OTLP form: an endpoint takes otlp or openinference"}
 	}
 	r.Spill = r.Spill || r.PerQueryOut != "" || r.summary(opt)
 	src, err := r.Open(w.Files, r.Traces, w.Stdin, w.Formats)
@@ -131,20 +138,34 @@ func (r StagesRun) Run(w StagesWorld, render func(*report.Stages) error) (violat
 		r.Shard.Positions = res.Positions
 	}
 	rep := &report.Stages{Tool: "ragstat", Version: r.Version, Policy: p, Inputs: inputs, Result: res, PerQuery: r.PerQuery, PerQueryOut: r.PerQueryOut, Shard: r.Shard}
+	var emitted *os.File
+	var c evalemit.Counts
 	if em != nil {
-		c, err := emit(em, out, r.EmitOut, rep)
-		if err != nil {
+		if emitted, c, err = r.emit(em, out, rep); err != nil {
 			return nil, err
 		}
-		if w.Emitted != nil {
-			*w.Emitted = c
-		}
+		defer os.Remove(emitted.Name())
+		defer emitted.Close()
 	}
 	if err := render(rep); err != nil {
 		return nil, err
 	}
-	if err := out.Commit(); err != nil || !r.FailOnViolation {
+	if err := out.Commit(); err != nil {
 		return nil, err
+	}
+	if r.EmitTo != nil {
+		if _, err := emitted.Seek(0, io.SeekStart); err != nil {
+			return nil, err
+		}
+		if c.Sent, err = evalemit.Send(context.Background(), *r.EmitTo, r.Emit, emitted); err != nil {
+			return nil, &outfile.WriteError{Path: r.EmitTo.URL, Err: err} // a fault of the output
+		}
+	}
+	if w.Emitted != nil {
+		*w.Emitted = c
+	}
+	if !r.FailOnViolation {
+		return nil, nil
 	}
 	return res.Violations(), nil
 }
@@ -182,16 +203,30 @@ func (r StagesRun) evaluate(stdout io.Writer, src *stages.Sources, opt stages.Op
 	return res, out, err
 }
 
-// emit writes the annotations gathered to path, naming the report's
-// manifest digest.
-func emit(em *evalemit.Emitter, out *outfile.Set, path string, rep *report.Stages) (c evalemit.Counts, err error) {
+// emit writes the annotations gathered, naming the report's manifest
+// digest, to a temporary file, and from it to EmitOut when set.
+func (r StagesRun) emit(em *evalemit.Emitter, out *outfile.Set, rep *report.Stages) (f *os.File, c evalemit.Counts, err error) {
 	digest, err := rep.ManifestSHA256()
 	if err != nil {
-		return c, err
+		return nil, c, err
 	}
-	err = out.Write(path, func(w io.Writer) (err error) {
-		c, err = em.Finish(w, digest)
+	if f, err = os.CreateTemp("", "ragstat-emit-*.jsonl"); err != nil {
+		return nil, c, err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if c, err = em.Finish(f, digest); err != nil || r.EmitOut == "" {
+		return f, c, err
+	}
+	if _, err = f.Seek(0, io.SeekStart); err != nil {
+		return f, c, err
+	}
+	return f, c, out.Write(r.EmitOut, func(w io.Writer) error {
+		_, err := io.Copy(w, f)
 		return err
 	})
-	return c, err
 }

@@ -1,11 +1,18 @@
 package main
 
 import (
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
+
+	"go.opentelemetry.io/collector/pdata/plog/plogotlp"
+	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
 )
 
 func TestStagesCommand(t *testing.T) {
@@ -195,7 +202,7 @@ func TestStagesEmit(t *testing.T) {
 	args := []string{"stages", "-j", "../../evalemit/testdata/judgments.jsonl", "--topics", "../../evalemit/testdata/topics.jsonl",
 		"--abstain-pattern", "cannot answer", "--unknown-metadata", "allow", "../../traceimport/testdata/langchain-langfuse.otlp.jsonl"}
 	_, errs, code := ragstat(t, "", append(args, "--emit", "langfuse", "--emit-out", out)...)
-	if code != 0 || !strings.Contains(errs, "wrote 26 evaluations to "+out+" (langfuse)") {
+	if code != 0 || !strings.Contains(errs, "wrote 26 evaluations (langfuse) to "+out) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	data, err := os.ReadFile(out)
@@ -207,10 +214,11 @@ func TestStagesEmit(t *testing.T) {
 		want string
 	}{
 		{[]string{"--emit", "langfuse", "--emit-out", out}, "the file exists"},
-		{[]string{"--emit", "langfuse"}, "--emit and --emit-out go together"},
-		{[]string{"--emit-out", filepath.Join(dir, "x")}, "--emit and --emit-out go together"},
+		{[]string{"--emit", "langfuse"}, "--emit goes with --emit-out or --emit-endpoint"},
+		{[]string{"--emit-out", filepath.Join(dir, "x")}, "--emit goes with --emit-out or --emit-endpoint"},
 		{[]string{"--emit", "phoenix", "--emit-out", filepath.Join(dir, "y")}, `--emit: unknown evaluation format "phoenix"`},
 		{[]string{"--emit", "otlp", "--emit-out", "../../evalemit/testdata/topics.jsonl", "--force"}, "is the same file as the input"},
+		{[]string{"--emit", "langfuse", "--emit-endpoint", "http://127.0.0.1:1/v1/logs"}, "--emit langfuse is not an OTLP form"},
 	} {
 		if _, errs, code := ragstat(t, "", append(args, tc.args...)...); code != exitInput || !strings.Contains(errs, tc.want) {
 			t.Errorf("%v: exit %d, %s", tc.args, code, errs)
@@ -220,7 +228,67 @@ func TestStagesEmit(t *testing.T) {
 	native := filepath.Join(dir, "native.jsonl")
 	_, errs, code = ragstat(t, "", "stages", "-j", "testdata/import/judgments.jsonl", "--topics", "testdata/import/topics.jsonl",
 		"--queries", "run", "--unknown-metadata", "allow", "--emit", "otlp", "--emit-out", native, "testdata/import/context-only.jsonl")
-	if code != 0 || !regexp.MustCompile(`wrote 0 evaluations to .* \(otlp\); \d+ left out: no span id recorded`).MatchString(errs) {
+	if code != 0 || !regexp.MustCompile(`wrote 0 evaluations \(otlp\) to .*; \d+ left out: no span id recorded`).MatchString(errs) {
 		t.Errorf("native traces: exit %d, %s", code, errs)
+	}
+}
+
+// TestStagesEmitEndpoint: the raw spans captured from LlamaIndex.TS and
+// OpenLLMetry, evaluated and posted to a loopback collector: every record
+// it receives names a span of the capture.
+func TestStagesEmitEndpoint(t *testing.T) {
+	const capture = "../../traceimport/testdata/llamaindex-openllmetry.otlp.jsonl"
+	spans := map[[2]string]bool{}
+	data, err := os.ReadFile(capture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for l := range strings.Lines(string(data)) {
+		req := ptraceotlp.NewExportRequest()
+		if err := req.UnmarshalJSON([]byte(l)); err != nil {
+			t.Fatal(err)
+		}
+		rs := req.Traces().ResourceSpans()
+		for i := range rs.Len() {
+			for j := range rs.At(i).ScopeSpans().Len() {
+				sp := rs.At(i).ScopeSpans().At(j).Spans()
+				for k := range sp.Len() {
+					spans[[2]string{sp.At(k).TraceID().String(), sp.At(k).SpanID().String()}] = true
+				}
+			}
+		}
+	}
+	var mu sync.Mutex
+	var records, linked int
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		req := plogotlp.NewExportRequest()
+		if r.URL.Path != "/v1/logs" || req.UnmarshalJSON(b) != nil {
+			http.Error(w, "not an OTLP logs request", http.StatusBadRequest)
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		lrs := req.Logs().ResourceLogs().At(0).ScopeLogs().At(0).LogRecords()
+		for i := range lrs.Len() {
+			records++
+			if spans[[2]string{lrs.At(i).TraceID().String(), lrs.At(i).SpanID().String()}] {
+				linked++
+			}
+		}
+	}))
+	defer srv.Close()
+	_, errs, code := ragstat(t, "", "stages", "-j", "../../evalemit/testdata/judgments.jsonl", "--topics", "../../evalemit/testdata/topics.jsonl",
+		"--abstain-pattern", "cannot answer", "--stage", "pack.task=-", "--emit", "otlp", "--emit-endpoint", srv.URL+"/v1/logs", capture)
+	if code != 0 || !strings.Contains(errs, "wrote 30 evaluations (otlp); "+srv.URL+"/v1/logs accepted 2 requests") {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if records != 30 || linked != records {
+		t.Errorf("the collector received %d records, %d of them naming a span of the capture", records, linked)
+	}
+	_, errs, code = ragstat(t, "", "stages", "-j", "../../evalemit/testdata/judgments.jsonl", "--topics", "../../evalemit/testdata/topics.jsonl",
+		"--stage", "pack.task=-", "--emit", "otlp", "--emit-endpoint", srv.URL+"/v1/traces", capture)
+	if code != exitInternal || !strings.Contains(errs, srv.URL+"/v1/traces: evalemit: request 1: 400 Bad Request: not an OTLP logs request") {
+		t.Errorf("a refused request: exit %d, %s", code, errs)
 	}
 }
