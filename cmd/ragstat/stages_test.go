@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -13,6 +15,8 @@ import (
 
 	"go.opentelemetry.io/collector/pdata/plog/plogotlp"
 	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
+
+	"github.com/ragstat/ragstat/internal/collect"
 )
 
 func TestStagesCommand(t *testing.T) {
@@ -233,16 +237,34 @@ func TestStagesEmit(t *testing.T) {
 	}
 }
 
-// TestStagesEmitEndpoint: the raw spans captured from LlamaIndex.TS and
-// OpenLLMetry, evaluated and posted to a loopback collector: every record
-// it receives names a span of the capture.
+// TestStagesEmitEndpoint: the spans captured from LlamaIndex.TS and
+// OpenLLMetry, received by collect, imported, evaluated and posted to a
+// loopback collector: every record it receives names a span of the
+// capture.
 func TestStagesEmitEndpoint(t *testing.T) {
 	const capture = "../../traceimport/testdata/llamaindex-openllmetry.otlp.jsonl"
-	spans := map[[2]string]bool{}
+	dir := t.TempDir()
+	spansFile, traces := filepath.Join(dir, "spans.otlp.jsonl"), filepath.Join(dir, "traces.jsonl")
+	sink, err := collect.Create(spansFile, collect.New)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	receiver, err := collect.NewServer(ln, sink, collect.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, stop := context.WithCancel(t.Context())
+	served := make(chan error, 1)
+	go func() { served <- receiver.Serve(ctx) }()
 	data, err := os.ReadFile(capture)
 	if err != nil {
 		t.Fatal(err)
 	}
+	spans := map[[2]string]bool{}
 	for l := range strings.Lines(string(data)) {
 		req := ptraceotlp.NewExportRequest()
 		if err := req.UnmarshalJSON([]byte(l)); err != nil {
@@ -257,6 +279,24 @@ func TestStagesEmitEndpoint(t *testing.T) {
 				}
 			}
 		}
+		resp, err := http.Post(receiver.Endpoint()+"/v1/traces", "application/json", strings.NewReader(l))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("collect answered %s", resp.Status)
+		}
+	}
+	stop()
+	if err := <-served; err != nil {
+		t.Fatal(err)
+	}
+	if err := sink.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, errs, code := ragstat(t, "", "import", "otlp", spansFile, "--abstain-pattern", "cannot answer", "--stage", "pack.task=-", "--out", traces); code != 0 {
+		t.Fatalf("import: exit %d: %s", code, errs)
 	}
 	var mu sync.Mutex
 	var records, linked int
@@ -279,7 +319,7 @@ func TestStagesEmitEndpoint(t *testing.T) {
 	}))
 	defer srv.Close()
 	_, errs, code := ragstat(t, "", "stages", "-j", "../../evalemit/testdata/judgments.jsonl", "--topics", "../../evalemit/testdata/topics.jsonl",
-		"--abstain-pattern", "cannot answer", "--stage", "pack.task=-", "--emit", "otlp", "--emit-endpoint", srv.URL+"/v1/logs", capture)
+		"--emit", "otlp", "--emit-endpoint", srv.URL+"/v1/logs", traces)
 	if code != 0 || !strings.Contains(errs, "wrote 30 evaluations (otlp); "+srv.URL+"/v1/logs accepted 2 requests") {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -287,7 +327,7 @@ func TestStagesEmitEndpoint(t *testing.T) {
 		t.Errorf("the collector received %d records, %d of them naming a span of the capture", records, linked)
 	}
 	_, errs, code = ragstat(t, "", "stages", "-j", "../../evalemit/testdata/judgments.jsonl", "--topics", "../../evalemit/testdata/topics.jsonl",
-		"--stage", "pack.task=-", "--emit", "otlp", "--emit-endpoint", srv.URL+"/v1/traces", capture)
+		"--emit", "otlp", "--emit-endpoint", srv.URL+"/v1/traces", traces)
 	if code != exitInternal || !strings.Contains(errs, srv.URL+"/v1/traces: evalemit: request 1: 400 Bad Request: not an OTLP logs request") {
 		t.Errorf("a refused request: exit %d, %s", code, errs)
 	}
