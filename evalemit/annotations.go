@@ -12,17 +12,22 @@ import (
 )
 
 // The names of the evaluations, besides the metrics (named "ragstat." and
-// the metric's name, e.g. ragstat.ndcg_cut_10).
+// the metric's name, e.g. ragstat.nDCG@10).
 const (
-	NameEvidence        = "ragstat.evidence"      // a relevant item's way through the stages
-	NameFact            = "ragstat.fact"          // a required fact's way through the stages
-	NameValidity        = "ragstat.validity"      // an item that was not acceptable evidence
-	NameFactCoverage    = "ragstat.fact_coverage" // the share of required facts the context supports
+	NameEvidence        = "ragstat.evidence"       // a relevant item's way through the stages
+	NameFact            = "ragstat.fact"           // a required fact's way through the stages
+	NameValidity        = "ragstat.validity"       // evidence that was not acceptable: out of scope, stale, conflicting
+	NameFactCoverage    = "ragstat.fact_coverage"  // the share of required facts the context supports
+	NameBudget          = "ragstat.context.budget" // whether the prompt fits the generator's token budget
 	NameExactMatch      = "ragstat.answer.exact_match"
 	NameF1              = "ragstat.answer.f1"
 	NameCitationSupport = "ragstat.answer.citation_support"
 	NameAbstention      = "ragstat.answer.abstention"
 )
+
+// LabelConflict labels a document present in several revisions in one
+// context (NameValidity).
+const LabelConflict = "conflicting revisions"
 
 // Annotation is one evaluation of one span: a metric's value, or a verdict
 // with its label.
@@ -51,8 +56,9 @@ type Annotation struct {
 // order: each stage's metric values on its span; each relevant item's and
 // required fact's verdict on the span of the last stage that delivered it
 // (the first stage's when none did); each out-of-scope or stale item on
-// the span of the stage that carried it; the fact coverage and answer
-// checks on the generator's span (the context stage's). unlinked counts
+// the span of the stage that carried it; the conflicting revisions in the
+// context, whether the prompt fits its token budget, the fact coverage and
+// the answer checks on the generator's span (the context stage's). unlinked counts
 // the annotations left out because the trace or the stage recorded no
 // span id (traces not imported).
 func Annotations(r *stages.QueryRecord) (out []Annotation, unlinked int) {
@@ -107,6 +113,17 @@ func Annotations(r *stages.QueryRecord) (out []Annotation, unlinked int) {
 			fmt.Sprintf("item %s at stage %s is valid from %s to %s, not at the query's as_of %s", v.Item, v.Stage, or(v.From, "the start"), or(v.To, "now"), v.AsOf))
 	}
 	gen := span[trace.ContextStage]
+	for _, c := range r.Validity.Conflicts {
+		add(gen, NameValidity, "conflict/"+c.Doc, 0, LabelConflict,
+			fmt.Sprintf("document %s is in the context in revisions %s (items %s)", c.Doc, strings.Join(c.Revisions, ", "), strings.Join(c.Items, ", ")))
+	}
+	if b := r.Budget; b != nil && b.Limit > 0 {
+		label, fits := "fits", 1.0
+		if b.Over() {
+			label, fits = "over budget", 0
+		}
+		add(gen, NameBudget, "", fits, label, fmt.Sprintf("the prompt and answer reserve take %d tokens of a budget of %d", b.Total, b.Limit))
+	}
 	if ci := slices.IndexFunc(r.Stages, func(s stages.QueryStage) bool { return s.Name == trace.ContextStage }); ci >= 0 && r.Facts != nil && r.Facts.Facts > 0 && ci < len(r.Facts.Supported) {
 		share := float64(r.Facts.Supported[ci]) / float64(r.Facts.Facts)
 		add(gen, NameFactCoverage, "", share, "", fmt.Sprintf("%d of %d required facts supported by the context", r.Facts.Supported[ci], r.Facts.Facts))

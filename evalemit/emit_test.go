@@ -200,7 +200,7 @@ func TestOTLPRoundTrip(t *testing.T) {
 					t.Errorf("no %s record; got %v", want, names)
 				}
 			}
-			for _, want := range []string{stages.StatusDelivered, stages.StatusNotRetrieved, stages.StatusOutOfScope, stages.StatusStale, "abstained"} {
+			for _, want := range []string{stages.StatusDelivered, stages.StatusNotRetrieved, stages.StatusOutOfScope, stages.StatusStale, evalemit.LabelConflict, "abstained"} {
 				if !labels[want] {
 					t.Errorf("no record labelled %q; got %v", want, labels)
 				}
@@ -397,5 +397,32 @@ func TestSend(t *testing.T) {
 	}
 	if _, err := evalemit.Send(t.Context(), to, evalemit.Langfuse, strings.NewReader("{}\n")); err == nil || !strings.Contains(err.Error(), "not OTLP") {
 		t.Errorf("langfuse to an OTLP endpoint: %v", err)
+	}
+}
+
+// TestBudget: a context over its token budget is marked on the generator's
+// span, one that fits too; without a budget there is nothing to say.
+func TestBudget(t *testing.T) {
+	for _, tc := range []struct {
+		total, limit int
+		want         string
+	}{
+		{900, 1000, "fits 1"},
+		{1100, 1000, "over budget 0"},
+		{1100, 0, ""},
+	} {
+		r := &stages.QueryRecord{System: "s", Query: "q", TraceID: "4f8f4c1083e83c45a0809ed94ad4f4d3",
+			Stages: []stages.QueryStage{{Name: "candidates", SpanID: "4c34cce44a477d1c"}, {Name: trace.ContextStage, SpanID: "20c4dcfce4f93162"}},
+			Budget: &stages.Budget{Query: "q", Total: tc.total, Limit: tc.limit}}
+		anns, unlinked := evalemit.Annotations(r)
+		got := ""
+		for _, a := range anns {
+			if a.Name == evalemit.NameBudget && a.SpanID == "20c4dcfce4f93162" {
+				got = a.Label + " " + strconv.FormatFloat(a.Score, 'g', -1, 64)
+			}
+		}
+		if got != tc.want || unlinked != 0 {
+			t.Errorf("%d of %d: %q (%d unlinked), want %q", tc.total, tc.limit, got, unlinked, tc.want)
+		}
 	}
 }

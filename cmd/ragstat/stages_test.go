@@ -206,11 +206,11 @@ func TestStagesEmit(t *testing.T) {
 	args := []string{"stages", "-j", "../../evalemit/testdata/judgments.jsonl", "--topics", "../../evalemit/testdata/topics.jsonl",
 		"--abstain-pattern", "cannot answer", "--unknown-metadata", "allow", "../../traceimport/testdata/langchain-langfuse.otlp.jsonl"}
 	_, errs, code := ragstat(t, "", append(args, "--emit", "langfuse", "--emit-out", out)...)
-	if code != 0 || !strings.Contains(errs, "wrote 26 evaluations (langfuse) to "+out) {
+	if code != 0 || !strings.Contains(errs, "wrote 27 evaluations (langfuse) to "+out) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	data, err := os.ReadFile(out)
-	if err != nil || strings.Count(string(data), "\n") != 26 || !strings.Contains(string(data), `"observationId":"4c34cce44a477d1c"`) {
+	if err != nil || strings.Count(string(data), "\n") != 27 || !strings.Contains(string(data), `"observationId":"4c34cce44a477d1c"`) {
 		t.Fatalf("%v:\n%s", err, data)
 	}
 	for _, tc := range []struct {
@@ -320,10 +320,10 @@ func TestStagesEmitEndpoint(t *testing.T) {
 	defer srv.Close()
 	_, errs, code := ragstat(t, "", "stages", "-j", "../../evalemit/testdata/judgments.jsonl", "--topics", "../../evalemit/testdata/topics.jsonl",
 		"--emit", "otlp", "--emit-endpoint", srv.URL+"/v1/logs", traces)
-	if code != 0 || !strings.Contains(errs, "wrote 30 evaluations (otlp); "+srv.URL+"/v1/logs accepted 2 requests") {
+	if code != 0 || !strings.Contains(errs, "wrote 31 evaluations (otlp); "+srv.URL+"/v1/logs accepted 2 requests") {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	if records != 30 || linked != records {
+	if records != 31 || linked != records {
 		t.Errorf("the collector received %d records, %d of them naming a span of the capture", records, linked)
 	}
 	_, errs, code = ragstat(t, "", "stages", "-j", "../../evalemit/testdata/judgments.jsonl", "--topics", "../../evalemit/testdata/topics.jsonl",
