@@ -83,7 +83,13 @@ func post(ctx context.Context, client *http.Client, to Endpoint, body []byte) er
 	if resp.StatusCode/100 != 2 {
 		return fmt.Errorf("%s: %s", resp.Status, bytes.TrimSpace(reply))
 	}
-	// A partial success names the records or spans refused.
+	return rejected(reply)
+}
+
+// rejected reads an OTLP reply's partial success: an error naming how many
+// records or spans were refused, nil when none was (or the reply is not
+// JSON: the status said the request was accepted).
+func rejected(reply []byte) error {
 	var partial struct {
 		PartialSuccess struct {
 			RejectedLogRecords json.Number `json:"rejectedLogRecords"`
