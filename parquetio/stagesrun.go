@@ -81,11 +81,17 @@ type StagesWorld struct {
 }
 
 // Run checks the request, reads the files, evaluates the traces and hands
-// the report to render; PerQueryOut is put in place only once render
-// succeeded. It returns the permission violations when FailOnViolation
-// asks for them. Errors about a setting are diag.OptionErrors naming it
+// the report to render; PerQueryOut and EmitOut are put in place only once
+// render succeeded, and the evaluations are sent to EmitTo after that. It
+// returns the permission violations when FailOnViolation asks for them. Errors about a setting are diag.OptionErrors naming it
 // (see stages.Request).
 func (r StagesRun) Run(w StagesWorld, render func(*report.Stages) error) (violations []string, err error) {
+	if (r.Emit == "") != (r.EmitOut == "" && r.EmitTo == nil) {
+		return nil, &diag.OptionError{Option: "emit", Msg: "needs EmitOut or EmitTo, and they need Emit: a format and where to write it"}
+	}
+	if r.EmitTo != nil && r.Emit != evalemit.OTLP && r.Emit != evalemit.OpenInference {
+		return nil, &diag.OptionError{Option: "emit", Value: string(r.Emit), Msg: "is not an OTLP form: an endpoint takes otlp or openinference"}
+	}
 	p, preset, err := r.Policy()
 	if err != nil {
 		return nil, err
@@ -96,12 +102,6 @@ func (r StagesRun) Run(w StagesWorld, render func(*report.Stages) error) (violat
 	opt, err := r.Options(p)
 	if err != nil {
 		return nil, err
-	}
-	if (r.Emit == "") != (r.EmitOut == "" && r.EmitTo == nil) {
-		return nil, &diag.OptionError{Option: "emit", Msg: "a format needs a file or an endpoint to write to, and they a format"}
-	}
-	if r.EmitTo != nil && r.Emit != evalemit.OTLP && r.Emit != evalemit.OpenInference {
-		return nil, &diag.OptionError{Option: "emit", Value: string(r.Emit), Msg: "is not an OTLP form: an endpoint takes otlp or openinference"}
 	}
 	r.Spill = r.Spill || r.PerQueryOut != "" || r.summary(opt)
 	src, err := r.Open(w.Files, r.Traces, w.Stdin, w.Formats)
