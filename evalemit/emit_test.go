@@ -240,7 +240,8 @@ func TestOpenInferenceRoundTrip(t *testing.T) {
 							break
 						}
 						annotations++
-						if str(a, p+".annotation.annotator_kind") != "CODE" || str(a, p+".annotation.explanation") == "" {
+						if str(a, p+".annotation.annotator_kind") != "CODE" || str(a, p+".annotation.explanation") == "" ||
+							len(str(a, p+".annotation.identifier")) != 64 || !json.Valid([]byte(str(a, p+".annotation.metadata"))) {
 							t.Errorf("line %d: %s: %v", i+1, p, a.AsRaw())
 						}
 					}

@@ -104,13 +104,21 @@ func writeOTLP(w io.Writer, anns []Annotation, s stamp) (int, error) {
 }
 
 // writeOpenInference writes one traces export request: for each evaluated
-// span, a carrier span in its trace, linked to it, holding its annotations.
+// span, a post-hoc carrier span in its trace with exactly one link, to it,
+// holding its annotations (OpenInference's annotation conventions: the
+// stable id is each annotation's identifier).
 func writeOpenInference(w io.Writer, anns []Annotation, s stamp) (int, error) {
 	td := ptrace.NewTraces()
 	rs := td.ResourceSpans().AppendEmpty()
 	resource(rs.Resource())
 	ss := rs.ScopeSpans().AppendEmpty()
 	scope(ss.Scope(), s)
+	// Each annotation's metadata names the version and the manifest.
+	b, err := json.Marshal(map[string]string{AttrVersion: s.version, AttrManifest: s.digest})
+	if err != nil {
+		return 0, err
+	}
+	meta := string(b)
 	carriers := map[string]pcommon.Map{}
 	count := map[string]int{}
 	n := 0
@@ -145,7 +153,7 @@ func writeOpenInference(w io.Writer, anns []Annotation, s stamp) (int, error) {
 		}
 		p := "annotations." + strconv.Itoa(count[key]) + ".annotation."
 		count[key]++
-		m.PutStr(p+"id", a.ID)
+		m.PutStr(p+"identifier", a.ID)
 		m.PutStr(p+"name", a.Name)
 		m.PutDouble(p+"score", a.Score)
 		if a.Label != "" {
@@ -153,11 +161,12 @@ func writeOpenInference(w io.Writer, anns []Annotation, s stamp) (int, error) {
 		}
 		m.PutStr(p+"explanation", a.Explanation)
 		m.PutStr(p+"annotator_kind", "CODE")
+		m.PutStr(p+"metadata", meta)
 	}
 	if n == 0 {
 		return 0, nil
 	}
-	b, err := ptraceotlp.NewExportRequestFromTraces(td).MarshalJSON()
+	b, err = ptraceotlp.NewExportRequestFromTraces(td).MarshalJSON()
 	if err != nil {
 		return 0, err
 	}
