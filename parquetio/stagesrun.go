@@ -2,11 +2,15 @@ package parquetio
 
 import (
 	"cmp"
+	"context"
 	"io"
+	"os"
 	"time"
 
 	"github.com/ragstat/ragstat/corpus"
+	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/eval"
+	"github.com/ragstat/ragstat/evalemit"
 	"github.com/ragstat/ragstat/internal/outfile"
 	"github.com/ragstat/ragstat/internal/progress"
 	"github.com/ragstat/ragstat/manifest"
@@ -44,6 +48,13 @@ type StagesRun struct {
 	FailOnViolation bool
 	// Version is the tool's version, recorded in the report.
 	Version string
+	// Emit, when set, writes the evaluations back onto the traces'
+	// spans, in its format (evalemit): to EmitOut ("-": standard output),
+	// as PerQueryOut is written, and to EmitTo's OTLP/HTTP endpoint once
+	// the report is out and the files are in place; one of them at least.
+	Emit    evalemit.Format
+	EmitOut string
+	EmitTo  *evalemit.Endpoint
 }
 
 // StagesWorld is the outside world of a StagesRun.
@@ -62,17 +73,25 @@ type StagesWorld struct {
 	// manifest of every trace file they map from another format.
 	Formats func(*corpus.Corpus) ([]systems.TraceReader, error)
 	Mapped  *traceimport.Manifests
+	// Emitted, when not nil, is told what StagesRun.Emit wrote.
+	Emitted *evalemit.Counts
 	// Preset, when not nil, is told what the policy's preset set
 	// (eval.Settings.Policy), before anything is read.
 	Preset func(preset []string)
 }
 
 // Run checks the request, reads the files, evaluates the traces and hands
-// the report to render; PerQueryOut is put in place only once render
-// succeeded. It returns the permission violations when FailOnViolation
-// asks for them. Errors about a setting are diag.OptionErrors naming it
+// the report to render; PerQueryOut and EmitOut are put in place only once
+// render succeeded, and the evaluations are sent to EmitTo after that. It
+// returns the permission violations when FailOnViolation asks for them. Errors about a setting are diag.OptionErrors naming it
 // (see stages.Request).
 func (r StagesRun) Run(w StagesWorld, render func(*report.Stages) error) (violations []string, err error) {
+	if (r.Emit == "") != (r.EmitOut == "" && r.EmitTo == nil) {
+		return nil, &diag.OptionError{Option: "emit", Msg: "needs EmitOut or EmitTo, and they need Emit: a format and where to write it"}
+	}
+	if r.EmitTo != nil && r.Emit != evalemit.OTLP && r.Emit != evalemit.OpenInference {
+		return nil, &diag.OptionError{Option: "emit", Value: string(r.Emit), Msg: "is not an OTLP form: an endpoint takes otlp or openinference"}
+	}
 	p, preset, err := r.Policy()
 	if err != nil {
 		return nil, err
@@ -95,6 +114,14 @@ func (r StagesRun) Run(w StagesWorld, render func(*report.Stages) error) (violat
 		now = time.Now
 	}
 	bar := progress.Files(w.Stderr, "evaluating traces", systems.Files(src.Traces), w.Terminal, now)
+	var em *evalemit.Emitter
+	if r.Emit != "" {
+		if em, err = evalemit.New(evalemit.Options{Format: r.Emit, Version: r.Version, Time: now()}); err != nil {
+			return nil, err
+		}
+		defer em.Close()
+		opt.PerQuery = em.Add
+	}
 	res, out, err := r.evaluate(w.Stdout, src, opt)
 	bar.Done()
 	defer out.Abort()
@@ -102,7 +129,7 @@ func (r StagesRun) Run(w StagesWorld, render func(*report.Stages) error) (violat
 		return nil, err
 	}
 	inputs := report.StagesInputs(src, cmp.Or(w.Mapped, &traceimport.Manifests{}))
-	if r.Format == "json" || r.Format == "html" {
+	if r.Format == "json" || r.Format == "html" || em != nil {
 		if err := report.Digests(inputs, src.All()); err != nil {
 			return nil, err
 		}
@@ -110,11 +137,35 @@ func (r StagesRun) Run(w StagesWorld, render func(*report.Stages) error) (violat
 	if r.Shard != nil {
 		r.Shard.Positions = res.Positions
 	}
-	if err := render(&report.Stages{Tool: "ragstat", Version: r.Version, Policy: p, Inputs: inputs, Result: res, PerQuery: r.PerQuery, PerQueryOut: r.PerQueryOut, Shard: r.Shard}); err != nil {
+	rep := &report.Stages{Tool: "ragstat", Version: r.Version, Policy: p, Inputs: inputs, Result: res, PerQuery: r.PerQuery, PerQueryOut: r.PerQueryOut, Shard: r.Shard}
+	var emitted *os.File
+	var c evalemit.Counts
+	if em != nil {
+		if emitted, c, err = r.emit(em, out, rep); err != nil {
+			return nil, err
+		}
+		defer os.Remove(emitted.Name())
+		defer emitted.Close()
+	}
+	if err := render(rep); err != nil {
 		return nil, err
 	}
-	if err := out.Commit(); err != nil || !r.FailOnViolation {
+	if err := out.Commit(); err != nil {
 		return nil, err
+	}
+	if r.EmitTo != nil {
+		if _, err := emitted.Seek(0, io.SeekStart); err != nil {
+			return nil, err
+		}
+		if c.Sent, err = evalemit.Send(context.Background(), *r.EmitTo, r.Emit, emitted); err != nil {
+			return nil, &outfile.WriteError{Path: r.EmitTo.URL, Err: err} // a fault of the output
+		}
+	}
+	if w.Emitted != nil {
+		*w.Emitted = c
+	}
+	if !r.FailOnViolation {
+		return nil, nil
 	}
 	return res.Violations(), nil
 }
@@ -133,6 +184,11 @@ func (r StagesRun) evaluate(stdout io.Writer, src *stages.Sources, opt stages.Op
 		{Flag: "--corpus", Path: r.Corpus}}, outfile.Inputs("traces", r.Traces...)...)
 	out = outfile.New(outfile.Options{Force: r.Force, Stdout: stdout}, ins...)
 	opt.Summary = r.summary(opt)
+	if r.EmitOut != "" {
+		if err := out.Claim("EmitOut", r.EmitOut); err != nil {
+			return nil, out, err
+		}
+	}
 	if r.PerQueryOut == "" {
 		res, err = stages.Evaluate(src.Input, src.Scan, opt)
 		return res, out, err
@@ -145,4 +201,32 @@ func (r StagesRun) evaluate(stdout io.Writer, src *stages.Sources, opt stages.Op
 		return err
 	})
 	return res, out, err
+}
+
+// emit writes the annotations gathered, naming the report's manifest
+// digest, to a temporary file, and from it to EmitOut when set.
+func (r StagesRun) emit(em *evalemit.Emitter, out *outfile.Set, rep *report.Stages) (f *os.File, c evalemit.Counts, err error) {
+	digest, err := rep.ManifestSHA256()
+	if err != nil {
+		return nil, c, err
+	}
+	if f, err = os.CreateTemp("", "ragstat-emit-*.jsonl"); err != nil {
+		return nil, c, err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if c, err = em.Finish(f, digest); err != nil || r.EmitOut == "" {
+		return f, c, err
+	}
+	if _, err = f.Seek(0, io.SeekStart); err != nil {
+		return f, c, err
+	}
+	return f, c, out.Write(r.EmitOut, func(w io.Writer) error {
+		_, err := io.Copy(w, f)
+		return err
+	})
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/ragstat/ragstat/corpus"
 	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/eval"
+	"github.com/ragstat/ragstat/evalemit"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/sharedtest"
 	"github.com/ragstat/ragstat/report"
@@ -32,6 +33,7 @@ func TestStagesRun(t *testing.T) {
 		errHas     string // "" for success
 		digests    bool   // the inputs carry their SHA-256
 		records    string // the per-query file written, "" for none
+		emitted    string // the evaluations file written, "" for none
 		violations int
 		full       bool // the result lists every query (not stages.Options.Summary)
 	}{
@@ -45,6 +47,16 @@ func TestStagesRun(t *testing.T) {
 			failRender: true, errHas: errRender.Error()},
 		{name: "per-query file exists", set: func(r *StagesRun) { r.PerQueryOut = exists }, errHas: "the file exists"},
 		{name: "subtopics refused", set: func(r *StagesRun) { r.Subtopics = "s.txt" }, errHas: "subtopics"},
+		{name: "emit file", set: func(r *StagesRun) { r.Emit, r.EmitOut = evalemit.Langfuse, filepath.Join(tmp, "scores.jsonl") },
+			digests: true, emitted: filepath.Join(tmp, "scores.jsonl")},
+		{name: "emit file, render fails", set: func(r *StagesRun) { r.Emit, r.EmitOut = evalemit.OTLP, filepath.Join(tmp, "lost-scores.jsonl") },
+			failRender: true, errHas: errRender.Error()},
+		{name: "emit nowhere", set: func(r *StagesRun) { r.Emit = evalemit.OTLP }, errHas: "needs EmitOut or EmitTo"},
+		{name: "emit file without a format", set: func(r *StagesRun) { r.EmitOut = filepath.Join(tmp, "none.jsonl") }, errHas: "needs EmitOut or EmitTo"},
+		{name: "emit langfuse to an endpoint", set: func(r *StagesRun) {
+			r.Emit, r.EmitTo = evalemit.Langfuse, &evalemit.Endpoint{URL: "http://127.0.0.1:1"}
+		},
+			errHas: "not an OTLP form"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -68,6 +80,11 @@ func TestStagesRun(t *testing.T) {
 			if run.PerQueryOut != "" && run.PerQueryOut != exists {
 				if _, serr := os.Stat(run.PerQueryOut); (serr == nil) != (tt.records != "") {
 					t.Errorf("per-query file there: %v, want %v", serr == nil, tt.records != "")
+				}
+			}
+			if run.EmitOut != "" {
+				if _, serr := os.Stat(run.EmitOut); (serr == nil) != (tt.emitted != "") {
+					t.Errorf("evaluations file there: %v, want %v", serr == nil, tt.emitted != "")
 				}
 			}
 			if tt.errHas != "" {

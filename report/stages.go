@@ -1,6 +1,8 @@
 package report
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"github.com/ragstat/ragstat/internal/idtext"
@@ -423,6 +425,17 @@ func (j *jsonWriter) system(jm jsonMetrics, sys *stages.System) error {
 // Saved is r as ReadStages reads it back from its JSON, for renderers of
 // saved results (an HTML report made at once).
 func (r *Stages) Saved() *SavedStages { return &SavedStages{Stages: r, Manifest: r.manifest()} }
+
+// ManifestSHA256 is the SHA-256 of the manifest the JSON report records
+// (its JSON encoding): what tells one evaluation from another.
+func (r *Stages) ManifestSHA256() (string, error) {
+	b, err := json.Marshal(r.manifest())
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:]), nil
+}
 
 // manifest records the inputs by digest, the policy, metrics and cutoffs,
 // the tokenizer, each system's configuration and the query set.

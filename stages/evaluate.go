@@ -38,6 +38,8 @@ type digest struct {
 	line          int
 	answerable    bool
 	names         []string
+	traceID       string
+	spanIDs       []string   // per stage, "" where not recorded
 	rows          []eval.Row // per stage; Query empty when the query has no judgments
 	judged        bool
 	pos           int // with Input.Spilled, the query's position (view.pos)
@@ -181,8 +183,15 @@ func evaluator(in Input, opt Options) (*eval.Evaluator, map[string]int, error) {
 // digest joins one trace and computes its contributions.
 func (j *joiner) digest(t *trace.Trace, ev *eval.Evaluator) *digest {
 	names := make([]string, len(t.Stages))
+	var spanIDs []string
 	for i, s := range t.Stages {
 		names[i] = s.Name
+		if s.SpanID != "" && spanIDs == nil {
+			spanIDs = make([]string, len(t.Stages))
+		}
+		if spanIDs != nil {
+			spanIDs[i] = s.SpanID
+		}
 	}
 	v := j.join(t, names)
 	if v == nil {
@@ -190,7 +199,7 @@ func (j *joiner) digest(t *trace.Trace, ev *eval.Evaluator) *digest {
 	}
 	minGrade := int32(j.opt.Policy.MinGrade)
 	d := &digest{query: t.Query, system: t.System, file: t.File, line: t.Line, answerable: v.topic.Answerable,
-		names: names, judged: v.q != nil, pos: v.pos, latency: t.Latency, config: string(t.Config), turn: t.Turn}
+		names: names, traceID: t.TraceID, spanIDs: spanIDs, judged: v.q != nil, pos: v.pos, latency: t.Latency, config: string(t.Config), turn: t.Turn}
 	var invalid []invalidJudgment
 	if d.answerable && d.judged {
 		invalid = j.invalidJudgments(v)

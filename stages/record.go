@@ -10,10 +10,13 @@ import (
 // Options.PerQuery as soon as the trace is evaluated: what
 // `ragstat stages --per-query-out` writes, one record a line.
 type QueryRecord struct {
-	System     string `json:"system"`
-	Query      string `json:"query"`
-	File       string `json:"file"`
-	Line       int    `json:"line"`
+	System string `json:"system"`
+	Query  string `json:"query"`
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	// TraceID is the trace's id in the system it was imported from, when
+	// recorded (trace.Trace.TraceID).
+	TraceID    string `json:"trace_id,omitempty"`
 	Answerable bool   `json:"answerable"`
 	Judged     bool   `json:"judged"`
 	// Stages are the trace's stages in order, each with the query's value
@@ -39,6 +42,9 @@ type QueryStage struct {
 	Name   string `json:"stage"`
 	K      int    `json:"k"`
 	Length int    `json:"length"` // items in the list at the cutoff
+	// SpanID is the id of the span the stage was read from, when recorded
+	// (trace.Stage.SpanID).
+	SpanID string `json:"span_id,omitempty"`
 	// Values holds each metric's value (null where undefined); nil when
 	// the query is not scored.
 	Values   []MetricValue `json:"values,omitempty"`
@@ -57,9 +63,12 @@ type MetricValue struct {
 func (d *digest) record(opt Options, ev *eval.Evaluator) *QueryRecord {
 	r := &QueryRecord{System: d.system, Query: d.query, File: d.file, Line: d.line, Answerable: d.answerable,
 		Judged: d.judged, Facts: d.facts, Evidence: d.loss, FactLoss: d.factLoss, Budget: d.budget,
-		TruncatedAway: d.truncated, Validity: d.validity, Answer: d.answers.report(), LatencyMS: d.latency, Search: d.search}
+		TruncatedAway: d.truncated, Validity: d.validity, Answer: d.answers.report(), LatencyMS: d.latency, Search: d.search, TraceID: d.traceID}
 	for i, name := range d.names {
 		st := QueryStage{Name: name, K: opt.Cutoffs[name], Length: d.lengths[i]}
+		if d.spanIDs != nil {
+			st.SpanID = d.spanIDs[i]
+		}
 		if i < len(d.rows) {
 			row := d.rows[i]
 			st.Unjudged = row.Unjudged

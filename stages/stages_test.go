@@ -268,3 +268,20 @@ func TestPercentiles(t *testing.T) {
 		t.Fatalf("%+v", p)
 	}
 }
+
+// TestRecordIDs: the ids an import recorded reach each trace's record,
+// the trace's and each stage's; a stage without one has none.
+func TestRecordIDs(t *testing.T) {
+	traced := `{"query":"q","system":"s","trace_id":"4f8f4c1083e83c45a0809ed94ad4f4d3","stages":[{"name":"candidates","span_id":"4c34cce44a477d1c","items":[{"id":"a"},{"id":"b"}]},{"name":"context","items":[{"id":"a"}]}]}`
+	in, ts := fixture(t, qrels, `{"id":"q","text":"How long?"}`, "", traced)
+	var got *QueryRecord
+	opt := options()
+	opt.PerQuery = func(r *QueryRecord) error { got = r; return nil }
+	if _, err := Evaluate(in, ts, opt); err != nil {
+		t.Fatal(err)
+	}
+	if got == nil || got.TraceID != "4f8f4c1083e83c45a0809ed94ad4f4d3" || len(got.Stages) != 2 ||
+		got.Stages[0].SpanID != "4c34cce44a477d1c" || got.Stages[1].SpanID != "" {
+		t.Errorf("record: %+v", got)
+	}
+}

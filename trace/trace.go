@@ -54,6 +54,10 @@ type Stage struct {
 	// own order, the calls in the order they ran. Items is then their
 	// union, each item where it was first returned.
 	Calls []Call `json:"calls,omitempty"`
+	// SpanID is the id of the span the stage was read from, when imported
+	// (the generator's span for the context, the first call's span for a
+	// search step): where evaluations of the stage are written back.
+	SpanID string `json:"span_id,omitempty"`
 }
 
 // Call is one call of a search step: the ids it returned, in its order,
@@ -93,6 +97,9 @@ type Trace struct {
 	Latency map[string]float64 `json:"latency_ms,omitempty"`
 	Config  json.RawMessage    `json:"config,omitempty"`
 	Meta    json.RawMessage    `json:"meta,omitempty"`
+	// TraceID is the id of the trace the record was read from, when
+	// imported (hexadecimal for OTLP); the stages' SpanIDs are its spans.
+	TraceID string `json:"trace_id,omitempty"`
 	// Conversation and Turn place a trace among the turns of one
 	// conversation (a chat session): Turn counts from 1; 0 is none.
 	Conversation string `json:"conversation,omitempty"`

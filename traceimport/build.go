@@ -36,7 +36,7 @@ func (a *assembler) build(t *openTrace) (*trace.Trace, error) {
 		errs.Add(man.problem(r, Empty, at, "", "trace "+t.id))
 		return nil, errs.Err()
 	}
-	out := &trace.Trace{Latency: map[string]float64{}, File: at.file, Line: at.line}
+	out := &trace.Trace{Latency: map[string]float64{}, File: at.file, Line: at.line, TraceID: t.id}
 	out.Query = a.queryID(t, spans, &errs)
 	out.System = a.system(spans)
 	conversation, turn := a.turn(spans, out.System)
@@ -67,12 +67,14 @@ func (a *assembler) build(t *openTrace) (*trace.Trace, error) {
 		if s.hasInputDocs && !outputs[docsKey(s.inputDocs)] {
 			in := &span{id: s.id, name: s.name + " input", place: s.place, docs: s.inputDocs}
 			st, docs := a.stage(in, a.stageName(names, in.name, s.place), &errs)
+			st.SpanID = s.id
 			a.man.Lists++
 			out.Stages = append(out.Stages, *st)
 			last, lastDocs = &out.Stages[len(out.Stages)-1], docs
 		}
 		name = a.stageName(names, name, s.place)
 		st, docs := a.step(calls, name, &errs)
+		st.SpanID = s.id
 		for _, it := range st.Items {
 			known[it.ID] = true
 		}
@@ -110,6 +112,7 @@ func (a *assembler) build(t *openTrace) (*trace.Trace, error) {
 		latency(out, generationLatency, g)
 		if g.hasPrompt {
 			st := a.context(g, last, lastDocs, &errs)
+			st.SpanID = g.id
 			if g.tokens.Prompt != nil {
 				n := int(*g.tokens.Prompt)
 				st.ReportedTokens = &n

@@ -1,10 +1,22 @@
 package main
 
 import (
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync"
 	"testing"
+
+	"go.opentelemetry.io/collector/pdata/plog/plogotlp"
+	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
+
+	"github.com/ragstat/ragstat/internal/collect"
 )
 
 func TestStagesCommand(t *testing.T) {
@@ -181,5 +193,142 @@ By conversation turn (each stage's means over the turn's scored traces):
     r: R 0.6667, RR 1.0000, nDCG `
 	if !strings.Contains(out, want) || !strings.Contains(out, "  turn 2: 1 traces, 1 scored\n    r: R 0.0000, RR 0.0000, nDCG 0.0000\n") {
 		t.Errorf("output lacks the turns:\n%s", out)
+	}
+}
+
+// TestStagesEmit: --emit writes the evaluations of raw captured spans back
+// onto them, as any output is written (never over an existing file without
+// --force), and says how many; imported traces are needed for the span ids,
+// so native traces' evaluations are counted as left out.
+func TestStagesEmit(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "scores.jsonl")
+	args := []string{"stages", "-j", "../../evalemit/testdata/judgments.jsonl", "--topics", "../../evalemit/testdata/topics.jsonl",
+		"--abstain-pattern", "cannot answer", "--unknown-metadata", "allow", "../../traceimport/testdata/langchain-langfuse.otlp.jsonl"}
+	_, errs, code := ragstat(t, "", append(args, "--emit", "langfuse", "--emit-out", out)...)
+	if code != 0 || !strings.Contains(errs, "wrote 27 evaluations (langfuse) to "+out) {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil || strings.Count(string(data), "\n") != 27 || !strings.Contains(string(data), `"observationId":"4c34cce44a477d1c"`) {
+		t.Fatalf("%v:\n%s", err, data)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--emit", "langfuse", "--emit-out", out}, "the file exists"},
+		{[]string{"--emit", "langfuse"}, "--emit goes with --emit-out or --emit-endpoint"},
+		{[]string{"--emit-out", filepath.Join(dir, "x")}, "--emit goes with --emit-out or --emit-endpoint"},
+		{[]string{"--emit", "phoenix", "--emit-out", filepath.Join(dir, "y")}, `--emit: unknown evaluation format "phoenix"`},
+		{[]string{"--emit", "otlp", "--emit-out", "../../evalemit/testdata/topics.jsonl", "--force"}, "is the same file as the input"},
+		{[]string{"--emit", "langfuse", "--emit-endpoint", "http://127.0.0.1:1/v1/logs"}, "--emit langfuse is not an OTLP form"},
+	} {
+		if _, errs, code := ragstat(t, "", append(args, tc.args...)...); code != exitInput || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: exit %d, %s", tc.args, code, errs)
+		}
+	}
+	// Native traces record no span ids.
+	native := filepath.Join(dir, "native.jsonl")
+	_, errs, code = ragstat(t, "", "stages", "-j", "testdata/import/judgments.jsonl", "--topics", "testdata/import/topics.jsonl",
+		"--queries", "run", "--unknown-metadata", "allow", "--emit", "otlp", "--emit-out", native, "testdata/import/context-only.jsonl")
+	if code != 0 || !regexp.MustCompile(`wrote 0 evaluations \(otlp\) to .*; \d+ left out: no span id recorded`).MatchString(errs) {
+		t.Errorf("native traces: exit %d, %s", code, errs)
+	}
+}
+
+// TestStagesEmitEndpoint: the spans captured from LlamaIndex.TS and
+// OpenLLMetry, received by collect, imported, evaluated and posted to a
+// loopback collector: every record it receives names a span of the
+// capture.
+func TestStagesEmitEndpoint(t *testing.T) {
+	const capture = "../../traceimport/testdata/llamaindex-openllmetry.otlp.jsonl"
+	dir := t.TempDir()
+	spansFile, traces := filepath.Join(dir, "spans.otlp.jsonl"), filepath.Join(dir, "traces.jsonl")
+	sink, err := collect.Create(spansFile, collect.New)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	receiver, err := collect.NewServer(ln, sink, collect.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, stop := context.WithCancel(t.Context())
+	served := make(chan error, 1)
+	go func() { served <- receiver.Serve(ctx) }()
+	data, err := os.ReadFile(capture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spans := map[[2]string]bool{}
+	for l := range strings.Lines(string(data)) {
+		req := ptraceotlp.NewExportRequest()
+		if err := req.UnmarshalJSON([]byte(l)); err != nil {
+			t.Fatal(err)
+		}
+		rs := req.Traces().ResourceSpans()
+		for i := range rs.Len() {
+			for j := range rs.At(i).ScopeSpans().Len() {
+				sp := rs.At(i).ScopeSpans().At(j).Spans()
+				for k := range sp.Len() {
+					spans[[2]string{sp.At(k).TraceID().String(), sp.At(k).SpanID().String()}] = true
+				}
+			}
+		}
+		resp, err := http.Post(receiver.Endpoint()+"/v1/traces", "application/json", strings.NewReader(l))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("collect answered %s", resp.Status)
+		}
+	}
+	stop()
+	if err := <-served; err != nil {
+		t.Fatal(err)
+	}
+	if err := sink.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, errs, code := ragstat(t, "", "import", "otlp", spansFile, "--abstain-pattern", "cannot answer", "--stage", "pack.task=-", "--out", traces); code != 0 {
+		t.Fatalf("import: exit %d: %s", code, errs)
+	}
+	var mu sync.Mutex
+	var records, linked int
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		req := plogotlp.NewExportRequest()
+		if r.URL.Path != "/v1/logs" || req.UnmarshalJSON(b) != nil {
+			http.Error(w, "not an OTLP logs request", http.StatusBadRequest)
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		lrs := req.Logs().ResourceLogs().At(0).ScopeLogs().At(0).LogRecords()
+		for i := range lrs.Len() {
+			records++
+			if spans[[2]string{lrs.At(i).TraceID().String(), lrs.At(i).SpanID().String()}] {
+				linked++
+			}
+		}
+	}))
+	defer srv.Close()
+	_, errs, code := ragstat(t, "", "stages", "-j", "../../evalemit/testdata/judgments.jsonl", "--topics", "../../evalemit/testdata/topics.jsonl",
+		"--emit", "otlp", "--emit-endpoint", srv.URL+"/v1/logs", traces)
+	if code != 0 || !strings.Contains(errs, "wrote 31 evaluations (otlp); "+srv.URL+"/v1/logs accepted 2 requests") {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if records != 31 || linked != records {
+		t.Errorf("the collector received %d records, %d of them naming a span of the capture", records, linked)
+	}
+	_, errs, code = ragstat(t, "", "stages", "-j", "../../evalemit/testdata/judgments.jsonl", "--topics", "../../evalemit/testdata/topics.jsonl",
+		"--emit", "otlp", "--emit-endpoint", srv.URL+"/v1/traces", traces)
+	if code != exitInternal || !strings.Contains(errs, srv.URL+"/v1/traces: evalemit: request 1: 400 Bad Request: not an OTLP logs request") {
+		t.Errorf("a refused request: exit %d, %s", code, errs)
 	}
 }

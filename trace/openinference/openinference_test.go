@@ -79,6 +79,17 @@ func TestImported(t *testing.T) {
 	}
 	tr := got[0]
 	tr.Latency, tr.Meta, tr.File, tr.Line = nil, nil, "", 0
+	// The ids are the SDK's, random: each stage keeps its span's.
+	if len(tr.TraceID) != 32 {
+		t.Errorf("trace id %q", tr.TraceID)
+	}
+	for i := range tr.Stages {
+		if len(tr.Stages[i].SpanID) != 16 {
+			t.Errorf("stage %s: span id %q", tr.Stages[i].Name, tr.Stages[i].SpanID)
+		}
+		tr.Stages[i].SpanID = ""
+	}
+	tr.TraceID = ""
 	b, _ := json.Marshal(tr)
 	want := `{"query":"refund-window","system":"go-rag","stages":[` +
 		`{"name":"bm25","items":[{"id":"policy#2","score":12.5,"doc":"policy"},` +
