@@ -31,7 +31,7 @@ func Import(f Format, files []*input.File, m Mapping, emit func(*trace.Trace) er
 		names = append(names, file.Name)
 	}
 	a := &assembler{r: r, man: newManifest(f, names, r), emit: emit, format: f,
-		open: map[string]*openTrace{}, closed: map[string]bool{}, written: map[[2]string]string{}, turns: map[[2]string]int{}}
+		open: map[string]*openTrace{}, closed: map[string]bool{}, written: map[[2]string]string{}, turns: map[[2]string]int{}, orders: map[string]map[string]int{}}
 	var errs diag.List
 	for _, file := range files {
 		if errs.Add(read(file, r, a.record)) {
@@ -80,9 +80,10 @@ type assembler struct {
 	format  Format
 	open    map[string]*openTrace
 	closed  map[string]bool
-	ready   []readyTrace         // complete traces, by the record they completed on
-	written map[[2]string]string // (query, system) -> trace id
-	turns   map[[2]string]int    // (conversation, system) -> turns closed
+	ready   []readyTrace              // complete traces, by the record they completed on
+	written map[[2]string]string      // (query, system) -> trace id
+	turns   map[[2]string]int         // (conversation, system) -> turns closed
+	orders  map[string]map[string]int // system -> step name -> place, from a trace whose order is known
 	seq     int
 	touched []*openTrace
 }

@@ -44,7 +44,7 @@ func (a *assembler) build(t *openTrace) (*trace.Trace, error) {
 		out.Query = fmt.Sprintf("%s#%d", conversation, turn)
 	}
 	stageOrder(spans, retrievers)
-	dataFlow(spans, retrievers)
+	a.settle(out.System, retrievers, dataFlow(spans, retrievers))
 	var last *trace.Stage
 	var lastDocs []document
 	outputs := map[string]bool{}

@@ -55,7 +55,8 @@ func searchSteps(spans, retrievers []*span) [][]*span {
 // within one millisecond cannot be told apart by time). Identical lists
 // say nothing of the order: a span whose input several spans output keeps
 // its place. Each span is visited once, then its consumers in their order.
-func dataFlow(spans, retrievers []*span) {
+// It returns the spans that took another's output: the producer of each.
+func dataFlow(spans, retrievers []*span) map[*span]*span {
 	output := map[string][]*span{}
 	for _, s := range retrievers {
 		k := docsKey(s.docs)
@@ -81,7 +82,7 @@ func dataFlow(spans, retrievers []*span) {
 		}
 	}
 	if len(producer) == 0 {
-		return
+		return producer
 	}
 	consumers := map[*span][]*span{}
 	for _, s := range retrievers {
@@ -116,6 +117,56 @@ func dataFlow(spans, retrievers []*span) {
 		visit(s)
 	}
 	copy(retrievers, out)
+	return producer
+}
+
+// settle orders the steps that neither the clock nor the data can order:
+// neighbours that started in the same millisecond with the same list, of
+// which neither took the other's output (a reranker that kept its input's
+// order, then a packer that dropped nothing). Their order is the one the
+// same system's earlier trace showed where every step was told apart, so
+// that the traces of one pipeline record its stages in one order; the
+// numbers are the same either way, since the lists are. A trace whose
+// order is known is remembered for the later ones.
+func (a *assembler) settle(system string, retrievers []*span, producer map[*span]*span) {
+	tied := func(i int) bool {
+		x, y := retrievers[i], retrievers[i+1]
+		return x.start/1e6 == y.start/1e6 && docsKey(x.docs) == docsKey(y.docs) &&
+			producer[x] != y && producer[y] != x
+	}
+	known := true
+	for i := 0; i+1 < len(retrievers); i++ {
+		if tied(i) {
+			known = false
+		}
+	}
+	order, ok := a.orders[system]
+	if known {
+		if !ok {
+			order = make(map[string]int, len(retrievers))
+			for i, s := range retrievers {
+				order[s.name] = i
+			}
+			a.orders[system] = order
+		}
+		return
+	}
+	if !ok {
+		return
+	}
+	for i := 0; i+1 < len(retrievers); {
+		j := i + 1
+		for j < len(retrievers) && tied(j-1) {
+			j++
+		}
+		run := retrievers[i:j]
+		if slices.ContainsFunc(run, func(s *span) bool { _, ok := order[s.name]; return !ok }) {
+			i = j
+			continue
+		}
+		slices.SortStableFunc(run, func(x, y *span) int { return order[x.name] - order[y.name] })
+		i = j
+	}
 }
 
 // holds tells whether span a is an ancestor of span s.
