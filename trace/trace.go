@@ -49,6 +49,18 @@ type Stage struct {
 	// ReportedTokens is the prompt's size as the generator reported it
 	// (an imported span's token count), kept beside ragstat's own count.
 	ReportedTokens *int `json:"reported_tokens,omitempty"`
+	// Calls, when present, make the stage a search step of several calls
+	// (an agent that searched more than once): each call's item ids in its
+	// own order, the calls in the order they ran. Items is then their
+	// union, each item where it was first returned.
+	Calls []Call `json:"calls,omitempty"`
+}
+
+// Call is one call of a search step: the ids it returned, in its order,
+// and the query text it was given, when recorded.
+type Call struct {
+	Query string   `json:"query,omitempty"`
+	IDs   []string `json:"ids"`
 }
 
 // IDs lists the stage's item ids in rank order.
@@ -141,6 +153,26 @@ func (s *Stage) check() error {
 		seen[it.ID] = i
 		if it.Score != nil && (math.IsNaN(*it.Score) || math.IsInf(*it.Score, 0)) {
 			return fmt.Errorf("item %q: score is not a finite number", it.ID)
+		}
+	}
+	for i, c := range s.Calls {
+		for _, id := range c.IDs {
+			if _, ok := seen[id]; !ok {
+				return fmt.Errorf("call %d returned %q, which is no item of the stage: the items are the union of the calls", i+1, id)
+			}
+		}
+	}
+	if len(s.Calls) > 0 {
+		in := map[string]bool{}
+		for _, c := range s.Calls {
+			for _, id := range c.IDs {
+				in[id] = true
+			}
+		}
+		for _, it := range s.Items {
+			if !in[it.ID] {
+				return fmt.Errorf("item %q was returned by none of the calls", it.ID)
+			}
 		}
 	}
 	for _, n := range []*int{s.BudgetTokens, s.AnswerReserveTokens, s.ReportedTokens} {

@@ -123,6 +123,14 @@ func (a *assembler) record(at place, spans []*span) error {
 // add files one span under its trace.
 func (a *assembler) add(s *span) error {
 	a.man.Spans++
+	switch {
+	case s.user:
+		a.countConvention(mappedConvention)
+	case s.conv != "":
+		a.countConvention(string(s.conv))
+	default:
+		a.countConvention(noConvention)
+	}
 	if a.closed[s.trace] {
 		return a.man.problem(a.r, LateSpan, s.place, s.id, s.name)
 	}
@@ -203,4 +211,11 @@ func fileSystem(name string) string {
 		base = base[:i]
 	}
 	return base
+}
+
+// countConvention counts a span under a convention (OTLP only).
+func (a *assembler) countConvention(c string) {
+	if a.man.Conventions != nil {
+		a.man.Conventions[c]++
+	}
 }

@@ -44,7 +44,9 @@ func (a *assembler) build(t *openTrace) (*trace.Trace, error) {
 	var lastDocs []document
 	known := map[string]bool{}
 	names := map[string]int{}
-	for _, s := range retrievers {
+	meta := traceMeta{Source: a.format, TraceID: t.id, Conventions: conventions(spans)}
+	for _, calls := range searchSteps(spans, retrievers) {
+		s := calls[0]
 		name := s.name
 		if to, ok := r.Stages[name]; ok {
 			if to == "-" {
@@ -52,22 +54,31 @@ func (a *assembler) build(t *openTrace) (*trace.Trace, error) {
 			}
 			name = to
 		}
-		if names[name]++; names[name] > 1 || name == trace.ContextStage {
-			man.note(StageRenamed, s.place, name)
-			name = fmt.Sprintf("%s-%d", name, names[name])
+		if s.hasInputDocs && !sameIDs(last, s.inputDocs) {
+			in := &span{id: s.id, name: s.name + " input", place: s.place, docs: s.inputDocs}
+			st, docs := a.stage(in, a.stageName(names, in.name, s.place), &errs)
+			out.Stages = append(out.Stages, *st)
+			last, lastDocs = &out.Stages[len(out.Stages)-1], docs
 		}
-		if !s.hasDocs {
-			errs.Add(man.problem(r, NoDocuments, s.place, s.id, s.name))
-		}
-		st, docs := a.stage(s, name, &errs)
+		name = a.stageName(names, name, s.place)
+		st, docs := a.step(calls, name, &errs)
 		for _, it := range st.Items {
 			known[it.ID] = true
 		}
 		out.Stages = append(out.Stages, *st)
 		last, lastDocs = st, docs
-		latency(out, name, s)
+		for _, c := range calls {
+			if c.start > 0 && c.end >= c.start {
+				out.Latency[name] += float64(c.end-c.start) / 1e6
+			}
+		}
+		if sm := stageMetaOf(calls); sm != nil {
+			if meta.Stages == nil {
+				meta.Stages = map[string]stageMeta{}
+			}
+			meta.Stages[name] = *sm
+		}
 	}
-	meta := traceMeta{Source: a.format, TraceID: t.id}
 	if len(generators) > 0 {
 		g := generators[0]
 		for _, s := range generators[1:] {
@@ -122,6 +133,16 @@ type traceMeta struct {
 	Generator  string `json:"generator,omitempty"`
 	Tokens     tokens `json:"reported_tokens,omitzero"`
 	Abstention string `json:"abstention,omitempty"`
+	// Conventions are those the trace's spans were read under (OTLP).
+	Conventions []string `json:"conventions,omitempty"`
+	// Stages records, by stage name, what the retrieval spans said of
+	// their search beside the documents.
+	Stages map[string]stageMeta `json:"stages,omitempty"`
+	// Conversation and Turn place a trace that shares its conversation
+	// (session.id, gen_ai.conversation.id) with others: turns are counted
+	// from 1 in the order the traces close.
+	Conversation string `json:"conversation,omitempty"`
+	Turn         int    `json:"turn,omitempty"`
 }
 
 // ordered puts the root spans first, then the others by start time, then

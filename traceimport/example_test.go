@@ -32,6 +32,7 @@ func ExampleImport() {
 	// Output:
 	// query refund, system rag-v1, stage VectorStoreRetriever: exceptions#4 (scope tenant-a), 12 ms
 	// imported 1 traces from 2 otlp spans (2 records, spans.otlp.jsonl)
+	// conventions: openinference (2 spans)
 	// query id from: metadata.query_id (1)
 	// system from: resource.service.name (1)
 	// context items: 0 packed whole, 0 truncated, 0 dropped in packing

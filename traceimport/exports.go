@@ -118,22 +118,13 @@ func times(m map[string]any, at place, start, end string) (int64, int64, error) 
 // documents reads a retriever's output: a list of documents, or an object
 // whose "documents" (or "output") holds them.
 func (r *rules) documents(s *span, output any) {
-	list, ok := output.([]any)
-	if !ok {
-		if m, isMap := output.(map[string]any); isMap {
-			for _, key := range []string{"documents", "output"} {
-				if list, ok = m[key].([]any); ok {
-					break
-				}
-			}
-		}
-	}
+	docs, ok := documentList(output, true)
 	if !ok {
 		return
 	}
 	s.hasDocs = true
-	for _, d := range list {
-		s.docs = append(s.docs, r.document(jsonDocument(d)))
+	for _, d := range docs {
+		s.docs = append(s.docs, r.document(d))
 	}
 }
 

@@ -13,14 +13,21 @@ import (
 // mapping choice (defaults resolved), what was read and written, where each
 // trace's query id and system came from, and every problem with its count.
 type Manifest struct {
-	Format  Format         `json:"format"`
-	Files   []string       `json:"files"`
-	Mapping MappingRecord  `json:"mapping"`
-	Records int            `json:"records"` // lines, requests or runs read
-	Spans   int            `json:"spans"`
-	Traces  int            `json:"traces"` // ragstat traces written
-	QueryID map[string]int `json:"query_id_from"`
-	System  map[string]int `json:"system_from"`
+	Format  Format        `json:"format"`
+	Files   []string      `json:"files"`
+	Mapping MappingRecord `json:"mapping"`
+	Records int           `json:"records"` // lines, requests or runs read
+	Spans   int           `json:"spans"`
+	Traces  int           `json:"traces"` // ragstat traces written
+	// SearchCalls counts the retrieval calls read as calls of search
+	// steps (several under one agent or chain span), not as stages.
+	SearchCalls int `json:"search_calls,omitempty"`
+	// Conventions counts the spans read under each convention (OTLP),
+	// "documents mapping" those a documents rule read and "none" those
+	// that carry no convention's marker.
+	Conventions map[string]int `json:"conventions,omitempty"`
+	QueryID     map[string]int `json:"query_id_from"`
+	System      map[string]int `json:"system_from"`
 	// Context counts the items of the last retrieval stage found in the
 	// generator's input: packed whole, truncated, dropped.
 	Context  ContextCounts `json:"context"`
@@ -45,6 +52,8 @@ type MappingRecord struct {
 	Corpus     bool              `json:"corpus"`
 	Strict     bool              `json:"strict"`
 	CloseAfter string            `json:"close_after"`
+	Convention string            `json:"convention,omitempty"`
+	Documents  []string          `json:"documents,omitempty"`
 }
 
 // ContextCounts counts how items reached the context.
@@ -76,6 +85,7 @@ const (
 	LateSpan        Kind = "span after its trace closed (not written)"
 	MissingParent   Kind = "trace whose spans name a parent never read"
 	StageRenamed    Kind = "stage name repeated in a trace (numbered)"
+	SearchStep      Kind = "sibling retrieval calls read as one search step"
 )
 
 // Problem is one kind of problem: how many times, the span names (or ids)
@@ -108,10 +118,21 @@ func newManifest(f Format, files []string, r *rules) *Manifest {
 	if r.ItemScore != "" {
 		rec.ItemScore += ", else " + r.ItemScore
 	}
+	rec.ItemScore += ", else metadata." + relevanceScore + " or relevance_score"
 	rec.Citation = r.citation.String()
 	rec.Abstain = "(not recorded)"
 	if r.abstain != nil {
 		rec.Abstain = r.abstain.String()
+	}
+	if f == OTLP {
+		m.Conventions = map[string]int{}
+		rec.Convention = "detected per span (" + conventionNames() + ")"
+		if r.Convention != "" {
+			rec.Convention = string(r.Convention)
+		}
+	}
+	for _, d := range r.Documents {
+		rec.Documents = append(rec.Documents, d.String())
 	}
 	rec.Corpus = r.Corpus != nil
 	rec.Strict = r.Strict
@@ -174,6 +195,9 @@ func (m *Manifest) Summary() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "imported %d traces from %d %s spans (%d records, %s)\n", m.Traces, m.Spans, m.Format, m.Records,
 		strings.Join(m.Files, ", "))
+	if m.Conventions != nil {
+		fmt.Fprintf(&b, "conventions: %s\n", spanCounts(m.Conventions))
+	}
 	fmt.Fprintf(&b, "query id from: %s\n", counts(m.QueryID))
 	fmt.Fprintf(&b, "system from: %s\n", counts(m.System))
 	fmt.Fprintf(&b, "context items: %d packed whole, %d truncated, %d dropped in packing\n",
@@ -205,6 +229,24 @@ func counts(m map[string]int) string {
 	var parts []string
 	for _, k := range slices.Sorted(maps.Keys(m)) {
 		parts = append(parts, fmt.Sprintf("%s (%d)", k, m[k]))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// spanCounts writes span counts by name, the most first.
+func spanCounts(m map[string]int) string {
+	if len(m) == 0 {
+		return "(no spans)"
+	}
+	names := slices.Sorted(maps.Keys(m))
+	slices.SortStableFunc(names, func(x, y string) int { return m[y] - m[x] })
+	var parts []string
+	for _, k := range names {
+		unit := "spans"
+		if m[k] == 1 {
+			unit = "span"
+		}
+		parts = append(parts, fmt.Sprintf("%s (%d %s)", k, m[k], unit))
 	}
 	return strings.Join(parts, ", ")
 }

@@ -149,20 +149,73 @@ func (r *rules) otlpSpan(sp ptrace.Span, res pcommon.Map, at place) (*span, erro
 	if v, ok := attrs.Get("metadata"); ok {
 		metadata = valueObject(v)
 	}
-	s.keys = r.keyValues(inMap(metadata), attr(attrs), attr(res))
-	oi, hasOI := attrs.Get("openinference.span.kind")
-	op, hasOp := attrs.Get("gen_ai.operation.name")
-	switch {
-	case hasOI:
+	s.keys = r.keyValues(otlpMetadata(metadata, attrs), attr(attrs), attr(res))
+	if r.mapped(s, attr(attrs)) {
+		return s, nil
+	}
+	s.conv = r.conventionOf(attrs, sp.Events())
+	switch s.conv {
+	case OpenInference:
+		oi, _ := attrs.Get("openinference.span.kind")
 		s.kind = strings.ToUpper(oi.AsString())
 		r.openInference(s, attrs)
-	case hasOp:
+	case LangfuseOTel:
+		r.langfuseOTel(s, attrs)
+	case OpenLLMetry:
+		r.openLLMetry(s, attrs, sp.Events())
+	case GenAI:
+		op, _ := attrs.Get("gen_ai.operation.name")
 		s.kind = op.AsString()
 		r.genAI(s, attrs)
 	default:
-		s.kind = "no openinference.span.kind or gen_ai.operation.name"
+		s.kind = "no convention's attributes"
+		if r.Convention != "" {
+			s.kind = "no " + string(r.Convention) + " attributes"
+		}
+	}
+	if s.role != roleRetriever && s.role != roleGenerator {
+		s.attrKeys = attrKeys(attrs)
 	}
 	return s, nil
+}
+
+// otlpMetadata finds metadata.NAME in the OpenInference metadata
+// attribute, then in the attributes the other conventions flatten their
+// metadata into: langfuse.observation.metadata.NAME (or the JSON object
+// langfuse.observation.metadata), langfuse.trace.metadata.NAME and
+// OpenLLMetry's association properties, traceloop.association.properties.NAME.
+func otlpMetadata(metadata map[string]any, attrs pcommon.Map) finder {
+	var observation map[string]any
+	if v, ok := attrs.Get("langfuse.observation.metadata"); ok {
+		observation = valueObject(v)
+	}
+	return func(name string) (any, bool) {
+		if v, ok := lookup(metadata, name); ok {
+			return v, true
+		}
+		for _, prefix := range []string{"langfuse.observation.metadata.", "langfuse.trace.metadata.", "traceloop.association.properties."} {
+			if v, ok := attrs.Get(prefix + name); ok {
+				return v.AsRaw(), true
+			}
+		}
+		return lookup(observation, name)
+	}
+}
+
+// maxAttrKeys bounds the attribute keys kept of one unmapped span.
+const maxAttrKeys = 32
+
+// attrKeys lists a span's attribute keys (at most maxAttrKeys), for the
+// report of what unmapped spans carry.
+func attrKeys(attrs pcommon.Map) []string {
+	var keys []string
+	for k := range attrs.All() {
+		if len(keys) == maxAttrKeys {
+			break
+		}
+		keys = append(keys, k)
+	}
+	return keys
 }
 
 // valueObject reads an object attribute: a map, or a JSON string holding one.
@@ -208,13 +261,19 @@ func (r *rules) openInference(s *span, attrs pcommon.Map) {
 	if s.kind == "RERANKER" {
 		docPrefix = "reranker.output_documents."
 	}
-	docs, in, out, prompts, choices := indexed{}, indexed{}, indexed{}, indexed{}, indexed{}
+	docs, inDocs, in, out, prompts, choices := indexed{}, indexed{}, indexed{}, indexed{}, indexed{}, indexed{}
 	var prompt []any
 	var outputValue, outputMime string
 	for k, v := range attrs.All() {
 		switch {
 		case strings.HasPrefix(k, docPrefix):
 			docs.put(k[len(docPrefix):], v)
+		case strings.HasPrefix(k, "reranker.input_documents."):
+			inDocs.put(k[len("reranker.input_documents."):], v)
+		case k == "input.value" && s.kind == "RETRIEVER", k == "reranker.query":
+			s.query = v.AsString()
+		case k == "reranker.top_k":
+			s.topK = integer(v.AsRaw())
 		case strings.HasPrefix(k, "llm.input_messages."):
 			in.put(k[len("llm.input_messages."):], v)
 		case strings.HasPrefix(k, "llm.output_messages."):
@@ -238,24 +297,8 @@ func (r *rules) openInference(s *span, attrs pcommon.Map) {
 		}
 	}
 	if s.role == roleRetriever {
-		s.hasDocs = len(docs) > 0
-		docs.each(func(d map[string]pcommon.Value) {
-			raw := rawDocument{}
-			if v, ok := d["document.id"]; ok {
-				raw.id = v.AsRaw()
-			}
-			if v, ok := d["document.content"]; ok {
-				c := v.AsString()
-				raw.content = &c
-			}
-			if v, ok := d["document.score"]; ok {
-				raw.score = v.AsRaw()
-			}
-			if v, ok := d["document.metadata"]; ok {
-				raw.metadata = valueObject(v)
-			}
-			s.docs = append(s.docs, r.document(raw))
-		})
+		s.hasDocs, s.docs = len(docs) > 0, r.oiDocuments(docs)
+		s.hasInputDocs, s.inputDocs = len(inDocs) > 0, r.oiDocuments(inDocs)
 		return
 	}
 	s.prompt, s.hasPrompt = messages(in)
@@ -272,6 +315,29 @@ func (r *rules) openInference(s *span, attrs pcommon.Map) {
 	if !s.hasAnswer && outputValue != "" && !strings.Contains(outputMime, "json") {
 		s.answer, s.hasAnswer = outputValue, true
 	}
+}
+
+// oiDocuments reads OpenInference's flattened documents.
+func (r *rules) oiDocuments(docs indexed) []document {
+	var out []document
+	docs.each(func(d map[string]pcommon.Value) {
+		raw := rawDocument{}
+		if v, ok := d["document.id"]; ok {
+			raw.id = v.AsRaw()
+		}
+		if v, ok := d["document.content"]; ok {
+			c := v.AsString()
+			raw.content = &c
+		}
+		if v, ok := d["document.score"]; ok {
+			raw.score = v.AsRaw()
+		}
+		if v, ok := d["document.metadata"]; ok {
+			raw.metadata = valueObject(v)
+		}
+		out = append(out, r.document(raw))
+	})
+	return out
 }
 
 // messages joins the text of OpenInference messages: message.content, or
@@ -316,70 +382,55 @@ func fieldTexts(x indexed, field string) (string, bool) {
 	return strings.Join(texts, "\n"), len(texts) > 0
 }
 
-// genAI reads a span under the OpenTelemetry GenAI conventions.
+// genAI reads a span under the OpenTelemetry GenAI conventions: a
+// retrieval (gen_ai.retrieval.documents, .query.text, gen_ai.data_source.id,
+// gen_ai.retrieval.top_k or the older gen_ai.request.top_k) or a datastore
+// tool call (execute_tool with gen_ai.tool.type datastore, its documents
+// in gen_ai.tool.call.result) is a stage; a model call is the generator.
 func (r *rules) genAI(s *span, attrs pcommon.Map) {
 	switch s.kind {
 	case "retrieval":
 		s.role = roleRetriever
-		v, ok := attrs.Get("gen_ai.retrieval.documents")
-		if !ok {
-			return
-		}
-		list, ok := valueJSON(v)
-		docs, isList := list.([]any)
-		if !ok || !isList {
-			return
-		}
-		s.hasDocs = true
-		for _, d := range docs {
-			s.docs = append(s.docs, r.document(jsonDocument(d)))
-		}
-	case "chat", "text_completion", "generate_content":
-		s.role = roleGenerator
-		var texts []string
-		for _, key := range []string{"gen_ai.system_instructions", "gen_ai.input.messages"} {
-			if v, ok := attrs.Get(key); ok {
-				if parsed, ok := valueJSON(v); ok {
-					if t, ok := messageText(parsed); ok {
-						texts = append(texts, t)
-					}
+		if v, ok := attrs.Get("gen_ai.retrieval.documents"); ok {
+			if list, ok := valueJSON(v); ok {
+				if docs, ok := documentList(list, true); ok {
+					r.setDocs(s, docs)
 				}
 			}
 		}
-		s.prompt, s.hasPrompt = strings.Join(texts, "\n"), len(texts) > 0
-		if v, ok := attrs.Get("gen_ai.output.messages"); ok {
-			if parsed, ok := valueJSON(v); ok {
-				s.answer, s.hasAnswer = messageText(parsed)
-			}
+		if v, ok := attrs.Get("gen_ai.retrieval.query.text"); ok {
+			s.query = v.AsString()
 		}
-		for _, key := range []string{"gen_ai.request.model", "gen_ai.response.model"} {
-			if v, ok := attrs.Get(key); ok {
-				s.model = v.AsString()
-			}
-		}
-		if v, ok := attrs.Get("gen_ai.usage.input_tokens"); ok {
-			s.tokens.Prompt = integer(v.AsRaw())
-		}
-		if v, ok := attrs.Get("gen_ai.usage.output_tokens"); ok {
-			s.tokens.Completion = integer(v.AsRaw())
-		}
-	case "embeddings", "execute_tool", "create_agent", "invoke_agent", "invoke_workflow":
+	case "execute_tool":
 		s.role = roleOther
+		if t, ok := attrs.Get("gen_ai.tool.type"); !ok || t.AsString() != "datastore" {
+			return
+		}
+		s.kind, s.role = "execute_tool (datastore)", roleRetriever
+		if res, ok := jsonOf(attrs, "gen_ai.tool.call.result"); ok {
+			if docs, ok := documentList(res, true); ok {
+				r.setDocs(s, docs)
+			}
+		}
+		if args, ok := jsonOf(attrs, "gen_ai.tool.call.arguments"); ok {
+			s.query = queryText(args, 0)
+		}
+	case "chat", "text_completion", "generate_content":
+		s.role = roleGenerator
+		r.genAIGeneration(s, attrs)
+		return
+	case "embeddings", "create_agent", "invoke_agent", "invoke_workflow":
+		s.role = roleOther
+		return
+	default:
+		return
 	}
-}
-
-// jsonDocument reads a document written as a JSON object: GenAI's
-// {id, score, content, metadata}, LangChain's {page_content | pageContent,
-// metadata, id}.
-func jsonDocument(v any) rawDocument {
-	m, _ := v.(map[string]any)
-	raw := rawDocument{id: m["id"], score: m["score"]}
-	raw.metadata, _ = m["metadata"].(map[string]any)
-	for _, key := range []string{"content", "page_content", "pageContent", "text"} {
-		if c, ok := m[key].(string); ok {
-			raw.content = &c
-			break
+	if v, ok := attrs.Get("gen_ai.data_source.id"); ok {
+		s.source = v.AsString()
+	}
+	for _, key := range []string{"gen_ai.retrieval.top_k", "gen_ai.request.top_k"} {
+		if v, ok := attrs.Get(key); ok && s.topK == nil {
+			s.topK = integer(v.AsRaw())
 		}
 	}
-	return raw
 }

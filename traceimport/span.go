@@ -32,8 +32,19 @@ type span struct {
 	start, end        int64 // unix nanoseconds; 0: unknown
 	place             place
 
+	conv Convention // the convention it was read under; "" for none or a documents rule
+	user bool       // read by a documents rule
+
 	docs    []document
 	hasDocs bool // the span recorded its documents (possibly none)
+	// inputDocs are a reranker's input documents, when it records them.
+	inputDocs    []document
+	hasInputDocs bool
+	query        string // a retrieval's query text, when recorded
+	source       string // a retrieval's data source id
+	topK         *int64 // how many documents a retrieval asked for
+
+	attrKeys []string // a span mapped to nothing: its attribute keys, for the report
 
 	prompt    string // generator: the exact input text
 	hasPrompt bool
@@ -84,6 +95,11 @@ type rawDocument struct {
 	metadata map[string]any
 }
 
+// relevanceScore is the metadata key where LangChain's rerankers (and
+// Python's, as relevance_score) put a document's score: the score of a
+// document that has none of its own, nor the metadata key given.
+const relevanceScore = "relevanceScore"
+
 // document applies the id, score and metadata rules to a raw document.
 func (r *rules) document(raw rawDocument) document {
 	d := document{}
@@ -104,6 +120,9 @@ func (r *rules) document(raw rawDocument) document {
 	score := raw.score
 	if score == nil && r.itemScore != "" {
 		score = raw.metadata[r.itemScore]
+	}
+	if score == nil {
+		score = firstOf(raw.metadata[relevanceScore], raw.metadata["relevance_score"])
 	}
 	if score != nil {
 		if f, ok := number(score); ok {

@@ -114,6 +114,11 @@ type Mapping struct {
 	// 0: DefaultCloseAfter for OTLP and EndOfInput for the exports, whose
 	// order carries no promise.
 	CloseAfter int
+	// Convention, when set, reads every OTLP span under that convention
+	// only; "": each span under the convention whose marker it carries.
+	Convention Convention
+	// Documents maps the retrieval lists of spans no convention reads.
+	Documents []DocumentsRule
 }
 
 // rules is a Mapping checked and compiled.
@@ -127,6 +132,7 @@ type rules struct {
 	citation   *regexp.Regexp
 	abstain    *regexp.Regexp
 	closeAfter int
+	docRules   []documentsRule
 }
 
 func (m Mapping) compile(f Format) (*rules, error) {
@@ -168,6 +174,17 @@ func (m Mapping) compile(f Format) (*rules, error) {
 		if name == trace.ContextStage {
 			return nil, fmt.Errorf("stage rename %s=%s: %q is the packed context, made from the generator span", span, name, trace.ContextStage)
 		}
+	}
+	if m.Convention != "" {
+		if _, err := ParseConvention(string(m.Convention)); err != nil {
+			return nil, &diag.OptionError{Option: "convention", Err: err}
+		}
+		if f != OTLP {
+			return nil, &diag.OptionError{Option: "convention", Value: string(m.Convention), Msg: "applies to OTLP spans only"}
+		}
+	}
+	if r.docRules, err = compileDocuments(m.Documents); err != nil {
+		return nil, err
 	}
 	if r.citation, r.abstain, err = m.Patterns(); err != nil {
 		return nil, err
@@ -244,6 +261,8 @@ type Settings struct {
 	Strict                                         bool
 	Stages                                         []string
 	CloseAfter                                     string
+	Convention                                     string   // as ParseConvention reads it
+	Documents                                      []string // as ParseDocuments reads them
 }
 
 // Mapping reads s into the Mapping over the corpus c (nil for none).
@@ -251,9 +270,16 @@ func (s Settings) Mapping(c *corpus.Corpus) (Mapping, error) {
 	m := Mapping{QueryID: s.QueryID, System: s.System, SystemFrom: s.SystemFrom, ItemID: s.ItemID,
 		ItemScore: s.ItemScore, Citation: s.Citation, Abstain: s.Abstain, Strict: s.Strict, Corpus: c}
 	var err error
-	if m.Stages, err = ParseStages(s.Stages); err == nil {
-		m.CloseAfter, err = ParseCloseAfter(s.CloseAfter)
+	if m.Stages, err = ParseStages(s.Stages); err != nil {
+		return m, err
 	}
+	if m.CloseAfter, err = ParseCloseAfter(s.CloseAfter); err != nil {
+		return m, err
+	}
+	if m.Convention, err = ParseConvention(s.Convention); err != nil {
+		return m, &diag.OptionError{Option: "convention", Err: err}
+	}
+	m.Documents, err = ParseDocuments(s.Documents)
 	return m, err
 }
 

@@ -242,7 +242,7 @@ func TestProblems(t *testing.T) {
 		names string
 	}{
 		{"unknown kind", otlp(t, root("A", "a0", 20, "q"), sp{"A", "a1", "a0", "GET /x", 1, 2, map[string]any{"http.method": "GET"}}, retriever("A", "a2", "a0", "r", 5, "d1")),
-			UnknownKind, "GET /x (no openinference.span.kind or gen_ai.operation.name)"},
+			UnknownKind, "GET /x (no convention's attributes)"},
 		{"no documents", otlp(t, root("A", "a0", 20, "q"), retriever("A", "a1", "a0", "empty", 5), llm("A", "a2", "a0", 10, ctx, "x")), NoDocuments, "empty"},
 		{"no id", otlp(t, root("A", "a0", 20, "q"), sp{"A", "a1", "a0", "r", 1, 2, map[string]any{"openinference.span.kind": "RETRIEVER",
 			"retrieval.documents.0.document.content": "some passage"}}), NoItemID, "r"},

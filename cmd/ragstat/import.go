@@ -14,15 +14,17 @@ import (
 // mappingFlags say how foreign traces (OTLP, LangSmith, Langfuse) become
 // ragstat traces; import, stages, compare and pool take them.
 type mappingFlags struct {
-	QueryID         string `placeholder:"KEY" help:"Where a trace's query id is: an attribute (session.id), metadata.NAME, resource.NAME or reference_example_id. Default: metadata.query_id, session.id, gen_ai.conversation.id, else the trace id."`
-	System          string `placeholder:"NAME" help:"The system the traces belong to."`
-	SystemFrom      string `placeholder:"KEY" help:"Where the system's name is, as --query-id (default: metadata.system, resource.service.name, else the file's name)."`
-	ItemID          string `placeholder:"metadata.KEY" help:"For documents without an id: the metadata key holding it (else a content hash, with a warning)."`
-	ItemScore       string `placeholder:"metadata.KEY" help:"For documents without a score: the metadata key holding it."`
-	CitationPattern string `placeholder:"REGEX" help:"Finds cited ids in the answer (first group). Default: \\[([^\\]\\s]+)\\]."`
-	AbstainPattern  string `placeholder:"REGEX" help:"The answer abstains when it matches (without it abstention is not recorded)."`
-	Strict          bool   `help:"Make every span or trace that cannot be mapped an error."`
-	CloseAfter      string `placeholder:"N|end" help:"Records a complete trace stays open for late spans (default: 1000 for OTLP, end of input for exports)."`
+	QueryID         string   `placeholder:"KEY" help:"Where a trace's query id is: an attribute (session.id), metadata.NAME, resource.NAME or reference_example_id. Default: metadata.query_id, session.id, gen_ai.conversation.id, else the trace id."`
+	System          string   `placeholder:"NAME" help:"The system the traces belong to."`
+	SystemFrom      string   `placeholder:"KEY" help:"Where the system's name is, as --query-id (default: metadata.system, resource.service.name, else the file's name)."`
+	ItemID          string   `placeholder:"metadata.KEY" help:"For documents without an id: the metadata key holding it (else a content hash, with a warning)."`
+	ItemScore       string   `placeholder:"metadata.KEY" help:"For documents without a score: the metadata key holding it."`
+	CitationPattern string   `placeholder:"REGEX" help:"Finds cited ids in the answer (first group). Default: \\[([^\\]\\s]+)\\]."`
+	AbstainPattern  string   `placeholder:"REGEX" help:"The answer abstains when it matches (without it abstention is not recorded)."`
+	Strict          bool     `help:"Make every span or trace that cannot be mapped an error."`
+	CloseAfter      string   `placeholder:"N|end" help:"Records a complete trace stays open for late spans (default: 1000 for OTLP, end of input for exports)."`
+	Convention      string   `placeholder:"NAME" help:"Read every OTLP span under one convention: openinference, langfuse, openllmetry or genai (default: auto, each span under the convention whose attributes it carries)."`
+	Documents       []string `placeholder:"SPAN=ATTRIBUTE[:JSONPATH]" sep:"none" help:"Spans called SPAN are retrieval stages whose documents are in ATTRIBUTE (JSON), at JSONPATH ($, .field, [*], [n]) (repeatable)."`
 }
 
 // stageFlags rename or leave out the stages of foreign traces (pool's
@@ -35,7 +37,7 @@ type stageFlags struct {
 func (f *mappingFlags) traceSettings(renames stageFlags) traceimport.Settings {
 	return traceimport.Settings{QueryID: f.QueryID, System: f.System, SystemFrom: f.SystemFrom, ItemID: f.ItemID,
 		ItemScore: f.ItemScore, Citation: f.CitationPattern, Abstain: f.AbstainPattern, Strict: f.Strict,
-		Stages: renames.Stage, CloseAfter: f.CloseAfter}
+		Stages: renames.Stage, CloseAfter: f.CloseAfter, Convention: f.Convention, Documents: f.Documents}
 }
 
 // traceFormats are the trace formats commands read, foreign traces mapped

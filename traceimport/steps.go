@@ -1,0 +1,146 @@
+package traceimport
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/ragstat/ragstat/diag"
+	"github.com/ragstat/ragstat/trace"
+)
+
+// searchSteps groups the retrieval spans, in pipeline order, into stages:
+// spans of one name that are siblings (under one parent span, or under
+// parents of one name that are siblings themselves, as an agent's tool
+// spans that each wrap a retriever) are the calls of one search step, in
+// the order they ran, placed where the first ran; every other span is a
+// stage of its own.
+func searchSteps(spans, retrievers []*span) [][]*span {
+	byID := make(map[string]*span, len(spans))
+	for _, s := range spans {
+		byID[s.id] = s
+	}
+	anchor := func(s *span) string {
+		p := byID[s.parent]
+		if p == nil {
+			return "\x00" + s.parent
+		}
+		if p.role != roleRetriever && p.parent != "" {
+			return p.name + "\x00" + p.parent
+		}
+		return "\x00" + p.id
+	}
+	var out [][]*span
+	at := map[string]int{}
+	for _, s := range retrievers {
+		key := s.name + "\x00" + anchor(s)
+		if i, ok := at[key]; ok && s.parent != "" {
+			out[i] = append(out[i], s)
+			continue
+		}
+		at[key] = len(out)
+		out = append(out, []*span{s})
+	}
+	for _, calls := range out {
+		slices.SortStableFunc(calls, func(x, y *span) int { return int(min(max(x.start-y.start, -1), 1)) })
+	}
+	return out
+}
+
+// stageName is a stage's name made unique in its trace: a name given
+// before, or the context stage's, is numbered (name-2) and noted.
+func (a *assembler) stageName(names map[string]int, name string, at place) string {
+	if names[name]++; names[name] > 1 || name == trace.ContextStage {
+		a.man.note(StageRenamed, at, name)
+		name = fmt.Sprintf("%s-%d", name, names[name])
+	}
+	return name
+}
+
+// step makes the stage of a search step's calls (one call: the span's
+// stage), and returns the documents kept: the union of the calls, each
+// item where it was first returned, with the ids of each call.
+func (a *assembler) step(calls []*span, name string, errs *diag.List) (*trace.Stage, []document) {
+	var st *trace.Stage
+	var kept []document
+	index := map[string]bool{}
+	for _, s := range calls {
+		if !s.hasDocs {
+			errs.Add(a.man.problem(a.r, NoDocuments, s.place, s.id, s.name))
+		}
+		one, docs := a.stage(s, name, errs)
+		if len(calls) == 1 {
+			return one, docs
+		}
+		if st == nil {
+			st = &trace.Stage{Name: name, Items: []trace.Item{}}
+		}
+		st.Calls = append(st.Calls, trace.Call{Query: s.query, IDs: one.IDs()})
+		for i, it := range one.Items {
+			if !index[it.ID] {
+				index[it.ID] = true
+				st.Items = append(st.Items, it)
+				kept = append(kept, docs[i])
+			}
+		}
+	}
+	a.man.SearchCalls += len(calls)
+	a.man.note(SearchStep, calls[0].place, fmt.Sprintf("%s (%d calls)", name, len(calls)))
+	return st, kept
+}
+
+// sameIDs tells whether a stage lists exactly the documents' ids, in
+// order (nil: no stage).
+func sameIDs(st *trace.Stage, docs []document) bool {
+	if st == nil || len(st.Items) != len(docs) {
+		return false
+	}
+	for i, d := range docs {
+		if st.Items[i].ID != d.id {
+			return false
+		}
+	}
+	return true
+}
+
+// stageMeta is what retrieval spans said of their search: the query
+// text (one a call), the data source, the number of documents asked for.
+type stageMeta struct {
+	Queries    []string `json:"queries,omitempty"`
+	DataSource string   `json:"data_source,omitempty"`
+	TopK       *int64   `json:"top_k,omitempty"`
+}
+
+func stageMetaOf(calls []*span) *stageMeta {
+	var m stageMeta
+	for _, s := range calls {
+		if s.query != "" {
+			m.Queries = append(m.Queries, s.query)
+		}
+		if m.DataSource == "" {
+			m.DataSource = s.source
+		}
+		if m.TopK == nil {
+			m.TopK = s.topK
+		}
+	}
+	if len(m.Queries) == 0 && m.DataSource == "" && m.TopK == nil {
+		return nil
+	}
+	return &m
+}
+
+// conventions lists the conventions a trace's spans were read under.
+func conventions(spans []*span) []string {
+	var out []string
+	for _, s := range spans {
+		c := string(s.conv)
+		if s.user {
+			c = mappedConvention
+		}
+		if c != "" && !slices.Contains(out, c) {
+			out = append(out, c)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
