@@ -69,7 +69,7 @@ var pipeline = []struct {
 // them and checks what `ragstat stages` makes of them against numbers
 // worked out by hand (see stagesByHand).
 func TestLangChainPipeline(t *testing.T) {
-	dir := nodeProject(t)
+	dir := nodeProject(t, filepath.Join("testdata", "langchain"), "")
 	bin := buildRagstat(t)
 	spans := filepath.Join(t.TempDir(), "spans.otlp.jsonl")
 	c := startCollect(t, bin, spans)
@@ -90,45 +90,62 @@ func TestLangChainPipeline(t *testing.T) {
 	checkStages(t, bin, dir, spans)
 }
 
-// nodeProject returns the directory of the npm project with its packages
-// installed: testdata/langchain itself when `npm ci` was run there (as
-// .ci/run does), else a copy installed here with npm ci. Without node and
-// npm the test is skipped, unless CI is set.
-func nodeProject(t *testing.T) string {
+// nodeProject returns the directory of the npm project sub of root (root
+// itself when sub is ""), with its packages installed: the project itself
+// when `npm ci` was run there (as .ci/run does). Without them, or without
+// node and npm, the test is skipped, unless CI is set: then the project's
+// files and root's are copied here and installed with npm ci.
+func nodeProject(t *testing.T, root, sub string) string {
 	t.Helper()
+	ci := os.Getenv("CI") != ""
 	for _, tool := range []string{"node", "npm"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			if os.Getenv("CI") != "" {
+			if ci {
 				t.Fatalf("CI is set but %s is missing", tool)
 			}
 			t.Skipf("%s is missing", tool)
 		}
 	}
-	src, err := filepath.Abs(filepath.Join("testdata", "langchain"))
+	src, err := filepath.Abs(filepath.Join(root, sub))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(src, "node_modules", ".package-lock.json")); err == nil {
 		return src
 	}
+	if !ci {
+		t.Skipf("%s has no node_modules: run npm ci --prefix %s (CI does)", src, filepath.Join(root, sub))
+	}
 	dir := t.TempDir()
-	for _, f := range []string{"package.json", "package-lock.json", "pipeline.mjs", "data.json"} {
-		b, err := os.ReadFile(filepath.Join(src, f))
+	for _, d := range []string{"", sub} {
+		entries, err := os.ReadDir(filepath.Join(root, d))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
 			t.Fatal(err)
+		}
+		for _, e := range entries {
+			if !e.Type().IsRegular() {
+				continue
+			}
+			b, err := os.ReadFile(filepath.Join(root, d, e.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, d, e.Name()), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "npm", "ci", "--no-audit", "--no-fund")
-	cmd.Dir = dir
+	cmd.Dir = filepath.Join(dir, sub)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("npm ci: %v\n%s", err, out)
 	}
-	return dir
+	return filepath.Join(dir, sub)
 }
 
 // buildRagstat builds the command once for the tests of the package.
@@ -235,9 +252,9 @@ type span struct {
 	attrs                                 map[string]any
 }
 
-// checkSpans reads the collected file and checks every trace of both
-// systems against the hand-worked pipeline.
-func checkSpans(t *testing.T, path string) {
+// readSpans reads a file `ragstat collect` wrote: the requests per system
+// (resource service.name) and the spans of each system's traces.
+func readSpans(t *testing.T, path string) (map[string]int, map[string]map[string][]span) {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -266,6 +283,14 @@ func checkSpans(t *testing.T, path string) {
 			}
 		}
 	}
+	return requests, traces
+}
+
+// checkSpans reads the collected file and checks every trace of both
+// systems against the hand-worked pipeline.
+func checkSpans(t *testing.T, path string) {
+	t.Helper()
+	requests, traces := readSpans(t, path)
 	// SimpleSpanProcessor sends each span on its own; the batches hold 8.
 	if requests["rag-json"] != 30 || requests["rag-proto"] < 4 || requests["rag-proto"] > 30 {
 		t.Errorf("requests per system: %v; want 30 from rag-json, 4 to 30 from rag-proto", requests)
@@ -439,6 +464,7 @@ type stagesResult struct {
 			Answers struct {
 				Cited             int
 				CitedNotInContext []struct{ Query, Item string } `json:"cited_not_in_context"`
+				FalseAbstentions  int                            `json:"false_abstentions"`
 			}
 		}
 	}
@@ -458,7 +484,7 @@ func checkStages(t *testing.T, bin, project, spans string) {
 		return p
 	}
 	judgments, topics := write("judgments.jsonl", judgmentsJSONL), write("topics.jsonl", topicsJSONL)
-	corpus := write("corpus.jsonl", corpusOf(t, project))
+	corpus := write("corpus.jsonl", corpusOf(t, filepath.Join(project, "data.json")))
 	traces := filepath.Join(dir, "traces.jsonl")
 	_, msg := ragstat(t, bin, "import", "otlp", spans, "--item-id", "metadata.id", "--stage", "KeywordRetriever=candidates",
 		"--stage", "RerankRetriever=reranked", "--corpus", corpus, "--out", traces)
@@ -561,10 +587,11 @@ func checkRetained(t *testing.T, traces string) {
 	}
 }
 
-// corpusOf writes the pipeline's passages as a ragstat corpus.
-func corpusOf(t *testing.T, project string) string {
+// corpusOf writes the passages of a pipeline's data file as a ragstat
+// corpus.
+func corpusOf(t *testing.T, dataFile string) string {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join(project, "data.json"))
+	raw, err := os.ReadFile(dataFile)
 	if err != nil {
 		t.Fatal(err)
 	}
