@@ -1,0 +1,262 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
+	"go.opentelemetry.io/otel/sdk/resource"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	oteltrace "go.opentelemetry.io/otel/trace"
+
+	"github.com/ragstat/ragstat/trace"
+)
+
+// exampleData is what the Go services read of ../examples/data.json: the
+// passages' text and the queries' text by id.
+func exampleData(t *testing.T) (passages, queries map[string]string) {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join("..", "examples", "data.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var data struct {
+		Passages []struct {
+			Text     string
+			Metadata struct{ ID string }
+		}
+		Queries []struct{ ID, Text string }
+	}
+	if err := json.Unmarshal(raw, &data); err != nil {
+		t.Fatal(err)
+	}
+	passages, queries = map[string]string{}, map[string]string{}
+	for _, p := range data.Passages {
+		passages[p.Metadata.ID] = p.Text
+	}
+	for _, q := range data.Queries {
+		queries[q.ID] = q.Text
+	}
+	return passages, queries
+}
+
+// genAIProvider is an OpenTelemetry Go SDK tracer provider exporting
+// through the OTLP/HTTP exporter (protobuf, gzip, batched) to collect.
+func genAIProvider(t *testing.T, endpoint, system string) *sdktrace.TracerProvider {
+	t.Helper()
+	exp, err := otlptracehttp.New(context.Background(), otlptracehttp.WithEndpointURL(endpoint+"/v1/traces"),
+		otlptracehttp.WithCompression(otlptracehttp.GzipCompression))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sdktrace.NewTracerProvider(sdktrace.WithBatcher(exp),
+		sdktrace.WithResource(resource.NewSchemaless(attribute.String("service.name", system))))
+}
+
+// documentsJSON is a list as gen_ai.retrieval.documents records it: a
+// JSON array of {id, score}.
+func documentsJSON(t *testing.T, list []scored) string {
+	t.Helper()
+	type doc struct {
+		ID    string  `json:"id"`
+		Score float64 `json:"score"`
+	}
+	docs := []doc{}
+	for _, s := range list {
+		docs = append(docs, doc{s.id, s.score})
+	}
+	b, err := json.Marshal(docs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// messagesJSON is a GenAI message list (gen_ai.input.messages or
+// gen_ai.output.messages): role and text pairs, each a message of one
+// text part.
+func messagesJSON(t *testing.T, finish string, roleText ...string) string {
+	t.Helper()
+	type part struct {
+		Type    string `json:"type"`
+		Content string `json:"content"`
+	}
+	type message struct {
+		Role         string `json:"role"`
+		Parts        []part `json:"parts"`
+		FinishReason string `json:"finish_reason,omitempty"`
+	}
+	var msgs []message
+	for i := 0; i+1 < len(roleText); i += 2 {
+		msgs = append(msgs, message{roleText[i], []part{{"text", roleText[i+1]}}, finish})
+	}
+	b, err := json.Marshal(msgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// chat records a chat span of the fake model: the system message holds the
+// context as "[id] text" blocks separated by a blank line.
+func chat(t *testing.T, ctx context.Context, tr oteltrace.Tracer, question, answer string, contextIDs, texts []string) {
+	t.Helper()
+	var blocks []string
+	for i, text := range texts {
+		blocks = append(blocks, "["+contextIDs[i]+"] "+text)
+	}
+	system := "Answer from the context only and cite passages as [id].\n\nContext:\n" + strings.Join(blocks, "\n\n")
+	_, sp := tr.Start(ctx, "chat fake-chat", oteltrace.WithSpanKind(oteltrace.SpanKindClient), oteltrace.WithAttributes(
+		attribute.String("gen_ai.operation.name", "chat"),
+		attribute.String("gen_ai.provider.name", "fake"),
+		attribute.String("gen_ai.request.model", "fake-chat"),
+		attribute.String("gen_ai.input.messages", messagesJSON(t, "", "system", system, "user", question)),
+		attribute.String("gen_ai.output.messages", messagesJSON(t, "stop", "assistant", answer)),
+	))
+	sp.End()
+}
+
+// TestGenAIService: a Go service traced with the OpenTelemetry Go SDK
+// alone, under the GenAI conventions, runs the example pipeline worked out
+// by hand (see examples): per query a workflow span holding a GenAI
+// retrieval span (gen_ai.retrieval.documents, ids and scores, no text),
+// the service's own rerank span (its list in an attribute of its own,
+// which --documents maps) and a chat span whose system message holds the
+// packed context; the query id is an attribute of the workflow span. No
+// budget is recorded. The spans go through the Go OTLP/HTTP exporter to
+// collect, and `ragstat stages` must find the hand-worked numbers.
+func TestGenAIService(t *testing.T) {
+	bin := buildRagstat(t)
+	spans := filepath.Join(t.TempDir(), "spans.otlp.jsonl")
+	c := startCollect(t, bin, spans)
+	_, queries := exampleData(t)
+	tp := genAIProvider(t, c.endpoint, "go-genai")
+	tr := tp.Tracer("rag-service")
+	ctx := context.Background()
+	for _, q := range examples {
+		qctx, root := tr.Start(ctx, "invoke_workflow rag", oteltrace.WithAttributes(
+			attribute.String("gen_ai.operation.name", "invoke_workflow"),
+			attribute.String("gen_ai.agent.name", "rag"),
+			attribute.String("app.query_id", q.query)))
+		_, ret := tr.Start(qctx, "retrieval keyword-index", oteltrace.WithAttributes(
+			attribute.String("gen_ai.operation.name", "retrieval"),
+			attribute.String("gen_ai.data_source.id", "keyword-index"),
+			attribute.String("gen_ai.retrieval.query.text", queries[q.query]),
+			attribute.Int("gen_ai.retrieval.top_k", 4),
+			attribute.String("gen_ai.retrieval.documents", documentsJSON(t, q.candidates))))
+		ret.End()
+		_, rr := tr.Start(qctx, "rerank", oteltrace.WithAttributes(
+			attribute.Int("app.rerank.top_k", 3),
+			attribute.String("app.rerank.documents", documentsJSON(t, q.reranked))))
+		rr.End()
+		chat(t, qctx, tr, queries[q.query], q.answer, q.contextIDs(), q.context)
+		root.End()
+	}
+	if err := tp.Shutdown(ctx); err != nil {
+		t.Fatalf("exporting: %v", err)
+	}
+	if msg := c.stop(t); !strings.Contains(msg, "(16 spans) written") || !strings.Contains(msg, ", 0 refused") {
+		t.Errorf("collect said %q; want 16 spans (4 a query), none refused", msg)
+	}
+	checkExampleStages(t, bin, spans, "genai", []string{"--query-id", "app.query_id",
+		"--documents", "rerank=app.rerank.documents",
+		"--stage", "retrieval keyword-index=candidates", "--stage", "rerank=reranked"}, "go-genai")
+}
+
+// The agent of TestGenAIAgent answers q2 ("Can clearance items from 2024
+// be refunded?") after three searches of one tool, each a GenAI retrieval
+// span under the agent's span, then packs p2 and p1 whole:
+//
+//	call 1 "clearance items refund": p2, p6   union p2 p6        R 1/2, new relevant p2
+//	call 2 "refund policy 2024":     p3, p2   union + p3         R 1/2, p2 a duplicate
+//	call 3 "refund window days":     p1, p3   union + p1         R 1,   new relevant p1, p3 a duplicate
+//
+// (q2's relevant items are p2 and p1; p3 is stale and judged 0, p6
+// unjudged.) The first relevant item comes with call 1; the union holds
+// both relevant items, the context both, the answer cites p2 only.
+var agentCalls = []struct {
+	query string
+	found []scored
+}{
+	{"clearance items refund", []scored{{"p2", 0.9}, {"p6", 0.4}}},
+	{"refund policy 2024", []scored{{"p3", 0.8}, {"p2", 0.7}}},
+	{"refund window days", []scored{{"p1", 0.9}, {"p3", 0.5}}},
+}
+
+// TestGenAIAgent: an agent traced with the OpenTelemetry Go SDK under the
+// GenAI conventions searches three times (sibling retrieval spans of one
+// name under its invoke_agent span) before it answers. The import must
+// make the three calls one search step, each call's ids in order, and not
+// three stages.
+func TestGenAIAgent(t *testing.T) {
+	bin := buildRagstat(t)
+	spans := filepath.Join(t.TempDir(), "spans.otlp.jsonl")
+	c := startCollect(t, bin, spans)
+	passages, queries := exampleData(t)
+	tp := genAIProvider(t, c.endpoint, "go-agent")
+	tr := tp.Tracer("support-agent")
+	ctx := context.Background()
+	actx, agent := tr.Start(ctx, "invoke_agent support", oteltrace.WithAttributes(
+		attribute.String("gen_ai.operation.name", "invoke_agent"),
+		attribute.String("gen_ai.agent.name", "support"),
+		attribute.String("app.query_id", "q2")))
+	for _, call := range agentCalls {
+		_, sp := tr.Start(actx, "retrieval kb", oteltrace.WithAttributes(
+			attribute.String("gen_ai.operation.name", "retrieval"),
+			attribute.String("gen_ai.data_source.id", "kb"),
+			attribute.String("gen_ai.retrieval.query.text", call.query),
+			attribute.Int("gen_ai.retrieval.top_k", 2),
+			attribute.String("gen_ai.retrieval.documents", documentsJSON(t, call.found))))
+		sp.End()
+	}
+	chat(t, actx, tr, queries["q2"], "No: clearance items are final sale [p2].", []string{"p2", "p1"}, []string{passages["p2"], passages["p1"]})
+	agent.End()
+	if err := tp.Shutdown(ctx); err != nil {
+		t.Fatalf("exporting: %v", err)
+	}
+	if msg := c.stop(t); !strings.Contains(msg, "(5 spans) written") || !strings.Contains(msg, ", 0 refused") {
+		t.Errorf("collect said %q; want 5 spans, none refused", msg)
+	}
+	corpus := filepath.Join(t.TempDir(), "corpus.jsonl")
+	if err := os.WriteFile(corpus, []byte(corpusOf(t, filepath.Join("..", "examples", "data.json"))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	traces := filepath.Join(t.TempDir(), "traces.jsonl")
+	_, msg := ragstat(t, bin, "import", "otlp", spans, "--query-id", "app.query_id", "--corpus", corpus, "--out", traces)
+	if !strings.Contains(msg, "imported 1 traces") || !strings.Contains(msg, "conventions: genai") {
+		t.Errorf("import said %q", msg)
+	}
+	raw, err := os.ReadFile(traces)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got trace.Trace
+	if err := json.Unmarshal(raw, &got); err != nil {
+		t.Fatal(err)
+	}
+	var stages []string
+	for _, st := range got.Stages {
+		stages = append(stages, st.Name)
+	}
+	if len(got.Stages) != 2 || got.Stages[1].Name != trace.ContextStage {
+		t.Fatalf("stages %v; want one search step and the context", stages)
+	}
+	step := got.Stages[0]
+	if !slices.Equal(step.IDs(), []string{"p2", "p6", "p3", "p1"}) || len(step.Calls) != len(agentCalls) {
+		t.Fatalf("the search step holds %v in %d calls; want the union p2 p6 p3 p1 of 3 calls", step.IDs(), len(step.Calls))
+	}
+	for i, call := range agentCalls {
+		if got := step.Calls[i]; got.Query != call.query || !slices.Equal(got.IDs, ids(call.found)) {
+			t.Errorf("call %d: %q %v, want %q %v", i+1, got.Query, got.IDs, call.query, ids(call.found))
+		}
+	}
+	if ctx := got.Stage(trace.ContextStage).IDs(); !slices.Equal(ctx, []string{"p2", "p1"}) {
+		t.Errorf("context %v, want p2 p1", ctx)
+	}
+}
