@@ -195,7 +195,7 @@ var endpointLine = regexp.MustCompile(`OTEL_EXPORTER_OTLP_ENDPOINT=(http://\S+)`
 // startCollect starts `ragstat collect` on a free loopback port.
 func startCollect(t *testing.T, bin, out string) *collector {
 	t.Helper()
-	cmd := exec.Command(bin, "collect", "--addr", "127.0.0.1:0", "--out", out)
+	cmd := exec.Command(bin, "collect", "--addr", "127.0.0.1:0", "--grpc-addr", "127.0.0.1:0", "--out", out)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -31,7 +31,7 @@ func Import(f Format, files []*input.File, m Mapping, emit func(*trace.Trace) er
 		names = append(names, file.Name)
 	}
 	a := &assembler{r: r, man: newManifest(f, names, r), emit: emit, format: f,
-		open: map[string]*openTrace{}, closed: map[string]bool{}, written: map[[2]string]string{}}
+		open: map[string]*openTrace{}, closed: map[string]bool{}, written: map[[2]string]string{}, turns: map[[2]string]int{}}
 	var errs diag.List
 	for _, file := range files {
 		if errs.Add(read(file, r, a.record)) {
@@ -42,6 +42,9 @@ func Import(f Format, files []*input.File, m Mapping, emit func(*trace.Trace) er
 		errs.Add(a.end())
 	}
 	a.man.finish()
+	if errs.Len() == 0 {
+		errs.Add(a.man.nothingMapped(r.Convention))
+	}
 	errs.Sort()
 	return a.man, errs.Err()
 }
@@ -79,6 +82,7 @@ type assembler struct {
 	closed  map[string]bool
 	ready   []readyTrace         // complete traces, by the record they completed on
 	written map[[2]string]string // (query, system) -> trace id
+	turns   map[[2]string]int    // (conversation, system) -> turns closed
 	seq     int
 	touched []*openTrace
 }
@@ -149,6 +153,7 @@ func (a *assembler) add(s *span) error {
 	}
 	t.spans = append(t.spans, s)
 	t.ids[s.id] = true
+	a.man.seen(s)
 	delete(t.wanted, s.id)
 	if s.parent == "" {
 		t.root = true

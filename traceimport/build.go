@@ -39,12 +39,16 @@ func (a *assembler) build(t *openTrace) (*trace.Trace, error) {
 	out := &trace.Trace{Latency: map[string]float64{}, File: at.file, Line: at.line}
 	out.Query = a.queryID(t, spans, &errs)
 	out.System = a.system(spans)
+	conversation, turn := a.turn(spans, out.System)
+	if turn > 1 && out.Query == conversation && r.QueryID == "" {
+		out.Query = fmt.Sprintf("%s#%d", conversation, turn)
+	}
 	stageOrder(spans, retrievers)
 	var last *trace.Stage
 	var lastDocs []document
 	known := map[string]bool{}
 	names := map[string]int{}
-	meta := traceMeta{Source: a.format, TraceID: t.id, Conventions: conventions(spans)}
+	meta := traceMeta{Source: a.format, TraceID: t.id, Conventions: conventions(spans), Conversation: conversation, Turn: turn}
 	for _, calls := range searchSteps(spans, retrievers) {
 		s := calls[0]
 		name := s.name
@@ -57,6 +61,7 @@ func (a *assembler) build(t *openTrace) (*trace.Trace, error) {
 		if s.hasInputDocs && !sameIDs(last, s.inputDocs) {
 			in := &span{id: s.id, name: s.name + " input", place: s.place, docs: s.inputDocs}
 			st, docs := a.stage(in, a.stageName(names, in.name, s.place), &errs)
+			a.man.Lists++
 			out.Stages = append(out.Stages, *st)
 			last, lastDocs = &out.Stages[len(out.Stages)-1], docs
 		}

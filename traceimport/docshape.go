@@ -64,7 +64,7 @@ func isDocument(v any) bool {
 
 // documentList reads a value that is a list of documents: a list whose
 // every element has a document's shape (isDocument), or an object whose
-// "documents", "nodes", "sourceNodes" or "output" is one. Under loose, a
+// "documents", "nodes" or "output" is one. Under loose, a
 // list of any objects (or none) is taken, for spans that say they
 // retrieve; otherwise an empty list is no evidence and is refused.
 func documentList(v any, loose bool) ([]rawDocument, bool) {
@@ -74,7 +74,7 @@ func documentList(v any, loose bool) ([]rawDocument, bool) {
 		if !isMap {
 			return nil, false
 		}
-		for _, key := range []string{"documents", "nodes", "sourceNodes", "output"} {
+		for _, key := range []string{"documents", "nodes", "output"} {
 			if list, ok = m[key].([]any); ok {
 				break
 			}

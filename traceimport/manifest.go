@@ -19,6 +19,9 @@ type Manifest struct {
 	Records int           `json:"records"` // lines, requests or runs read
 	Spans   int           `json:"spans"`
 	Traces  int           `json:"traces"` // ragstat traces written
+	// Lists counts the retrieval stages written that list their
+	// documents (possibly none): an import with none is an error.
+	Lists int `json:"retrieval_lists"`
 	// SearchCalls counts the retrieval calls read as calls of search
 	// steps (several under one agent or chain span), not as stages.
 	SearchCalls int `json:"search_calls,omitempty"`
@@ -34,7 +37,11 @@ type Manifest struct {
 	Problems []Problem     `json:"problems"`
 	// Notes are choices made for a trace that no flag decides otherwise
 	// (several generators, a repeated stage name); never errors.
-	Notes    []Problem `json:"notes"`
+	Notes []Problem `json:"notes"`
+	// Unmapped lists the attribute keys seen on spans mapped to nothing
+	// (OTLP), the most common first.
+	Unmapped []KeySeen `json:"unmapped_keys,omitempty"`
+	keys     map[string]*KeySeen
 	problems map[Kind]*Problem
 	notes    map[Kind]*Problem
 }
@@ -103,7 +110,7 @@ const maxNames = 10
 
 func newManifest(f Format, files []string, r *rules) *Manifest {
 	m := &Manifest{Format: f, Files: files, QueryID: map[string]int{}, System: map[string]int{},
-		problems: map[Kind]*Problem{}, notes: map[Kind]*Problem{}}
+		problems: map[Kind]*Problem{}, notes: map[Kind]*Problem{}, keys: map[string]*KeySeen{}}
 	rec := &m.Mapping
 	rec.QueryID = r.queryKeys
 	rec.System = r.System
@@ -177,6 +184,9 @@ func count(to map[Kind]*Problem, k Kind, at place, name string) {
 // finish sorts what was gathered.
 func (m *Manifest) finish() {
 	m.Problems, m.Notes = sorted(m.problems), sorted(m.notes)
+	if len(m.keys) > 0 {
+		m.Unmapped = sortKeys(m.keys)
+	}
 }
 
 func sorted(from map[Kind]*Problem) []Problem {

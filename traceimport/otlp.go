@@ -173,8 +173,11 @@ func (r *rules) otlpSpan(sp ptrace.Span, res pcommon.Map, at place) (*span, erro
 			s.kind = "no " + string(r.Convention) + " attributes"
 		}
 	}
-	if s.role != roleRetriever && s.role != roleGenerator {
-		s.attrKeys = attrKeys(attrs)
+	switch s.role {
+	case roleUnknown:
+		s.attrKeys = attrKeys(attrs, false)
+	case roleOther:
+		s.attrKeys = attrKeys(attrs, true)
 	}
 	return s, nil
 }
@@ -205,15 +208,22 @@ func otlpMetadata(metadata map[string]any, attrs pcommon.Map) finder {
 // maxAttrKeys bounds the attribute keys kept of one unmapped span.
 const maxAttrKeys = 32
 
-// attrKeys lists a span's attribute keys (at most maxAttrKeys), for the
-// report of what unmapped spans carry.
-func attrKeys(attrs pcommon.Map) []string {
-	var keys []string
-	for k := range attrs.All() {
+// attrKeys lists a span's attribute keys (at most maxAttrKeys), or only
+// those holding JSON, for the report of what unmapped spans carry.
+func attrKeys(attrs pcommon.Map, onlyJSON bool) []attrKey {
+	var keys []attrKey
+	for k, v := range attrs.All() {
 		if len(keys) == maxAttrKeys {
 			break
 		}
-		keys = append(keys, k)
+		isJSON := v.Type() == pcommon.ValueTypeMap || v.Type() == pcommon.ValueTypeSlice
+		if v.Type() == pcommon.ValueTypeStr {
+			t := strings.TrimSpace(v.Str())
+			isJSON = len(t) > 1 && (t[0] == '[' || t[0] == '{') && json.Valid([]byte(t))
+		}
+		if isJSON || !onlyJSON {
+			keys = append(keys, attrKey{k, isJSON})
+		}
 	}
 	return keys
 }

@@ -44,7 +44,7 @@ type span struct {
 	source       string // a retrieval's data source id
 	topK         *int64 // how many documents a retrieval asked for
 
-	attrKeys []string // a span mapped to nothing: its attribute keys, for the report
+	attrKeys []attrKey // a span mapped to nothing: its attribute keys, for the report
 
 	prompt    string // generator: the exact input text
 	hasPrompt bool

@@ -63,6 +63,9 @@ func (a *assembler) step(calls []*span, name string, errs *diag.List) (*trace.St
 	var st *trace.Stage
 	var kept []document
 	index := map[string]bool{}
+	if slices.ContainsFunc(calls, func(s *span) bool { return s.hasDocs }) {
+		a.man.Lists++
+	}
 	for _, s := range calls {
 		if !s.hasDocs {
 			errs.Add(a.man.problem(a.r, NoDocuments, s.place, s.id, s.name))
@@ -143,4 +146,21 @@ func conventions(spans []*span) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// turn places a trace in its conversation: the first conversation key any
+// span holds, and the trace's turn in it for its system, counted from 1 in
+// the order traces close; "" and 0 when no span holds one.
+func (a *assembler) turn(spans []*span, system string) (string, int) {
+	off := len(a.r.queryKeys) + len(a.r.systemKeys)
+	for i := range ConversationKeys {
+		for _, s := range spans {
+			if v := s.keys[off+i]; v != "" {
+				key := [2]string{v, system}
+				a.turns[key]++
+				return v, a.turns[key]
+			}
+		}
+	}
+	return "", 0
 }

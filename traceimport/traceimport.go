@@ -77,6 +77,11 @@ const DefaultCitation = `\[([^\]\s]+)\]`
 // when Mapping.QueryID is empty.
 var DefaultQueryID = []string{"metadata.query_id", "session.id", "gen_ai.conversation.id"}
 
+// ConversationKeys are the attributes that make traces turns of one
+// conversation: traces sharing the value are its turns, numbered in the
+// order they close.
+var ConversationKeys = []string{"session.id", "gen_ai.conversation.id"}
+
 // DefaultSystemFrom lists the keys tried for the system name when neither
 // Mapping.System nor Mapping.SystemFrom is given; failing them, the input
 // file's base name is the system.
@@ -159,7 +164,7 @@ func (m Mapping) compile(f Format) (*rules, error) {
 	default:
 		r.systemKeys = DefaultSystemFrom
 	}
-	r.keys = append(append([]string{}, r.queryKeys...), r.systemKeys...)
+	r.keys = append(append(append([]string{}, r.queryKeys...), r.systemKeys...), ConversationKeys...)
 	var err error
 	if r.itemID, err = metadataKey("item id", m.ItemID); err != nil {
 		return nil, err

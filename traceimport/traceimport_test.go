@@ -51,6 +51,10 @@ func TestFixtures(t *testing.T) {
 		{"genai.otlp.json", OTLP, Mapping{}},
 		{"langsmith.jsonl", LangSmith, Mapping{ItemID: "metadata.chunk_id", ItemScore: "metadata.relevance_score"}},
 		{"langfuse.json", Langfuse, Mapping{System: "rag-v3", ItemScore: "metadata.score"}},
+		// Captured from the real clients (LlamaIndex.TS traced by OpenLLMetry,
+		// LangChain.js traced by the Langfuse SDK), two queries each.
+		{"llamaindex-openllmetry.otlp.jsonl", OTLP, Mapping{Abstain: "cannot answer", CloseAfter: EndOfInput}},
+		{"langchain-langfuse.otlp.jsonl", OTLP, Mapping{Abstain: "cannot answer", CloseAfter: EndOfInput}},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			out, man, err := run(t, tc.format, tc.m, fixture(t, tc.file))
@@ -135,6 +139,13 @@ type sp struct {
 // otlp writes one OTLP/JSON line holding spans.
 func otlp(t *testing.T, spans ...sp) string {
 	t.Helper()
+	return otlpEvents(t, nil, spans...)
+}
+
+// otlpEvents writes one OTLP/JSON line holding spans, with the events
+// given by span id: each an event's name and attributes.
+func otlpEvents(t *testing.T, events map[string][]event, spans ...sp) string {
+	t.Helper()
 	td := ptrace.NewTraces()
 	rs := td.ResourceSpans().AppendEmpty()
 	rs.Resource().Attributes().PutStr("service.name", "svc")
@@ -152,12 +163,25 @@ func otlp(t *testing.T, spans ...sp) string {
 		if err := out.Attributes().FromRaw(s.attrs); err != nil {
 			t.Fatal(err)
 		}
+		for _, e := range events[s.id] {
+			ev := out.Events().AppendEmpty()
+			ev.SetName(e.name)
+			if err := ev.Attributes().FromRaw(e.attrs); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 	b, err := (&ptrace.JSONMarshaler{}).MarshalTraces(td)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return string(b) + "\n"
+}
+
+// event is a span event for otlpEvents.
+type event struct {
+	name  string
+	attrs map[string]any
 }
 
 func traceID(s string) (id pcommon.TraceID) {
@@ -255,7 +279,12 @@ func TestProblems(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, man, err := run(t, OTLP, Mapping{}, input.FromBytes("p.jsonl", []byte(tc.lines)))
-			if err != nil {
+			var none *NothingMappedError
+			if tc.kind == NoDocuments || tc.kind == Empty {
+				if !errors.As(err, &none) {
+					t.Errorf("no retrieval list mapped: want a NothingMappedError, got %v", err)
+				}
+			} else if err != nil {
 				t.Fatal(err)
 			}
 			var found *Problem
@@ -328,11 +357,12 @@ func stageNames(t *testing.T, out string) string {
 }
 
 // TestDuplicateQuery: two traces for one query and system are an error
-// naming both trace ids.
+// naming both trace ids (the query id given: by default, traces sharing a
+// session are turns, TestTurns).
 func TestDuplicateQuery(t *testing.T) {
 	lines := otlp(t, root("A", "a0", 20, "q"), retriever("A", "a1", "a0", "r", 5, "d1")) +
 		otlp(t, root("B", "b0", 20, "q"), retriever("B", "b1", "b0", "r", 5, "d1"))
-	_, _, err := run(t, OTLP, Mapping{}, input.FromBytes("d.jsonl", []byte(lines)))
+	_, _, err := run(t, OTLP, Mapping{QueryID: "session.id"}, input.FromBytes("d.jsonl", []byte(lines)))
 	if err == nil || !strings.Contains(err.Error(), "d.jsonl:2") || !strings.Contains(err.Error(), "41000000000000000000000000000000 and 42000000000000000000000000000000") {
 		t.Errorf("want the second trace of query q named, got %v", err)
 	}

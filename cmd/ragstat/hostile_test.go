@@ -1,13 +1,18 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -82,6 +87,7 @@ func TestHostileInputs(t *testing.T) {
 	letters := bomb(t, filepath.Join(dir, "letters.gz"), 'a', 128) // past jsonin.MaxLine
 	deep := write("deep.jsonl", []byte(`{"query":"q1","items":`+strings.Repeat("[", 1<<20)+"\n"))
 	tokenText := write("text.txt", []byte("hello\n"))
+	notCollected := write("not-collected.txt", []byte("q1 Q0 d1 1 1 r\nq1 Q0 d2 2 0.5 r"))
 	cases := []struct {
 		name    string
 		stdin   []byte
@@ -99,6 +105,7 @@ func TestHostileInputs(t *testing.T) {
 		{"/dev/zero as a run", nil, []string{"eval", "-j", qrels, "/dev/zero"}, "a device, not a file", 64},
 		{"standard input over --copy-limit", bytes.Repeat([]byte("q1 Q0 d1 1 1 r\n"), 1<<20), []string{"eval", "--copy-limit", "1MiB", "-j", qrels, "-"}, "more than 1 MiB", 128},
 		{"hf:/dev/zero as tokenizer", nil, []string{"tokens", "--tokenizer", "hf:/dev/zero", tokenText}, "not a regular file", 64},
+		{"collect --append to a file collect did not write", nil, []string{"collect", "--addr", "127.0.0.1:0", "--grpc-addr", "off", "--append", "--out", notCollected}, "does not start as the lines ragstat collect writes", 64},
 	}
 	base := command(t, nil, "version").peakMiB
 	for _, c := range cases {
@@ -116,6 +123,106 @@ func TestHostileInputs(t *testing.T) {
 			t.Logf("%d MiB above ragstat version's %d MiB, %v", o.peakMiB-base, base, o.took.Round(time.Millisecond))
 		})
 	}
+	if b, _ := os.ReadFile(notCollected); string(b) != "q1 Q0 d1 1 1 r\nq1 Q0 d2 2 0.5 r" {
+		t.Errorf("collect --append changed a file it did not write: %q", b)
+	}
+}
+
+var collectEndpoint = regexp.MustCompile(`OTEL_EXPORTER_OTLP_ENDPOINT=(http://\S+)`)
+
+// TestHostileCollect: ragstat collect under decompression bombs (a 62 MB
+// export of 31 million empty spans, gzip-compressed) arriving together is
+// refused with 413 each, within a memory ceiling, logs the refusal once,
+// and goes on serving valid exports.
+func TestHostileCollect(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a receiver process")
+	}
+	var raw bytes.Buffer
+	raw.Write([]byte{0x0a, 0x84, 0xa8, 0xc8, 0x1d, 0x12, 0x80, 0xa8, 0xc8, 0x1d}) // resource_spans{scope_spans{ 62,000,000 bytes
+	raw.Write(bytes.Repeat([]byte{0x12, 0}, 31_000_000))                          // of empty spans
+	var bomb bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&bomb, gzip.BestCompression)
+	zw.Write(raw.Bytes())
+	zw.Close()
+	base := command(t, nil, "version").peakMiB
+	out := filepath.Join(t.TempDir(), "spans.otlp.jsonl")
+	cmd := exec.Command(os.Args[0], "collect", "--addr", "127.0.0.1:0", "--grpc-addr", "off", "--out", out)
+	cmd.Env = append(os.Environ(), "RAGSTAT_TEST_MAIN=1")
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	lines := make(chan string, 64)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	var url string
+	var said []string
+	for url == "" {
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				t.Fatalf("collect stopped: %q", said)
+			}
+			said = append(said, l)
+			if m := collectEndpoint.FindStringSubmatch(l); m != nil {
+				url = m[1]
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatal("collect did not start")
+		}
+	}
+	client := &http.Client{Timeout: 60 * time.Second}
+	send := func(ctype, encoding string, body []byte) (int, string) {
+		req, _ := http.NewRequest("POST", url+"/v1/traces", bytes.NewReader(body))
+		req.Header.Set("Content-Type", ctype)
+		if encoding != "" {
+			req.Header.Set("Content-Encoding", encoding)
+		}
+		resp, err := client.Do(req)
+		if err != nil {
+			return 0, err.Error()
+		}
+		defer resp.Body.Close()
+		msg, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(msg)
+	}
+	start := time.Now()
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			if code, msg := send("application/x-protobuf", "gzip", bomb.Bytes()); code != 413 || !strings.Contains(msg, "--max-body-mib") {
+				t.Errorf("a bomb was answered %d %q", code, msg)
+			}
+		})
+	}
+	wg.Wait()
+	t.Logf("8 bombs of %d bytes refused in %v", bomb.Len(), time.Since(start).Round(time.Millisecond))
+	if code, msg := send("application/json", "", []byte(`{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"0102030405060708090a0b0c0d0e0f10","spanId":"0102030405060708","name":"ok"}]}]}]}`)); code != 200 {
+		t.Errorf("a valid export was answered %d %q", code, msg)
+	}
+	cmd.Process.Signal(os.Interrupt)
+	for l := range lines {
+		said = append(said, l)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("collect: %v\n%s", err, strings.Join(said, "\n"))
+	}
+	all := strings.Join(said, "\n")
+	if strings.Count(all, "refused a request (too large)") != 1 || !strings.Contains(all, "1 requests (1 spans) written to "+out+", 8 refused (8 too large)") {
+		t.Errorf("collect said:\n%s", all)
+	}
+	peak := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss>>10 - base
+	if peak > 256 {
+		t.Errorf("peak memory %d MiB above ragstat version, ceiling 256 MiB", peak)
+	}
+	t.Logf("peak memory %d MiB above ragstat version", peak)
 }
 
 // BenchmarkMillionQueries evaluates a run of a million queries of one item

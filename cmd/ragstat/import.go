@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"log"
+	"strings"
 
 	"github.com/ragstat/ragstat/corpus"
 	"github.com/ragstat/ragstat/internal/collect"
@@ -67,22 +68,45 @@ func (c *importCmd) Run(e *env) error {
 }
 
 type collectCmd struct {
-	Addr       string `default:"127.0.0.1:4318" placeholder:"HOST:PORT" help:"Where to listen (default: ${default}, the OTLP/HTTP port on loopback)."`
-	Out        string `short:"o" required:"" placeholder:"FILE" help:"Where to write one OTLP/JSON line per request (- for standard output). An existing file needs --append or --force."`
-	Append     bool   `xor:"mode" help:"Add to an existing --out file (a last line cut short by a killed receiver is removed first)."`
-	Force      bool   `xor:"mode" help:"Replace an existing --out file."`
-	Token      string `env:"RAGSTAT_COLLECT_TOKEN" placeholder:"TOKEN" help:"Access token (Authorization: Bearer) every request must carry; required off loopback (one is generated when missing)."`
-	MaxBodyMiB int64  `name:"max-body-mib" default:"64" placeholder:"MIB" help:"Largest request body accepted, in MiB once decompressed (default ${default})."`
+	Addr           string `default:"127.0.0.1:4318" placeholder:"HOST:PORT" help:"Where to serve OTLP/HTTP (default: ${default}, the OTLP/HTTP port on loopback)."`
+	GRPCAddr       string `name:"grpc-addr" default:"127.0.0.1:4317" placeholder:"HOST:PORT" help:"Where to serve OTLP/gRPC (default: ${default}, the OTLP/gRPC port on loopback); off serves none."`
+	Out            string `short:"o" required:"" placeholder:"FILE" help:"Where to write OTLP/JSON lines, one per request or more for a large one (- for standard output). An existing file needs --append or --force."`
+	Append         bool   `xor:"mode" help:"Add to an existing --out file that collect wrote (a last line cut short by a killed receiver is removed first); any other file is refused."`
+	Force          bool   `xor:"mode" help:"Replace an existing --out file."`
+	Token          string `env:"RAGSTAT_COLLECT_TOKEN" placeholder:"TOKEN" help:"Access token (Authorization: Bearer) every request must carry; required off loopback (one is generated when missing)."`
+	MaxBodyMiB     int64  `name:"max-body-mib" default:"16" placeholder:"MIB" help:"Largest request body accepted, in MiB as sent and once decompressed (default ${default})."`
+	MaxSpans       int    `name:"max-spans" default:"100000" placeholder:"N" help:"Most spans in one request (default ${default})."`
+	MaxInFlightMiB int64  `name:"max-inflight-mib" default:"256" placeholder:"MIB" help:"Most memory the requests in flight take together, bodies and decoding, in MiB; at least 4 times --max-body-mib (default ${default})."`
+	MinRateKiB     int64  `name:"min-rate-kib" default:"16" placeholder:"KIB" help:"Slowest a body may arrive after its first 5 s, in KiB a second; a slower sender is cut off (default ${default})."`
 }
 
 func (c *collectCmd) Run(e *env) error {
 	ctx, stop := interrupted()
 	defer stop()
-	st, err := collect.Run(ctx, collect.RunOptions{Addr: c.Addr, Token: c.Token, MaxBodyMiB: c.MaxBodyMiB,
+	grpcAddr := c.GRPCAddr
+	if grpcAddr == "off" {
+		grpcAddr = ""
+	}
+	st, err := collect.Run(ctx, collect.RunOptions{Addr: c.Addr, GRPCAddr: grpcAddr, Token: c.Token,
+		MaxBodyMiB: c.MaxBodyMiB, MaxSpans: c.MaxSpans, MaxInFlightMiB: c.MaxInFlightMiB, MinRateKiB: c.MinRateKiB,
 		Path: c.Out, Mode: collect.ModeOf(c.Append, c.Force), Stdout: e.stdout, Out: e.stderr, Log: log.New(e.stderr, "ragstat collect: ", log.LstdFlags)})
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stderr, "ragstat collect: stopped; %d requests (%d spans) written to %s, %d refused\n", st.Requests, st.Spans, c.Out, st.Refused)
+	fmt.Fprintf(e.stderr, "ragstat collect: stopped; %d requests (%d spans) written to %s, %d refused%s\n", st.Requests, st.Spans, c.Out, st.Refused, refusedBy(st))
 	return nil
+}
+
+// refusedBy lists the reasons of the refused requests: " (3 too large, 1 busy)".
+func refusedBy(st collect.Stats) string {
+	var parts []string
+	for r, n := range st.ByReason {
+		if n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, collect.Reason(r)))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
 }

@@ -129,3 +129,27 @@ func TestRawTracesInCompareAndPool(t *testing.T) {
 		t.Errorf("pool of raw spans: exit %d: %s\n%s", code, errs, queue)
 	}
 }
+
+// TestImportNothingMapped: an import that maps no retrieval list exits 2
+// naming the attribute keys the unmapped spans carry and the flags that
+// would map them; the documents flag named maps them.
+func TestImportNothingMapped(t *testing.T) {
+	const homegrown = "testdata/import/homegrown.otlp.jsonl"
+	var got strings.Builder
+	for _, args := range [][]string{
+		{"import", "otlp", homegrown},
+		{"import", "otlp", otlpFixture, "--convention", "genai"},
+	} {
+		_, errs, code := ragstat(t, "", args...)
+		if code != exitInput {
+			t.Errorf("%v: exit %d, want %d", args, code, exitInput)
+		}
+		got.WriteString("$ ragstat " + strings.Join(args, " ") + "\n" + errs + "\n")
+	}
+	golden(t, "import.nothing-mapped.golden", got.String())
+	out, errs, code := ragstat(t, "", "import", "otlp", homegrown, "--documents", "search=search.hits:$", "--query-id", "app.query_id")
+	if code != 0 || !strings.Contains(out, `"name":"search","items":[{"id":"policy#2","score":1.5},{"id":"faq#7","score":0.5}]`) ||
+		!strings.Contains(out, `"query":"refund"`) || !strings.Contains(errs, "conventions: none (2 spans), documents mapping (1 span)") {
+		t.Errorf("--documents: exit %d\n%s\n%s", code, out, errs)
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
-	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -12,7 +11,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/ptrace"
@@ -296,57 +294,4 @@ func BenchmarkReceive(b *testing.B) {
 			}
 		})
 	})
-}
-
-// TestDecodingTurns: with maxDecoding requests still sending their bodies,
-// another waits for a turn, and is served once one of them finishes.
-func TestDecodingTurns(t *testing.T) {
-	s, _ := newServer(t, loopback, Options{})
-	h := s.Handler()
-	body := protoBody(t, spans("turn", 1))
-	post := func(r io.Reader) chan int {
-		done := make(chan int, 1)
-		go func() {
-			req := httptest.NewRequest("POST", TracesPath, r)
-			req.Host = "127.0.0.1"
-			req.Header.Set("Content-Type", "application/x-protobuf")
-			rec := httptest.NewRecorder()
-			h.ServeHTTP(rec, req)
-			done <- rec.Code
-		}()
-		return done
-	}
-	var writers []*io.PipeWriter
-	var slow []chan int
-	for range maxDecoding {
-		pr, pw := io.Pipe()
-		writers = append(writers, pw)
-		slow = append(slow, post(pr))
-		pw.Write(body[:1]) // the handler is now reading this body
-	}
-	waiting := post(bytes.NewReader(body))
-	select {
-	case code := <-waiting:
-		t.Fatalf("served (%d) while every turn was taken", code)
-	case <-time.After(200 * time.Millisecond):
-	}
-	writers[0].Write(body[1:])
-	writers[0].Close()
-	for _, c := range []chan int{slow[0], waiting} {
-		select {
-		case code := <-c:
-			if code != 200 {
-				t.Errorf("status %d", code)
-			}
-		case <-time.After(5 * time.Second):
-			t.Fatal("not served after a turn was freed")
-		}
-	}
-	for i, pw := range writers[1:] {
-		pw.Write(body[1:])
-		pw.Close()
-		if code := <-slow[i+1]; code != 200 {
-			t.Errorf("status %d", code)
-		}
-	}
 }

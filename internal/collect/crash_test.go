@@ -28,7 +28,7 @@ func TestCrashChild(t *testing.T) {
 	if path == "" {
 		t.Skip("runs as TestCrash's receiver process")
 	}
-	_, err := Run(context.Background(), RunOptions{Addr: "127.0.0.1:0", MaxBodyMiB: 64, Path: path, Mode: Append, Out: os.Stdout})
+	_, err := Run(context.Background(), RunOptions{Addr: "127.0.0.1:0", MaxBodyMiB: 64, MaxSpans: DefaultMaxSpans, MaxInFlightMiB: 256, MinRateKiB: 16, Path: path, Mode: Append, Out: os.Stdout})
 	fmt.Println("serve:", err)
 	os.Exit(4)
 }

@@ -61,3 +61,38 @@ func FuzzReceive(f *testing.F) {
 		}
 	})
 }
+
+// FuzzCount: the counts taken on the wire never panic, and for a body
+// pdata decodes they are at least what pdata decodes: exactly its spans
+// for protobuf, and at least as many messages as spans.
+func FuzzCount(f *testing.F) {
+	td := spans("seed", 3)
+	p, _ := (&ptrace.ProtoMarshaler{}).MarshalTraces(td)
+	j, _ := (&ptrace.JSONMarshaler{}).MarshalTraces(td)
+	f.Add(p, false)
+	f.Add(j, true)
+	f.Add(emptySpans(5), false)
+	f.Add(emptyAttributes(5), false)
+	f.Add([]byte(`{"resource_spans":[{"scope_spans":[{"spans":[{},{}]}]}],"resourceSpans":[{"scopeSpans":[{"spans":[{}]}]}]}`), true)
+	f.Add([]byte(`{"resourceSpans":[{"scopeSpans":[{"spans":[{"spans":[{}]}]}]}]}`), true)
+	f.Fuzz(func(t *testing.T, body []byte, asJSON bool) {
+		enc := protoEncoding
+		if asJSON {
+			enc = jsonEncoding
+		}
+		c, err := enc.count(body, 1<<30, 1<<30)
+		if c.spans > c.items {
+			t.Fatalf("%d spans in %d messages", c.spans, c.items)
+		}
+		td, derr := enc.decode(body)
+		if derr != nil {
+			return
+		}
+		if err != nil && !asJSON {
+			t.Fatalf("pdata decodes it, the count fails: %v", err)
+		}
+		if err == nil && (c.spans < td.SpanCount() || !asJSON && c.spans != td.SpanCount()) {
+			t.Fatalf("counted %d spans, pdata decodes %d", c.spans, td.SpanCount())
+		}
+	})
+}

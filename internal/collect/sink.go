@@ -1,7 +1,6 @@
 package collect
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -17,9 +16,11 @@ type Mode int
 const (
 	// New refuses an existing file.
 	New Mode = iota
-	// Append adds to an existing file (created when missing). A last line
-	// cut short by a receiver killed in the middle of a write was never
-	// acknowledged; it is removed first.
+	// Append adds to an existing file (created when missing) that holds
+	// what a receiver wrote: lines that start as Server's do (LinePrefix).
+	// A last line cut short by a receiver killed in the middle of a write
+	// was never acknowledged; it is removed first. Any other file is
+	// refused, untouched.
 	Append
 	// Replace starts a new file in the place of an existing one.
 	Replace
@@ -73,6 +74,9 @@ func Create(path string, mode Mode) (*Sink, error) {
 		if err == nil {
 			s.Dropped, err = cutPartialLine(f)
 		}
+		if err != nil && f != nil {
+			err = fmt.Errorf("%s: not appending (the file is left as it is; --force replaces it): %w", path, err)
+		}
 	case Replace:
 		f, err = replace(path)
 	default:
@@ -108,36 +112,89 @@ func Stream(w io.Writer, name string) *Sink {
 // Name is the file written.
 func (s *Sink) Name() string { return s.name }
 
-// cutPartialLine removes what follows the last newline of f and returns
-// how many bytes it removed.
+// LinePrefix is how every line a Server writes starts: OTLP/JSON of
+// traces, as pdata writes it.
+const LinePrefix = `{"resourceSpans":[`
+
+// cutPartialLine checks that f holds lines a receiver wrote (its first
+// line, its last whole line and what follows it start with LinePrefix),
+// then removes what follows the last newline and returns how many bytes
+// it removed: a line a receiver killed in the middle of a write left
+// unfinished. A file that does not look so is refused, untouched.
 func cutPartialLine(f *os.File) (int64, error) {
 	st, err := f.Stat()
 	if err != nil {
 		return 0, err
 	}
 	end := st.Size()
+	if !st.Mode().IsRegular() {
+		return 0, errors.New("not a regular file")
+	}
 	if end == 0 {
 		return 0, nil
 	}
+	head := make([]byte, min(end, int64(len(LinePrefix))))
+	if _, err := f.ReadAt(head, 0); err != nil {
+		return 0, err
+	}
+	if !startsLine(head) {
+		return 0, fmt.Errorf("it does not start as the lines ragstat collect writes (%s...)", LinePrefix)
+	}
+	// Find the last newline and the one before it.
+	last, prev := int64(-1), int64(-1)
 	buf := make([]byte, 64<<10)
-	for pos := end; pos > 0; {
-		n := int64(len(buf))
-		if pos < n {
-			n = pos
-		}
+	for pos := end; pos > 0 && prev < 0; {
+		n := min(int64(len(buf)), pos)
 		pos -= n
 		if _, err := f.ReadAt(buf[:n], pos); err != nil {
-			return 0, fmt.Errorf("%s: %w", f.Name(), err)
+			return 0, err
 		}
-		if i := bytes.LastIndexByte(buf[:n], '\n'); i >= 0 {
-			keep := pos + int64(i) + 1
-			if keep == end {
-				return 0, nil
+		for i := n - 1; i >= 0 && prev < 0; i-- {
+			if buf[i] != '\n' {
+				continue
 			}
-			return end - keep, truncate(f, keep)
+			if last < 0 {
+				last = pos + i
+			} else {
+				prev = pos + i
+			}
 		}
 	}
-	return end, truncate(f, 0)
+	if last >= 0 {
+		if err := checkLineAt(f, prev+1, end); err != nil {
+			return 0, fmt.Errorf("its last whole line %w", err)
+		}
+	}
+	keep := last + 1
+	if keep < end {
+		if err := checkLineAt(f, keep, end); err != nil {
+			return 0, fmt.Errorf("what follows its last newline %w, so it is not a line a killed receiver left unfinished", err)
+		}
+	}
+	if keep == end {
+		return 0, nil
+	}
+	return end - keep, truncate(f, keep)
+}
+
+// checkLineAt checks that the line at off in f (up to end) starts as a
+// receiver's lines do.
+func checkLineAt(f *os.File, off, end int64) error {
+	b := make([]byte, min(end-off, int64(len(LinePrefix))))
+	if _, err := f.ReadAt(b, off); err != nil {
+		return err
+	}
+	if !startsLine(b) {
+		return fmt.Errorf("does not start as the lines ragstat collect writes (%s...)", LinePrefix)
+	}
+	return nil
+}
+
+// startsLine reports whether b is the start of a line a receiver writes
+// (or of LinePrefix, for a line cut short within it).
+func startsLine(b []byte) bool {
+	n := min(len(b), len(LinePrefix))
+	return string(b[:n]) == LinePrefix[:n]
 }
 
 func truncate(f *os.File, size int64) error {
@@ -182,23 +239,30 @@ func unsyncable(err error) bool {
 	return errors.Is(err, syscall.EINVAL) || errors.Is(err, syscall.ENOTSUP) || errors.Is(err, syscall.EBADF)
 }
 
-// Append writes line and a newline and flushes them to stable storage,
-// together with whatever other lines were written meanwhile. When the
+// Append writes the lines, each with a newline, in one write and flushes
+// them to stable storage, together with whatever other lines were written
+// meanwhile. When the
 // write fails, the file is cut back to its last whole line; when even that
 // fails, or a flush fails (what was written since the last flush may then
 // be lost), every later Append fails too.
-func (s *Sink) Append(line []byte) error {
-	end, err := s.write(line)
+func (s *Sink) Append(lines ...[]byte) error {
+	end, err := s.write(lines)
 	if err != nil {
 		return err
 	}
 	return s.flush(end)
 }
 
-// write writes one line and returns the offset of its end.
-func (s *Sink) write(line []byte) (int64, error) {
-	buf := make([]byte, 0, len(line)+1)
-	buf = append(append(buf, line...), '\n')
+// write writes lines and returns the offset of their end.
+func (s *Sink) write(lines [][]byte) (int64, error) {
+	size := 0
+	for _, l := range lines {
+		size += len(l) + 1
+	}
+	buf := make([]byte, 0, size)
+	for _, l := range lines {
+		buf = append(append(buf, l...), '\n')
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.err != nil {

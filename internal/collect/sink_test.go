@@ -10,6 +10,7 @@ import (
 )
 
 func TestCreate(t *testing.T) {
+	const L = LinePrefix
 	for _, c := range []struct {
 		name    string
 		exists  bool
@@ -24,10 +25,17 @@ func TestCreate(t *testing.T) {
 		{"new refuses an empty file", true, "", New, "exists", "", 0},
 		{"append to nothing", false, "", Append, "", "new\n", 0},
 		{"append to an empty file", true, "", Append, "", "new\n", 0},
-		{"append", true, "a\nb\n", Append, "", "a\nb\nnew\n", 0},
-		{"append cuts a partial line", true, "a\nb\n{\"resourceSpa", Append, "", "a\nb\nnew\n", 13},
-		{"append cuts a long partial line", true, "a\n" + strings.Repeat("x", 150000), Append, "", "a\nnew\n", 150000},
+		{"append", true, L + "a\n" + L + "b\n", Append, "", L + "a\n" + L + "b\nnew\n", 0},
+		{"append cuts a partial line", true, L + "a\n" + L + "b\n{\"resourceSpa", Append, "", L + "a\n" + L + "b\nnew\n", 13},
+		{"append cuts a long partial line", true, L + "a\n" + L + strings.Repeat("x", 150000), Append, "", L + "a\nnew\n", 150000 + int64(len(L))},
 		{"append cuts a file of one partial line", true, "{\"res", Append, "", "new\n", 5},
+		{"append cuts a partial line of one byte", true, L + "a\n{", Append, "", L + "a\nnew\n", 1},
+		// Files a receiver did not write are refused, untouched.
+		{"append refuses text without a final newline", true, "hello", Append, "does not start as the lines ragstat collect writes", "", 0},
+		{"append refuses JSON without a final newline", true, `{"spans":[]}`, Append, "does not start as the lines", "", 0},
+		{"append refuses another first line", true, "q1 Q0 d1 1 1 r\n" + L + "a\n", Append, "not appending (the file is left as it is; --force replaces it): it does not start", "", 0},
+		{"append refuses another last line", true, L + "a\n{}\n", Append, "its last whole line does not start", "", 0},
+		{"append refuses another partial line", true, L + "a\nhello", Append, "what follows its last newline does not start", "", 0},
 		{"replace", true, "a\nb\n", Replace, "", "new\n", 0},
 		{"replace nothing", false, "", Replace, "", "new\n", 0},
 	} {
