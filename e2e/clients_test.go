@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -109,25 +110,47 @@ func examplesByHand() map[string]map[string][3]float64 {
 	return m
 }
 
-// runNode runs a node program of an npm project with the environment
-// added to this process's, and fails the test if it fails.
-func runNode(t *testing.T, dir string, env []string, args ...string) {
+// nodeRun is one run of a node program: its environment, added to this
+// process's, and its arguments.
+type nodeRun struct {
+	env  []string
+	args []string
+}
+
+// runNode runs node programs of an npm project side by side and fails the
+// test if any fails.
+func runNode(t *testing.T, dir string, runs ...nodeRun) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	node := exec.CommandContext(ctx, "node", args...)
-	node.Dir = dir
-	// The env resource detector alone: no host names or paths in the spans.
-	node.Env = append(append(os.Environ(), "OTEL_NODE_RESOURCE_DETECTORS=env"), env...)
-	if out, err := node.CombinedOutput(); err != nil {
-		t.Fatalf("node %s: %v\n%s", strings.Join(args, " "), err, out)
+	errs := make([]error, len(runs))
+	var wg sync.WaitGroup
+	for i, r := range runs {
+		wg.Go(func() {
+			node := exec.CommandContext(ctx, "node", r.args...)
+			node.Dir = dir
+			// The env resource detector alone: no host names or paths in the spans.
+			node.Env = append(append(os.Environ(), "OTEL_NODE_RESOURCE_DETECTORS=env"), r.env...)
+			if out, err := node.CombinedOutput(); err != nil {
+				errs[i] = fmt.Errorf("node %s: %v\n%s", strings.Join(r.args, " "), err, out)
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+	if t.Failed() {
+		t.FailNow()
 	}
 }
 
 // TestLlamaIndexOpenLLMetry runs the LlamaIndex.TS pipeline of
-// examples/llamaindex-openllmetry, traced by OpenLLMetry, twice: through
-// the OTLP/HTTP JSON exporter (a request per span) and the protobuf one
-// (batched), both to `ragstat collect`. It checks the spans against the
+// examples/llamaindex-openllmetry, traced by OpenLLMetry, three times:
+// through the OTLP/HTTP JSON exporter (a request per span), the protobuf
+// one and the OTLP/gRPC one (batched), all to `ragstat collect`. It checks the spans against the
 // hand-worked pipeline, then what `ragstat import otlp` and `ragstat
 // stages` make of them.
 func TestLlamaIndexOpenLLMetry(t *testing.T) {
@@ -136,14 +159,15 @@ func TestLlamaIndexOpenLLMetry(t *testing.T) {
 	spans := filepath.Join(t.TempDir(), "spans.otlp.jsonl")
 	c := startCollect(t, bin, spans)
 	env := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + c.endpoint}
-	runNode(t, dir, env, "pipeline.mjs", "json", "li-json")
-	runNode(t, dir, env, "pipeline.mjs", "proto", "li-proto")
-	if msg := c.stop(t); !strings.Contains(msg, "(56 spans) written") || !strings.Contains(msg, ", 0 refused") {
-		t.Errorf("collect said %q; want 56 spans, none refused", msg)
+	runNode(t, dir, nodeRun{env, []string{"pipeline.mjs", "json", "li-json"}},
+		nodeRun{env, []string{"pipeline.mjs", "proto", "li-proto"}},
+		nodeRun{[]string{"OTEL_EXPORTER_OTLP_ENDPOINT=http://" + c.grpc}, []string{"pipeline.mjs", "grpc", "li-grpc"}})
+	if msg := c.stop(t); !strings.Contains(msg, "(84 spans) written") || !strings.Contains(msg, ", 0 refused") {
+		t.Errorf("collect said %q; want 84 spans, none refused", msg)
 	}
 	checkOpenLLMetrySpans(t, spans)
 	t.Skip("import otlp does not yet order sibling task spans by start, repeats the context list as stages and misses the packer's cuts")
-	checkExampleStages(t, bin, spans, "openllmetry", []string{"--stage", "keyword_retriever.task=candidates", "--stage", "rerank.task=reranked"}, "li-json", "li-proto")
+	checkExampleStages(t, bin, spans, "openllmetry", []string{"--stage", "keyword_retriever.task=candidates", "--stage", "rerank.task=reranked"}, "li-grpc", "li-json", "li-proto")
 }
 
 // checkOpenLLMetrySpans checks the collected spans of the LlamaIndex.TS
@@ -154,10 +178,10 @@ func TestLlamaIndexOpenLLMetry(t *testing.T) {
 func checkOpenLLMetrySpans(t *testing.T, path string) {
 	t.Helper()
 	requests, traces := readSpans(t, path)
-	if requests["li-json"] != 28 || requests["li-proto"] < 1 || requests["li-proto"] > 28 {
-		t.Errorf("requests per system: %v; want 28 from li-json (a span each), 1 to 28 from li-proto", requests)
+	if requests["li-json"] != 28 || requests["li-proto"] < 1 || requests["li-proto"] > 28 || requests["li-grpc"] < 1 || requests["li-grpc"] > 28 {
+		t.Errorf("requests per system: %v; want 28 from li-json (a span each), 1 to 28 from li-proto and li-grpc", requests)
 	}
-	for _, sys := range []string{"li-json", "li-proto"} {
+	for _, sys := range []string{"li-json", "li-proto", "li-grpc"} {
 		byQuery := byQueryID(t, sys, traces[sys], 7, "traceloop.association.properties.query_id")
 		for _, want := range examples {
 			spans := byQuery[want.query]
@@ -293,9 +317,10 @@ func messageText(t *testing.T, attr any) string {
 }
 
 // TestLangChainLangfuse runs the LangChain.js pipeline of
-// examples/langchain-langfuse, traced by the Langfuse SDK, through
-// OpenTelemetry's OTLP/HTTP JSON and protobuf exporters, both to `ragstat
-// collect`, checks the spans against the hand-worked pipeline, then what
+// examples/langchain-langfuse, traced by the Langfuse SDK, three times:
+// through the SDK's own exporter (OTLP/HTTP JSON on Langfuse's path
+// /api/public/otel/v1/traces) and OpenTelemetry's OTLP/HTTP JSON and
+// protobuf exporters (on /v1/traces), all to `ragstat collect`; checks the spans against the hand-worked pipeline, then what
 // `ragstat import otlp` and `ragstat stages` make of them.
 func TestLangChainLangfuse(t *testing.T) {
 	dir := nodeProject(t, filepath.Join("..", "examples"), "langchain-langfuse")
@@ -303,13 +328,14 @@ func TestLangChainLangfuse(t *testing.T) {
 	spans := filepath.Join(t.TempDir(), "spans.otlp.jsonl")
 	c := startCollect(t, bin, spans)
 	env := []string{"LANGFUSE_BASE_URL=" + c.endpoint}
-	runNode(t, dir, env, "pipeline.mjs", "json", "lf-json")
-	runNode(t, dir, env, "pipeline.mjs", "proto", "lf-proto")
-	if msg := c.stop(t); !strings.Contains(msg, "(80 spans) written") || !strings.Contains(msg, ", 0 refused") {
-		t.Errorf("collect said %q; want 80 spans, none refused", msg)
+	runNode(t, dir, nodeRun{env, []string{"pipeline.mjs", "json", "lf-json"}},
+		nodeRun{env, []string{"pipeline.mjs", "proto", "lf-proto"}},
+		nodeRun{env, []string{"pipeline.mjs", "langfuse", "lf-langfuse"}})
+	if msg := c.stop(t); !strings.Contains(msg, "(120 spans) written") || !strings.Contains(msg, ", 0 refused") {
+		t.Errorf("collect said %q; want 120 spans, none refused", msg)
 	}
-	checkLangfuseSpans(t, spans, "lf-json", "lf-proto")
-	checkExampleStages(t, bin, spans, "langfuse", []string{"--stage", "KeywordRetriever=candidates", "--stage", "ContextualCompressionRetriever=reranked"}, "lf-json", "lf-proto")
+	checkLangfuseSpans(t, spans, "lf-json", "lf-langfuse", "lf-proto")
+	checkExampleStages(t, bin, spans, "langfuse", []string{"--stage", "KeywordRetriever=candidates", "--stage", "ContextualCompressionRetriever=reranked"}, "lf-json", "lf-langfuse", "lf-proto")
 }
 
 // checkLangfuseSpans checks the collected spans of the LangChain.js

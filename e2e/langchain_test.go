@@ -187,10 +187,14 @@ func TestMain(m *testing.M) {
 type collector struct {
 	cmd      *exec.Cmd
 	endpoint string
+	grpc     string      // host:port of OTLP/gRPC
 	stderr   chan string // what it said after its endpoint, once it exits
 }
 
-var endpointLine = regexp.MustCompile(`OTEL_EXPORTER_OTLP_ENDPOINT=(http://\S+)`)
+var (
+	endpointLine = regexp.MustCompile(`OTEL_EXPORTER_OTLP_ENDPOINT=(http://\S+)`)
+	grpcLine     = regexp.MustCompile(`OTLP/gRPC at (\S+)`)
+)
 
 // startCollect starts `ragstat collect` on a free loopback port.
 func startCollect(t *testing.T, bin, out string) *collector {
@@ -209,6 +213,11 @@ func startCollect(t *testing.T, bin, out string) *collector {
 		var rest strings.Builder
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
+			// collect names its gRPC address before its endpoint.
+			if m := grpcLine.FindStringSubmatch(sc.Text()); m != nil {
+				c.grpc = m[1]
+				continue
+			}
 			if m := endpointLine.FindStringSubmatch(sc.Text()); m != nil {
 				found <- m[1]
 				continue
