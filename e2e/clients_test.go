@@ -13,14 +13,25 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/ragstat/ragstat/trace"
 )
 
 // The example pipelines of ../examples (rag.mjs and data.json), worked out
-// by hand. Retrieval keeps the top 4 passages by the number of distinct
-// query terms they share (ties in corpus order), the reranker adds the
-// quality prior (p1 1.0, p2 0.5, p3 0.2, p4 0.1) and keeps 3, as in the
-// LangChain.js pipeline of testdata/langchain, whose q1 to q3 these are;
-// q4 {gift, cards, refunded} shares 3 terms with p6 and 1 with p1, p2, p3.
+// by hand. Query terms (stop words out) and the terms of each passage they
+// share:
+//
+//	q1 {refund, returned, items}: p1 3, p3 3, p4 3, p2 2 (returned, items)
+//	q2 {clearance, items, 2024, refunded}: p2 3, p3 3, p1 2, p4 1, p6 1
+//	q3 {backup, restore}: p8 1 (p7 says "backups", "restored")
+//	q4 {gift, cards, refunded}: p6 3, p1 1, p2 1, p3 1
+//
+// Retrieval keeps the top 4 (ties in corpus order); the reranker adds the
+// quality prior (p1 1.0, p2 0.5, p3 0.2, p4 0.1) and keeps 3:
+//
+//	q1: p1 4.0, p3 3.2, p4 3.1, p2 2.5 -> p1 p3 p4 (p2 cut)
+//	q2: p2 3.5, p3 3.2, p1 3.0, p4 1.1 -> p2 p3 p1 (p4 cut)
+//	q4: p6 3, p1 2, p2 1.5, p3 1.2 -> p6 p1 p2 (p3 cut)
 //
 // Packing counts tokens (whitespace-separated words) of the passages'
 // text into a budget of 28; the first passage that does not fit is cut to
@@ -83,31 +94,67 @@ func ids(list []scored) []string {
 // packing kept.
 func (e exampleQuery) contextIDs() []string { return ids(e.reranked)[:len(e.context)] }
 
-// The judgments and topics of the example pipelines: those of the
-// LangChain.js pipeline, and q4's, which p6 answers (p1, p2 and p3 say
-// nothing of gift cards).
+// contextBlocks is the context the LangChain.js pipelines pack: "[id]
+// text" blocks separated by a blank line.
+func (e exampleQuery) contextBlocks() string {
+	var blocks []string
+	for i, text := range e.context {
+		blocks = append(blocks, "["+e.reranked[i].id+"] "+text)
+	}
+	return strings.Join(blocks, "\n\n")
+}
+
+// The judgments and topics of the example pipelines. Every query runs as
+// of 2026-06-01 under the scope "public": p3 (valid until 2025-01-01) is
+// stale and p4 (scope "internal") out of scope wherever they appear. p6
+// answers q4; p1, p2 and p3 say nothing of gift cards.
 const (
-	exampleJudgments = judgmentsJSONL + `{"query":"q4","item":"p6","grade":2,"spans":["cannot be refunded"]}
+	judgmentsJSONL = `{"query":"q1","item":"p1","grade":2,"spans":["within 30 days of delivery"]}
+{"query":"q1","item":"p2","grade":1,"spans":["final sale"]}
+{"query":"q1","item":"p3","grade":1,"spans":["within 14 days"]}
+{"query":"q1","item":"p4","grade":1,"spans":["fraud threshold"]}
+{"query":"q2","item":"p1","grade":1,"spans":["within 30 days"]}
+{"query":"q2","item":"p2","grade":2,"spans":["final sale"]}
+{"query":"q2","item":"p3","grade":0}
+{"query":"q2","item":"p4","grade":0}
+{"query":"q3","item":"p7","grade":2,"spans":["within 24 hours"]}
+{"query":"q3","item":"p8","grade":0}
+{"query":"q4","item":"p6","grade":2,"spans":["cannot be refunded"]}
 {"query":"q4","item":"p1","grade":0}
 {"query":"q4","item":"p2","grade":0}
 {"query":"q4","item":"p3","grade":0}
 `
-	exampleTopics = topicsJSONL + `{"id":"q4","text":"Can gift cards be refunded?","scopes":["public"],"as_of":"2026-06-01","facts":[{"id":"no","support":[{"item":"p6","span":"cannot be refunded"}]}],"answers":["No: gift cards cannot be refunded."]}
+	topicsJSONL = `{"id":"q1","text":"How do I get a refund for returned items?","scopes":["public"],"as_of":"2026-06-01","facts":[{"id":"window","support":[{"item":"p1","span":"within 30 days"}]}],"answers":["Returned items are refunded in full within 30 days."]}
+{"id":"q2","text":"Can clearance items from 2024 be refunded?","scopes":["public"],"as_of":"2026-06-01","facts":[{"id":"final","support":[{"item":"p2","span":"final sale"}]},{"id":"window","support":[{"item":"p1","span":"within 30 days"}]}],"answers":["No: clearance items are final sale."]}
+{"id":"q3","text":"How long does a backup restore take?","scopes":["public"],"as_of":"2026-06-01","facts":[{"id":"restore","support":[{"item":"p7","span":"within 24 hours"}]}],"answers":["Backups are restored within 24 hours."]}
+{"id":"q4","text":"Can gift cards be refunded?","scopes":["public"],"as_of":"2026-06-01","facts":[{"id":"no","support":[{"item":"p6","span":"cannot be refunded"}]}],"answers":["No: gift cards cannot be refunded."]}
 `
 	abstainPattern = `^I cannot answer`
 )
 
-// examplesByHand are R, RR and nDCG per stage and query: those of the
-// LangChain.js pipeline for q1 to q3 (see stagesByHand: the stages hold
-// the same items, and the packing cuts the same passages: p4 of q1, out of
-// scope, and p1 of q2, whose span is lost), and for q4, whose only
-// relevant item p6 comes first at every stage, 1 everywhere.
+// examplesByHand are R, RR and nDCG (gain 2^g-1, log2 discount, the ideal
+// from every valid judgment) per stage and query. An out-of-scope or stale
+// item is no evidence: it scores 0 where it appears and leaves the recall
+// denominator and the ideal ranking; a context item whose judged span was
+// cut counts as grade 0.
+//
+//	q1, relevant p1 (2), p2 (1), and p3 (stale), p4 (out of scope), which
+//	  do not count; ideal 3 + 1/log2(3)
+//	  candidates p1 p3(stale) p4(scope) p2: R 2/2, RR 1, DCG 3 + 1/log2(5)
+//	  reranked, context p1 p3 p4: R 1/2, RR 1, DCG 3
+//	q2, relevant p2 (2), p1 (1); ideal 3 + 1/log2(3)
+//	  candidates, reranked p2 p3 p1: R 1, RR 1, DCG 3 + 1/log2(4)
+//	  context p2 p3 p1 (cut to "Refund policy: returned items are
+//	  refunded in", its span "within 30 days" lost): R 1/2, RR 1, DCG 3
+//	q3, relevant p7, never retrieved: 0 everywhere.
+//	q4, relevant p6 (2), first at every stage: 1 everywhere.
 func examplesByHand() map[string]map[string][3]float64 {
-	m := stagesByHand()
-	for _, st := range m {
-		st["q4"] = [3]float64{1, 1, 1}
+	ideal := 3 + 1/math.Log2(3) // q1 and q2 alike
+	return map[string]map[string][3]float64{
+		"candidates": {"q1": {1, 1, (3 + 1/math.Log2(5)) / ideal}, "q2": {1, 1, (3 + 1/math.Log2(4)) / ideal}, "q3": {}, "q4": {1, 1, 1}},
+		"reranked":   {"q1": {0.5, 1, 3 / ideal}, "q2": {1, 1, (3 + 1/math.Log2(4)) / ideal}, "q3": {}, "q4": {1, 1, 1}},
+		"context":    {"q1": {0.5, 1, 3 / ideal}, "q2": {0.5, 1, 3 / ideal}, "q3": {}, "q4": {1, 1, 1}},
 	}
-	return m
 }
 
 // nodeRun is one run of a node program: its environment, added to this
@@ -376,12 +423,8 @@ func checkLangfuseSpans(t *testing.T, path string, systems ...string) {
 				t.Errorf("%s: reranked %v, want %v", where, got, want.reranked)
 			}
 			pack := one(t, spans, "pack")
-			var blocks []string
-			for i, text := range want.context {
-				blocks = append(blocks, "["+want.reranked[i].id+"] "+text)
-			}
-			if got := pack.attrs["langfuse.observation.output"]; got != strings.Join(blocks, "\n\n") {
-				t.Errorf("%s: packed %q, want %q", where, got, strings.Join(blocks, "\n\n"))
+			if got := pack.attrs["langfuse.observation.output"]; got != want.contextBlocks() {
+				t.Errorf("%s: packed %q, want %q", where, got, want.contextBlocks())
 			}
 			if got := pack.attrs["langfuse.observation.metadata.budget_tokens"]; got != "28" && got != int64(28) {
 				t.Errorf("%s: the packer's budget is %v (%T)", where, got, got)
@@ -434,7 +477,7 @@ func checkExampleStages(t *testing.T, bin, spans, convention string, stageArgs [
 		}
 		return p
 	}
-	judgments, topics := write("judgments.jsonl", exampleJudgments), write("topics.jsonl", exampleTopics)
+	judgments, topics := write("judgments.jsonl", judgmentsJSONL), write("topics.jsonl", topicsJSONL)
 	corpus := write("corpus.jsonl", corpusOf(t, filepath.Join("..", "examples", "data.json")))
 	traces := filepath.Join(dir, "traces.jsonl")
 	args := append([]string{"import", "otlp", spans, "--corpus", corpus, "--abstain-pattern", abstainPattern, "--out", traces}, stageArgs...)
@@ -498,5 +541,37 @@ func checkExampleStages(t *testing.T, bin, spans, convention string, stageArgs [
 	}
 	if slices.Sort(names); !slices.Equal(names, systems) {
 		t.Errorf("systems %v, want %v", names, systems)
+	}
+	checkContextTexts(t, traces)
+}
+
+// checkContextTexts checks the context stage of every imported trace: its
+// items and the text kept of each, a cut passage's prefix.
+func checkContextTexts(t *testing.T, traces string) {
+	t.Helper()
+	data, err := os.ReadFile(traces)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]exampleQuery{}
+	for _, e := range examples {
+		want[e.query] = e
+	}
+	for line := range strings.Lines(string(data)) {
+		var tr trace.Trace
+		if err := json.Unmarshal([]byte(line), &tr); err != nil {
+			t.Fatal(err)
+		}
+		w := want[tr.Query]
+		st := tr.Stage(trace.ContextStage)
+		if st == nil || !slices.Equal(st.IDs(), w.contextIDs()) {
+			t.Errorf("%s %s: context %v, want %v", tr.System, tr.Query, st, w.contextIDs())
+			continue
+		}
+		for i, it := range st.Items {
+			if it.Text == nil || *it.Text != w.context[i] {
+				t.Errorf("%s %s %s: context text %v, want %q", tr.System, tr.Query, it.ID, it.Text, w.context[i])
+			}
+		}
 	}
 }
