@@ -72,6 +72,10 @@ func stagesTable(w io.Writer, r *Stages) error {
 	}
 	for _, sys := range r.Result.Systems {
 		fmt.Fprintf(w, "\n== system %s\n", sys.Name)
+		if sys.ContextOnly {
+			fmt.Fprintf(w, "note: its traces record only the context stage: what retrieval found is not known, so evidence missing from the context is %q, never %q\n",
+				stages.StatusNotInContext, stages.StatusNotRetrieved)
+		}
 		loudest(w, sys)
 		if err := stageTable(out, sys, r.PerQuery); err != nil {
 			return err

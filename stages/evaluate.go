@@ -527,7 +527,7 @@ func (t *tally) judged(i int, keep func(string) bool) eval.JudgedQueries {
 // the tally, listings in query order.
 func (t *tally) report(evals []*eval.Result, opt Options) (*System, error) {
 	names := t.first.names
-	sys := &System{Name: t.system, Summary: t.summary, FactLines: t.factLines}
+	sys := &System{Name: t.system, Summary: t.summary, FactLines: t.factLines, ContextOnly: contextOnly(names)}
 	for i, name := range names {
 		st := &StageResult{Name: name, K: opt.Cutoffs[name], Eval: evals[i],
 			MeanLength: float64(t.total[i]) / float64(t.n), MaxLength: t.longest[i], FactQueries: t.factLines}

@@ -13,6 +13,9 @@ import (
 // Statuses of a piece of evidence, from the earliest loss to delivery.
 const (
 	StatusNotRetrieved = "not retrieved"
+	// StatusNotInContext is where evidence stopped when the traces record
+	// only the context: whether it was retrieved is not known.
+	StatusNotInContext = "not in the context (no retrieval stage recorded)"
 	StatusDropped      = "dropped in packing"
 	StatusTruncated    = "truncated (span lost)"
 	StatusOutOfScope   = "out of scope (not acceptable evidence)"
@@ -64,7 +67,7 @@ func (w *Waterfall) count(status string) {
 // order sorts steps in pipeline order: losses at earlier stages first,
 // delivered last.
 func (w *Waterfall) order(names []string) {
-	rank := map[string]int{StatusNotRetrieved: 0}
+	rank := map[string]int{StatusNotRetrieved: 0, StatusNotInContext: 0}
 	for i := 1; i < len(names); i++ {
 		rank[cut(names[i-1], names[i])] = i
 	}
@@ -72,6 +75,10 @@ func (w *Waterfall) order(names []string) {
 	rank[StatusDropped], rank[StatusTruncated], rank[StatusOutOfScope], rank[StatusStale], rank[StatusDelivered] = n, n+1, n+2, n+3, n+4
 	slices.SortStableFunc(w.Steps, func(a, b Step) int { return cmp.Compare(rank[a.Status], rank[b.Status]) })
 }
+
+// contextOnly tells stages whose only stage is the context: nothing says
+// what was retrieved.
+func contextOnly(names []string) bool { return len(names) == 1 && names[0] == trace.ContextStage }
 
 // walk follows one piece of evidence through the stages; present says
 // whether stage i delivered it.
@@ -89,6 +96,8 @@ func walk(names []string, present func(i int) state) (status, reached string) {
 			return StatusTruncated, reached
 		}
 		switch {
+		case i == 0 && contextOnly(names):
+			return StatusNotInContext, ""
 		case i == 0:
 			return StatusNotRetrieved, ""
 		case name == trace.ContextStage:
@@ -115,7 +124,7 @@ func lossOf(v *view, names []string, minGrade int32, invalid []invalidJudgment) 
 		}
 		item := v.q.Key(k)
 		status, reached := walk(names, func(i int) state { return v.lookup(i, item) })
-		if i := slices.IndexFunc(invalid, func(x invalidJudgment) bool { return x.item == item }); i >= 0 && status == StatusNotRetrieved {
+		if i := slices.IndexFunc(invalid, func(x invalidJudgment) bool { return x.item == item }); i >= 0 && (status == StatusNotRetrieved || status == StatusNotInContext) {
 			status = StatusStale
 			if invalid[i].out {
 				status = StatusOutOfScope

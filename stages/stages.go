@@ -137,6 +137,10 @@ type System struct {
 	Answers  AnswerReport   `json:"answers"`
 	Latency  []Percentiles  `json:"latency_ms,omitempty"`
 	Configs  []string       `json:"configs,omitempty"`
+	// ContextOnly says the system's traces record no stage but the
+	// context: what was retrieved is not known, so evidence missing from
+	// the context stopped "not in the context", never "not retrieved".
+	ContextOnly bool `json:"context_only,omitempty"`
 	// Analyses are present when Options.Analyses asks for them.
 	Analyses *Analyses `json:"analyses,omitempty"`
 	// Summary is set when the result holds the Options.Summary listings

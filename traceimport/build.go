@@ -44,6 +44,7 @@ func (a *assembler) build(t *openTrace) (*trace.Trace, error) {
 		out.Query = fmt.Sprintf("%s#%d", conversation, turn)
 	}
 	stageOrder(spans, retrievers)
+	dataFlow(spans, retrievers)
 	var last *trace.Stage
 	var lastDocs []document
 	known := map[string]bool{}
@@ -58,7 +59,7 @@ func (a *assembler) build(t *openTrace) (*trace.Trace, error) {
 			}
 			name = to
 		}
-		if s.hasInputDocs && !sameIDs(last, s.inputDocs) {
+		if s.hasInputDocs && !sameIDs(last, s.inputDocs) && !slices.ContainsFunc(retrievers, func(o *span) bool { return sameDocs(o.docs, s.inputDocs) }) {
 			in := &span{id: s.id, name: s.name + " input", place: s.place, docs: s.inputDocs}
 			st, docs := a.stage(in, a.stageName(names, in.name, s.place), &errs)
 			a.man.Lists++

@@ -16,7 +16,9 @@ import (
 const MinTruncated = 20
 
 // context makes the context stage from the generator's input: each item of
-// the last retrieval stage is packed whole when its text occurs whole,
+// the last retrieval stage (its text from the span, or from the corpus
+// where the span has none or only a prefix of the corpus's text) is
+// packed whole when its text occurs whole,
 // truncated when a prefix of at least MinTruncated characters occurs (the
 // longest such prefix is the text kept), and dropped otherwise. Items are
 // ranked by where they occur.
@@ -33,10 +35,10 @@ func (a *assembler) context(g *span, last *trace.Stage, docs []document, errs *d
 	var in []found
 	for i, d := range docs {
 		body, ok := d.text, d.hasText
-		if !ok {
-			if c := a.r.Corpus.Get(d.id); c != nil && c.HasText {
-				body, ok = c.Text, true
-			}
+		if c := a.r.Corpus.Get(d.id); c != nil && c.HasText && (!ok || len(body) < len(c.Text) && strings.HasPrefix(c.Text, body)) {
+			// No text, or the text a packer already cut (LlamaIndex's
+			// nodes carry it): the corpus's is the whole passage.
+			body, ok = c.Text, true
 		}
 		if !ok || body == "" {
 			errs.Add(a.man.problem(a.r, NoItemText, g.place, g.id, last.Name+": "+d.id))

@@ -2,6 +2,8 @@ package traceimport
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
@@ -200,6 +202,12 @@ func (r *rules) openLLMetry(s *span, attrs pcommon.Map, events ptrace.SpanEventS
 			r.setDocs(s, docs)
 			if in, ok := jsonOf(attrs, "traceloop.entity.input"); ok {
 				s.query = queryText(in, 0)
+				if docs, ok := argumentList(in); ok {
+					s.hasInputDocs = true
+					for _, d := range docs {
+						s.inputDocs = append(s.inputDocs, r.document(d))
+					}
+				}
 			}
 			return
 		}
@@ -315,4 +323,27 @@ func (r *rules) genAIGeneration(s *span, attrs pcommon.Map) {
 	if v, ok := attrs.Get("gen_ai.usage.output_tokens"); ok {
 		s.tokens.Completion = integer(v.AsRaw())
 	}
+}
+
+// argumentList finds a list of documents among a call's recorded
+// arguments (OpenLLMetry's {"args": [...], "kwargs": {...}}): the input
+// of a reranker or a packer, which says which stage it took.
+func argumentList(v any) ([]rawDocument, bool) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, false
+	}
+	args, _ := m["args"].([]any)
+	kwargs, _ := m["kwargs"].(map[string]any)
+	for _, a := range args {
+		if docs, ok := documentList(a, false); ok {
+			return docs, true
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(kwargs)) {
+		if docs, ok := documentList(kwargs[k], false); ok {
+			return docs, true
+		}
+	}
+	return nil, false
 }

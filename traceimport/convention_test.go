@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ragstat/ragstat/corpus"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/trace"
 )
@@ -105,6 +106,28 @@ func TestConventions(t *testing.T) {
 			Mapping{},
 			"q-llama | vector_index_retriever.retrieve=n1@0.8,n2@0.7,n3@0.5 | rerank.task=n2@0.95,n1@0.3 | retriever_query_engine.retrieve=n2@0.95,n1@0.3 | context=n2 | cites=n2",
 			"openllmetry (4 spans), genai (1 span)"},
+		// OpenTelemetry JS stamps starts in whole milliseconds: pack.task
+		// seems to end before keyword_retriever.task and rerank.task,
+		// whose output is its input.
+		{"openllmetry steps within one millisecond", otlp(t,
+			sp{"M", "m4", "m1", "pack.task", 8, 9, map[string]any{"traceloop.span.kind": "task",
+				"traceloop.entity.input":  js(map[string]any{"args": []any{}, "kwargs": map[string]any{"nodes": []any{node("n2", 0.95), node("n1", 0.3)}, "budget_tokens": 28}}),
+				"traceloop.entity.output": js([]any{node("n2", 0.95)})}},
+			sp{"M", "m3", "m1", "rerank.task", 8, 11, map[string]any{"traceloop.span.kind": "task",
+				"traceloop.entity.input":  js(map[string]any{"args": []any{[]any{node("n1", 0.8), node("n2", 0.7), node("n3", 0.5)}, "clearance"}}),
+				"traceloop.entity.output": js([]any{node("n2", 0.95), node("n1", 0.3)})}},
+			sp{"M", "m2", "m1", "keyword_retriever.task", 2, 10, map[string]any{"traceloop.span.kind": "task",
+				"traceloop.entity.input":  js(map[string]any{"args": []any{"clearance"}}),
+				"traceloop.entity.output": js([]any{node("n1", 0.8), node("n2", 0.7), node("n3", 0.5)})}},
+			// The wrapper's output is its postprocessors' (here rerank's):
+			// a span that holds pack.task is not its producer.
+			sp{"M", "m1", "m0", "retriever_query_engine.retrieve", 1, 14, map[string]any{"traceloop.span.kind": "task",
+				"traceloop.entity.output": js([]any{node("n2", 0.95), node("n1", 0.3)})}},
+			sp{"M", "m0", "", "retriever_query_engine.query", 0, 50, map[string]any{"traceloop.span.kind": "workflow",
+				"traceloop.association.properties.query_id": "q-ms"}}),
+			Mapping{Stages: map[string]string{"retriever_query_engine.retrieve": "-"}},
+			"q-ms | keyword_retriever.task=n1@0.8,n2@0.7,n3@0.5 | rerank.task=n2@0.95,n1@0.3 | pack.task=n2@0.95",
+			"openllmetry (5 spans)"},
 		{"openllmetry vector store events and a legacy llm span", otlpEvents(t, map[string][]event{"v1": {
 			{dbQueryResult, map[string]any{"db.query.result.id": "c1", "db.query.result.distance": 0.2, "db.query.result.document": passage("c1")}},
 			{dbQueryResult, map[string]any{"db.query.result.id": "c2", "db.query.result.score": 0.4, "db.query.result.document": passage("c2")}}}},
@@ -240,5 +263,30 @@ func TestTurns(t *testing.T) {
 	want := "s1 s1/1 [refund policy]; s1#2 s1/2 [and for clearance items?]; s2 s2/1 [gift cards]; q-thanks s1/3 [thanks]"
 	if strings.Join(got, "; ") != want {
 		t.Errorf("turns\n%s\nwant\n%s", strings.Join(got, "; "), want)
+	}
+}
+
+// TestPackedNodes: an item whose span text is a strict prefix of its
+// corpus text (a packer cut it, as LlamaIndex's nodes carry it) is found
+// truncated in the context, not packed whole; one whose span text is its
+// corpus text is packed whole.
+func TestPackedNodes(t *testing.T) {
+	c, err := corpus.Read(input.FromBytes("corpus.jsonl", []byte(
+		`{"id":"n1","text":"`+passage("n1")+` And a second sentence the packer cut."}`+"\n"+`{"id":"n2","text":"`+passage("n2")+`"}`+"\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := otlp(t,
+		sp{"P", "p1", "p0", "pack.task", 1, 5, map[string]any{"traceloop.span.kind": "task",
+			"traceloop.entity.output": js([]any{node("n1", 1), node("n2", 0.5)})}},
+		sp{"P", "p2", "p0", "chat", 6, 9, map[string]any{"gen_ai.operation.name": "chat",
+			"gen_ai.input.messages": js([]any{map[string]any{"role": "user", "content": passage("n1") + "\n" + passage("n2")}})}},
+		sp{"P", "p0", "", "query", 0, 10, map[string]any{"traceloop.span.kind": "workflow", "traceloop.association.properties.query_id": "q"}})
+	_, man, err := run(t, OTLP, Mapping{Corpus: c}, input.FromBytes("p.jsonl", []byte(lines)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if man.Context != (ContextCounts{Packed: 1, Truncated: 1}) {
+		t.Errorf("context %+v, want n2 packed whole and n1 truncated", man.Context)
 	}
 }

@@ -46,6 +46,69 @@ func searchSteps(spans, retrievers []*span) [][]*span {
 	return out
 }
 
+// dataFlow corrects the pipeline order where the spans say which stage
+// they took: a retrieval span whose input documents are exactly another's
+// output comes right after it, whatever the clocks say (OpenTelemetry JS
+// stamps starts in whole milliseconds, so steps that run within one
+// millisecond cannot be told apart by time). Each move puts one span
+// after its producer; chains settle within as many passes as spans.
+func dataFlow(spans, retrievers []*span) {
+	parent := make(map[string]string, len(spans))
+	for _, s := range spans {
+		parent[s.id] = s.parent
+	}
+	for range retrievers {
+		moved := false
+		for i, s := range retrievers {
+			if !s.hasInputDocs {
+				continue
+			}
+			p := producer(retrievers, s, parent)
+			switch {
+			case p > i:
+				copy(retrievers[i:p], retrievers[i+1:p+1])
+				retrievers[p] = s
+			case p >= 0 && p < i-1:
+				copy(retrievers[p+2:i+1], retrievers[p+1:i])
+				retrievers[p+1] = s
+			default:
+				continue
+			}
+			moved = true
+			break
+		}
+		if !moved {
+			return
+		}
+	}
+}
+
+// producer is the index of the one retrieval span, other than s and the
+// spans that hold it (a wrapper's output is its last step's), whose output
+// is s's input; -1 when none is, or when several are (identical lists say
+// nothing of the order).
+func producer(retrievers []*span, s *span, parent map[string]string) int {
+	holds := map[string]bool{}
+	for p, n := parent[s.id], 0; p != "" && !holds[p] && n < len(parent); p, n = parent[p], n+1 {
+		holds[p] = true
+	}
+	p := -1
+	for i, o := range retrievers {
+		if o != s && !holds[o.id] && sameDocs(o.docs, s.inputDocs) {
+			if p >= 0 {
+				return -1
+			}
+			p = i
+		}
+	}
+	return p
+}
+
+// sameDocs tells two lists of the same ids in the same order.
+func sameDocs(a, b []document) bool {
+	return slices.EqualFunc(a, b, func(x, y document) bool { return x.id == y.id })
+}
+
 // stageName is a stage's name made unique in its trace: a name given
 // before, or the context stage's, is numbered (name-2) and noted.
 func (a *assembler) stageName(names map[string]int, name string, at place) string {
@@ -94,15 +157,7 @@ func (a *assembler) step(calls []*span, name string, errs *diag.List) (*trace.St
 // sameIDs tells whether a stage lists exactly the documents' ids, in
 // order (nil: no stage).
 func sameIDs(st *trace.Stage, docs []document) bool {
-	if st == nil || len(st.Items) != len(docs) {
-		return false
-	}
-	for i, d := range docs {
-		if st.Items[i].ID != d.id {
-			return false
-		}
-	}
-	return true
+	return st != nil && slices.EqualFunc(st.Items, docs, func(it trace.Item, d document) bool { return it.ID == d.id })
 }
 
 // stageMeta is what retrieval spans said of their search: the query

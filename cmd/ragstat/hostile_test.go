@@ -128,103 +128,6 @@ func TestHostileInputs(t *testing.T) {
 	}
 }
 
-var collectEndpoint = regexp.MustCompile(`OTEL_EXPORTER_OTLP_ENDPOINT=(http://\S+)`)
-
-// TestHostileCollect: ragstat collect under decompression bombs (a 62 MB
-// export of 31 million empty spans, gzip-compressed) arriving together is
-// refused with 413 each, within a memory ceiling, logs the refusal once,
-// and goes on serving valid exports.
-func TestHostileCollect(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a receiver process")
-	}
-	var raw bytes.Buffer
-	raw.Write([]byte{0x0a, 0x84, 0xa8, 0xc8, 0x1d, 0x12, 0x80, 0xa8, 0xc8, 0x1d}) // resource_spans{scope_spans{ 62,000,000 bytes
-	raw.Write(bytes.Repeat([]byte{0x12, 0}, 31_000_000))                          // of empty spans
-	var bomb bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&bomb, gzip.BestCompression)
-	zw.Write(raw.Bytes())
-	zw.Close()
-	base := command(t, nil, "version").peakMiB
-	out := filepath.Join(t.TempDir(), "spans.otlp.jsonl")
-	cmd := exec.Command(os.Args[0], "collect", "--addr", "127.0.0.1:0", "--grpc-addr", "off", "--out", out)
-	cmd.Env = append(os.Environ(), "RAGSTAT_TEST_MAIN=1")
-	stderr, _ := cmd.StderrPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
-	lines := make(chan string, 64)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-	}()
-	var url string
-	var said []string
-	for url == "" {
-		select {
-		case l, ok := <-lines:
-			if !ok {
-				t.Fatalf("collect stopped: %q", said)
-			}
-			said = append(said, l)
-			if m := collectEndpoint.FindStringSubmatch(l); m != nil {
-				url = m[1]
-			}
-		case <-time.After(30 * time.Second):
-			t.Fatal("collect did not start")
-		}
-	}
-	client := &http.Client{Timeout: 60 * time.Second}
-	send := func(ctype, encoding string, body []byte) (int, string) {
-		req, _ := http.NewRequest("POST", url+"/v1/traces", bytes.NewReader(body))
-		req.Header.Set("Content-Type", ctype)
-		if encoding != "" {
-			req.Header.Set("Content-Encoding", encoding)
-		}
-		resp, err := client.Do(req)
-		if err != nil {
-			return 0, err.Error()
-		}
-		defer resp.Body.Close()
-		msg, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode, string(msg)
-	}
-	start := time.Now()
-	var wg sync.WaitGroup
-	for range 8 {
-		wg.Go(func() {
-			if code, msg := send("application/x-protobuf", "gzip", bomb.Bytes()); code != 413 || !strings.Contains(msg, "--max-body-mib") {
-				t.Errorf("a bomb was answered %d %q", code, msg)
-			}
-		})
-	}
-	wg.Wait()
-	t.Logf("8 bombs of %d bytes refused in %v", bomb.Len(), time.Since(start).Round(time.Millisecond))
-	if code, msg := send("application/json", "", []byte(`{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"0102030405060708090a0b0c0d0e0f10","spanId":"0102030405060708","name":"ok"}]}]}]}`)); code != 200 {
-		t.Errorf("a valid export was answered %d %q", code, msg)
-	}
-	cmd.Process.Signal(os.Interrupt)
-	for l := range lines {
-		said = append(said, l)
-	}
-	if err := cmd.Wait(); err != nil {
-		t.Errorf("collect: %v\n%s", err, strings.Join(said, "\n"))
-	}
-	all := strings.Join(said, "\n")
-	if strings.Count(all, "refused a request (too large)") != 1 || !strings.Contains(all, "1 requests (1 spans) written to "+out+", 8 refused (8 too large)") {
-		t.Errorf("collect said:\n%s", all)
-	}
-	peak := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss>>10 - base
-	if peak > 256 {
-		t.Errorf("peak memory %d MiB above ragstat version, ceiling 256 MiB", peak)
-	}
-	t.Logf("peak memory %d MiB above ragstat version", peak)
-}
-
 // BenchmarkMillionQueries evaluates a run of a million queries of one item
 // each against judgments of every query, and reports the peak memory
 // (peak-MiB) of the whole command; it fails above 2 GiB.
@@ -250,4 +153,130 @@ func BenchmarkMillionQueries(b *testing.B) {
 	if peak > 2048 {
 		b.Errorf("peak memory %d MiB, ceiling 2048 MiB", peak)
 	}
+}
+
+var collectEndpoint = regexp.MustCompile(`OTEL_EXPORTER_OTLP_ENDPOINT=(http://\S+)`)
+
+// collector is a ragstat collect child process.
+type collector struct {
+	cmd  *exec.Cmd
+	url  string
+	said []string // what it wrote to standard error until it served
+	rest chan string
+}
+
+// startCollect starts ragstat collect with args and waits until it serves.
+func startCollect(t *testing.T, args ...string) *collector {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], append([]string{"collect", "--addr", "127.0.0.1:0", "--grpc-addr", "off"}, args...)...)
+	cmd.Env = append(os.Environ(), "RAGSTAT_TEST_MAIN=1")
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	c := &collector{cmd: cmd, rest: make(chan string, 1024)}
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			c.rest <- sc.Text()
+		}
+		close(c.rest)
+	}()
+	for c.url == "" {
+		select {
+		case l, ok := <-c.rest:
+			if !ok {
+				t.Fatalf("collect stopped: %q", c.said)
+			}
+			c.said = append(c.said, l)
+			if m := collectEndpoint.FindStringSubmatch(l); m != nil {
+				c.url = m[1]
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatal("collect did not start")
+		}
+	}
+	return c
+}
+
+// stop signals the collector, waits for it and returns all it said and
+// its peak memory in MiB.
+func (c *collector) stop(t *testing.T, sig os.Signal) (string, int64) {
+	t.Helper()
+	c.cmd.Process.Signal(sig)
+	for l := range c.rest {
+		c.said = append(c.said, l)
+	}
+	err := c.cmd.Wait()
+	if sig != os.Kill && err != nil {
+		t.Errorf("collect: %v", err)
+	}
+	return strings.Join(c.said, "\n"), c.cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss >> 10
+}
+
+// post sends an OTLP/HTTP export and returns the status and answer.
+func (c *collector) post(client *http.Client, ctype, encoding string, body []byte) (int, string) {
+	req, _ := http.NewRequest("POST", c.url+"/v1/traces", bytes.NewReader(body))
+	req.Header.Set("Content-Type", ctype)
+	if encoding != "" {
+		req.Header.Set("Content-Encoding", encoding)
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return 0, err.Error()
+	}
+	defer resp.Body.Close()
+	msg, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(msg)
+}
+
+// otlpBomb is a 62 MB OTLP protobuf export of 31 million empty spans,
+// gzip-compressed to about 60 KB.
+func otlpBomb() []byte {
+	var raw bytes.Buffer
+	raw.Write([]byte{0x0a, 0x84, 0xa8, 0xc8, 0x1d, 0x12, 0x80, 0xa8, 0xc8, 0x1d}) // resource_spans{scope_spans{ 62,000,000 bytes
+	raw.Write(bytes.Repeat([]byte{0x12, 0}, 31_000_000))                          // of empty spans
+	var bomb bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&bomb, gzip.BestCompression)
+	zw.Write(raw.Bytes())
+	zw.Close()
+	return bomb.Bytes()
+}
+
+// TestHostileCollect: ragstat collect under decompression bombs (a 62 MB
+// export of 31 million empty spans, gzip-compressed) arriving together is
+// refused with 413 each, within a memory ceiling, logs the refusal once,
+// and goes on serving valid exports.
+func TestHostileCollect(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a receiver process")
+	}
+	bomb := otlpBomb()
+	base := command(t, nil, "version").peakMiB
+	out := filepath.Join(t.TempDir(), "spans.otlp.jsonl")
+	c := startCollect(t, "--out", out)
+	client := &http.Client{Timeout: 60 * time.Second}
+	start := time.Now()
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			if code, msg := c.post(client, "application/x-protobuf", "gzip", bomb); code != 413 || !strings.Contains(msg, "--max-body-mib") {
+				t.Errorf("a bomb was answered %d %q", code, msg)
+			}
+		})
+	}
+	wg.Wait()
+	t.Logf("8 bombs of %d bytes refused in %v", len(bomb), time.Since(start).Round(time.Millisecond))
+	if code, msg := c.post(client, "application/json", "", []byte(`{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"0102030405060708090a0b0c0d0e0f10","spanId":"0102030405060708","name":"ok"}]}]}]}`)); code != 200 {
+		t.Errorf("a valid export was answered %d %q", code, msg)
+	}
+	said, peak := c.stop(t, os.Interrupt)
+	if strings.Count(said, "refused a request (too large)") != 1 || !strings.Contains(said, "1 requests (1 spans) written to "+out+", 8 refused (8 too large)") {
+		t.Errorf("collect said:\n%s", said)
+	}
+	if peak-base > 256 {
+		t.Errorf("peak memory %d MiB above ragstat version, ceiling 256 MiB", peak-base)
+	}
+	t.Logf("peak memory %d MiB, %d MiB above ragstat version", peak, peak-base)
 }

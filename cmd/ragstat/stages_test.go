@@ -107,3 +107,28 @@ func TestStagesAnalyses(t *testing.T) {
 		}
 	}
 }
+
+// TestStagesContextOnly: traces whose only stage is the context say so,
+// and evidence missing from the context is "not in the context", never
+// "not retrieved": what retrieval found is not known. By hand: refund's
+// relevant exceptions#4 and faq#7 are not in the context, policy#2 is;
+// clearance's exceptions#4 is not.
+func TestStagesContextOnly(t *testing.T) {
+	out, errs, code := ragstat(t, "", "stages", "-j", "testdata/import/judgments.jsonl", "--topics", "testdata/import/topics.jsonl",
+		"--queries", "run", "--unknown-metadata", "allow", "testdata/import/context-only.jsonl")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{
+		`note: its traces record only the context stage: what retrieval found is not known, so evidence missing from the context is "not in the context (no retrieval stage recorded)", never "not retrieved"`,
+		"not in the context (no retrieval stage recorded)  3",
+		"delivered                                         1",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "not retrieved ") {
+		t.Errorf("a context-only trace reports evidence as not retrieved:\n%s", out)
+	}
+}
