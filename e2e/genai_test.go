@@ -170,8 +170,8 @@ func TestGenAIService(t *testing.T) {
 }
 
 // The agent of TestGenAIAgent answers q2 ("Can clearance items from 2024
-// be refunded?") after three searches of one tool, each a GenAI retrieval
-// span under the agent's span, then packs p2 and p1 whole:
+// be refunded?") after three searches of one tool, then packs p2 and p1
+// whole:
 //
 //	call 1 "clearance items refund": p2, p6   union p2 p6        R 1/2, new relevant p2
 //	call 2 "refund policy 2024":     p3, p2   union + p3         R 1/2, p2 a duplicate
@@ -190,38 +190,61 @@ var agentCalls = []struct {
 }
 
 // TestGenAIAgent: an agent traced with the OpenTelemetry Go SDK under the
-// GenAI conventions searches three times (sibling retrieval spans of one
-// name under its invoke_agent span) before it answers. The import must
-// make the three calls one search step, each call's ids in order, and not
+// GenAI conventions searches three times before it answers, in each of
+// the two forms GenAI has for a search: sibling retrieval spans of one
+// name under its invoke_agent span (system go-agent-retrieval), and
+// sibling execute_tool spans of a datastore tool, the documents in the
+// tool call's result (system go-agent-tool). The import must make the
+// three calls one search step, each call's query and ids in order, and not
 // three stages.
 func TestGenAIAgent(t *testing.T) {
 	bin := buildRagstat(t)
 	spans := filepath.Join(t.TempDir(), "spans.otlp.jsonl")
 	c := startCollect(t, bin, spans)
 	passages, queries := exampleData(t)
-	tp := genAIProvider(t, c.endpoint, "go-agent")
-	tr := tp.Tracer("support-agent")
 	ctx := context.Background()
-	actx, agent := tr.Start(ctx, "invoke_agent support", oteltrace.WithAttributes(
-		attribute.String("gen_ai.operation.name", "invoke_agent"),
-		attribute.String("gen_ai.agent.name", "support"),
-		attribute.String("app.query_id", "q2")))
-	for _, call := range agentCalls {
-		_, sp := tr.Start(actx, "retrieval kb", oteltrace.WithAttributes(
-			attribute.String("gen_ai.operation.name", "retrieval"),
-			attribute.String("gen_ai.data_source.id", "kb"),
-			attribute.String("gen_ai.retrieval.query.text", call.query),
-			attribute.Int("gen_ai.retrieval.top_k", 2),
-			attribute.String("gen_ai.retrieval.documents", documentsJSON(t, call.found))))
-		sp.End()
+	search := map[string]func(oteltrace.Tracer, context.Context, string, []scored){
+		"go-agent-retrieval": func(tr oteltrace.Tracer, ctx context.Context, query string, found []scored) {
+			_, sp := tr.Start(ctx, "retrieval kb", oteltrace.WithAttributes(
+				attribute.String("gen_ai.operation.name", "retrieval"),
+				attribute.String("gen_ai.data_source.id", "kb"),
+				attribute.String("gen_ai.retrieval.query.text", query),
+				attribute.Int("gen_ai.retrieval.top_k", 2),
+				attribute.String("gen_ai.retrieval.documents", documentsJSON(t, found))))
+			sp.End()
+		},
+		"go-agent-tool": func(tr oteltrace.Tracer, ctx context.Context, query string, found []scored) {
+			args, err := json.Marshal(map[string]any{"query": query, "top_k": 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, sp := tr.Start(ctx, "execute_tool search_kb", oteltrace.WithAttributes(
+				attribute.String("gen_ai.operation.name", "execute_tool"),
+				attribute.String("gen_ai.tool.name", "search_kb"),
+				attribute.String("gen_ai.tool.type", "datastore"),
+				attribute.String("gen_ai.tool.call.arguments", string(args)),
+				attribute.String("gen_ai.tool.call.result", documentsJSON(t, found))))
+			sp.End()
+		},
 	}
-	chat(t, actx, tr, queries["q2"], "No: clearance items are final sale [p2].", []string{"p2", "p1"}, []string{passages["p2"], passages["p1"]})
-	agent.End()
-	if err := tp.Shutdown(ctx); err != nil {
-		t.Fatalf("exporting: %v", err)
+	for system, searchOnce := range search {
+		tp := genAIProvider(t, c.endpoint, system)
+		tr := tp.Tracer("support-agent")
+		actx, agent := tr.Start(ctx, "invoke_agent support", oteltrace.WithAttributes(
+			attribute.String("gen_ai.operation.name", "invoke_agent"),
+			attribute.String("gen_ai.agent.name", "support"),
+			attribute.String("app.query_id", "q2")))
+		for _, call := range agentCalls {
+			searchOnce(tr, actx, call.query, call.found)
+		}
+		chat(t, actx, tr, queries["q2"], "No: clearance items are final sale [p2].", []string{"p2", "p1"}, []string{passages["p2"], passages["p1"]})
+		agent.End()
+		if err := tp.Shutdown(ctx); err != nil {
+			t.Fatalf("exporting: %v", err)
+		}
 	}
-	if msg := c.stop(t); !strings.Contains(msg, "(5 spans) written") || !strings.Contains(msg, ", 0 refused") {
-		t.Errorf("collect said %q; want 5 spans, none refused", msg)
+	if msg := c.stop(t); !strings.Contains(msg, "(10 spans) written") || !strings.Contains(msg, ", 0 refused") {
+		t.Errorf("collect said %q; want 10 spans, none refused", msg)
 	}
 	corpus := filepath.Join(t.TempDir(), "corpus.jsonl")
 	if err := os.WriteFile(corpus, []byte(corpusOf(t, filepath.Join("..", "examples", "data.json"))), 0o644); err != nil {
@@ -229,34 +252,50 @@ func TestGenAIAgent(t *testing.T) {
 	}
 	traces := filepath.Join(t.TempDir(), "traces.jsonl")
 	_, msg := ragstat(t, bin, "import", "otlp", spans, "--query-id", "app.query_id", "--corpus", corpus, "--out", traces)
-	if !strings.Contains(msg, "imported 1 traces") || !strings.Contains(msg, "conventions: genai") {
+	if !strings.Contains(msg, "imported 2 traces") || !strings.Contains(msg, "conventions: genai") {
 		t.Errorf("import said %q", msg)
 	}
 	raw, err := os.ReadFile(traces)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got trace.Trace
-	if err := json.Unmarshal(raw, &got); err != nil {
-		t.Fatal(err)
+	var systems []string
+	for line := range strings.Lines(string(raw)) {
+		var got trace.Trace
+		if err := json.Unmarshal([]byte(line), &got); err != nil {
+			t.Fatal(err)
+		}
+		systems = append(systems, got.System)
+		checkSearchStep(t, got)
 	}
+	if slices.Sort(systems); !slices.Equal(systems, []string{"go-agent-retrieval", "go-agent-tool"}) {
+		t.Errorf("traces of %v", systems)
+	}
+}
+
+// checkSearchStep checks an imported agent trace: one search step of the
+// three calls of agentCalls, then the context.
+func checkSearchStep(t *testing.T, got trace.Trace) {
+	t.Helper()
 	var stages []string
 	for _, st := range got.Stages {
 		stages = append(stages, st.Name)
 	}
 	if len(got.Stages) != 2 || got.Stages[1].Name != trace.ContextStage {
-		t.Fatalf("stages %v; want one search step and the context", stages)
+		t.Errorf("%s: stages %v; want one search step and the context", got.System, stages)
+		return
 	}
 	step := got.Stages[0]
 	if !slices.Equal(step.IDs(), []string{"p2", "p6", "p3", "p1"}) || len(step.Calls) != len(agentCalls) {
-		t.Fatalf("the search step holds %v in %d calls; want the union p2 p6 p3 p1 of 3 calls", step.IDs(), len(step.Calls))
+		t.Errorf("%s: the search step holds %v in %d calls; want the union p2 p6 p3 p1 of 3 calls", got.System, step.IDs(), len(step.Calls))
+		return
 	}
 	for i, call := range agentCalls {
-		if got := step.Calls[i]; got.Query != call.query || !slices.Equal(got.IDs, ids(call.found)) {
-			t.Errorf("call %d: %q %v, want %q %v", i+1, got.Query, got.IDs, call.query, ids(call.found))
+		if c := step.Calls[i]; c.Query != call.query || !slices.Equal(c.IDs, ids(call.found)) {
+			t.Errorf("%s call %d: %q %v, want %q %v", got.System, i+1, c.Query, c.IDs, call.query, ids(call.found))
 		}
 	}
 	if ctx := got.Stage(trace.ContextStage).IDs(); !slices.Equal(ctx, []string{"p2", "p1"}) {
-		t.Errorf("context %v, want p2 p1", ctx)
+		t.Errorf("%s: context %v, want p2 p1", got.System, ctx)
 	}
 }
