@@ -92,6 +92,7 @@ func stagesTable(w io.Writer, r *Stages) error {
 		contextLines(w, sys.Context)
 		validityLines(w, sys.Validity)
 		answerLines(w, sys.Answers)
+		searchLines(w, sys.Search)
 		latencyLines(w, sys)
 		if sys.Analyses != nil {
 			analysesLines(w, sys.Analyses)
@@ -447,4 +448,35 @@ func StagesRecords(w io.Writer) func(*stages.QueryRecord) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	return func(r *stages.QueryRecord) error { return enc.Encode(r) }
+}
+
+// searchLines writes every search step of several calls: call by call,
+// what it added and the recall of the union so far, then the union
+// against the context and the citations.
+func searchLines(w io.Writer, steps []stages.SearchStep) {
+	if len(steps) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nSearch steps (calls of one search, not stages):\n")
+	for _, s := range steps {
+		fmt.Fprintf(w, "  query %s, %s: %d calls, %d relevant judged\n", s.Query, s.Stage, len(s.Calls), s.Relevant)
+		for i, c := range s.Calls {
+			recall := "-"
+			if c.Recall != nil {
+				recall = strconv.FormatFloat(*c.Recall, 'f', 4, 64)
+			}
+			q := ""
+			if c.Query != "" {
+				q = " " + strconv.Quote(c.Query)
+			}
+			fmt.Fprintf(w, "    call %d%s: %d items, %d new (%d relevant), %d duplicates; recall so far %s\n",
+				i+1, q, c.Items, c.New, c.NewRelevant, c.Duplicates, recall)
+		}
+		first := "none relevant"
+		if s.FirstRelevant > 0 {
+			first = fmt.Sprintf("first relevant at call %d", s.FirstRelevant)
+		}
+		fmt.Fprintf(w, "    %s; union %d items (%d duplicate returns), %d relevant; in the context %d (%d relevant); cited %d (%d relevant)\n",
+			first, s.Union, s.Duplicates, s.UnionRelevant, s.InContext, s.RelevantInContext, s.Cited, s.RelevantCited)
+	}
 }

@@ -53,6 +53,7 @@ type digest struct {
 	latency       map[string]float64
 	config        string
 	analyses      *traceAnalyses
+	search        []SearchStep
 }
 
 // Evaluate evaluates every system in traces. Problems in the data (a trace
@@ -201,6 +202,7 @@ func (j *joiner) digest(t *trace.Trace, ev *eval.Evaluator) *digest {
 	d.hasContext, d.budget, d.truncated = j.contextOf(v, names)
 	d.validity = validityOf(v, names)
 	d.answers.one(v, slices.Index(names, trace.ContextStage), minGrade)
+	d.search = searchOf(v, names, minGrade)
 	if j.opt.Analyses != nil {
 		a, err := j.analyze(v, names, d.budget)
 		if err != nil {
@@ -267,6 +269,7 @@ type tally struct {
 	lat         map[string][]float64
 	configs     map[string]place
 	analyses    analysesTally
+	search      []SearchStep
 }
 
 func newTally(system string, opt Options, ev *eval.Evaluator, spill *Spilled) *tally {
@@ -387,6 +390,13 @@ func (t *tally) add(d *digest) error {
 		}
 	}
 	t.config(d.config, ref.place)
+	for _, s := range d.search {
+		if t.summary {
+			t.search = keepFirst(t.search, s, func(s SearchStep) string { return s.Query })
+		} else {
+			t.search = append(t.search, s)
+		}
+	}
 	if d.analyses != nil {
 		t.analyses.add(d.analyses)
 	}
@@ -542,6 +552,7 @@ func (t *tally) report(evals []*eval.Result, opt Options) (*System, error) {
 	sys.Loss.order(names)
 	sys.FactLoss.order(names)
 	sys.Facts = byQuery(t.facts, func(f QueryFacts) string { return f.Query })
+	sys.Search = byQuery(t.search, func(s SearchStep) string { return s.Query })
 	sys.Context = t.context.sorted()
 	sys.Validity = t.validity.sorted()
 	sys.Answers = t.answers.report()

@@ -76,7 +76,8 @@ func tallyOf(sys *System) (*tally, error) {
 		return nil, fmt.Errorf("system %q is not a shard's partial result", sys.Name)
 	}
 	t := &tally{system: sys.Name, n: p.Traces, total: p.Lengths, loss: sys.Loss, factLoss: sys.FactLoss,
-		facts: sys.Facts, factLines: len(sys.Facts), context: sys.Context, validity: sys.Validity, lat: p.Latency}
+		facts: sys.Facts, factLines: len(sys.Facts), context: sys.Context, validity: sys.Validity, lat: p.Latency,
+		search: sys.Search}
 	if t.lat == nil {
 		t.lat = map[string][]float64{}
 	}
@@ -137,6 +138,7 @@ func (t *tally) merge(o *tally) {
 	t.loss.merge(o.loss)
 	t.factLoss.merge(o.factLoss)
 	t.facts = append(t.facts, o.facts...)
+	t.search = append(t.search, o.search...)
 	t.factLines += o.factLines
 	c, oc := &t.context, o.context
 	c.Traces += oc.Traces

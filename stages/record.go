@@ -30,6 +30,8 @@ type QueryRecord struct {
 	// Answer is the answer report over this trace alone.
 	Answer    AnswerReport       `json:"answer"`
 	LatencyMS map[string]float64 `json:"latency_ms,omitempty"`
+	// Search holds the trace's search steps of several calls.
+	Search []SearchStep `json:"search_steps,omitempty"`
 }
 
 // QueryStage is one stage of one trace.
@@ -55,7 +57,7 @@ type MetricValue struct {
 func (d *digest) record(opt Options, ev *eval.Evaluator) *QueryRecord {
 	r := &QueryRecord{System: d.system, Query: d.query, File: d.file, Line: d.line, Answerable: d.answerable,
 		Judged: d.judged, Facts: d.facts, Evidence: d.loss, FactLoss: d.factLoss, Budget: d.budget,
-		TruncatedAway: d.truncated, Validity: d.validity, Answer: d.answers.report(), LatencyMS: d.latency}
+		TruncatedAway: d.truncated, Validity: d.validity, Answer: d.answers.report(), LatencyMS: d.latency, Search: d.search}
 	for i, name := range d.names {
 		st := QueryStage{Name: name, K: opt.Cutoffs[name], Length: d.lengths[i]}
 		if i < len(d.rows) {

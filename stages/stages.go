@@ -136,7 +136,10 @@ type System struct {
 	Validity ValidityReport `json:"validity"`
 	Answers  AnswerReport   `json:"answers"`
 	Latency  []Percentiles  `json:"latency_ms,omitempty"`
-	Configs  []string       `json:"configs,omitempty"`
+	// Search lists, by query, every search step of several calls (Options.
+	// Summary: the first Listed queries' only).
+	Search  []SearchStep `json:"search_steps,omitempty"`
+	Configs []string     `json:"configs,omitempty"`
 	// ContextOnly says the system's traces record no stage but the
 	// context: what was retrieved is not known, so evidence missing from
 	// the context stopped "not in the context", never "not retrieved".

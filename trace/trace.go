@@ -93,8 +93,12 @@ type Trace struct {
 	Latency map[string]float64 `json:"latency_ms,omitempty"`
 	Config  json.RawMessage    `json:"config,omitempty"`
 	Meta    json.RawMessage    `json:"meta,omitempty"`
-	File    string             `json:"-"`
-	Line    int                `json:"-"`
+	// Conversation and Turn place a trace among the turns of one
+	// conversation (a chat session): Turn counts from 1; 0 is none.
+	Conversation string `json:"conversation,omitempty"`
+	Turn         int    `json:"turn,omitempty"`
+	File         string `json:"-"`
+	Line         int    `json:"-"`
 }
 
 // Stage returns the stage called name, or nil.
@@ -131,6 +135,9 @@ func (t *Trace) Check() error {
 		if err := s.check(); err != nil {
 			return fmt.Errorf("stage %q: %v", s.Name, err)
 		}
+	}
+	if t.Turn < 0 {
+		return fmt.Errorf("turn %d: turns count from 1", t.Turn)
 	}
 	for stage, ms := range t.Latency {
 		if math.IsNaN(ms) || math.IsInf(ms, 0) || ms < 0 {

@@ -49,7 +49,8 @@ func (a *assembler) build(t *openTrace) (*trace.Trace, error) {
 	var lastDocs []document
 	known := map[string]bool{}
 	names := map[string]int{}
-	meta := traceMeta{Source: a.format, TraceID: t.id, Conventions: conventions(spans), Conversation: conversation, Turn: turn}
+	out.Conversation, out.Turn = conversation, turn
+	meta := traceMeta{Source: a.format, TraceID: t.id, Conventions: conventions(spans)}
 	for _, calls := range searchSteps(spans, retrievers) {
 		s := calls[0]
 		name := s.name
@@ -144,11 +145,6 @@ type traceMeta struct {
 	// Stages records, by stage name, what the retrieval spans said of
 	// their search beside the documents.
 	Stages map[string]stageMeta `json:"stages,omitempty"`
-	// Conversation and Turn place a trace that shares its conversation
-	// (session.id, gen_ai.conversation.id) with others: turns are counted
-	// from 1 in the order the traces close.
-	Conversation string `json:"conversation,omitempty"`
-	Turn         int    `json:"turn,omitempty"`
 }
 
 // ordered puts the root spans first, then the others by start time, then

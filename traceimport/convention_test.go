@@ -251,14 +251,15 @@ func TestTurns(t *testing.T) {
 	}
 	var got []string
 	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
-		var tr struct {
-			Query string
-			Meta  traceMeta
-		}
+		var tr trace.Trace
+		var meta traceMeta
 		if err := json.Unmarshal([]byte(l), &tr); err != nil {
 			t.Fatal(err)
 		}
-		got = append(got, fmt.Sprintf("%s %s/%d %v", tr.Query, tr.Meta.Conversation, tr.Meta.Turn, tr.Meta.Stages["r"].Queries))
+		if err := json.Unmarshal(tr.Meta, &meta); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, fmt.Sprintf("%s %s/%d %v", tr.Query, tr.Conversation, tr.Turn, meta.Stages["r"].Queries))
 	}
 	want := "s1 s1/1 [refund policy]; s1#2 s1/2 [and for clearance items?]; s2 s2/1 [gift cards]; q-thanks s1/3 [thanks]"
 	if strings.Join(got, "; ") != want {

@@ -132,3 +132,33 @@ func TestStagesContextOnly(t *testing.T) {
 		t.Errorf("a context-only trace reports evidence as not retrieved:\n%s", out)
 	}
 }
+
+// TestStagesSearchSteps: an agent's three sibling retrieval calls
+// (captured from a Go service traced with the OpenTelemetry SDK's GenAI
+// spans) are one search step, reported call by call. By hand, q2's
+// relevant items are p2 (grade 2) and p1 (1): call 1 returns p2 p6 (p2
+// new and relevant: recall 1/2), call 2 p3 p2 (p2 again: 1 duplicate,
+// recall 1/2), call 3 p1 p3 (p1 new and relevant, p3 again: recall 1);
+// the first relevant item comes at call 1; the union p2 p6 p3 p1 holds
+// both relevant items, both packed, and the answer cites p2 alone.
+func TestStagesSearchSteps(t *testing.T) {
+	out, errs, code := ragstat(t, "", "stages", "-j", "testdata/agent/judgments.jsonl", "--topics", "testdata/agent/topics.jsonl",
+		"--corpus", "testdata/agent/corpus.jsonl", "--query-id", "app.query_id", "testdata/agent/agent.otlp.jsonl")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	want := `
+Search steps (calls of one search, not stages):
+  query q2, retrieval kb: 3 calls, 2 relevant judged
+    call 1 "clearance items refund": 2 items, 2 new (1 relevant), 0 duplicates; recall so far 0.5000
+    call 2 "refund policy 2024": 2 items, 1 new (0 relevant), 1 duplicates; recall so far 0.5000
+    call 3 "refund window days": 2 items, 1 new (1 relevant), 1 duplicates; recall so far 1.0000
+    first relevant at call 1; union 4 items (2 duplicate returns), 2 relevant; in the context 2 (2 relevant); cited 1 (1 relevant)
+`
+	if !strings.Contains(out, want) {
+		t.Errorf("output lacks%s\n%s", want, out)
+	}
+	if !strings.Contains(errs, "note: 1 sibling retrieval calls read as one search step: retrieval kb (3 calls)") {
+		t.Errorf("summary lacks the search step:\n%s", errs)
+	}
+}

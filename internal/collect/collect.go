@@ -16,6 +16,7 @@ import (
 	"cmp"
 	"compress/gzip"
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
@@ -234,17 +235,26 @@ func (s *Server) guard(next http.Handler) http.Handler {
 			return
 		}
 		if s.opt.Token != "" && !s.authorized(r.Header.Get("Authorization")) {
-			s.refuseHTTP(w, r, &refusal{http.StatusUnauthorized, Unauthorized, "access token missing or wrong: send Authorization: Bearer TOKEN (OTEL_EXPORTER_OTLP_HEADERS=Authorization=Bearer%20TOKEN)"})
+			s.refuseHTTP(w, r, &refusal{http.StatusUnauthorized, Unauthorized, "access token missing or wrong: send Authorization: Bearer TOKEN (OTEL_EXPORTER_OTLP_HEADERS=Authorization=Bearer%20TOKEN), or, from a Langfuse SDK, the token as the secret key"})
 			return
 		}
 		next.ServeHTTP(w, r)
 	})
 }
 
-// authorized reports whether an Authorization header carries the token.
+// authorized reports whether an Authorization header carries the token:
+// as a bearer token, or as the password of basic authentication, which is
+// how the Langfuse SDKs send their secret key.
 func (s *Server) authorized(header string) bool {
-	b, ok := strings.CutPrefix(header, "Bearer ")
-	return ok && localhttp.TokenEqual(b, s.opt.Token)
+	if b, ok := strings.CutPrefix(header, "Bearer "); ok {
+		return localhttp.TokenEqual(b, s.opt.Token)
+	}
+	if b, ok := strings.CutPrefix(header, "Basic "); ok {
+		user, err := base64.StdEncoding.DecodeString(b)
+		_, password, found := strings.Cut(string(user), ":")
+		return err == nil && found && localhttp.TokenEqual(password, s.opt.Token)
+	}
+	return false
 }
 
 func (s *Server) route(w http.ResponseWriter, r *http.Request) {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"encoding/base64"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -185,6 +186,9 @@ func TestRefuse(t *testing.T) {
 		{"gzip bomb", "POST", "/v1/traces", "127.0.0.1", "application/x-protobuf", "gzip", "", gz(t, big), "", 413, "once decompressed"},
 		{"no token", "POST", "/v1/traces", "127.0.0.1", "application/x-protobuf", "", "", body, "s3cret", 401, "access token"},
 		{"wrong token", "POST", "/v1/traces", "127.0.0.1", "application/x-protobuf", "", "Bearer s3cres", body, "s3cret", 401, "access token"},
+		{"wrong secret key", "POST", "/api/public/otel/v1/traces", "127.0.0.1", "application/x-protobuf", "", "Basic " + base64.StdEncoding.EncodeToString([]byte("pk-lf-1:s3cres")), body, "s3cret", 401, "as the secret key"},
+		{"token as the user", "POST", "/api/public/otel/v1/traces", "127.0.0.1", "application/x-protobuf", "", "Basic " + base64.StdEncoding.EncodeToString([]byte("s3cret")), body, "s3cret", 401, "access token"},
+		{"bad basic", "POST", "/api/public/otel/v1/traces", "127.0.0.1", "application/x-protobuf", "", "Basic %%%", body, "s3cret", 401, "access token"},
 		{"cross-origin", "POST", "/v1/traces", "127.0.0.1", "application/json", "", "", body, "", 403, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -229,6 +233,16 @@ func TestToken(t *testing.T) {
 	rec := httptest.NewRecorder()
 	s.Handler().ServeHTTP(rec, req)
 	if rec.Code != 200 || len(lines(t, path)) != 1 {
+		t.Fatalf("status %d %q", rec.Code, rec.Body)
+	}
+	// A Langfuse SDK sends its public and secret keys as basic
+	// authentication: the token is the secret key.
+	req = httptest.NewRequest("POST", LangfusePath, bytes.NewReader(protoBody(t, spans("x", 2))))
+	req.Header.Set("Content-Type", "application/x-protobuf")
+	req.SetBasicAuth("pk-lf-1234", "s3cret")
+	rec = httptest.NewRecorder()
+	s.Handler().ServeHTTP(rec, req)
+	if rec.Code != 200 || len(lines(t, path)) != 2 {
 		t.Fatalf("status %d %q", rec.Code, rec.Body)
 	}
 }

@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"google.golang.org/protobuf/encoding/protowire"
+
+	"github.com/ragstat/ragstat/traceimport"
 )
 
 // field is one protobuf length-delimited field.
@@ -152,8 +154,8 @@ func TestBomb(t *testing.T) {
 // is written as several lines, each within it, holding every span once
 // with its resource and scope; a span alone over the limit is refused.
 func TestSplitLines(t *testing.T) {
-	if DefaultMaxLine := func() int { s, _ := newServer(t, loopback, Options{}); return s.maxLine }(); DefaultMaxLine != 256<<20 {
-		t.Errorf("line limit %d, want the 256 MiB ragstat import reads", DefaultMaxLine)
+	if s, _ := newServer(t, loopback, Options{}); s.maxLine != traceimport.MaxRecord {
+		t.Errorf("line limit %d, want the %d bytes ragstat import reads", s.maxLine, traceimport.MaxRecord)
 	}
 	td := spans("split", 7)
 	rs := td.ResourceSpans().AppendEmpty()
