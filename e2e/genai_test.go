@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -270,6 +271,74 @@ func TestGenAIAgent(t *testing.T) {
 	}
 	if slices.Sort(systems); !slices.Equal(systems, []string{"go-agent-retrieval", "go-agent-tool"}) {
 		t.Errorf("traces of %v", systems)
+	}
+	checkSearchReport(t, bin, corpus, traces)
+}
+
+// checkSearchReport checks what `ragstat stages` reports of each agent's
+// search step against agentCalls worked out by hand (p6, unjudged, is
+// read as not relevant; only q2 ran).
+func checkSearchReport(t *testing.T, bin, corpus, traces string) {
+	t.Helper()
+	dir := t.TempDir()
+	judgments, topics := filepath.Join(dir, "judgments.jsonl"), filepath.Join(dir, "topics.jsonl")
+	if err := os.WriteFile(judgments, []byte(judgmentsJSONL), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(topics, []byte(topicsJSONL), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _ := ragstat(t, bin, "stages", "-j", judgments, "--topics", topics, "--corpus", corpus, "--unjudged", "nonrelevant", "--queries", "run", "--format", "json", traces)
+	type call struct {
+		Query                  string
+		Items, New, Duplicates int
+		NewRelevant            int `json:"new_relevant"`
+		Recall                 float64
+	}
+	var res struct {
+		Result struct {
+			Systems []struct {
+				Name  string
+				Steps []struct {
+					Query, Stage      string
+					Relevant          int
+					Calls             []call
+					FirstRelevantCall int `json:"first_relevant_call"`
+					Union, Duplicates int
+					UnionRelevant     int `json:"union_relevant"`
+					UnionInContext    int `json:"union_in_context"`
+					UnionCited        int `json:"union_cited"`
+					RelevantInContext int `json:"relevant_in_context"`
+					RelevantCited     int `json:"relevant_cited"`
+				} `json:"search_steps"`
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	// Per call: what it returned, the new items, the new relevant ones,
+	// the duplicates of earlier calls, and the union's recall after it.
+	want := "q2 (2 relevant): [clearance items refund 2 2 1 0 0.5] [refund policy 2024 2 1 0 1 0.5] [refund window days 2 1 1 1 1]; " +
+		"first relevant call 1, union 4 (2 duplicates, 2 relevant, 2 in the context, 1 cited), relevant 2 in the context, 1 cited"
+	if len(res.Result.Systems) != 2 {
+		t.Fatalf("%d systems in the stages report", len(res.Result.Systems))
+	}
+	for _, sys := range res.Result.Systems {
+		if len(sys.Steps) != 1 {
+			t.Errorf("%s: %d search steps, want 1", sys.Name, len(sys.Steps))
+			continue
+		}
+		st := sys.Steps[0]
+		var calls []string
+		for _, c := range st.Calls {
+			calls = append(calls, fmt.Sprint([]any{c.Query, c.Items, c.New, c.NewRelevant, c.Duplicates, c.Recall}))
+		}
+		got := fmt.Sprintf("%s (%d relevant): %s; first relevant call %d, union %d (%d duplicates, %d relevant, %d in the context, %d cited), relevant %d in the context, %d cited",
+			st.Query, st.Relevant, strings.Join(calls, " "), st.FirstRelevantCall, st.Union, st.Duplicates, st.UnionRelevant, st.UnionInContext, st.UnionCited, st.RelevantInContext, st.RelevantCited)
+		if got != want {
+			t.Errorf("%s: search step\n%s\nwant\n%s", sys.Name, got, want)
+		}
 	}
 }
 
