@@ -385,6 +385,7 @@ type stagesResult struct {
 				Cited             int
 				CitedNotInContext []struct{ Query, Item string } `json:"cited_not_in_context"`
 				FalseAbstentions  int                            `json:"false_abstentions"`
+				FalseAbstention   float64                        `json:"false_abstention_rate"`
 			}
 		}
 	}
