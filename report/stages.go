@@ -93,6 +93,7 @@ func stagesTable(w io.Writer, r *Stages) error {
 		validityLines(w, sys.Validity)
 		answerLines(w, sys.Answers)
 		searchLines(w, sys.Search)
+		turnLines(w, sys.Turns)
 		latencyLines(w, sys)
 		if sys.Analyses != nil {
 			analysesLines(w, sys.Analyses)
@@ -478,5 +479,30 @@ func searchLines(w io.Writer, steps []stages.SearchStep) {
 		}
 		fmt.Fprintf(w, "    %s; union %d items (%d duplicate returns), %d relevant; in the context %d (%d relevant); cited %d (%d relevant)\n",
 			first, s.Union, s.Duplicates, s.UnionRelevant, s.InContext, s.RelevantInContext, s.Cited, s.RelevantCited)
+	}
+}
+
+// turnLines writes each stage's means by conversation turn.
+func turnLines(w io.Writer, turns []stages.TurnSlice) {
+	if len(turns) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nBy conversation turn (each stage's means over the turn's scored traces):\n")
+	for _, t := range turns {
+		fmt.Fprintf(w, "  turn %d: %d traces, %d scored\n", t.Turn, t.Traces, t.Scored)
+		if t.Scored == 0 {
+			continue
+		}
+		for _, st := range t.Stages {
+			var parts []string
+			for _, v := range st.Values {
+				mean := "-"
+				if v.Value != nil {
+					mean = strconv.FormatFloat(*v.Value, 'f', 4, 64)
+				}
+				parts = append(parts, v.Metric+" "+mean)
+			}
+			fmt.Fprintf(w, "    %s: %s\n", st.Name, strings.Join(parts, ", "))
+		}
 	}
 }

@@ -54,6 +54,7 @@ type digest struct {
 	config        string
 	analyses      *traceAnalyses
 	search        []SearchStep
+	turn          int
 }
 
 // Evaluate evaluates every system in traces. Problems in the data (a trace
@@ -178,7 +179,7 @@ func (j *joiner) digest(t *trace.Trace, ev *eval.Evaluator) *digest {
 	}
 	minGrade := int32(j.opt.Policy.MinGrade)
 	d := &digest{query: t.Query, system: t.System, file: t.File, line: t.Line, answerable: v.topic.Answerable,
-		names: names, judged: v.q != nil, pos: v.pos, latency: t.Latency, config: string(t.Config)}
+		names: names, judged: v.q != nil, pos: v.pos, latency: t.Latency, config: string(t.Config), turn: t.Turn}
 	var invalid []invalidJudgment
 	if d.answerable && d.judged {
 		invalid = j.invalidJudgments(v)
@@ -270,6 +271,7 @@ type tally struct {
 	configs     map[string]place
 	analyses    analysesTally
 	search      []SearchStep
+	turns       map[int]*turnTally
 }
 
 func newTally(system string, opt Options, ev *eval.Evaluator, spill *Spilled) *tally {
@@ -390,6 +392,7 @@ func (t *tally) add(d *digest) error {
 		}
 	}
 	t.config(d.config, ref.place)
+	t.addTurn(d.turn, d.rows)
 	for _, s := range d.search {
 		if t.summary {
 			t.search = keepFirst(t.search, s, func(s SearchStep) string { return s.Query })
@@ -553,6 +556,13 @@ func (t *tally) report(evals []*eval.Result, opt Options) (*System, error) {
 	sys.FactLoss.order(names)
 	sys.Facts = byQuery(t.facts, func(f QueryFacts) string { return f.Query })
 	sys.Search = byQuery(t.search, func(s SearchStep) string { return s.Query })
+	if len(evals) > 0 {
+		var metrics []string
+		for _, m := range evals[0].Metrics {
+			metrics = append(metrics, m.Name())
+		}
+		sys.Turns = t.turnSlices(names, metrics)
+	}
 	sys.Context = t.context.sorted()
 	sys.Validity = t.validity.sorted()
 	sys.Answers = t.answers.report()

@@ -31,6 +31,8 @@ type Partial struct {
 	// the manifest does not record: shards must share them.
 	Truncated Truncated `json:"truncated"`
 	Metadata  string    `json:"unknown_metadata"`
+	// Turns are the sums behind System.Turns.
+	Turns []TurnTerms `json:"turns,omitempty"`
 }
 
 // TracePlace is where a trace was read.
@@ -51,7 +53,7 @@ func (t *tally) partial(evals []*eval.Result, opt Options) *Partial {
 	p := &Partial{First: TracePlace{t.first.file, t.first.line, t.first.query}, Traces: t.n, Lengths: t.total,
 		Answered: t.answers.answered, Unanswered: t.answers.unanswered, FactQueries: t.answers.factQueries,
 		ExactMatch: t.answers.r.ExactMatch, FactsCited: t.answers.factsCited.partials, F1: t.answers.f1.partials, Latency: t.lat,
-		Truncated: opt.Truncated, Metadata: "error"}
+		Truncated: opt.Truncated, Metadata: "error", Turns: t.turnTerms()}
 	if opt.AllowNoMetadata {
 		p.Metadata = "allow"
 	}
@@ -80,6 +82,10 @@ func tallyOf(sys *System) (*tally, error) {
 		search: sys.Search}
 	if t.lat == nil {
 		t.lat = map[string][]float64{}
+	}
+	var err error
+	if t.turns, err = turnsOf(p.Turns); err != nil {
+		return nil, fmt.Errorf("system %q: %w", sys.Name, err)
 	}
 	if len(p.Returned) != len(sys.Stages) {
 		return nil, fmt.Errorf("system %q: the partial result's list lengths do not match its stages", sys.Name)
@@ -139,6 +145,7 @@ func (t *tally) merge(o *tally) {
 	t.factLoss.merge(o.factLoss)
 	t.facts = append(t.facts, o.facts...)
 	t.search = append(t.search, o.search...)
+	t.mergeTurns(o.turns)
 	t.factLines += o.factLines
 	c, oc := &t.context, o.context
 	c.Traces += oc.Traces

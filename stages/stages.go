@@ -138,8 +138,11 @@ type System struct {
 	Latency  []Percentiles  `json:"latency_ms,omitempty"`
 	// Search lists, by query, every search step of several calls (Options.
 	// Summary: the first Listed queries' only).
-	Search  []SearchStep `json:"search_steps,omitempty"`
-	Configs []string     `json:"configs,omitempty"`
+	Search []SearchStep `json:"search_steps,omitempty"`
+	// Turns slices the stages' means by the traces' turn index in their
+	// conversations; nil when no trace is a turn of one.
+	Turns   []TurnSlice `json:"turns,omitempty"`
+	Configs []string    `json:"configs,omitempty"`
 	// ContextOnly says the system's traces record no stage but the
 	// context: what was retrieved is not known, so evidence missing from
 	// the context stopped "not in the context", never "not retrieved".

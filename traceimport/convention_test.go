@@ -291,3 +291,23 @@ func TestPackedNodes(t *testing.T) {
 		t.Errorf("context %+v, want n2 packed whole and n1 truncated", man.Context)
 	}
 }
+
+// TestDocumentsRuleInExports: a documents rule reads an export's field
+// by a dotted name: a LangSmith run of a tool that searched, whose
+// outputs hold the hits.
+func TestDocumentsRuleInExports(t *testing.T) {
+	runs := `{"id":"r0","run_type":"chain","name":"agent","extra":{"metadata":{"query_id":"q"}}}
+{"id":"r1","trace_id":"r0","parent_run_id":"r0","run_type":"tool","name":"search","outputs":{"result":{"hits":[{"id":"a","score":2},{"id":"b","score":1}]}}}
+`
+	out, man, err := run(t, LangSmith, Mapping{Documents: []DocumentsRule{{Span: "search", Attribute: "outputs.result", Path: "$.hits"}}},
+		input.FromBytes("runs.jsonl", []byte(runs)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := shape(t, out); got != "q | search=a@2,b@1" {
+		t.Errorf("traces %s, want q | search=a@2,b@1", got)
+	}
+	if man.Conventions != nil {
+		t.Errorf("an export counts no conventions: %v", man.Conventions)
+	}
+}

@@ -151,6 +151,9 @@ func (r *rules) langSmithRun(m map[string]any, at place) (*span, error) {
 	}
 	extra := object(m, "extra")
 	s.keys = r.keyValues(inMap(object(extra, "metadata")), inMap(m), inMap(nil))
+	if r.mapped(s, inMap(m)) {
+		return s, nil
+	}
 	inputs, outputs := object(m, "inputs"), object(m, "outputs")
 	switch s.kind {
 	case "retriever":
@@ -215,6 +218,9 @@ func (r *rules) langfuseObservation(m map[string]any, at place) (*span, error) {
 		metadata = objectJSON(md)
 	}
 	s.keys = r.keyValues(inMap(metadata), inMap(m), inMap(nil))
+	if r.mapped(s, inMap(m)) {
+		return s, nil
+	}
 	switch strings.ToUpper(s.kind) {
 	case "RETRIEVER":
 		s.role = roleRetriever

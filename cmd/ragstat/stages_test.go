@@ -162,3 +162,24 @@ Search steps (calls of one search, not stages):
 		t.Errorf("summary lacks the search step:\n%s", errs)
 	}
 }
+
+// TestStagesTurns: stages gives each stage's means by conversation turn
+// (stages.TestTurnsMerge merges shards of them). By hand (min grade 1): turn 1 holds
+// refund (relevant exceptions#4, policy#2, faq#7; r returns the first
+// two: R 2/3, RR 1) and the unanswerable limits (not scored); turn 2
+// holds clearance (relevant exceptions#4; r returns policy#2: R 0, RR 0).
+func TestStagesTurns(t *testing.T) {
+	args := []string{"stages", "-j", "testdata/import/judgments.jsonl", "--topics", "testdata/import/topics.jsonl",
+		"--unknown-metadata", "allow", "testdata/import/turns.jsonl"}
+	out, errs, code := ragstat(t, "", args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	want := `
+By conversation turn (each stage's means over the turn's scored traces):
+  turn 1: 2 traces, 1 scored
+    r: R 0.6667, RR 1.0000, nDCG `
+	if !strings.Contains(out, want) || !strings.Contains(out, "  turn 2: 1 traces, 1 scored\n    r: R 0.0000, RR 0.0000, nDCG 0.0000\n") {
+		t.Errorf("output lacks the turns:\n%s", out)
+	}
+}

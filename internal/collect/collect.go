@@ -55,7 +55,7 @@ const (
 
 // ReadGrace is the time a request's body gets before it must arrive at
 // the minimum rate: a body of n bytes must be read within ReadGrace +
-// n/MinRate.
+// n/MinRate, with no pause longer than ReadGrace.
 const ReadGrace = 5 * time.Second
 
 // MaxWait is the longest a request waits for memory or a decoding turn
@@ -336,7 +336,7 @@ func (s *Server) traces(w http.ResponseWriter, r *http.Request) {
 	}
 	deadline := time.Now().Add(s.grace)
 	rc := http.NewResponseController(w)
-	body := &rateReader{r: r.Body, rc: rc, start: deadline, rate: s.opt.MinRate}
+	body := &rateReader{r: r.Body, rc: rc, start: deadline, idle: s.grace, rate: s.opt.MinRate}
 	raw, held, ref := s.readAll(r.Context(), body, "body")
 	defer s.mem.release(held)
 	if ref == nil {
@@ -353,19 +353,26 @@ func (s *Server) traces(w http.ResponseWriter, r *http.Request) {
 	w.Write(enc.ack)
 }
 
-// rateReader reads a request body that must arrive at rate bytes a second
-// after start: a sender cannot hold the connection by trickling bytes.
+// rateReader reads a request body that must arrive at rate bytes a
+// second on average after start, with no pause longer than idle: a sender
+// can neither trickle bytes nor send a burst and then hold the connection
+// on the credit it earned.
 type rateReader struct {
 	r     io.Reader
 	rc    *http.ResponseController
 	start time.Time
+	idle  time.Duration
 	rate  int64
 	n     int64
 }
 
 func (b *rateReader) Read(p []byte) (int, error) {
+	deadline := b.start.Add(time.Duration(float64(b.n) / float64(b.rate) * float64(time.Second)))
+	if pause := time.Now().Add(b.idle); pause.Before(deadline) {
+		deadline = pause
+	}
 	// A handler called without a connection (a test) has no deadlines.
-	b.rc.SetReadDeadline(b.start.Add(time.Duration(float64(b.n) / float64(b.rate) * float64(time.Second))))
+	b.rc.SetReadDeadline(deadline)
 	n, err := b.r.Read(p)
 	b.n += int64(n)
 	return n, err
@@ -482,7 +489,9 @@ func (s *Server) readAll(ctx context.Context, r io.Reader, what string) (data []
 			if int64(len(data)) > limit {
 				return nil, held, s.tooLarge(what, int64(len(data)))
 			}
-			grown := min(max(2*int64(cap(data)), 64<<10), limit+1)
+			// Grown as bytes arrive: a sender holds no more memory
+			// than about twice what it sent.
+			grown := min(max(2*int64(cap(data)), 4<<10), limit+1)
 			if !s.mem.acquire(ctx, grown, time.Now().Add(s.wait)) {
 				return nil, held, s.busy()
 			}

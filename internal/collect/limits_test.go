@@ -15,8 +15,12 @@ import (
 	"testing"
 	"time"
 
+	"go.opentelemetry.io/collector/pdata/pcommon"
+	"go.opentelemetry.io/collector/pdata/ptrace"
 	"google.golang.org/protobuf/encoding/protowire"
 
+	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/trace"
 	"github.com/ragstat/ragstat/traceimport"
 )
 
@@ -164,7 +168,10 @@ func TestSplitLines(t *testing.T) {
 		ss := rs.ScopeSpans().AppendEmpty()
 		ss.Scope().SetName(fmt.Sprint("scope", k))
 		for i := range 5 {
-			ss.Spans().AppendEmpty().SetName(fmt.Sprintf("s%d-%d", k, i))
+			sp := ss.Spans().AppendEmpty()
+			sp.SetName(fmt.Sprintf("s%d-%d", k, i))
+			sp.SetTraceID(pcommon.TraceID{7, byte(k)})
+			sp.SetSpanID(pcommon.SpanID{7, byte(k), byte(i)})
 		}
 	}
 	s, path := newServer(t, loopback, Options{})
@@ -199,6 +206,18 @@ func TestSplitLines(t *testing.T) {
 	if st := s.Stats(); st.Requests != 1 || st.Spans != 17 {
 		t.Errorf("stats %+v", st)
 	}
+	// ragstat import reads the lines as they are written.
+	f, err := input.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	man, err := traceimport.Import(traceimport.OTLP, []*input.File{f}, traceimport.Mapping{}, func(*trace.Trace) error { return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum := man.Summary(); !strings.Contains(sum, fmt.Sprintf("from 17 otlp spans (%d records", len(got))) {
+		t.Errorf("import: %s", sum)
+	}
 	big := spans("big", 1)
 	big.ResourceSpans().At(0).ScopeSpans().At(0).Spans().At(0).Attributes().PutStr("text", strings.Repeat("x", 2000))
 	if rec := post(t, s.Handler(), TracesPath, "application/x-protobuf", "", protoBody(t, big)); rec.Code != 413 || !strings.Contains(rec.Body.String(), "one span takes") {
@@ -229,9 +248,10 @@ func listen(t *testing.T) net.Listener {
 }
 
 // TestSlowSenders: senders trickling their bodies are cut off once they
-// fall under the minimum rate, and while they trickle, small requests are
-// served without waiting for them: they hold no decoding turn and little
-// memory.
+// fall under the minimum rate, and one that sends a burst and then stops
+// once it pauses longer than the grace; while they hold their
+// connections, small requests are served without waiting for them: they
+// hold no decoding turn and little memory.
 func TestSlowSenders(t *testing.T) {
 	ln := listen(t)
 	s, path := newServer(t, ln, Options{MinRate: 1 << 10})
@@ -239,7 +259,20 @@ func TestSlowSenders(t *testing.T) {
 	url := serve(t, s, ln)
 	body := protoBody(t, spans("slow", 1))
 	var wg sync.WaitGroup
-	slow := make(chan string, 2*maxDecoding)
+	slow := make(chan string, 2*maxDecoding+1)
+	wg.Go(func() { // 100 KB at once, which would earn 100 s at 1 KiB/s, then nothing
+		conn, err := net.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer conn.Close()
+		fmt.Fprintf(conn, "POST /v1/traces HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-protobuf\r\nContent-Length: 200000\r\n\r\n")
+		conn.Write(make([]byte, 100000))
+		conn.SetReadDeadline(time.Now().Add(30 * time.Second))
+		status, _ := io.ReadAll(io.LimitReader(conn, 512))
+		slow <- string(status)
+	})
 	for range 2 * maxDecoding {
 		wg.Go(func() {
 			conn, err := net.Dial("tcp", ln.Addr().String())
@@ -282,7 +315,7 @@ func TestSlowSenders(t *testing.T) {
 			t.Errorf("a slow sender was answered %q", answer)
 		}
 	}
-	if st := s.Stats(); st.Requests != 5 || st.ByReason[TooSlow] != 2*maxDecoding {
+	if st := s.Stats(); st.Requests != 5 || st.ByReason[TooSlow] != 2*maxDecoding+1 {
 		t.Errorf("stats %+v", st)
 	}
 	if got := len(lines(t, path)); got != 5 {
@@ -309,5 +342,46 @@ func TestBusy(t *testing.T) {
 	}
 	if st := s.Stats(); st.ByReason[Busy] != 1 || st.Requests != 1 {
 		t.Errorf("stats %+v", st)
+	}
+}
+
+// BenchmarkCount: counting a request's spans and messages on the wire,
+// beside decoding it with pdata, for a batch of 512 spans of 20
+// attributes, in protobuf and JSON.
+func BenchmarkCount(b *testing.B) {
+	td := ptrace.NewTraces()
+	ss := td.ResourceSpans().AppendEmpty().ScopeSpans().AppendEmpty()
+	for i := range 512 {
+		sp := ss.Spans().AppendEmpty()
+		sp.SetName(fmt.Sprint("span", i))
+		sp.SetTraceID(pcommon.TraceID{byte(i)})
+		sp.SetSpanID(pcommon.SpanID{byte(i), 1})
+		for a := range 20 {
+			sp.Attributes().PutStr(fmt.Sprint("attribute.", a), strings.Repeat("v", 40))
+		}
+	}
+	for _, enc := range []encoding{protoEncoding, jsonEncoding} {
+		var body []byte
+		if enc.contentType == protoEncoding.contentType {
+			body, _ = (&ptrace.ProtoMarshaler{}).MarshalTraces(td)
+		} else {
+			body, _ = (&ptrace.JSONMarshaler{}).MarshalTraces(td)
+		}
+		b.Run("count/"+enc.contentType, func(b *testing.B) {
+			b.SetBytes(int64(len(body)))
+			for b.Loop() {
+				if c, err := enc.count(body, DefaultMaxSpans, 1<<30); err != nil || c.spans != 512 {
+					b.Fatal(c, err)
+				}
+			}
+		})
+		b.Run("decode/"+enc.contentType, func(b *testing.B) {
+			b.SetBytes(int64(len(body)))
+			for b.Loop() {
+				if _, err := enc.decode(body); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
