@@ -213,8 +213,38 @@ func TestLlamaIndexOpenLLMetry(t *testing.T) {
 		t.Errorf("collect said %q; want 84 spans, none refused", msg)
 	}
 	checkOpenLLMetrySpans(t, spans)
+	stageArgs := []string{"--stage", "keyword_retriever.task=candidates", "--stage", "rerank.task=reranked"}
+	// Today the import reads the packer's and the query engine's lists as
+	// stages of their own, so they are left out here, and orders sibling
+	// task spans whose lists are equal (q3's) as they arrive, which in a
+	// batch is not the order they ran in: only the spans sent one by one
+	// (li-json) are checked.
+	checkExampleStages(t, bin, systemSpans(t, spans, "li-json"), "openllmetry",
+		append(stageArgs, "--stage", "pack.task=-", "--stage", "retriever_query_engine.retrieve=-"), "li-json")
 	t.Skip("import otlp does not yet order sibling task spans whose lists are equal, and reads the packer's and the query engine's lists as stages")
-	checkExampleStages(t, bin, spans, "openllmetry", []string{"--stage", "keyword_retriever.task=candidates", "--stage", "rerank.task=reranked"}, "li-grpc", "li-json", "li-proto")
+	checkExampleStages(t, bin, spans, "openllmetry", stageArgs, "li-grpc", "li-json", "li-proto")
+}
+
+// systemSpans writes the lines of a collected file that come from one
+// system (its resource's service.name) to a file of their own.
+func systemSpans(t *testing.T, path, system string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	marker := `{"key":"service.name","value":{"stringValue":"` + system + `"}}`
+	var b strings.Builder
+	for line := range strings.Lines(string(data)) {
+		if strings.Contains(line, marker) {
+			b.WriteString(line)
+		}
+	}
+	out := filepath.Join(t.TempDir(), system+".otlp.jsonl")
+	if err := os.WriteFile(out, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 // checkOpenLLMetrySpans checks the collected spans of the LlamaIndex.TS
