@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
@@ -47,12 +48,19 @@ func exampleData(t *testing.T) (passages, queries map[string]string) {
 	return passages, queries
 }
 
-// genAIProvider is an OpenTelemetry Go SDK tracer provider exporting
-// through the OTLP/HTTP exporter (protobuf, gzip, batched) to collect.
-func genAIProvider(t *testing.T, endpoint, system string) *sdktrace.TracerProvider {
+// genAIProvider is an OpenTelemetry Go SDK tracer provider exporting to
+// collect, batched: through the OTLP/HTTP exporter (protobuf, gzip), or
+// with grpc through the OTLP/gRPC one.
+func genAIProvider(t *testing.T, c *collector, system string, grpc bool) *sdktrace.TracerProvider {
 	t.Helper()
-	exp, err := otlptracehttp.New(context.Background(), otlptracehttp.WithEndpointURL(endpoint+"/v1/traces"),
-		otlptracehttp.WithCompression(otlptracehttp.GzipCompression))
+	var exp sdktrace.SpanExporter
+	var err error
+	if grpc {
+		exp, err = otlptracegrpc.New(context.Background(), otlptracegrpc.WithEndpoint(c.grpc), otlptracegrpc.WithInsecure())
+	} else {
+		exp, err = otlptracehttp.New(context.Background(), otlptracehttp.WithEndpointURL(c.endpoint+"/v1/traces"),
+			otlptracehttp.WithCompression(otlptracehttp.GzipCompression))
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,14 +138,28 @@ func chat(t *testing.T, ctx context.Context, tr oteltrace.Tracer, question, answ
 // the service's own rerank span (its list in an attribute of its own,
 // which --documents maps) and a chat span whose system message holds the
 // packed context; the query id is an attribute of the workflow span. No
-// budget is recorded. The spans go through the Go OTLP/HTTP exporter to
-// collect, and `ragstat stages` must find the hand-worked numbers.
+// budget is recorded. The spans go to collect through the Go OTLP/HTTP
+// exporter (system go-genai) and the OTLP/gRPC one (go-genai-grpc), and
+// `ragstat stages` must find the hand-worked numbers in both.
 func TestGenAIService(t *testing.T) {
 	bin := buildRagstat(t)
 	spans := filepath.Join(t.TempDir(), "spans.otlp.jsonl")
 	c := startCollect(t, bin, spans)
 	_, queries := exampleData(t)
-	tp := genAIProvider(t, c.endpoint, "go-genai")
+	for _, system := range []string{"go-genai", "go-genai-grpc"} {
+		genAIService(t, genAIProvider(t, c, system, system == "go-genai-grpc"), queries)
+	}
+	if msg := c.stop(t); !strings.Contains(msg, "(32 spans) written") || !strings.Contains(msg, ", 0 refused") {
+		t.Errorf("collect said %q; want 32 spans (4 a query), none refused", msg)
+	}
+	checkExampleStages(t, bin, spans, "genai", []string{"--query-id", "app.query_id",
+		"--documents", "rerank=app.rerank.documents",
+		"--stage", "retrieval keyword-index=candidates", "--stage", "rerank=reranked"}, "go-genai", "go-genai-grpc")
+}
+
+// genAIService runs the example pipeline's queries, traced through tp.
+func genAIService(t *testing.T, tp *sdktrace.TracerProvider, queries map[string]string) {
+	t.Helper()
 	tr := tp.Tracer("rag-service")
 	ctx := context.Background()
 	for _, q := range examples {
@@ -162,12 +184,6 @@ func TestGenAIService(t *testing.T) {
 	if err := tp.Shutdown(ctx); err != nil {
 		t.Fatalf("exporting: %v", err)
 	}
-	if msg := c.stop(t); !strings.Contains(msg, "(16 spans) written") || !strings.Contains(msg, ", 0 refused") {
-		t.Errorf("collect said %q; want 16 spans (4 a query), none refused", msg)
-	}
-	checkExampleStages(t, bin, spans, "genai", []string{"--query-id", "app.query_id",
-		"--documents", "rerank=app.rerank.documents",
-		"--stage", "retrieval keyword-index=candidates", "--stage", "rerank=reranked"}, "go-genai")
 }
 
 // The agent of TestGenAIAgent answers q2 ("Can clearance items from 2024
@@ -229,7 +245,7 @@ func TestGenAIAgent(t *testing.T) {
 		},
 	}
 	for system, searchOnce := range search {
-		tp := genAIProvider(t, c.endpoint, system)
+		tp := genAIProvider(t, c, system, false)
 		tr := tp.Tracer("support-agent")
 		actx, agent := tr.Start(ctx, "invoke_agent support", oteltrace.WithAttributes(
 			attribute.String("gen_ai.operation.name", "invoke_agent"),
