@@ -19,8 +19,9 @@
 // What to copy into an application of your own: OpenLLMetry traces the
 // retrievers, query engines, synthesizers and chat models LlamaIndex
 // exports, not node postprocessors nor retrievers of one's own, so each of
-// those runs inside traceloop.withTask; the query id travels as an association property
-// (traceloop.association.properties.query_id on every span).
+// those runs inside traceloop.withTask; the query id travels as an
+// association property (traceloop.association.properties.query_id on
+// every span), and the packer's budget in its task's input.
 import * as traceloop from "@traceloop/node-server-sdk";
 import * as llamaindex from "llamaindex";
 import * as llamaindexOpenAI from "@llamaindex/openai";
