@@ -140,7 +140,7 @@ type System struct {
 	// Summary: the first Listed queries' only).
 	Search []SearchStep `json:"search_steps,omitempty"`
 	// Turns slices the stages' means by the traces' turn index in their
-	// conversations; nil when no trace is a turn of one.
+	// conversations; nil unless some trace is a second turn or later.
 	Turns   []TurnSlice `json:"turns,omitempty"`
 	Configs []string    `json:"configs,omitempty"`
 	// ContextOnly says the system's traces record no stage but the

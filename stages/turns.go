@@ -106,9 +106,12 @@ func (t *tally) mergeTurns(o map[int]*turnTally) {
 	}
 }
 
-// turnSlices are the tally's turns, in turn order; nil when no trace
-// has one.
+// turnSlices are the tally's turns, in turn order; nil when no trace is
+// a conversation's second turn or later (one turn is no slice).
 func (t *tally) turnSlices(names []string, metrics []string) []TurnSlice {
+	if !slices.ContainsFunc(slices.Collect(maps.Keys(t.turns)), func(n int) bool { return n > 1 }) {
+		return nil
+	}
 	var out []TurnSlice
 	for _, n := range slices.Sorted(maps.Keys(t.turns)) {
 		tt := t.turns[n]

@@ -36,7 +36,7 @@ func fuzzImport(f *testing.F, format Format, seeds ...string) {
 }
 
 func FuzzOTLP(f *testing.F) {
-	fuzzImport(f, OTLP, "openinference.otlp.jsonl", "genai.otlp.json")
+	fuzzImport(f, OTLP, "openinference.otlp.jsonl", "genai.otlp.json", "llamaindex-openllmetry.otlp.jsonl", "langchain-langfuse.otlp.jsonl")
 }
 
 func FuzzLangSmith(f *testing.F) { fuzzImport(f, LangSmith, "langsmith.jsonl") }

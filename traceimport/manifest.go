@@ -92,7 +92,7 @@ const (
 	LateSpan        Kind = "span after its trace closed (not written)"
 	MissingParent   Kind = "trace whose spans name a parent never read"
 	StageRenamed    Kind = "stage name repeated in a trace (numbered)"
-	SearchStep      Kind = "sibling retrieval calls read as one search step"
+	SearchStep      Kind = "search step of sibling retrieval calls (one stage, not one a call)"
 )
 
 // Problem is one kind of problem: how many times, the span names (or ids)

@@ -2,17 +2,22 @@
 // them into ragstat traces (package trace), one per query and system:
 // OpenTelemetry spans (OTLP/JSON lines as the Collector's file exporter
 // writes them, one OTLP/JSON document, or OTLP protobuf bodies; gzip
-// accepted) under the OpenInference or the GenAI semantic conventions,
-// LangSmith run exports and Langfuse observation exports.
+// accepted), each span under the convention it carries (OpenInference,
+// OpenLLMetry, the Langfuse SDK's, OpenTelemetry GenAI; see Convention)
+// or a documents rule, LangSmith run exports and Langfuse observation
+// exports.
 //
-// Every retrieval span becomes a stage, in pipeline order; the generator's
+// Every retrieval span becomes a stage, in pipeline order (sibling calls
+// of one name, an agent's searches, are the calls of one search step);
+// the generator's
 // input is the exact context text, in which the items of the last retrieval
 // stage are found packed whole, truncated or dropped; its output is the
 // answer, with citations taken by a pattern. Every mapping choice is
 // recorded in the Manifest, and what cannot be mapped (a span kind it does
 // not know, a retrieval span without documents, documents without ids, a
 // trace without a generator, ...) is counted there with the span names, or
-// is an error under Mapping.Strict: nothing is dropped silently.
+// is an error under Mapping.Strict: nothing is dropped silently. An import
+// that writes no trace, or no retrieval list, is a NothingMappedError.
 //
 // Spans of one trace arrive over many lines or requests. A trace stays open
 // until its root span has arrived, every parent its spans name has arrived,

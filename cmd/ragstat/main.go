@@ -61,7 +61,7 @@ type cli struct {
 	datasetCommands `embed:""`
 	Stages          stagesCmd    `cmd:"" help:"Evaluate every pipeline stage from traces: metrics per stage, where evidence was lost, the packed context, facts, validity, answers."`
 	Tokens          tokensCmd    `cmd:"" help:"Count tokens with a real tokenizer: a line COUNT<TAB>TOKENIZER<TAB>FILE per file, then the total."`
-	Collect         collectCmd   `cmd:"" help:"Receive OpenTelemetry spans over OTLP/HTTP and append them to a file for ragstat import."`
+	Collect         collectCmd   `cmd:"" help:"Receive OpenTelemetry spans over OTLP/HTTP or OTLP/gRPC and append them to a file for ragstat import."`
 	Import          importCmd    `cmd:"" help:"Map OpenTelemetry (OpenInference, GenAI), LangSmith or Langfuse traces into ragstat traces."`
 	Intervene       interveneCmd `cmd:"" help:"Rerun failing queries with a verified context through the same generator: is it the retrieval or the generator?"`
 	Metrics         metricsCmd   `cmd:"" help:"List every metric with its formula and the policies it reads."`

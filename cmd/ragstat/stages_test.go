@@ -158,7 +158,7 @@ Search steps (calls of one search, not stages):
 	if !strings.Contains(out, want) {
 		t.Errorf("output lacks%s\n%s", want, out)
 	}
-	if !strings.Contains(errs, "note: 1 sibling retrieval calls read as one search step: retrieval kb (3 calls)") {
+	if !strings.Contains(errs, "note: 1 search step of sibling retrieval calls (one stage, not one a call): retrieval kb (3 calls)") {
 		t.Errorf("summary lacks the search step:\n%s", errs)
 	}
 }

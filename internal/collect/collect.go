@@ -331,7 +331,7 @@ func (s *Server) traces(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if r.ContentLength > s.opt.MaxBody {
-		s.refuseHTTP(w, r, s.tooLarge("body", r.ContentLength))
+		s.refuseHTTP(w, r, s.tooLarge("body"))
 		return
 	}
 	deadline := time.Now().Add(s.grace)
@@ -475,7 +475,7 @@ func (s *Server) overMemory() *refusal {
 	return &refusal{http.StatusRequestEntityTooLarge, OverMemory, fmt.Sprintf("decoding this request would take more than %d MiB, the limit for every request in flight together (--max-inflight-mib); send smaller batches", s.opt.MaxInFlight>>20)}
 }
 
-func (s *Server) tooLarge(what string, n int64) *refusal {
+func (s *Server) tooLarge(what string) *refusal {
 	return &refusal{http.StatusRequestEntityTooLarge, TooLarge, fmt.Sprintf("%s over %d bytes (--max-body-mib)", what, s.opt.MaxBody)}
 }
 
@@ -487,7 +487,7 @@ func (s *Server) readAll(ctx context.Context, r io.Reader, what string) (data []
 	for {
 		if len(data) == cap(data) {
 			if int64(len(data)) > limit {
-				return nil, held, s.tooLarge(what, int64(len(data)))
+				return nil, held, s.tooLarge(what)
 			}
 			// Grown as bytes arrive: a sender holds no more memory
 			// than about twice what it sent.
@@ -502,7 +502,7 @@ func (s *Server) readAll(ctx context.Context, r io.Reader, what string) (data []
 		n, err := r.Read(data[len(data):cap(data)])
 		data = data[:len(data)+n]
 		if int64(len(data)) > limit {
-			return nil, held, s.tooLarge(what, int64(len(data)))
+			return nil, held, s.tooLarge(what)
 		}
 		switch {
 		case err == io.EOF:

@@ -38,8 +38,8 @@ var traceService = grpc.ServiceDesc{
 		MethodName: "Export",
 		Handler: func(srv any, ctx context.Context, dec func(any) error, _ grpc.UnaryServerInterceptor) (any, error) {
 			var req rawMessage
-			if err := dec(&req); err != nil {
-				return nil, err
+			if err := dec(&req); err != nil { // gRPC read, decompressed and size-checked the message here
+				return nil, srv.(*Server).unreadGRPC(err)
 			}
 			return srv.(*Server).exportGRPC(ctx, req)
 		},
@@ -84,6 +84,7 @@ func (s *Server) ServeGRPC(ctx context.Context, ln net.Listener) error {
 		grpc.MaxRecvMsgSize(int(min(s.opt.MaxBody, 1<<31-1))),
 		grpc.MaxConcurrentStreams(64),
 		grpc.ConnectionTimeout(10*time.Second),
+		grpc.UnknownServiceHandler(s.unknownGRPC),
 	)
 	srv.RegisterService(&traceService, s)
 	done := make(chan error, 1)
@@ -124,6 +125,26 @@ func (s *Server) exportGRPC(ctx context.Context, req rawMessage) (*rawMessage, e
 		return nil, status.Error(grpcCode(ref.code), ref.msg)
 	}
 	return &rawMessage{}, nil // an empty ExportTraceServiceResponse
+}
+
+// unreadGRPC counts and logs a request gRPC could not read: over the body
+// limit, or cut short.
+func (s *Server) unreadGRPC(err error) error {
+	ref := &refusal{http.StatusBadRequest, Malformed, err.Error()}
+	if status.Code(err) == codes.ResourceExhausted {
+		ref = &refusal{http.StatusRequestEntityTooLarge, TooLarge, fmt.Sprintf("%v (--max-body-mib)", err)}
+	}
+	s.note(ref, "gRPC "+grpcExportMethod, "application/grpc", -1)
+	return err
+}
+
+// unknownGRPC answers a call of another service, such as an application's
+// metrics or logs.
+func (s *Server) unknownGRPC(_ any, stream grpc.ServerStream) error {
+	method, _ := grpc.MethodFromServerStream(stream)
+	ref := &refusal{http.StatusNotFound, NotFound, method + ": this receiver takes traces only (" + grpcExportMethod + "); turn the application's other exporters off (OTEL_METRICS_EXPORTER=none, OTEL_LOGS_EXPORTER=none)"}
+	s.note(ref, "gRPC "+method, "application/grpc", -1)
+	return status.Error(codes.Unimplemented, ref.msg)
 }
 
 func (s *Server) authorizeGRPC(ctx context.Context) *refusal {

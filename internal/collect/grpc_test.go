@@ -18,8 +18,8 @@ import (
 )
 
 // grpcClient serves s over OTLP/gRPC on loopback and returns a client of
-// it, made with pdata's own OTLP/gRPC client.
-func grpcClient(t *testing.T, s *Server) ptraceotlp.GRPCClient {
+// it, made with pdata's own OTLP/gRPC client, and its connection.
+func grpcClient(t *testing.T, s *Server) (ptraceotlp.GRPCClient, *grpc.ClientConn) {
 	t.Helper()
 	ln := listen(t)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -36,7 +36,7 @@ func grpcClient(t *testing.T, s *Server) ptraceotlp.GRPCClient {
 			t.Errorf("ServeGRPC: %v", err)
 		}
 	})
-	return ptraceotlp.NewGRPCClient(cc)
+	return ptraceotlp.NewGRPCClient(cc), cc
 }
 
 func exportRequest(t *testing.T, body []byte) ptraceotlp.ExportRequest {
@@ -56,7 +56,7 @@ func exportRequest(t *testing.T, body []byte) ptraceotlp.ExportRequest {
 func TestGRPC(t *testing.T) {
 	var logs bytes.Buffer
 	s, path := newServer(t, loopback, Options{Token: "s3cret", MaxBody: 1 << 20, MaxSpans: 1000, MaxInFlight: 4 << 20, Log: log.New(&logs, "", 0)})
-	client := grpcClient(t, s)
+	client, cc := grpcClient(t, s)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	authed := metadata.AppendToOutgoingContext(ctx, "authorization", "Bearer s3cret")
@@ -98,7 +98,7 @@ func TestGRPC(t *testing.T) {
 		t.Error("a refused request was written")
 	}
 	st := s.Stats()
-	if st.Requests != 2 || st.Spans != 6 || st.ByReason[Unauthorized] != 1 || st.ByReason[TooManySpans] != 1 || st.ByReason[OverMemory] != 1 {
+	if st.Requests != 2 || st.Spans != 6 || st.ByReason[Unauthorized] != 1 || st.ByReason[TooManySpans] != 1 || st.ByReason[OverMemory] != 1 || st.ByReason[TooLarge] != 2 {
 		t.Errorf("stats %+v", st)
 	}
 	if !strings.Contains(logs.String(), "refused a request (too many spans): gRPC "+grpcExportMethod+`, Content-Type "application/grpc"`) {
@@ -106,5 +106,15 @@ func TestGRPC(t *testing.T) {
 	}
 	if _, err := s.exportGRPC(ctx, rawMessage{0xff}); err == nil {
 		t.Error("a malformed request accepted")
+	}
+	// Another service, as from an application exporting its metrics too.
+	err := cc.Invoke(authed, "/opentelemetry.proto.collector.metrics.v1.MetricsService/Export", &rawMessage{}, &rawMessage{}, grpc.ForceCodecV2(rawCodec{}))
+	if st, _ := status.FromError(err); st.Code() != codes.Unimplemented || !strings.Contains(st.Message(), "takes traces only") {
+		t.Errorf("metrics: %v", err)
+	}
+	for _, want := range []string{"refused a request (too large): gRPC " + grpcExportMethod, "refused a request (wrong path): gRPC /opentelemetry.proto.collector.metrics.v1.MetricsService/Export"} {
+		if !strings.Contains(logs.String(), want) {
+			t.Errorf("not logged: %q\n%s", want, logs.String())
+		}
 	}
 }

@@ -114,10 +114,10 @@ func Run(ctx context.Context, opt RunOptions) (Stats, error) {
 		fmt.Fprintln(opt.Out, "Plain HTTP: use it on a network you trust, or through an SSH tunnel.")
 	}
 	fmt.Fprintf(opt.Out, "Receiving OTLP traces at %s%s, writing to %s\n", s.Endpoint(), TracesPath, sink.Name())
-	if gln != nil {
-		fmt.Fprintf(opt.Out, "and OTLP/gRPC at %s\n", gln.Addr())
-	}
 	fmt.Fprintf(opt.Out, "Point the application at it: OTEL_EXPORTER_OTLP_ENDPOINT=%s\n", s.Endpoint())
+	if gln != nil {
+		fmt.Fprintf(opt.Out, "and OTLP/gRPC at %s (give the application OTEL_EXPORTER_OTLP_PROTOCOL=grpc and this address as its endpoint)\n", gln.Addr())
+	}
 	if opt.Token != "" {
 		fmt.Fprintln(opt.Out, "and give it the token: OTEL_EXPORTER_OTLP_HEADERS=Authorization=Bearer%20TOKEN")
 	}

@@ -84,7 +84,7 @@ func TestRunStdout(t *testing.T) {
 	}
 }
 
-var grpcAt = regexp.MustCompile(`and OTLP/gRPC at (\S+)\n`)
+var grpcAt = regexp.MustCompile(`and OTLP/gRPC at (\S+) \(give`)
 
 func TestRunLimits(t *testing.T) {
 	ok := RunOptions{Addr: "127.0.0.1:0", MaxBodyMiB: 16, MaxSpans: 10, MaxInFlightMiB: 64, MinRateKiB: 1, Path: "-", Mode: Append}
