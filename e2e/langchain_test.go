@@ -161,32 +161,36 @@ func startCollect(t *testing.T, bin, out string) *collector {
 		t.Fatal(err)
 	}
 	c := &collector{cmd: cmd, stderr: make(chan string, 1)}
-	found := make(chan string, 1)
+	found := make(chan [2]string, 1) // the endpoint and the gRPC address
 	go func() {
 		var rest strings.Builder
+		var endpoint, grpc string
+		sent := false
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
-			// collect names its gRPC address before its endpoint.
-			if m := grpcLine.FindStringSubmatch(sc.Text()); m != nil {
-				c.grpc = m[1]
-				continue
-			}
 			if m := endpointLine.FindStringSubmatch(sc.Text()); m != nil {
-				found <- m[1]
+				endpoint = m[1]
+			} else if m := grpcLine.FindStringSubmatch(sc.Text()); m != nil {
+				grpc = m[1]
+			} else {
+				rest.WriteString(sc.Text() + "\n")
 				continue
 			}
-			rest.WriteString(sc.Text() + "\n")
+			if endpoint != "" && grpc != "" && !sent {
+				found <- [2]string{endpoint, grpc}
+				sent = true
+			}
 		}
 		close(found)
 		c.stderr <- rest.String()
 	}()
 	select {
-	case u, ok := <-found:
+	case addrs, ok := <-found:
 		if !ok {
 			cmd.Wait()
 			t.Fatalf("collect exited before serving: %s", <-c.stderr)
 		}
-		c.endpoint = u
+		c.endpoint, c.grpc = addrs[0], addrs[1]
 	case <-time.After(30 * time.Second):
 		cmd.Process.Kill()
 		t.Fatal("collect did not start in 30 s")
