@@ -215,36 +215,14 @@ func TestLlamaIndexOpenLLMetry(t *testing.T) {
 	checkOpenLLMetrySpans(t, spans)
 	stageArgs := []string{"--stage", "keyword_retriever.task=candidates", "--stage", "rerank.task=reranked"}
 	// Today the import reads the packer's and the query engine's lists as
-	// stages of their own, so they are left out here, and orders sibling
-	// task spans whose lists are equal (q3's) as they arrive, which in a
-	// batch is not the order they ran in: only the spans sent one by one
-	// (li-json) are checked.
-	checkExampleStages(t, bin, systemSpans(t, spans, "li-json"), "openllmetry",
-		append(stageArgs, "--stage", "pack.task=-", "--stage", "retriever_query_engine.retrieve=-"), "li-json")
-	t.Skip("import otlp does not yet order sibling task spans whose lists are equal, and reads the packer's and the query engine's lists as stages")
+	// stages of their own, so they are left out here; and it orders sibling
+	// task spans whose lists are equal (q3's) as they arrive, which is not
+	// always the order they ran in, so the stages report, which wants one
+	// order of stages per system, is not run.
+	importExample(t, bin, spans, "openllmetry",
+		append(stageArgs, "--stage", "pack.task=-", "--stage", "retriever_query_engine.retrieve=-"), "li-grpc", "li-json", "li-proto")
+	t.Skip("import otlp does not yet order sibling task spans whose lists are equal as they ran, and reads the packer's and the query engine's lists as stages")
 	checkExampleStages(t, bin, spans, "openllmetry", stageArgs, "li-grpc", "li-json", "li-proto")
-}
-
-// systemSpans writes the lines of a collected file that come from one
-// system (its resource's service.name) to a file of their own.
-func systemSpans(t *testing.T, path, system string) string {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	marker := `{"key":"service.name","value":{"stringValue":"` + system + `"}}`
-	var b strings.Builder
-	for line := range strings.Lines(string(data)) {
-		if strings.Contains(line, marker) {
-			b.WriteString(line)
-		}
-	}
-	out := filepath.Join(t.TempDir(), system+".otlp.jsonl")
-	if err := os.WriteFile(out, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return out
 }
 
 // checkOpenLLMetrySpans checks the collected spans of the LlamaIndex.TS
@@ -494,31 +472,11 @@ func langChainDocuments(t *testing.T, s span) []scored {
 }
 
 // checkExampleStages imports the collected spans of an example pipeline
-// (the texts from the corpus, to find the cut passages in the context) and
-// checks the stages report of each system against examplesByHand. The
-// import's summary must name the convention the spans were read under.
+// (importExample) and checks the stages report of each system against
+// examplesByHand.
 func checkExampleStages(t *testing.T, bin, spans, convention string, stageArgs []string, systems ...string) {
 	t.Helper()
-	dir := t.TempDir()
-	write := func(name, data string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	judgments, topics := write("judgments.jsonl", judgmentsJSONL), write("topics.jsonl", topicsJSONL)
-	corpus := write("corpus.jsonl", corpusOf(t, filepath.Join("..", "examples", "data.json")))
-	traces := filepath.Join(dir, "traces.jsonl")
-	args := append([]string{"import", "otlp", spans, "--corpus", corpus, "--abstain-pattern", abstainPattern, "--out", traces}, stageArgs...)
-	_, msg := ragstat(t, bin, args...)
-	n := len(systems) * len(examples)
-	for _, want := range []string{fmt.Sprintf("imported %d traces", n), "conventions: " + convention,
-		fmt.Sprintf("context items: %d packed whole, %d truncated, 0 dropped in packing", 7*len(systems), 3*len(systems))} {
-		if !strings.Contains(msg, want) {
-			t.Errorf("import said %q; want %q", msg, want)
-		}
-	}
+	traces, judgments, topics, corpus := importExample(t, bin, spans, convention, stageArgs, systems...)
 	out, _ := ragstat(t, bin, "stages", "-j", judgments, "--topics", topics, "--corpus", corpus, "--format", "json", traces)
 	var res stagesResult
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
@@ -573,12 +531,44 @@ func checkExampleStages(t *testing.T, bin, spans, convention string, stageArgs [
 	if slices.Sort(names); !slices.Equal(names, systems) {
 		t.Errorf("systems %v, want %v", names, systems)
 	}
-	checkContextTexts(t, traces)
 }
 
-// checkContextTexts checks the context stage of every imported trace: its
-// items and the text kept of each, a cut passage's prefix.
-func checkContextTexts(t *testing.T, traces string) {
+// importExample imports the collected spans of an example pipeline (the
+// texts from the corpus, to find the cut passages in the context), checks
+// the import's summary, which must name the convention the spans were read
+// under, and every trace's stages (checkImported). It returns the traces
+// and the judgments, topics and corpus they are evaluated with.
+func importExample(t *testing.T, bin, spans, convention string, stageArgs []string, systems ...string) (traces, judgments, topics, corpus string) {
+	t.Helper()
+	dir := t.TempDir()
+	write := func(name, data string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	judgments, topics = write("judgments.jsonl", judgmentsJSONL), write("topics.jsonl", topicsJSONL)
+	corpus = write("corpus.jsonl", corpusOf(t, filepath.Join("..", "examples", "data.json")))
+	traces = filepath.Join(dir, "traces.jsonl")
+	args := append([]string{"import", "otlp", spans, "--corpus", corpus, "--abstain-pattern", abstainPattern, "--out", traces}, stageArgs...)
+	_, msg := ragstat(t, bin, args...)
+	n := len(systems) * len(examples)
+	for _, want := range []string{fmt.Sprintf("imported %d traces", n), "conventions: " + convention,
+		fmt.Sprintf("context items: %d packed whole, %d truncated, 0 dropped in packing", 7*len(systems), 3*len(systems))} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("import said %q; want %q", msg, want)
+		}
+	}
+	checkImported(t, traces)
+	return traces, judgments, topics, corpus
+}
+
+// checkImported checks every imported trace against the hand-worked
+// pipeline: the stages candidates, reranked and context (in any order:
+// the stages report checks theirs), the lists, and the text kept of each
+// context item, a cut passage's prefix.
+func checkImported(t *testing.T, traces string) {
 	t.Helper()
 	data, err := os.ReadFile(traces)
 	if err != nil {
@@ -594,13 +584,21 @@ func checkContextTexts(t *testing.T, traces string) {
 			t.Fatal(err)
 		}
 		w := want[tr.Query]
-		st := tr.Stage(trace.ContextStage)
-		if st == nil || !slices.Equal(st.IDs(), w.contextIDs()) {
-			t.Errorf("%s %s: context %v, want %v", tr.System, tr.Query, st, w.contextIDs())
+		var names []string
+		for _, st := range tr.Stages {
+			names = append(names, st.Name)
+		}
+		if slices.Sort(names); !slices.Equal(names, []string{"candidates", trace.ContextStage, "reranked"}) {
+			t.Errorf("%s %s: stages %v", tr.System, tr.Query, names)
 			continue
 		}
-		for i, it := range st.Items {
-			if it.Text == nil || *it.Text != w.context[i] {
+		for name, list := range map[string][]string{"candidates": ids(w.candidates), "reranked": ids(w.reranked), trace.ContextStage: w.contextIDs()} {
+			if got := tr.Stage(name).IDs(); !slices.Equal(got, list) {
+				t.Errorf("%s %s: %s %v, want %v", tr.System, tr.Query, name, got, list)
+			}
+		}
+		for i, it := range tr.Stage(trace.ContextStage).Items {
+			if i < len(w.context) && (it.Text == nil || *it.Text != w.context[i]) {
 				t.Errorf("%s %s %s: context text %v, want %q", tr.System, tr.Query, it.ID, it.Text, w.context[i])
 			}
 		}
