@@ -104,33 +104,18 @@ func (e exampleQuery) contextBlocks() string {
 	return strings.Join(blocks, "\n\n")
 }
 
-// The judgments and topics of the example pipelines. Every query runs as
-// of 2026-06-01 under the scope "public": p3 (valid until 2025-01-01) is
-// stale and p4 (scope "internal") out of scope wherever they appear. p6
-// answers q4; p1, p2 and p3 say nothing of gift cards.
-const (
-	judgmentsJSONL = `{"query":"q1","item":"p1","grade":2,"spans":["within 30 days of delivery"]}
-{"query":"q1","item":"p2","grade":1,"spans":["final sale"]}
-{"query":"q1","item":"p3","grade":1,"spans":["within 14 days"]}
-{"query":"q1","item":"p4","grade":1,"spans":["fraud threshold"]}
-{"query":"q2","item":"p1","grade":1,"spans":["within 30 days"]}
-{"query":"q2","item":"p2","grade":2,"spans":["final sale"]}
-{"query":"q2","item":"p3","grade":0}
-{"query":"q2","item":"p4","grade":0}
-{"query":"q3","item":"p7","grade":2,"spans":["within 24 hours"]}
-{"query":"q3","item":"p8","grade":0}
-{"query":"q4","item":"p6","grade":2,"spans":["cannot be refunded"]}
-{"query":"q4","item":"p1","grade":0}
-{"query":"q4","item":"p2","grade":0}
-{"query":"q4","item":"p3","grade":0}
-`
-	topicsJSONL = `{"id":"q1","text":"How do I get a refund for returned items?","scopes":["public"],"as_of":"2026-06-01","facts":[{"id":"window","support":[{"item":"p1","span":"within 30 days"}]}],"answers":["Returned items are refunded in full within 30 days."]}
-{"id":"q2","text":"Can clearance items from 2024 be refunded?","scopes":["public"],"as_of":"2026-06-01","facts":[{"id":"final","support":[{"item":"p2","span":"final sale"}]},{"id":"window","support":[{"item":"p1","span":"within 30 days"}]}],"answers":["No: clearance items are final sale."]}
-{"id":"q3","text":"How long does a backup restore take?","scopes":["public"],"as_of":"2026-06-01","facts":[{"id":"restore","support":[{"item":"p7","span":"within 24 hours"}]}],"answers":["Backups are restored within 24 hours."]}
-{"id":"q4","text":"Can gift cards be refunded?","scopes":["public"],"as_of":"2026-06-01","facts":[{"id":"no","support":[{"item":"p6","span":"cannot be refunded"}]}],"answers":["No: gift cards cannot be refunded."]}
-`
-	abstainPattern = `^I cannot answer`
+// The example pipelines' judgments and topics are examples/judgments.jsonl
+// and examples/topics.jsonl. Every query runs as of 2026-06-01 under the
+// scope "public": p3 (valid until 2025-01-01) is stale and p4 (scope
+// "internal") out of scope wherever they appear. p6 answers q4; p1, p2
+// and p3 say nothing of gift cards.
+var (
+	exampleJudgments = filepath.Join("..", "examples", "judgments.jsonl")
+	exampleTopics    = filepath.Join("..", "examples", "topics.jsonl")
 )
+
+// abstainPattern finds the fake chat model's abstention.
+const abstainPattern = `^I cannot answer`
 
 // examplesByHand are R, RR and nDCG (gain 2^g-1, log2 discount, the ideal
 // from every valid judgment) per stage and query. An out-of-scope or stale
@@ -548,7 +533,7 @@ func importExample(t *testing.T, bin, spans, convention string, stageArgs []stri
 		}
 		return p
 	}
-	judgments, topics = write("judgments.jsonl", judgmentsJSONL), write("topics.jsonl", topicsJSONL)
+	judgments, topics = exampleJudgments, exampleTopics
 	corpus = write("corpus.jsonl", corpusOf(t, filepath.Join("..", "examples", "data.json")))
 	traces = filepath.Join(dir, "traces.jsonl")
 	args := append([]string{"import", "otlp", spans, "--corpus", corpus, "--abstain-pattern", abstainPattern, "--out", traces}, stageArgs...)

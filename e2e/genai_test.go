@@ -296,15 +296,7 @@ func TestGenAIAgent(t *testing.T) {
 // read as not relevant; only q2 ran).
 func checkSearchReport(t *testing.T, bin, corpus, traces string) {
 	t.Helper()
-	dir := t.TempDir()
-	judgments, topics := filepath.Join(dir, "judgments.jsonl"), filepath.Join(dir, "topics.jsonl")
-	if err := os.WriteFile(judgments, []byte(judgmentsJSONL), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(topics, []byte(topicsJSONL), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out, _ := ragstat(t, bin, "stages", "-j", judgments, "--topics", topics, "--corpus", corpus, "--unjudged", "nonrelevant", "--queries", "run", "--format", "json", traces)
+	out, _ := ragstat(t, bin, "stages", "-j", exampleJudgments, "--topics", exampleTopics, "--corpus", corpus, "--unjudged", "nonrelevant", "--queries", "run", "--format", "json", traces)
 	type call struct {
 		Query                  string
 		Items, New, Duplicates int

@@ -8,6 +8,8 @@
 // the tokens left (when at least min_tokens are) and packing stops.
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
+import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 
 export const data = JSON.parse(readFileSync(new URL("./data.json", import.meta.url), "utf8"));
 
@@ -82,4 +84,15 @@ export async function fakeOpenAI() {
   });
   await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
   return { url: `http://127.0.0.1:${server.address().port}/v1`, close: () => new Promise((ok) => server.close(ok)) };
+}
+
+// node rag.mjs corpus prints the passages as a ragstat corpus (JSON Lines:
+// each passage's metadata and its text), for ragstat import and stages
+// --corpus.
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  if (process.argv[2] !== "corpus") {
+    console.error("usage: node rag.mjs corpus > corpus.jsonl");
+    process.exit(2);
+  }
+  for (const p of data.passages) console.log(JSON.stringify({ ...p.metadata, text: p.text }));
 }
