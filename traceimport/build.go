@@ -47,6 +47,10 @@ func (a *assembler) build(t *openTrace) (*trace.Trace, error) {
 	dataFlow(spans, retrievers)
 	var last *trace.Stage
 	var lastDocs []document
+	outputs := map[string]bool{}
+	for _, s := range retrievers {
+		outputs[docsKey(s.docs)] = true
+	}
 	known := map[string]bool{}
 	names := map[string]int{}
 	out.Conversation, out.Turn = conversation, turn
@@ -60,7 +64,7 @@ func (a *assembler) build(t *openTrace) (*trace.Trace, error) {
 			}
 			name = to
 		}
-		if s.hasInputDocs && !sameIDs(last, s.inputDocs) && !slices.ContainsFunc(retrievers, func(o *span) bool { return sameDocs(o.docs, s.inputDocs) }) {
+		if s.hasInputDocs && !outputs[docsKey(s.inputDocs)] {
 			in := &span{id: s.id, name: s.name + " input", place: s.place, docs: s.inputDocs}
 			st, docs := a.stage(in, a.stageName(names, in.name, s.place), &errs)
 			a.man.Lists++

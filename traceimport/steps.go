@@ -3,6 +3,7 @@ package traceimport
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/trace"
@@ -47,66 +48,96 @@ func searchSteps(spans, retrievers []*span) [][]*span {
 }
 
 // dataFlow corrects the pipeline order where the spans say which stage
-// they took: a retrieval span whose input documents are exactly another's
-// output comes right after it, whatever the clocks say (OpenTelemetry JS
-// stamps starts in whole milliseconds, so steps that run within one
-// millisecond cannot be told apart by time). Each move puts one span
-// after its producer; chains settle within as many passes as spans.
+// they took: a retrieval span whose input documents are exactly one other
+// span's output (not that of a span that holds it: a wrapper's output is
+// its last step's) comes right after it, whatever the clocks say
+// (OpenTelemetry JS stamps starts in whole milliseconds, so steps that run
+// within one millisecond cannot be told apart by time). Identical lists
+// say nothing of the order: a span whose input several spans output keeps
+// its place. Each span is visited once, then its consumers in their order.
 func dataFlow(spans, retrievers []*span) {
+	output := map[string][]*span{}
+	for _, s := range retrievers {
+		k := docsKey(s.docs)
+		output[k] = append(output[k], s)
+	}
 	parent := make(map[string]string, len(spans))
 	for _, s := range spans {
 		parent[s.id] = s.parent
 	}
-	for range retrievers {
-		moved := false
-		for i, s := range retrievers {
-			if !s.hasInputDocs {
+	producer := map[*span]*span{}
+	for _, s := range retrievers {
+		if !s.hasInputDocs {
+			continue
+		}
+		var found []*span
+		for _, o := range output[docsKey(s.inputDocs)] {
+			if o != s && !holds(parent, o.id, s.id) {
+				found = append(found, o)
+			}
+		}
+		if len(found) == 1 {
+			producer[s] = found[0]
+		}
+	}
+	if len(producer) == 0 {
+		return
+	}
+	consumers := map[*span][]*span{}
+	for _, s := range retrievers {
+		if p := producer[s]; p != nil {
+			consumers[p] = append(consumers[p], s)
+		}
+	}
+	out := make([]*span, 0, len(retrievers))
+	done := make(map[*span]bool, len(retrievers))
+	visit := func(root *span) {
+		stack := []*span{root}
+		for len(stack) > 0 {
+			s := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if done[s] {
 				continue
 			}
-			p := producer(retrievers, s, parent)
-			switch {
-			case p > i:
-				copy(retrievers[i:p], retrievers[i+1:p+1])
-				retrievers[p] = s
-			case p >= 0 && p < i-1:
-				copy(retrievers[p+2:i+1], retrievers[p+1:i])
-				retrievers[p+1] = s
-			default:
-				continue
+			done[s] = true
+			out = append(out, s)
+			next := consumers[s]
+			for k := len(next) - 1; k >= 0; k-- {
+				stack = append(stack, next[k])
 			}
-			moved = true
-			break
-		}
-		if !moved {
-			return
 		}
 	}
+	for _, s := range retrievers {
+		if producer[s] == nil {
+			visit(s)
+		}
+	}
+	for _, s := range retrievers { // spans whose producers form a cycle
+		visit(s)
+	}
+	copy(retrievers, out)
 }
 
-// producer is the index of the one retrieval span, other than s and the
-// spans that hold it (a wrapper's output is its last step's), whose output
-// is s's input; -1 when none is, or when several are (identical lists say
-// nothing of the order).
-func producer(retrievers []*span, s *span, parent map[string]string) int {
-	holds := map[string]bool{}
-	for p, n := parent[s.id], 0; p != "" && !holds[p] && n < len(parent); p, n = parent[p], n+1 {
-		holds[p] = true
-	}
-	p := -1
-	for i, o := range retrievers {
-		if o != s && !holds[o.id] && sameDocs(o.docs, s.inputDocs) {
-			if p >= 0 {
-				return -1
-			}
-			p = i
+// holds tells whether span a is an ancestor of span s.
+func holds(parent map[string]string, a, s string) bool {
+	seen := map[string]bool{}
+	for p := parent[s]; p != "" && !seen[p]; p = parent[p] {
+		if p == a {
+			return true
 		}
+		seen[p] = true
 	}
-	return p
+	return false
 }
 
-// sameDocs tells two lists of the same ids in the same order.
-func sameDocs(a, b []document) bool {
-	return slices.EqualFunc(a, b, func(x, y document) bool { return x.id == y.id })
+// docsKey is a list's ids in order, as one key.
+func docsKey(docs []document) string {
+	var b strings.Builder
+	for _, d := range docs {
+		b.WriteString(d.id)
+		b.WriteByte(0)
+	}
+	return b.String()
 }
 
 // stageName is a stage's name made unique in its trace: a name given
@@ -152,12 +183,6 @@ func (a *assembler) step(calls []*span, name string, errs *diag.List) (*trace.St
 	a.man.SearchCalls += len(calls)
 	a.man.note(SearchStep, calls[0].place, fmt.Sprintf("%s (%d calls)", name, len(calls)))
 	return st, kept
-}
-
-// sameIDs tells whether a stage lists exactly the documents' ids, in
-// order (nil: no stage).
-func sameIDs(st *trace.Stage, docs []document) bool {
-	return st != nil && slices.EqualFunc(st.Items, docs, func(it trace.Item, d document) bool { return it.ID == d.id })
 }
 
 // stageMeta is what retrieval spans said of their search: the query
