@@ -34,6 +34,7 @@ type File struct {
 	size  int64    // the copy's size
 	gzip  bool
 	seen  func(n int)
+	cfg   Config // bounds and warnings, from Open's standard input
 	// keepSum has every whole read of the raw bytes hash them on the way.
 	keepSum bool
 	sums    sync.WaitGroup // the whole reads whose digest is being computed
@@ -77,12 +78,20 @@ const Stdin = "-"
 // Open checks that path can be read and is not empty, and recognises gzip.
 // For "-", standard input is copied to a temporary file first, so it can be
 // read again, and so is a named pipe (such as a shell's <(command)), up to
-// CopyLimit bytes; Close removes the copy. A device (/dev/zero, a terminal)
-// is refused.
+// the Config's CopyLimit bytes; Close removes the copy. A device
+// (/dev/zero, a terminal) is refused, also as standard input. The File
+// follows the Config stdin carries (WithConfig).
 func Open(path string, stdin io.Reader) (*File, error) {
-	f := &File{Name: path, path: path}
+	f := &File{Name: path, path: path, cfg: ConfigOf(stdin)}
 	if path == Stdin {
-		if err := f.copyOf(stdin); err != nil {
+		in := unwrap(stdin)
+		if file, ok := in.(*os.File); ok {
+			if st, err := file.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+				return nil, &diag.Error{File: path, Msg: "standard input is a device (" + file.Name() + "), not a file",
+					Hint: "redirect a file to standard input, or give its path"}
+			}
+		}
+		if err := f.copyOf(in); err != nil {
 			return nil, err
 		}
 	} else if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() && !st.IsDir() {
@@ -139,12 +148,6 @@ func (f *File) checked() (*File, error) {
 	return f, nil
 }
 
-// CopyLimit is the most bytes Open copies from standard input or a pipe
-// (or any file that is not a regular one, such as /dev/zero) into its
-// temporary file; past it Open fails, saying so. A command line may change
-// it (ragstat's --copy-limit).
-var CopyLimit int64 = 32 << 30
-
 // copyOf copies what can be read only once into a temporary file that is
 // unlinked at once: it can be read again, and it vanishes with the process
 // even if Close is never called.
@@ -155,15 +158,15 @@ func (f *File) copyOf(r io.Reader) error {
 	}
 	os.Remove(tmp.Name())
 	f.spool = tmp
-	limit := CopyLimit
+	limit := f.copyLimit()
 	if f.size, err = io.Copy(tmp, io.LimitReader(r, limit+1)); err != nil {
 		return &diag.Error{File: f.Name, Msg: "copying to a temporary file: " + err.Error()}
 	}
 	if f.size > limit {
 		tmp.Close()
 		f.spool = nil
-		return &diag.Error{File: f.Name, Msg: fmt.Sprintf("more than %s: standard input and pipes are copied to a temporary file, and this one has reached the limit", FormatSize(limit)),
-			Hint: "give a regular file, or raise --copy-limit"}
+		return &diag.Error{File: f.Name, Msg: fmt.Sprintf("more than %s: standard input and pipes are copied to a temporary file, and this one has reached the copy limit (an endless stream, or more than the temporary directory holds?)", FormatSize(limit)),
+			Hint: "give a regular file, or raise the copy limit"}
 	}
 	return nil
 }
@@ -457,14 +460,29 @@ func FromBytes(name string, data []byte) *File {
 	return &File{Name: name, data: data, gzip: len(data) > 1 && data[0] == 0x1f && data[1] == 0x8b}
 }
 
-// ReadAll returns the whole decompressed content.
+// ReadAll returns the whole decompressed content, when it is at most the
+// Config's MaxRead bytes; past that it stops with an error naming the
+// limit, having held no more than it.
 func (f *File) ReadAll() ([]byte, error) {
 	r, err := f.Open()
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
-	return io.ReadAll(r)
+	limit := f.maxRead()
+	data, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		what := ""
+		if f.gzip {
+			what = " once decompressed"
+		}
+		return nil, &diag.Error{File: f.Name, Msg: fmt.Sprintf("more than %s%s: a file read whole is held in memory, up to the read limit", FormatSize(limit), what),
+			Hint: "raise the read limit if the file is what it should be"}
+	}
+	return data, nil
 }
 
 // Format is the format of a judgments or run file.

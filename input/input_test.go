@@ -166,21 +166,61 @@ func TestKeepSHA256(t *testing.T) {
 	}
 }
 
-// TestCopyLimit: standard input is copied up to CopyLimit bytes, then
-// refused with a message that names the limit; a device is refused at once.
+// TestCopyLimit: standard input is copied up to the Config's CopyLimit
+// bytes, then refused with a message that names the limit; a device is
+// refused at once, also as standard input; the default limit is a part of
+// the temporary directory's free space.
 func TestCopyLimit(t *testing.T) {
-	defer func(old int64) { CopyLimit = old }(CopyLimit)
-	CopyLimit = 1 << 10
-	if _, err := Open(Stdin, strings.NewReader(strings.Repeat("q Q0 d 1 1 t\n", 100))); err == nil || !strings.Contains(err.Error(), "more than 1 KiB") {
+	limited := func(r io.Reader) io.Reader { return WithConfig(r, Config{CopyLimit: 1 << 10}) }
+	if _, err := Open(Stdin, limited(strings.NewReader(strings.Repeat("q Q0 d 1 1 t\n", 100)))); err == nil || !strings.Contains(err.Error(), "more than 1 KiB") {
 		t.Errorf("over the limit: %v", err)
 	}
-	f, err := Open(Stdin, strings.NewReader(strings.Repeat("x", 1<<10)))
+	f, err := Open(Stdin, limited(strings.NewReader(strings.Repeat("x", 1<<10))))
 	if err != nil {
 		t.Fatalf("at the limit: %v", err)
 	}
 	f.Close()
 	if _, err := Open("/dev/zero", nil); err == nil || !strings.Contains(err.Error(), "a device, not a file") {
 		t.Errorf("/dev/zero: %v", err)
+	}
+	zero, err := os.Open("/dev/zero")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zero.Close()
+	if _, err := Open(Stdin, limited(zero)); err == nil || !strings.Contains(err.Error(), "standard input is a device") {
+		t.Errorf("/dev/zero as standard input: %v", err)
+	}
+	if free, ok := freeSpace(os.TempDir()); ok {
+		if got := DefaultCopyLimit(); got <= 0 || got > free {
+			t.Errorf("DefaultCopyLimit = %d with %d bytes free", got, free)
+		}
+	}
+}
+
+// TestReadAllLimit: a whole-file read stops past the Config's MaxRead
+// bytes of decompressed content, naming the limit.
+func TestReadAllLimit(t *testing.T) {
+	var z bytes.Buffer
+	w := gzip.NewWriter(&z)
+	w.Write(make([]byte, 1<<20))
+	w.Close()
+	for _, c := range []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"plain", make([]byte, 4<<10), "more than 1 KiB: a file read whole"},
+		{"gzip", z.Bytes(), "more than 1 KiB once decompressed"},
+	} {
+		f, err := Open(Stdin, WithConfig(bytes.NewReader(c.data), Config{MaxRead: 1 << 10}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.ReadAll(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
+		}
+		f.Close()
 	}
 }
 

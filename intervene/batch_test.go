@@ -83,6 +83,7 @@ func TestReadBatchErrors(t *testing.T) {
 		{"twice", `{"custom_id":"a","error":{"code":"x","message":"y"}}` + "\n" + `{"custom_id":"a","error":{"code":"x","message":"y"}}` + "\n", "output.jsonl:2: custom_id a appears twice"},
 		{"neither", `{"custom_id":"a"}` + "\n", `neither "response" nor "error"`},
 		{"no choices", `{"custom_id":"a","response":{"status_code":200,"body":{"choices":[]}}}` + "\n", "no choices"},
+		{"key twice", `{"custom_id":"a","custom_id":"b","error":{"code":"x","message":"y"}}` + "\n", `output.jsonl:1: key "custom_id" given twice in one object`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := intervene.ReadBatch(input.FromBytes("output.jsonl", []byte(tc.data)))

@@ -105,12 +105,12 @@ func readWith(f *input.File, opt Options, emit func(Judgment)) (*reader, error) 
 		err = rd.trec(r)
 	case JSONL:
 		var buf []byte // one line at a time: nothing a line is read into is kept
-		err = jsonin.LinesInto(r, f.Name, func() []byte { return buf }, func(line int, data []byte) error {
+		err = jsonin.LinesInto(r, f, 0, func() []byte { return buf }, func(line int, data []byte) error {
 			buf = data
 			return rd.jsonLine(line, data)
 		})
 	case JSON:
-		err = rd.json(r)
+		err = rd.json(f)
 	}
 	rd.errs.Add(err)
 	return rd, nil
@@ -339,9 +339,9 @@ func grade(s string) (int, error) {
 	return g, nil
 }
 
-func (rd *reader) json(r io.Reader) error {
-	var buf bytes.Buffer
-	if _, err := buf.ReadFrom(r); err != nil {
+func (rd *reader) json(f *input.File) error {
+	data, err := f.ReadAll()
+	if err != nil {
 		return err
 	}
 	begin := func(q string, line int) {
@@ -353,7 +353,7 @@ func (rd *reader) json(r io.Reader) error {
 			rd.set.query(q, line)
 		}
 	}
-	return jsonin.Nested(buf.Bytes(), rd.set.File, begin, func(q, item string, raw json.RawMessage, line int) error {
+	return jsonin.Nested(data, rd.set.File, begin, func(q, item string, raw json.RawMessage, line int) error {
 		g, err := grade(string(raw))
 		if err != nil {
 			return rd.bad(line, q, item, err.Error(), "")

@@ -21,10 +21,11 @@ func eachRow[T any](f *input.File, columns map[string][]parquet.Kind, required [
 			err = &diag.Error{File: f.Name, Msg: fmt.Sprintf("not a readable Parquet file: %v", p)}
 		}
 	}()
-	pf, err := open(f, columns, required...)
+	pf, done, err := open(f, columns, required...)
 	if err != nil {
 		return err
 	}
+	defer done()
 	r := parquet.NewGenericReader[T](pf, parquet.SchemaOf(new(T)))
 	defer r.Close()
 	var errs diag.List

@@ -102,16 +102,37 @@ func unkeyed(file string, row int, query, item *string) *diag.Error {
 	return nil
 }
 
-// open reads f as a Parquet file and checks its columns: each known, of a
-// kind it may take, and the required ones present.
-func open(f *input.File, columns map[string][]parquet.Kind, required ...string) (*parquet.File, error) {
-	data, err := f.ReadAll()
+// openFile opens f as a Parquet file, its page headers checked against
+// what its bytes can hold (checkPages) before any page is read; close
+// releases the file once its rows are read.
+func openFile(f *input.File) (pf *parquet.File, close func(), err error) {
+	r, size, closer, err := f.ReaderAt()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	pf, err := parquet.OpenFile(bytes.NewReader(data), int64(len(data)))
+	unreadable := func(err error) error {
+		closer.Close()
+		return &diag.Error{File: f.Name, Msg: fmt.Sprintf("not a readable Parquet file: %v", err)}
+	}
+	if err := checkFooter(r, size); err != nil {
+		return nil, nil, unreadable(err)
+	}
+	pf, err = parquet.OpenFile(r, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if err != nil {
-		return nil, &diag.Error{File: f.Name, Msg: fmt.Sprintf("not a readable Parquet file: %v", err)}
+		return nil, nil, unreadable(err)
+	}
+	if err := checkPages(r, size, pf.Metadata()); err != nil {
+		return nil, nil, unreadable(err)
+	}
+	return pf, func() { closer.Close() }, nil
+}
+
+// open opens f as a Parquet file (openFile) and checks its columns: each
+// known, of a kind it may take, and the required ones present.
+func open(f *input.File, columns map[string][]parquet.Kind, required ...string) (*parquet.File, func(), error) {
+	pf, done, err := openFile(f)
+	if err != nil {
+		return nil, nil, err
 	}
 	var problems []string
 	for _, field := range pf.Schema().Fields() {
@@ -129,10 +150,11 @@ func open(f *input.File, columns map[string][]parquet.Kind, required ...string) 
 		}
 	}
 	if len(problems) > 0 {
-		return nil, &diag.Error{File: f.Name, Msg: strings.Join(problems, "; "),
+		done()
+		return nil, nil, &diag.Error{File: f.Name, Msg: strings.Join(problems, "; "),
 			Hint: fmt.Sprintf("the columns are %s", strings.Join(slices.Sorted(maps.Keys(columns)), ", "))}
 	}
-	return pf, nil
+	return pf, done, nil
 }
 
 func describe(field parquet.Field) string {

@@ -1,7 +1,8 @@
 package parquetio
 
 import (
-	"bytes"
+	"errors"
+	"strings"
 
 	"github.com/parquet-go/parquet-go"
 
@@ -33,14 +34,15 @@ var Traces = systems.TraceReader{
 		if !ok || err != nil {
 			return "", err
 		}
-		data, err := f.ReadAll()
+		pf, done, err := openFile(f)
 		if err != nil {
+			var known *diag.Error
+			if errors.As(err, &known) && strings.HasPrefix(known.Msg, "not a readable Parquet file") {
+				return "", nil // the run reader will say what is wrong
+			}
 			return "", err
 		}
-		pf, err := parquet.OpenFile(bytes.NewReader(data), int64(len(data)))
-		if err != nil {
-			return "", nil
-		}
+		defer done()
 		if _, ok := pf.Schema().Lookup("trace"); !ok {
 			return "", nil
 		}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"maps"
 	"slices"
 	"strconv"
@@ -174,11 +173,11 @@ func (rd *reader) json(f *input.File, format Format) error {
 		return nil
 	}
 	if format == JSONL {
-		return jsonin.Lines(r, rd.file, func(line int, data []byte) error {
+		return jsonin.Lines(r, f, func(line int, data []byte) error {
 			return rd.jsonLine(line, data, once)
 		})
 	}
-	return rd.jsonObject(r)
+	return rd.jsonObject(f)
 }
 
 type jsonlList struct {
@@ -269,9 +268,9 @@ func parseScore(raw json.RawMessage) (float64, error) {
 	return v, nil
 }
 
-func (rd *reader) jsonObject(r io.Reader) error {
-	var buf bytes.Buffer
-	if _, err := buf.ReadFrom(r); err != nil {
+func (rd *reader) jsonObject(f *input.File) error {
+	data, err := f.ReadAll()
+	if err != nil {
 		return err
 	}
 	lists := map[string][]entry{}
@@ -282,7 +281,7 @@ func (rd *reader) jsonObject(r io.Reader) error {
 			lists[q] = []entry{}
 		}
 	}
-	err := jsonin.Nested(buf.Bytes(), rd.file, begin, func(q, item string, raw json.RawMessage, line int) error {
+	err = jsonin.Nested(data, rd.file, begin, func(q, item string, raw json.RawMessage, line int) error {
 		s, err := parseScore(raw)
 		if err != nil {
 			return &diag.Error{File: rd.file, Line: line, Query: q, Item: item, Msg: err.Error()}

@@ -53,7 +53,7 @@ func benchmarkEvaluate(b *testing.B, spill bool) {
 	}
 	scan := func(fn func(*trace.Trace) error) error {
 		return trace.ScanRecords("traces.jsonl", func(each func(int, []byte) error) error {
-			return jsonin.Lines(bytes.NewReader(traces.Bytes()), "traces.jsonl", each)
+			return jsonin.Lines(bytes.NewReader(traces.Bytes()), input.FromBytes("traces.jsonl", nil), each)
 		}, 0, fn)
 	}
 	b.SetBytes(int64(traces.Len()))

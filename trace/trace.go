@@ -243,7 +243,7 @@ func Scan(f *input.File, workers int, fn func(*Trace) error) error {
 		}
 	}
 	return scanRecords(f.Name, func(each func(line int, data []byte) error) error {
-		return jsonin.LinesInto(r, f.Name, get, each)
+		return jsonin.LinesInto(r, f, jsonin.DocumentLine, get, each)
 	}, workers, fn, release)
 }
 
@@ -398,7 +398,7 @@ func Is(f *input.File) (bool, error) {
 			return false, nil // not JSON: the line, however long, need not be read
 		}
 		br.UnreadByte()
-		line, err := jsonin.ReadLine(br)
+		line, err := jsonin.ReadLine(br, jsonin.DocumentLine)
 		if err != nil && err != io.EOF {
 			return false, nil
 		}

@@ -175,51 +175,110 @@ func boolInt(b bool) int {
 // that holds it). Each span is ranked by the earliest end among itself and
 // its retrieval ancestors, the deeper first on a tie.
 func stageOrder(spans, retrievers []*span) {
-	depth := depths(spans)
-	parent := make(map[string]string, len(spans))
-	for _, s := range spans {
-		parent[s.id] = s.parent
-	}
-	end := make(map[string]int64, len(retrievers))
-	for _, s := range retrievers {
-		end[s.id] = s.end
-	}
-	key := make(map[string]int64, len(retrievers))
-	for _, s := range retrievers {
-		k, seen := s.end, map[string]bool{s.id: true}
-		for p := parent[s.id]; p != "" && !seen[p]; p = parent[p] {
-			seen[p] = true
-			if e, ok := end[p]; ok && e < k {
-				k = e
+	parent := parentIndex(spans)
+	depth := make([]int, len(spans))
+	ancestry(parent,
+		func(i int) { depth[i] = 0 },
+		func(i int) { depth[i] = depth[parent[i]] + 1 },
+		func(cycle []int) {
+			for _, i := range cycle {
+				depth[i] = len(cycle) - 1
 			}
+		})
+	// key is the earliest end among a span and its retrieval ancestors.
+	retriever := make(map[*span]bool, len(retrievers))
+	for _, s := range retrievers {
+		retriever[s] = true
+	}
+	own := make([]int64, len(spans))
+	for i, s := range spans {
+		own[i] = math.MaxInt64
+		if retriever[s] {
+			own[i] = s.end
 		}
-		key[s.id] = k
+	}
+	key := make([]int64, len(spans))
+	ancestry(parent,
+		func(i int) { key[i] = own[i] },
+		func(i int) { key[i] = min(own[i], key[parent[i]]) },
+		func(cycle []int) {
+			k := int64(math.MaxInt64)
+			for _, i := range cycle {
+				k = min(k, own[i])
+			}
+			for _, i := range cycle {
+				key[i] = k
+			}
+		})
+	at := make(map[*span]int, len(spans))
+	for i, s := range spans {
+		at[s] = i
 	}
 	slices.SortStableFunc(retrievers, func(x, y *span) int {
-		return cmp.Or(cmp.Compare(key[x.id], key[y.id]), cmp.Compare(depth[y.id], depth[x.id]))
+		i, j := at[x], at[y]
+		return cmp.Or(cmp.Compare(key[i], key[j]), cmp.Compare(depth[j], depth[i]))
 	})
 }
 
-// depths gives every span its depth below the root (0 for a root or a span
-// whose parent was never read).
-func depths(spans []*span) map[string]int {
-	parent := make(map[string]string, len(spans))
-	for _, s := range spans {
-		parent[s.id] = s.parent
+// parentIndex gives the index in spans of every span's parent: -1 for a
+// root or a span whose parent was never read.
+func parentIndex(spans []*span) []int {
+	at := make(map[string]int, len(spans))
+	for i, s := range spans {
+		at[s.id] = i
 	}
-	out := make(map[string]int, len(spans))
-	for _, s := range spans {
-		d, seen := 0, map[string]bool{s.id: true}
-		for p := parent[s.id]; p != "" && !seen[p]; p = parent[p] {
-			if _, ok := parent[p]; !ok {
+	parent := make([]int, len(spans))
+	for i, s := range spans {
+		if p, ok := at[s.parent]; ok && s.parent != "" {
+			parent[i] = p
+		} else {
+			parent[i] = -1
+		}
+	}
+	return parent
+}
+
+// ancestry computes a value for every span from its parent's, walking each
+// chain of parents once (O(spans) in all, however deep the tree): root
+// gives it to a span without a parent (parent[i] < 0), child to a span
+// whose parent has its value, and cycle to every span of a loop of
+// parents at once (a damaged trace). The depth of a span is then the
+// number of its ancestors, and in a loop the loop's other spans.
+func ancestry(parent []int, root, child func(i int), cycle func(loop []int)) {
+	const (
+		todo = iota
+		walking
+		done
+	)
+	state := make([]uint8, len(parent))
+	onPath := make([]int, len(parent)) // a walking span's place in path
+	var path []int
+	for i := range parent {
+		path = path[:0]
+		for j := i; state[j] != done; j = parent[j] {
+			if state[j] == walking {
+				loop := path[onPath[j]:]
+				cycle(loop)
+				for _, k := range loop {
+					state[k] = done
+				}
+				path = path[:onPath[j]]
 				break
 			}
-			seen[p] = true
-			d++
+			state[j], onPath[j] = walking, len(path)
+			path = append(path, j)
+			if parent[j] < 0 {
+				root(j)
+				state[j] = done
+				path = path[:len(path)-1]
+				break
+			}
 		}
-		out[s.id] = d
+		for k := len(path) - 1; k >= 0; k-- {
+			child(path[k])
+			state[path[k]] = done
+		}
 	}
-	return out
 }
 
 // queryID is the first key of the rules any span holds, roots first.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/jsonin"
 )
 
 // readExport reads the records of a LangSmith or Langfuse export: JSON
@@ -16,6 +17,9 @@ import (
 // of a record is its position in the array.
 func readExport(f *input.File, each func(place, []*span) error, decode func(map[string]any, place) (*span, error)) error {
 	one := func(at place, data []byte) error {
+		if err := jsonin.Unique(at.file, max(at.line, 1), data); err != nil {
+			return err
+		}
 		var obj map[string]any
 		if err := json.Unmarshal(data, &obj); err != nil || obj == nil {
 			return &diag.Error{File: at.file, Line: at.line, Msg: "not a JSON object", Hint: "one run or observation a line"}
@@ -39,6 +43,9 @@ func readExport(f *input.File, each func(place, []*span) error, decode func(map[
 	}
 	if data == nil {
 		return eachLine(f, func(n int, data []byte) error { return one(place{f.Name, n}, data) })
+	}
+	if err := jsonin.Unique(f.Name, 1, data); err != nil {
+		return err
 	}
 	var list []json.RawMessage
 	if err := json.Unmarshal(data, &list); err != nil {

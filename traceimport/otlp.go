@@ -14,6 +14,7 @@ import (
 
 	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/jsonin"
 )
 
 // readOTLP reads OTLP/JSON lines (one ExportTraceServiceRequest a line, as
@@ -70,6 +71,9 @@ func (r *rules) otlpJSON(file string, line int, data []byte, each func(place, []
 
 // otlpLine reduces the spans of one OTLP/JSON request.
 func (r *rules) otlpLine(at place, data []byte) ([]*span, error) {
+	if err := jsonin.Unique(at.file, max(at.line, 1), data); err != nil {
+		return nil, err
+	}
 	td, err := (&ptrace.JSONUnmarshaler{}).UnmarshalTraces(data)
 	if err != nil {
 		return nil, &diag.Error{File: at.file, Line: at.line, Msg: "not an OTLP/JSON traces request: " + err.Error()}
@@ -136,6 +140,9 @@ func (x indexed) each(fn func(map[string]pcommon.Value)) {
 
 // otlpSpan reduces one OTLP span under the convention it carries.
 func (r *rules) otlpSpan(sp ptrace.Span, res pcommon.Map, at place) (*span, error) {
+	if err := repeatedInAttributes(sp.Attributes(), at); err != nil {
+		return nil, err
+	}
 	s := &span{trace: sp.TraceID().String(), id: sp.SpanID().String(), name: sp.Name(), place: at,
 		start: int64(sp.StartTimestamp()), end: int64(sp.EndTimestamp())}
 	if sp.TraceID().IsEmpty() || sp.SpanID().IsEmpty() {
@@ -226,6 +233,25 @@ func attrKeys(attrs pcommon.Map, onlyJSON bool) []attrKey {
 		}
 	}
 	return keys
+}
+
+// repeatedInAttributes reports an attribute whose string holds a JSON
+// object or array with a key given twice, which the JSON decoders that
+// read such attributes would settle silently.
+func repeatedInAttributes(attrs pcommon.Map, at place) error {
+	for k, v := range attrs.All() {
+		if v.Type() != pcommon.ValueTypeStr {
+			continue
+		}
+		s := strings.TrimSpace(v.Str())
+		if s == "" || s[0] != '{' && s[0] != '[' {
+			continue
+		}
+		if err := jsonin.RepeatedKey([]byte(s)); err != nil {
+			return &diag.Error{File: at.file, Line: at.line, Msg: fmt.Sprintf("attribute %s holds JSON: %v", diag.Quote(k), err)}
+		}
+	}
+	return nil
 }
 
 // valueObject reads an object attribute: a map, or a JSON string holding one.

@@ -14,14 +14,17 @@ import (
 	"github.com/ragstat/ragstat/input"
 )
 
-// MaxRecord is the largest line or document read, in bytes: an OTLP
-// request or a run larger than this is an error, not an unbounded
-// allocation.
+// MaxRecord is the longest line read, in bytes: an OTLP request or a run
+// larger than this is an error, not an unbounded allocation. A file read
+// whole (a protobuf body, a JSON document) is bounded by the file's read
+// limit (input.Config.MaxRead).
 const MaxRecord = 256 << 20
 
 // eachLine calls fn with every line of f and its number. A blank line, or
 // one longer than MaxRecord, is an error; problems are gathered, and
-// reading stops once diag.Max are.
+// reading stops once diag.Max are. A last line without a newline that
+// opens an object and is not valid JSON was torn by a writer that stopped
+// mid-line: f.Torn says whether it is skipped with a warning or an error.
 func eachLine(f *input.File, fn func(line int, data []byte) error) error {
 	rc, err := f.Open()
 	if err != nil {
@@ -53,9 +56,12 @@ func eachLine(f *input.File, fn func(line int, data []byte) error) error {
 			break
 		}
 		data = bytes.TrimRight(data, "\r\n")
-		if len(bytes.TrimSpace(data)) == 0 {
+		switch {
+		case len(bytes.TrimSpace(data)) == 0:
 			errs.Add(&diag.Error{File: f.Name, Line: n, Msg: "blank line", Hint: "JSON Lines holds one object on every line"})
-		} else {
+		case err == io.EOF && n > 1 && bytes.HasPrefix(bytes.TrimSpace(data), []byte("{")) && !json.Valid(data):
+			errs.Add(f.Torn(n, n-1)) // a writer stopped mid-line
+		default:
 			errs.Add(fn(n, data))
 		}
 		if errs.Full() || err == io.EOF {
@@ -65,27 +71,22 @@ func eachLine(f *input.File, fn func(line int, data []byte) error) error {
 	return errs.Err()
 }
 
-// readAll reads a whole file of at most MaxRecord bytes.
+// readAll reads a whole file (an OTLP protobuf body, a JSON document)
+// through the file's bounded whole-file read (input.File.ReadAll).
 func readAll(f *input.File) ([]byte, error) {
-	rc, err := f.Open()
-	if err != nil {
-		return nil, err
+	data, err := f.ReadAll()
+	var known *diag.Error
+	if errors.As(err, &known) && known.Hint != "" {
+		known.Hint += "; or write one record a line (JSON Lines)"
 	}
-	defer rc.Close()
-	data, err := io.ReadAll(io.LimitReader(rc, MaxRecord+1))
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", f.Name, err)
-	}
-	if len(data) > MaxRecord {
-		return nil, &diag.Error{File: f.Name, Msg: fmt.Sprintf("larger than %d MiB as one document", MaxRecord>>20),
-			Hint: "write one record a line (JSON Lines)"}
-	}
-	return data, nil
+	return data, err
 }
 
-// leading reads a file's first line as stored after decompression (with
-// any blank lines before it), up to MaxRecord bytes, and its first
-// non-blank byte.
+// leading reads a file's first non-blank line as stored after
+// decompression, up to MaxRecord bytes, after a newline when the file
+// starts with one (a protobuf body may: its first byte is then kept), and
+// its first non-blank byte. Blank lines before it are skipped as they are
+// read, in one pass.
 func leading(f *input.File) (line []byte, first byte, err error) {
 	rc, err := f.Open()
 	if err != nil {
@@ -93,20 +94,46 @@ func leading(f *input.File) (line []byte, first byte, err error) {
 	}
 	defer rc.Close()
 	br := bufio.NewReaderSize(rc, 1<<16)
+	if head, _ := br.Peek(1); len(head) == 1 && head[0] == '\n' {
+		line = append(line, '\n')
+	}
+	if !skipBlank(br) {
+		return line, 0, nil
+	}
+	head, _ := br.Peek(1)
+	first = head[0]
 	for len(line) <= MaxRecord {
 		chunk, err := br.ReadSlice('\n')
 		line = append(line, chunk...)
-		if t := bytes.TrimLeft(line, " \t\r\n\ufeff"); len(t) > 0 && first == 0 {
-			first = t[0]
-		}
-		if first != 0 && len(chunk) > 0 && chunk[len(chunk)-1] == '\n' {
-			break
-		}
-		if err != nil && !errors.Is(err, bufio.ErrBufferFull) {
+		if err == nil || !errors.Is(err, bufio.ErrBufferFull) {
 			break
 		}
 	}
 	return line, first, nil
+}
+
+// skipBlank reads past white space and byte-order marks, a buffer at a
+// time, and reports whether anything else follows.
+func skipBlank(br *bufio.Reader) bool {
+	bom := []byte("\ufeff")
+	for {
+		if _, err := br.Peek(1); err != nil {
+			return false
+		}
+		buf, _ := br.Peek(br.Buffered())
+		i := 0
+		for i < len(buf) && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\r' || buf[i] == '\n') {
+			i++
+		}
+		br.Discard(i)
+		if i == len(buf) {
+			continue
+		}
+		if mark, _ := br.Peek(len(bom)); !bytes.Equal(mark, bom) {
+			return true
+		}
+		br.Discard(len(bom))
+	}
 }
 
 // wholeDocument reads a file as one JSON document when its first line alone

@@ -41,6 +41,11 @@ func (r Request) Run(stdin io.Reader, stdout, summary io.Writer) error {
 		return err
 	}
 	defer out.Abort()
+	if r.Strict {
+		cfg := input.ConfigOf(stdin)
+		cfg.Strict = true // a torn last line too is an error
+		stdin = input.WithConfig(stdin, cfg)
+	}
 	fs := input.Batch{Stdin: stdin}
 	m, err := r.Mapping(input.ReadIn(&fs, r.Corpus, corpus.Read))
 	if fs.Err != nil || err != nil {

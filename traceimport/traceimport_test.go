@@ -2,11 +2,15 @@ package traceimport
 
 import (
 	"bytes"
+	"cmp"
 	"compress/gzip"
 	"encoding/json"
 	"errors"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -444,6 +448,14 @@ func TestMalformed(t *testing.T) {
 		{LangSmith, `{"id":"r","run_type":"llm","parent_run_id":"p"}` + "\n", "m:1: run r has a parent but no trace_id"},
 		{Langfuse, `{"id":"o","type":"SPAN"}` + "\n", `m:1: missing or empty "traceId"`},
 		{Langfuse, `[1]`, "m:1: not a JSON object"},
+		{OTLP, "{\"resourceSpans\":[],\n\"resourceSpans\":[]}", `m:2: key "resourceSpans" given twice in one object`},
+		{OTLP, "{\"resourceSpans\":[]}\n{\"resourceSpans\":[],\"resourceSpans\":[]}\n", `m:2: key "resourceSpans" given twice`},
+		{OTLP, otlp(t, sp{"A", "a1", "", "r", 1, 2, map[string]any{"openinference.span.kind": "CHAIN", "metadata": `{"query_id":"q1","query_id":"q2"}`}}),
+			`m:1: attribute "metadata" holds JSON: key "query_id" given twice in one object`},
+		{LangSmith, `{"id":"r","id":"s","run_type":"llm"}` + "\n", `m:1: key "id" given twice in one object`},
+		{Langfuse, "[{\"id\":\"o\",\n\"id\":\"p\"}]", `m:2: key "id" given twice in one object in "/0"`},
+		{OTLP, "{\"resourceSpans\":[]}\n{\"resourceSp", "m:2: last line incomplete: a writer stopped mid-line; 1 complete lines imported"},
+		{LangSmith, `{"id":"r","run_type":"llm","start_time":"yesterday"}` + "\n{\"id\":", "m:2: last line incomplete"},
 	} {
 		_, _, err := run(t, tc.format, Mapping{}, input.FromBytes("m", []byte(tc.data)))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -491,6 +503,128 @@ func TestParallelLines(t *testing.T) {
 		}
 		if last := seen[len(seen)-1]; last < 97*diag.Max-96 {
 			t.Errorf("workers %d: stopped at line %d, before the %dth error", workers, last, diag.Max)
+		}
+	}
+}
+
+// TestTornLine: a last line cut short by a writer that stopped is skipped
+// with a warning naming the lines imported before it; under Strict (or
+// with nobody to warn) it is an error.
+func TestTornLine(t *testing.T) {
+	data := otlp(t, root("A", "a0", 20, "q1"), retriever("A", "a1", "a0", "r", 10, "d1")) + `{"resourceSpans":[{"resource":`
+	for _, strict := range []bool{false, true} {
+		var warned []string
+		f, err := input.Open(input.Stdin, input.WithConfig(strings.NewReader(data), input.Config{Strict: strict, Warn: func(m string) { warned = append(warned, m) }}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, _, err := run(t, OTLP, Mapping{}, f)
+		f.Close()
+		want := "-:2: last line incomplete: a writer stopped mid-line; 1 complete lines imported"
+		switch {
+		case strict && (err == nil || !strings.Contains(err.Error(), want)):
+			t.Errorf("strict: %v, want %q", err, want)
+		case !strict && (err != nil || len(warned) != 1 || warned[0] != want || strings.Count(out, "\n") != 1):
+			t.Errorf("not strict: %v, warned %q, traces %q", err, warned, out)
+		}
+	}
+}
+
+// TestStageOrderAncestry: the ancestry walk gives every retriever the
+// rank the span-by-span walk of the ancestors gives, over random forests
+// with unread parents, loops of parents and repeated ends.
+func TestStageOrderAncestry(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 300 {
+		n := 1 + rng.IntN(40)
+		var spans, retrievers []*span
+		for i := range n {
+			s := &span{id: strconv.Itoa(i), end: int64(rng.IntN(8))}
+			switch k := rng.IntN(10); {
+			case k < 2:
+			case k < 3:
+				s.parent = "unread" + strconv.Itoa(rng.IntN(3))
+			default:
+				s.parent = strconv.Itoa(rng.IntN(n))
+			}
+			spans = append(spans, s)
+			if rng.IntN(2) == 0 {
+				retrievers = append(retrievers, s)
+			}
+		}
+		want := naiveStageOrder(spans, slices.Clone(retrievers))
+		stageOrder(spans, retrievers)
+		if !slices.Equal(retrievers, want) {
+			t.Fatalf("order %v, want %v", ids(retrievers), ids(want))
+		}
+	}
+}
+
+func ids(spans []*span) []string {
+	var out []string
+	for _, s := range spans {
+		out = append(out, s.id+"<"+s.parent)
+	}
+	return out
+}
+
+// naiveStageOrder is stageOrder as first written: each span's ancestors
+// walked one by one, O(spans × depth).
+func naiveStageOrder(spans, retrievers []*span) []*span {
+	parent := map[string]string{}
+	for _, s := range spans {
+		parent[s.id] = s.parent
+	}
+	depth := map[string]int{}
+	for _, s := range spans {
+		d, seen := 0, map[string]bool{s.id: true}
+		for p := parent[s.id]; p != "" && !seen[p]; p = parent[p] {
+			if _, ok := parent[p]; !ok {
+				break
+			}
+			seen[p] = true
+			d++
+		}
+		depth[s.id] = d
+	}
+	end := map[string]int64{}
+	for _, s := range retrievers {
+		end[s.id] = s.end
+	}
+	key := map[string]int64{}
+	for _, s := range retrievers {
+		k, seen := s.end, map[string]bool{s.id: true}
+		for p := parent[s.id]; p != "" && !seen[p]; p = parent[p] {
+			seen[p] = true
+			if e, ok := end[p]; ok && e < k {
+				k = e
+			}
+		}
+		key[s.id] = k
+	}
+	slices.SortStableFunc(retrievers, func(x, y *span) int {
+		return cmp.Or(cmp.Compare(key[x.id], key[y.id]), cmp.Compare(depth[y.id], depth[x.id]))
+	})
+	return retrievers
+}
+
+// TestLeading: the first line is found past any run of blank lines and
+// byte-order marks, the file's first newline kept for the protobuf check.
+func TestLeading(t *testing.T) {
+	for _, c := range []struct {
+		data, line string
+		first      byte
+	}{
+		{"{\"a\":1}\n{}\n", "{\"a\":1}\n", '{'},
+		{"  \r\n\t\n{\"a\":1}", "{\"a\":1}", '{'},
+		{"\n\n\ufeff \n[1]\nx", "\n[1]\n", '['},
+		{strings.Repeat("\n", 200_000) + "{}", "\n{}", '{'},
+		{strings.Repeat(" ", 100_000), "", 0},
+		{"\n\x05abc\n", "\n\x05abc\n", 5},
+	} {
+		line, first, err := leading(input.FromBytes("l", []byte(c.data)))
+		if err != nil || string(line) != c.line || first != c.first {
+			t.Errorf("leading(%.20q) = %.20q, %q, %v; want %.20q, %q", c.data, line, first, err, c.line, c.first)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -11,20 +12,47 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/ragstat/ragstat/internal/parquettest"
 )
 
 // TestMain lets a test run ragstat as a child process (see command), so
-// that its peak memory can be measured alone.
+// that its peak memory can be measured alone, and bounded: with
+// RAGSTAT_TEST_AS_MIB set the child's address space may grow by that many
+// MiB past what it holds at start, so that a runaway allocation is an out
+// of memory error of the child, not of the machine.
 func TestMain(m *testing.M) {
 	if os.Getenv("RAGSTAT_TEST_MAIN") == "1" {
+		if mib, err := strconv.ParseUint(os.Getenv("RAGSTAT_TEST_AS_MIB"), 10, 32); err == nil {
+			limitAddressSpace(mib << 20)
+		}
 		os.Exit(run(os.Args[1:], &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}))
 	}
 	os.Exit(m.Run())
+}
+
+// limitAddressSpace sets RLIMIT_AS to the process's address space now
+// (VmSize) plus extra bytes.
+func limitAddressSpace(extra uint64) {
+	status, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return
+	}
+	for line := range strings.Lines(string(status)) {
+		if kb, ok := strings.CutPrefix(line, "VmSize:"); ok {
+			n, err := strconv.ParseUint(strings.TrimSuffix(strings.TrimSpace(kb), " kB"), 10, 64)
+			if err == nil {
+				lim := n<<10 + extra
+				syscall.Setrlimit(syscall.RLIMIT_AS, &syscall.Rlimit{Cur: lim, Max: lim})
+			}
+		}
+	}
 }
 
 // outcome is what a child ragstat did.
@@ -38,14 +66,30 @@ type outcome struct {
 // command runs ragstat in a child process with stdin.
 func command(t testing.TB, stdin []byte, args ...string) outcome {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], args...)
+	return commandWith(t, bytes.NewReader(stdin), 0, args...)
+}
+
+// commandWith runs ragstat in a child process reading stdin (an *os.File
+// is handed over as it is), its address space bounded past its start by
+// asMiB MiB when that is not 0, and killed after two minutes.
+func commandWith(t testing.TB, stdin io.Reader, asMiB int64, args ...string) outcome {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], args...)
 	cmd.Env = append(os.Environ(), "RAGSTAT_TEST_MAIN=1")
-	cmd.Stdin = bytes.NewReader(stdin)
+	if asMiB > 0 {
+		cmd.Env = append(cmd.Env, fmt.Sprintf("RAGSTAT_TEST_AS_MIB=%d", asMiB))
+	}
+	cmd.Stdin = stdin
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	start := time.Now()
 	err := cmd.Run()
 	o := outcome{stderr: stderr.String(), took: time.Since(start)}
+	if ctx.Err() != nil {
+		t.Fatalf("ragstat %s: still running after 2 minutes", strings.Join(args, " "))
+	}
 	if exit, ok := err.(*exec.ExitError); ok {
 		o.code = exit.ExitCode()
 	} else if err != nil {
@@ -70,7 +114,9 @@ func bomb(t testing.TB, path string, b byte, n int) string {
 }
 
 // TestHostileInputs: each input is refused with a clear error (exit 2),
-// within a memory ceiling, and none crashes or hangs.
+// or read when it holds good records beside the damage (exit 0), within a
+// memory ceiling, its address space bounded (a runtime out of memory is a
+// failure, not a crash of the test), and none crashes or hangs.
 func TestHostileInputs(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name string, data []byte) string {
@@ -84,35 +130,123 @@ func TestHostileInputs(t *testing.T) {
 	run := write("run.txt", []byte("q1 Q0 d1 1 1 r\n"))
 	blank := write("blank.run", bytes.Repeat([]byte{'\n'}, 64<<20))
 	nuls := bomb(t, filepath.Join(dir, "nul.gz"), 0, 1024)
-	letters := bomb(t, filepath.Join(dir, "letters.gz"), 'a', 128) // past jsonin.MaxLine
+	letters := bomb(t, filepath.Join(dir, "letters.gz"), 'a', 128) // past the line limit
 	deep := write("deep.jsonl", []byte(`{"query":"q1","items":`+strings.Repeat("[", 1<<20)+"\n"))
 	tokenText := write("text.txt", []byte("hello\n"))
 	notCollected := write("not-collected.txt", []byte("q1 Q0 d1 1 1 r\nq1 Q0 d2 2 0.5 r"))
+	pqbomb := write("pqbomb.parquet.gz", append(gzipOf([]byte("PAR1")), readFile(t, bomb(t, filepath.Join(dir, "zeros.gz"), 0, 512))...))
+	bombs, err := parquettest.Bombs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pageBytes := write("page-bytes.parquet", bombs["bytes"])
+	pageValues := write("page-values.parquet", bombs["values"])
+	span := func(id, parent int, kind, extra string) string {
+		p := ""
+		if parent > 0 {
+			p = fmt.Sprintf(`"parentSpanId":"%016x",`, parent)
+		}
+		return fmt.Sprintf(`{"traceId":"0102030405060708090a0b0c0d0e0f10","spanId":"%016x",%s"name":"s","startTimeUnixNano":"%d","endTimeUnixNano":"%d","attributes":[{"key":"openinference.span.kind","value":{"stringValue":"%s"}}%s]}`,
+			id, p, id, 1e9-id, kind, extra)
+	}
+	request := func(spans []string) string {
+		return `{"resourceSpans":[{"scopeSpans":[{"spans":[` + strings.Join(spans, ",") + "]}]}]}\n"
+	}
+	var chain strings.Builder
+	for i := 1; i <= 30_000; i += 1000 {
+		var spans []string
+		for j := i; j < i+1000; j++ {
+			spans = append(spans, span(j, j-1, "CHAIN", ""))
+		}
+		chain.WriteString(request(spans))
+	}
+	chain.WriteString(request([]string{span(30_001, 30_000, "RETRIEVER", `,{"key":"retrieval.documents.0.document.id","value":{"stringValue":"d1"}}`)}))
+	chainFile := write("chain.jsonl", []byte(chain.String()))
+	good := request([]string{span(1, 0, "CHAIN", `,{"key":"session.id","value":{"stringValue":"q1"}}`),
+		span(2, 1, "RETRIEVER", `,{"key":"retrieval.documents.0.document.id","value":{"stringValue":"d1"}}`)})
+	torn := write("torn.jsonl", []byte(good+good[:len(good)/2]))
+	dupOTLP := write("dup.jsonl", []byte(`{"resourceSpans":[],"resourceSpans":[]}`+"\n"))
+	dupJudgments := write("dup-qrels.jsonl", []byte(`{"query":"q1","item":"d1","grade":1,"grade":2}`+"\n"))
+	dupRun := write("dup-run.jsonl", []byte(`{"query":"q1","query":"q2","items":["d1"]}`+"\n"))
+	dupTopics := write("dup-topics.jsonl", []byte(`{"id":"q1","id":"q2","text":"x"}`+"\n"))
+	corpus := write("corpus.jsonl", []byte(`{"id":"d1","text":"x"}`+"\n"))
+	dupLangSmith := write("dup-runs.jsonl", []byte(`{"id":"r","id":"s","run_type":"llm"}`+"\n"))
+	tokenizer := `{"model":{"type":"WordPiece","vocab":{"hello":0,"[UNK]":1},"unk_token":"[UNK]"},"pre_tokenizer":{"type":"WhitespaceSplit"}}`
+	bomTokenizer := write("bom.json", []byte("\ufeff"+tokenizer))
+	dupTokenizer := write("dup.json", []byte(strings.Replace(tokenizer, `"hello":0,`, `"hello":0,"hello":1,`, 1)))
+	fifo := filepath.Join(dir, "zeros.fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	go func() { // an endless writer: it stops once the reader is gone
+		if w, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil {
+			io.Copy(w, zeros{})
+			w.Close()
+		}
+	}()
+	devZero := func() io.Reader {
+		f, err := os.Open("/dev/zero")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		return f
+	}
 	cases := []struct {
 		name    string
-		stdin   []byte
+		stdin   func() io.Reader
 		args    []string
 		want    string
 		ceiling int64 // MiB above what ragstat version takes
+		ok      bool  // exit 0, not 2
 	}{
-		{"64 MB of blank lines as a run", nil, []string{"eval", "-j", qrels, blank}, "blank line", 256},
-		{"1 GB of NUL bytes, gzip-compressed, as a run", nil, []string{"eval", "-j", qrels, nuls}, "line longer than", 256},
-		{"the same as judgments", nil, []string{"eval", "-j", nuls, run}, "", 256},
-		{"the same to trec-eval", nil, []string{"trec-eval", qrels, nuls}, "line longer than", 256},
-		{"a 128 MB line as JSON Lines", nil, []string{"eval", "-j", qrels, "--run-format", "jsonl", letters}, "line longer than", 512},
-		{"a 128 MB line as topics", nil, []string{"baseline", "--corpus", letters, "--topics", letters, "--out", "-"}, "line longer than", 512},
-		{"a million nested arrays", nil, []string{"eval", "-j", qrels, deep}, "", 256},
-		{"/dev/zero as a run", nil, []string{"eval", "-j", qrels, "/dev/zero"}, "a device, not a file", 64},
-		{"standard input over --copy-limit", bytes.Repeat([]byte("q1 Q0 d1 1 1 r\n"), 1<<20), []string{"eval", "--copy-limit", "1MiB", "-j", qrels, "-"}, "more than 1 MiB", 128},
-		{"hf:/dev/zero as tokenizer", nil, []string{"tokens", "--tokenizer", "hf:/dev/zero", tokenText}, "not a regular file", 64},
-		{"collect --append to a file collect did not write", nil, []string{"collect", "--addr", "127.0.0.1:0", "--grpc-addr", "off", "--append", "--out", notCollected}, "does not start as the lines ragstat collect writes", 64},
+		{"64 MB of blank lines as a run", nil, []string{"eval", "-j", qrels, blank}, "blank line", 256, false},
+		{"1 GB of NUL bytes, gzip-compressed, as a run", nil, []string{"eval", "-j", qrels, nuls}, "line longer than", 256, false},
+		{"the same as judgments", nil, []string{"eval", "-j", nuls, run}, "", 256, false},
+		{"the same as JSON Lines judgments", nil, []string{"eval", "--judgments-format", "jsonl", "-j", nuls, run}, "line longer than 1 MiB", 64, false},
+		{"the same as a JSON object of judgments", nil, []string{"eval", "--judgments-format", "json", "-j", nuls, run}, "more than 256 MiB once decompressed", 512, false},
+		{"the same to trec-eval", nil, []string{"trec-eval", qrels, nuls}, "line longer than", 256, false},
+		{"the same to tokens", nil, []string{"tokens", nuls}, "more than 256 MiB once decompressed", 512, false},
+		{"a 128 MB line as JSON Lines", nil, []string{"eval", "-j", qrels, "--run-format", "jsonl", letters}, "line longer than 1 MiB", 64, false},
+		{"a 128 MB line as topics", nil, []string{"baseline", "--corpus", letters, "--topics", letters, "--out", "-"}, "line longer than", 512, false},
+		{"a million nested arrays", nil, []string{"eval", "-j", qrels, deep}, "", 256, false},
+		{"Parquet and 512 MB of zeros, gzip-compressed, as a run", nil, []string{"eval", "-j", qrels, pqbomb}, "more than 256 MiB once decompressed", 512, false},
+		{"a zstd Parquet page declaring 2^31-1 bytes", nil, []string{"eval", "-j", qrels, pageBytes}, "not a readable Parquet file", 64, false},
+		{"a Parquet page declaring 2^31-1 values", nil, []string{"eval", "-j", qrels, pageValues}, "not a readable Parquet file", 64, false},
+		{"/dev/zero as a run", nil, []string{"eval", "-j", qrels, "/dev/zero"}, "a device, not a file", 64, false},
+		{"/dev/zero as standard input", devZero, []string{"eval", "-j", qrels, "-"}, "standard input is a device", 64, false},
+		{"standard input over --copy-limit", func() io.Reader { return bytes.NewReader(bytes.Repeat([]byte("q1 Q0 d1 1 1 r\n"), 1<<20)) },
+			[]string{"eval", "--copy-limit", "1MiB", "-j", qrels, "-"}, "more than 1 MiB", 128, false},
+		{"an endless pipe as standard input", func() io.Reader { return zeros{} }, []string{"eval", "--copy-limit", "8MiB", "-j", qrels, "-"}, "more than 8 MiB", 128, false},
+		{"an endless FIFO as a run", nil, []string{"eval", "--copy-limit", "8MiB", "-j", qrels, fifo}, "more than 8 MiB", 128, false},
+		{"hf:/dev/zero as tokenizer", nil, []string{"tokens", "--tokenizer", "hf:/dev/zero", tokenText}, "not a regular file", 64, false},
+		{"a tokenizer.json with a key twice", nil, []string{"tokens", "--tokenizer", "hf:" + dupTokenizer, tokenText}, `line 1: key "hello" given twice`, 64, false},
+		{"a tokenizer.json with a byte-order mark", nil, []string{"tokens", "--tokenizer", "hf:" + bomTokenizer, tokenText}, "", 64, true},
+		{"judgments with a key twice", nil, []string{"eval", "-j", dupJudgments, run}, `dup-qrels.jsonl:1: key "grade" given twice`, 64, false},
+		{"a run with a key twice", nil, []string{"eval", "-j", qrels, dupRun}, `dup-run.jsonl:1: key "query" given twice`, 64, false},
+		{"topics with a key twice", nil, []string{"baseline", "--corpus", corpus, "--topics", dupTopics, "--out", "-"}, `dup-topics.jsonl:1: key "id" given twice`, 64, false},
+		{"a LangSmith run with a key twice", nil, []string{"import", "langsmith", dupLangSmith}, `dup-runs.jsonl:1: key "id" given twice`, 64, false},
+		{"an OTLP line with a key twice", nil, []string{"import", "otlp", dupOTLP}, `dup.jsonl:1: key "resourceSpans" given twice`, 64, false},
+		{"64 MB of blank lines to import", nil, []string{"import", "otlp", blank}, "not OTLP", 256, false},
+		{"a torn last line", nil, []string{"import", "otlp", torn}, "warning: " + torn + ":2: last line incomplete: a writer stopped mid-line; 1 complete lines imported", 64, true},
+		{"a torn last line under --strict", nil, []string{"import", "--strict", "otlp", torn}, torn + ":2: last line incomplete", 64, false},
+		{"a trace of 30,000 spans in a chain", nil, []string{"import", "otlp", chainFile}, "imported 1 traces", 256, true},
+		{"collect --append to a file collect did not write", nil, []string{"collect", "--addr", "127.0.0.1:0", "--grpc-addr", "off", "--append", "--out", notCollected}, "does not start as the lines ragstat collect writes", 64, false},
 	}
 	base := command(t, nil, "version").peakMiB
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			o := command(t, c.stdin, c.args...)
-			if o.code != exitInput || !strings.Contains(o.stderr, c.want) || strings.Contains(o.stderr, "panic") {
-				t.Errorf("exit %d, want 2 and %q:\n%.2000s", o.code, c.want, o.stderr)
+			var stdin io.Reader = bytes.NewReader(nil)
+			if c.stdin != nil {
+				stdin = c.stdin()
+			}
+			o := commandWith(t, stdin, 1024, c.args...)
+			want := exitInput
+			if c.ok {
+				want = exitOK
+			}
+			if o.code != want || !strings.Contains(o.stderr, c.want) || strings.Contains(o.stderr, "panic") || strings.Contains(o.stderr, "fatal error") {
+				t.Errorf("exit %d, want %d and %q:\n%.2000s", o.code, want, c.want, o.stderr)
 			}
 			if len(o.stderr) > 16<<10 {
 				t.Errorf("%d bytes of messages", len(o.stderr))
@@ -126,6 +260,31 @@ func TestHostileInputs(t *testing.T) {
 	if b, _ := os.ReadFile(notCollected); string(b) != "q1 Q0 d1 1 1 r\nq1 Q0 d2 2 0.5 r" {
 		t.Errorf("collect --append changed a file it did not write: %q", b)
 	}
+}
+
+// zeros is an endless stream of NUL bytes.
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
+}
+
+func gzipOf(data []byte) []byte {
+	var b bytes.Buffer
+	w := gzip.NewWriter(&b)
+	w.Write(data)
+	w.Close()
+	return b.Bytes()
+}
+
+func readFile(t *testing.T, path string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }
 
 // BenchmarkMillionQueries evaluates a run of a million queries of one item

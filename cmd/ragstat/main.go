@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 
 	"github.com/alecthomas/kong"
@@ -67,7 +68,33 @@ type cli struct {
 	Metrics         metricsCmd   `cmd:"" help:"List every metric with its formula and the policies it reads."`
 	Version         versionCmd   `cmd:"" help:"Print the version."`
 
-	CopyLimit string `name:"copy-limit" default:"32GiB" placeholder:"SIZE" help:"Most bytes copied to a temporary file from standard input or a pipe, which are read more than once (default ${default})."`
+	CopyLimit string `name:"copy-limit" placeholder:"SIZE" help:"Most bytes copied to a temporary file from standard input or a pipe, which are read more than once (default: nine tenths of the temporary directory's free space)."`
+	MaxRead   string `name:"max-read" default:"256MiB" placeholder:"SIZE" help:"Most bytes, once decompressed, of a file read whole into memory: a JSON object, a gzip-compressed Parquet file, a text to count (default ${default})."`
+	MaxLine   string `name:"max-line" default:"1MiB" placeholder:"SIZE" help:"Longest line of a JSON Lines file, as of a TREC file; corpora and traces allow at least 64MiB (default ${default})."`
+}
+
+// config is the input.Config the global flags give, warnings going to
+// stderr.
+func (c *cli) config(e *env) (input.Config, error) {
+	cfg := input.Config{Warn: func(msg string) { e.notes("warning: " + msg) }}
+	var err error
+	if c.CopyLimit != "" {
+		if cfg.CopyLimit, err = input.ParseSize(c.CopyLimit); err != nil {
+			return cfg, fmt.Errorf("--copy-limit: %w", err)
+		}
+	}
+	if cfg.MaxRead, err = input.ParseSize(c.MaxRead); err != nil {
+		return cfg, fmt.Errorf("--max-read: %w", err)
+	}
+	line, err := input.ParseSize(c.MaxLine)
+	if err == nil && line > math.MaxInt32 {
+		err = fmt.Errorf("size %q: at most 2GiB", c.MaxLine)
+	}
+	if err != nil {
+		return cfg, fmt.Errorf("--max-line: %w", err)
+	}
+	cfg.MaxLine = int(line)
+	return cfg, nil
 }
 
 func main() {
@@ -99,10 +126,12 @@ func run(args []string, e *env) int {
 		fmt.Fprintln(e.stderr, "ragstat:", err)
 		return exitInput
 	}
-	if input.CopyLimit, err = input.ParseSize(c.CopyLimit); err != nil {
-		fmt.Fprintln(e.stderr, "ragstat: --copy-limit:", err)
+	cfg, err := c.config(e)
+	if err != nil {
+		fmt.Fprintln(e.stderr, "ragstat:", err)
 		return exitInput
 	}
+	e.stdin = input.WithConfig(e.stdin, cfg)
 	if err := ctx.Run(e); err != nil {
 		return fail(e, err)
 	}

@@ -19,42 +19,53 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/ragstat/ragstat/diag"
+	"github.com/ragstat/ragstat/input"
 )
 
-// MaxLine is the longest JSON Lines line read: a passage or a trace is far
-// shorter, and a file without newlines (binary data, a decompression bomb)
-// is refused once this much of it is read instead of being held whole.
-const MaxLine = 64 << 20
+// DocumentLine is the floor of the line limit of the readers whose
+// records are documents (a corpus, traces): at least this long a line is
+// read, whatever the file's Config says (input.File.MaxLine).
+const DocumentLine = 64 << 20
 
-// Lines calls fn with every line of r and its 1-based number. Blank lines
-// are reported as errors; problems are gathered into a diag.List, and
-// reading stops once it is full.
-func Lines(r io.Reader, name string, fn func(line int, data []byte) error) error {
-	return LinesInto(r, name, func() []byte { return nil }, fn)
+// Lines calls fn with every line of r, the content of f, and its 1-based
+// number. Blank lines are reported as errors, and a line longer than
+// f.MaxLine(0); problems are gathered into a diag.List, and reading stops
+// once it is full. A last line that ends the input without a newline, opens
+// an object and is not valid JSON was torn by a writer that stopped mid-line: f.Torn says
+// whether it is skipped with a warning or an error.
+func Lines(r io.Reader, f *input.File, fn func(line int, data []byte) error) error {
+	return LinesInto(r, f, 0, func() []byte { return nil }, fn)
 }
 
-// LinesInto is Lines reading each line into the slice buf returns (nil for
-// a new one), so that what fn is done with can be read into again.
-func LinesInto(r io.Reader, name string, buf func() []byte, fn func(line int, data []byte) error) error {
+// LinesInto is Lines with lines of at least floor bytes, each read into
+// the slice buf returns (nil for a new one), so that what fn is done with
+// can be read into again.
+func LinesInto(r io.Reader, f *input.File, floor int, buf func() []byte, fn func(line int, data []byte) error) error {
 	br := bufio.NewReaderSize(r, 1<<16)
+	limit := f.MaxLine(floor)
 	var errs diag.List
 	for n := 1; ; n++ {
-		data, err := readLine(br, buf()) // fn may keep data
+		data, err := readLine(br, buf(), limit) // fn may keep data
 		if len(data) == 0 && err == io.EOF {
 			break
 		}
 		if err == errLong {
-			errs.Add(&diag.Error{File: name, Line: n, Msg: fmt.Sprintf("line longer than %d bytes: not JSON Lines (binary or compressed data?)", MaxLine)})
+			errs.Add(&diag.Error{File: f.Name, Line: n, Msg: fmt.Sprintf("line longer than %s: not JSON Lines (binary or compressed data?)", input.FormatSize(int64(limit))),
+				Hint: "raise the line limit if such lines are meant"})
 			break
 		}
 		if err != nil && err != io.EOF {
 			errs.Add(err)
 			break
 		}
+		torn := err == io.EOF && n > 1 && bytes.HasPrefix(bytes.TrimSpace(data), []byte("{")) && !json.Valid(data)
 		data = bytes.TrimRight(data, "\r\n")
-		if len(bytes.TrimSpace(data)) == 0 {
-			errs.Add(&diag.Error{File: name, Line: n, Msg: "blank line", Hint: "JSON Lines holds one object on every line"})
-		} else {
+		switch {
+		case len(bytes.TrimSpace(data)) == 0:
+			errs.Add(&diag.Error{File: f.Name, Line: n, Msg: "blank line", Hint: "JSON Lines holds one object on every line"})
+		case torn:
+			errs.Add(f.Torn(n, n-1))
+		default:
 			errs.Add(fn(n, data))
 		}
 		if errs.Full() || err == io.EOF {
@@ -67,17 +78,17 @@ func LinesInto(r io.Reader, name string, buf func() []byte, fn func(line int, da
 var errLong = errors.New("line too long")
 
 // ReadLine returns the next line of br, newline included; it stops with an
-// error past MaxLine bytes.
-func ReadLine(br *bufio.Reader) ([]byte, error) { return readLine(br, nil) }
+// error past limit bytes.
+func ReadLine(br *bufio.Reader, limit int) ([]byte, error) { return readLine(br, nil, limit) }
 
 // readLine is ReadLine appending to buf[:0].
-func readLine(br *bufio.Reader, buf []byte) ([]byte, error) {
+func readLine(br *bufio.Reader, buf []byte, limit int) ([]byte, error) {
 	buf = buf[:0]
 	for {
 		chunk, err := br.ReadSlice('\n')
 		buf = append(buf, chunk...)
 		switch {
-		case len(buf) > MaxLine:
+		case len(buf) > limit:
 			return buf, errLong
 		case err == bufio.ErrBufferFull:
 			continue

@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/ragstat/ragstat/internal/jsonin"
 )
 
 // fileJSON is the part of a tokenizer.json file that decides the ids.
@@ -71,8 +73,15 @@ type modelJSON struct {
 	MaxInputCharsPerWord    *int            `json:"max_input_chars_per_word"`
 }
 
-// Parse reads a tokenizer.json file's contents.
+// Parse reads a tokenizer.json file's contents, less a byte-order mark
+// at its start. A key given twice in one object (a token twice in the
+// vocabulary, say) is an error naming the key and its line: JSON readers
+// disagree on which one counts.
 func Parse(data []byte) (*Tokenizer, error) {
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	if err := jsonin.Unique("", 1, data); err != nil {
+		return nil, fmt.Errorf("not a tokenizer.json file: %w", err)
+	}
 	var f fileJSON
 	if err := json.Unmarshal(data, &f); err != nil {
 		return nil, fmt.Errorf("not a tokenizer.json file: %w", err)

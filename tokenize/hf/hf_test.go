@@ -81,12 +81,30 @@ func TestParseErrors(t *testing.T) {
 		{"regex", with(`{"type": "WhitespaceSplit"}`, `{"type": "Split", "pattern": {"Regex": "("}, "behavior": "Isolated"}`), `regex "("`},
 		{"metaspace", with(`{"type": "WhitespaceSplit"}`, `{"type": "Metaspace", "replacement": "__"}`), "one character"},
 		{"wordpiece unk", `{"model": {"type": "WordPiece", "vocab": {"a": 0}}}`, `unk_token "[UNK]"`},
+		{"token twice", "{\"model\": {\"type\": \"WordLevel\",\n\"vocab\": {\"a\": 0,\n\"a\": 1}}}", `line 3: key "a" given twice in one object in "/model/vocab"`},
+		{"model twice", `{"model": {}, "model": {}}`, `line 1: key "model" given twice`},
 	}
 	for _, tt := range tests {
 		_, err := Parse([]byte(tt.json))
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: got error %v, want one containing %q", tt.name, err, tt.want)
 		}
+	}
+}
+
+// TestBOM: a tokenizer.json that starts with a byte-order mark reads as
+// the same file without one, as every other input does.
+func TestBOM(t *testing.T) {
+	plain, err := Parse([]byte(tiny))
+	if err != nil {
+		t.Fatal(err)
+	}
+	marked, err := Parse(append([]byte("\ufeff"), tiny...))
+	if err != nil {
+		t.Fatalf("with a byte-order mark: %v", err)
+	}
+	if a, b := plain.Count("hello world"), marked.Count("hello world"); a != b {
+		t.Errorf("counts %d and %d", a, b)
 	}
 }
 

@@ -1,0 +1,6 @@
+//go:build !unix
+
+package input
+
+// freeSpace is unknown here.
+func freeSpace(string) (int64, bool) { return 0, false }
