@@ -1,10 +1,12 @@
 // Package e2e drives ragstat against real clients nobody here wrote: its
 // web pages (the HTML report, the assessment app) in a headless Chromium,
-// and `ragstat collect` fed by a LangChain.js pipeline traced with
-// OpenInference's instrumentation and OpenTelemetry's OTLP exporters (the
-// npm project in testdata/langchain, installed from its lock file) and by
-// a Go service traced with package openinference through OpenTelemetry's
-// Go OTLP exporter. It is a
-// module of its own so these drivers stay out of the library's
-// dependencies.
+// and `ragstat collect` fed by the example pipelines of ../examples, each
+// an npm project installed from its lock file: LangChain.js traced with
+// OpenInference's instrumentation, LlamaIndex.TS traced by OpenLLMetry and
+// LangChain.js traced by the Langfuse SDK, exported through OpenTelemetry's
+// OTLP exporters (HTTP JSON and protobuf, gRPC) and Langfuse's own; and by
+// Go services traced through OpenTelemetry's Go OTLP exporter, with package
+// openinference and under the GenAI conventions (a pipeline, and an agent
+// that searches three times). It is a module of its own so these drivers
+// stay out of the library's dependencies.
 package e2e
