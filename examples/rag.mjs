@@ -96,3 +96,27 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   }
   for (const p of data.passages) console.log(JSON.stringify({ ...p.metadata, text: p.text }));
 }
+
+// deliveries counts the spans an exporter could not deliver (the run fails
+// on any): wrap(exporter) is the exporter, counting.
+export function deliveries() {
+  const d = {
+    failed: 0,
+    wrap(exporter) {
+      return {
+        export(spans, done) {
+          exporter.export(spans, (result) => {
+            if (result.code !== 0) { // ExportResultCode.SUCCESS
+              d.failed += spans.length;
+              console.error("export failed:", result.error?.message ?? result.error);
+            }
+            done(result);
+          });
+        },
+        shutdown: () => exporter.shutdown(),
+        forceFlush: () => exporter.forceFlush?.() ?? Promise.resolve(),
+      };
+    },
+  };
+  return d;
+}

@@ -123,49 +123,54 @@ func dataFlow(spans, retrievers []*span) map[*span]*span {
 // settle orders the steps that neither the clock nor the data can order:
 // neighbours that started in the same millisecond with the same list, of
 // which neither took the other's output (a reranker that kept its input's
-// order, then a packer that dropped nothing). Their order is the one the
-// same system's earlier trace showed where every step was told apart, so
-// that the traces of one pipeline record its stages in one order; the
-// numbers are the same either way, since the lists are. A trace whose
-// order is known is remembered for the later ones.
+// order, then a packer that dropped nothing). A step that takes no
+// documents (a retriever) comes before those that take some; the rest take
+// the order the same system's earlier trace showed where every step was
+// told apart, so that the traces of one pipeline record its stages in one
+// order. The numbers are the same either way, since the lists are. A trace
+// whose order is known is remembered for the later ones.
 func (a *assembler) settle(system string, retrievers []*span, producer map[*span]*span) {
 	tied := func(i int) bool {
 		x, y := retrievers[i], retrievers[i+1]
 		return x.start/1e6 == y.start/1e6 && docsKey(x.docs) == docsKey(y.docs) &&
 			producer[x] != y && producer[y] != x
 	}
+	order, learned := a.orders[system]
 	known := true
-	for i := 0; i+1 < len(retrievers); i++ {
-		if tied(i) {
-			known = false
-		}
-	}
-	order, ok := a.orders[system]
-	if known {
-		if !ok {
-			order = make(map[string]int, len(retrievers))
-			for i, s := range retrievers {
-				order[s.name] = i
-			}
-			a.orders[system] = order
-		}
-		return
-	}
-	if !ok {
-		return
-	}
 	for i := 0; i+1 < len(retrievers); {
 		j := i + 1
 		for j < len(retrievers) && tied(j-1) {
 			j++
 		}
-		run := retrievers[i:j]
-		if slices.ContainsFunc(run, func(s *span) bool { _, ok := order[s.name]; return !ok }) {
-			i = j
-			continue
+		if j-i > 1 {
+			known = false
+			run := retrievers[i:j]
+			slices.SortStableFunc(run, func(x, y *span) int {
+				if x.hasInputDocs != y.hasInputDocs {
+					if y.hasInputDocs {
+						return -1
+					}
+					return 1
+				}
+				if !learned {
+					return 0
+				}
+				ox, okx := order[x.name]
+				oy, oky := order[y.name]
+				if !okx || !oky {
+					return 0
+				}
+				return ox - oy
+			})
 		}
-		slices.SortStableFunc(run, func(x, y *span) int { return order[x.name] - order[y.name] })
 		i = j
+	}
+	if known && !learned {
+		order = make(map[string]int, len(retrievers))
+		for i, s := range retrievers {
+			order[s.name] = i
+		}
+		a.orders[system] = order
 	}
 }
 

@@ -35,7 +35,7 @@ import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { OTLPTraceExporter as JSONExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { OTLPTraceExporter as ProtoExporter } from "@opentelemetry/exporter-trace-otlp-proto";
-import { data, keywordSearch, rerankScore, pack } from "../rag.mjs";
+import { data, keywordSearch, rerankScore, pack, deliveries } from "../rag.mjs";
 
 const [kind, system] = process.argv.slice(2);
 const baseUrl = process.env.LANGFUSE_BASE_URL;
@@ -45,29 +45,14 @@ if (!["langfuse", "json", "proto"].includes(kind) || !system || !baseUrl) {
 }
 
 // Count what the exporter could not deliver: the run fails on any.
-let failed = 0;
-function counting(exporter) {
-  return {
-    export(spans, done) {
-      exporter.export(spans, (result) => {
-        if (result.code !== 0) { // ExportResultCode.SUCCESS
-          failed += spans.length;
-          console.error("export failed:", result.error?.message ?? result.error);
-        }
-        done(result);
-      });
-    },
-    shutdown: () => exporter.shutdown(),
-    forceFlush: () => exporter.forceFlush?.() ?? Promise.resolve(),
-  };
-}
+const delivery = deliveries();
 const exporter = {
   langfuse: () => undefined,
   json: () => new JSONExporter({ url: `${baseUrl}/v1/traces`, timeoutMillis: 10000 }),
   proto: () => new ProtoExporter({ url: `${baseUrl}/v1/traces`, timeoutMillis: 10000 }),
 }[kind]();
 const processor = new LangfuseSpanProcessor({
-  exporter: exporter && counting(exporter),
+  exporter: exporter && delivery.wrap(exporter),
   baseUrl,
   publicKey: process.env.LANGFUSE_PUBLIC_KEY ?? "pk-lf-local",
   secretKey: process.env.LANGFUSE_SECRET_KEY ?? "sk-lf-local",
@@ -143,10 +128,10 @@ try {
 } catch (err) {
   // The SDK's own exporter reports what it could not deliver here.
   console.error("export failed:", err?.message ?? err);
-  failed++;
+  delivery.failed++;
 }
 console.log(`${data.queries.length} queries traced as ${system} and exported (${kind})`);
-if (failed) {
+if (delivery.failed) {
   console.error("the export failed");
   process.exit(1);
 }

@@ -34,7 +34,7 @@ import { NodeTracerProvider, SimpleSpanProcessor, BatchSpanProcessor } from "@op
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { OTLPTraceExporter as JSONExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { OTLPTraceExporter as ProtoExporter } from "@opentelemetry/exporter-trace-otlp-proto";
-import { data, keywordSearch, rerankScore, pack } from "../rag.mjs";
+import { data, keywordSearch, rerankScore, pack, deliveries } from "../rag.mjs";
 
 const runs = process.argv.slice(2).map((a) => a.split(":"));
 if (!runs.length || runs.some(([kind, system]) => !["json", "proto"].includes(kind) || !system) || !process.env.OTEL_EXPORTER_OTLP_ENDPOINT) {
@@ -43,27 +43,12 @@ if (!runs.length || runs.some(([kind, system]) => !["json", "proto"].includes(ki
 }
 
 // Count what the exporter could not deliver: the run fails on any.
-let failed = 0;
-function counting(exporter) {
-  return {
-    export(spans, done) {
-      exporter.export(spans, (result) => {
-        if (result.code !== 0) { // ExportResultCode.SUCCESS
-          failed += spans.length;
-          console.error("export failed:", result.error?.message ?? result.error);
-        }
-        done(result);
-      });
-    },
-    shutdown: () => exporter.shutdown(),
-    forceFlush: () => exporter.forceFlush?.() ?? Promise.resolve(),
-  };
-}
+const delivery = deliveries();
 
 function tracerProvider(kind, system) {
   const processor = kind === "json"
-    ? new SimpleSpanProcessor(counting(new JSONExporter({ compression: "gzip", timeoutMillis: 10000, concurrencyLimit: 64 })))
-    : new BatchSpanProcessor(counting(new ProtoExporter({ timeoutMillis: 10000 })), { maxExportBatchSize: 8, scheduledDelayMillis: 50 });
+    ? new SimpleSpanProcessor(delivery.wrap(new JSONExporter({ compression: "gzip", timeoutMillis: 10000, concurrencyLimit: 64 })))
+    : new BatchSpanProcessor(delivery.wrap(new ProtoExporter({ timeoutMillis: 10000 })), { maxExportBatchSize: 8, scheduledDelayMillis: 50 });
   return new NodeTracerProvider({
     resource: resourceFromAttributes({ "service.name": system }),
     spanProcessors: [processor],
@@ -133,7 +118,7 @@ for (const [kind, system] of runs) {
   await provider.shutdown();
   console.log(`${data.queries.length} queries traced as ${system} and exported (${kind})`);
 }
-if (failed) {
-  console.error(`${failed} spans were not delivered`);
+if (delivery.failed) {
+  console.error(`${delivery.failed} spans were not delivered`);
   process.exit(1);
 }

@@ -28,7 +28,7 @@ import * as llamaindexOpenAI from "@llamaindex/openai";
 import { OTLPTraceExporter as JSONExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { OTLPTraceExporter as ProtoExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { OTLPTraceExporter as GRPCExporter } from "@opentelemetry/exporter-trace-otlp-grpc";
-import { data, keywordSearch, rerankScore, pack, fakeOpenAI } from "../rag.mjs";
+import { data, keywordSearch, rerankScore, pack, fakeOpenAI, deliveries } from "../rag.mjs";
 
 const { BaseRetriever, RetrieverQueryEngine, TextNode, getResponseSynthesizer } = llamaindex;
 const [kind, system] = process.argv.slice(2);
@@ -39,22 +39,7 @@ if (!["json", "proto", "grpc"].includes(kind) || !system || !endpoint) {
 }
 
 // Count what the exporter could not deliver: the run fails on any.
-let failed = 0;
-function counting(exporter) {
-  return {
-    export(spans, done) {
-      exporter.export(spans, (result) => {
-        if (result.code !== 0) { // ExportResultCode.SUCCESS
-          failed += spans.length;
-          console.error("export failed:", result.error?.message ?? result.error);
-        }
-        done(result);
-      });
-    },
-    shutdown: () => exporter.shutdown(),
-    forceFlush: () => exporter.forceFlush?.() ?? Promise.resolve(),
-  };
-}
+const delivery = deliveries();
 const exporter = {
   json: () => new JSONExporter({ url: `${endpoint}/v1/traces`, timeoutMillis: 10000 }),
   proto: () => new ProtoExporter({ url: `${endpoint}/v1/traces`, timeoutMillis: 10000 }),
@@ -63,7 +48,7 @@ const exporter = {
 
 traceloop.initialize({
   appName: system,
-  exporter: counting(exporter),
+  exporter: delivery.wrap(exporter),
   disableBatch: kind === "json",
   instrumentModules: { llamaIndex: llamaindex, llamaIndexOpenAI: llamaindexOpenAI },
   silenceInitializationMessage: true,
@@ -118,7 +103,7 @@ await traceloop.forceFlush();
 await exporter.shutdown();
 await server.close();
 console.log(`${data.queries.length} queries traced as ${system} and exported (${kind})`);
-if (failed) {
+if (delivery.failed) {
   console.error("the export failed");
   process.exit(1);
 }
