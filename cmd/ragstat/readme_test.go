@@ -12,10 +12,9 @@ import (
 	"github.com/ragstat/ragstat/internal/demo"
 )
 
-// readmeCommands returns the ragstat command lines of the README's code
-// blocks, continuation lines joined, one per command of a pipeline or an
-// && list; lines with a "..." placeholder are left out.
-func readmeCommands(t *testing.T) []string {
+// readmeCode returns the README's code lines (indented four spaces),
+// continuation lines joined, comments cut and spaces trimmed.
+func readmeCode(t *testing.T) []string {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
 	if err != nil {
@@ -32,7 +31,19 @@ func readmeCommands(t *testing.T) []string {
 			i++
 			line = strings.TrimSuffix(line, "\\") + " " + strings.TrimSpace(lines[i])
 		}
-		line, _, _ = strings.Cut(line, " #")
+		line, _, _ = strings.Cut(strings.TrimSpace(line), " #")
+		out = append(out, strings.TrimSpace(line))
+	}
+	return out
+}
+
+// readmeCommands returns the ragstat command lines of the README's code
+// blocks, continuation lines joined, one per command of a pipeline or an
+// && list; lines with a "..." placeholder are left out.
+func readmeCommands(t *testing.T) []string {
+	t.Helper()
+	var out []string
+	for _, line := range readmeCode(t) {
 		if strings.Contains(line, "...") {
 			continue
 		}

@@ -18,23 +18,9 @@ import (
 // background until the script ends.
 func readmeScript(t *testing.T, addr string) string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(string(data), "\n")
 	script := []string{"set -e"}
-	for i := 0; i < len(lines); i++ {
-		line := lines[i]
-		if !strings.HasPrefix(line, "    ") {
-			continue
-		}
-		for strings.HasSuffix(line, "\\") && i+1 < len(lines) {
-			i++
-			line = strings.TrimSuffix(line, "\\") + " " + strings.TrimSpace(lines[i])
-		}
-		line, _, _ = strings.Cut(strings.TrimSpace(line), " #")
-		line = strings.TrimSpace(strings.ReplaceAll(line, "127.0.0.1:8089", addr))
+	for _, line := range readmeCode(t) {
+		line = strings.ReplaceAll(line, "127.0.0.1:8089", addr)
 		onExample := strings.Contains(line, " ex/") || strings.HasSuffix(line, "--write ex") || strings.Contains(line, "--generator "+addr)
 		if !strings.HasPrefix(line, "ragstat ") || !onExample {
 			continue
