@@ -74,11 +74,24 @@ func bias(sorted []float64, observed float64) float64 {
 }
 
 // acceleration returns the BCa acceleration of the mean of d, 0 when the
-// differences do not vary.
+// differences do not vary. The ratio does not depend on the scale of d, so
+// the deviations are divided by the largest of them first: squares and
+// cubes of differences near the ends of the float64 range neither
+// underflow to 0/0 nor overflow to Inf/Inf.
 func acceleration(d []float64) float64 {
-	sq, cube := deviations(d, mean(d))
-	if sq == 0 {
+	m := mean(d)
+	scale := 0.0
+	for _, x := range d {
+		scale = max(scale, math.Abs(x-m))
+	}
+	if scale == 0 || math.IsInf(scale, 0) || math.IsNaN(scale) {
 		return 0
+	}
+	var sq, cube float64
+	for _, x := range d {
+		e := (x - m) / scale
+		sq += e * e
+		cube += e * e * e
 	}
 	return cube / (6 * math.Pow(sq, 1.5))
 }

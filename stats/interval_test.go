@@ -91,6 +91,17 @@ func TestAcceleration(t *testing.T) {
 	if got := acceleration([]float64{2, 2, 2}); got != 0 {
 		t.Errorf("acceleration of constant data %v, want 0", got)
 	}
+	// The acceleration does not depend on scale, even where squares and
+	// cubes of the deviations would underflow or overflow.
+	for _, scale := range []float64{1e-108, 1e-300, 1e300} {
+		scaled := make([]float64, len(d))
+		for i, x := range d {
+			scaled[i] = x * scale
+		}
+		if got := acceleration(scaled); !near(got, want, 1e-9) {
+			t.Errorf("acceleration at scale %g: %v, want %v", scale, got, want)
+		}
+	}
 }
 
 // TestBCaLevel checks the level mapping against values computed by hand.

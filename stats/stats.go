@@ -150,7 +150,7 @@ func summary(pr Pair, d []float64) Difference {
 	r.CandMean /= float64(n)
 	r.MeanDiff = mean(d)
 	if n > 1 {
-		ss, _ := deviations(d, r.MeanDiff)
+		ss := squaredDeviations(d, r.MeanDiff)
 		r.SD = math.Sqrt(ss / float64(n-1))
 	}
 	r.EffectSize = ratio(r.MeanDiff, r.SD)
@@ -177,15 +177,14 @@ func mean(v []float64) float64 {
 	return s / float64(len(v))
 }
 
-// deviations returns the sums of squared and of cubed deviations of v
-// from m.
-func deviations(v []float64, m float64) (sq, cube float64) {
+// squaredDeviations returns the sum of squared deviations of v from m.
+func squaredDeviations(v []float64, m float64) float64 {
+	sq := 0.0
 	for _, x := range v {
 		e := x - m
 		sq += e * e
-		cube += e * e * e
 	}
-	return sq, cube
+	return sq
 }
 
 // checkFinite reports the first NaN or infinite value in v.
