@@ -14,7 +14,7 @@ import (
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
 	goldenfile "github.com/ragstat/ragstat/internal/golden"
-	"github.com/ragstat/ragstat/manifest"
+	"github.com/ragstat/ragstat/internal/manifest"
 	"github.com/ragstat/ragstat/stats"
 	"github.com/ragstat/ragstat/topics"
 )

@@ -6,10 +6,10 @@ import (
 	"github.com/ragstat/ragstat/compare"
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/systems"
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/metric"
 	"github.com/ragstat/ragstat/stats"
-	"github.com/ragstat/ragstat/systems"
 )
 
 // Two runs compared on the same judgments, with a release gate: what

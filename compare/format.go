@@ -10,7 +10,7 @@ import (
 
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/idtext"
-	"github.com/ragstat/ragstat/manifest"
+	"github.com/ragstat/ragstat/internal/manifest"
 	"github.com/ragstat/ragstat/metric"
 )
 

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ragstat/ragstat/analysis"
+	"github.com/ragstat/ragstat/internal/analysis"
 )
 
 // Frontier sets every traced system's quality beside what it costs and how

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ragstat/ragstat/analysis"
+	"github.com/ragstat/ragstat/internal/analysis"
 	"github.com/ragstat/ragstat/stages"
 )
 

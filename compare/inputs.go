@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/ragstat/ragstat/eval"
-	"github.com/ragstat/ragstat/manifest"
+	"github.com/ragstat/ragstat/internal/manifest"
 	"github.com/ragstat/ragstat/metric"
 	"github.com/ragstat/ragstat/stages"
 )

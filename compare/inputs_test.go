@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/ragstat/ragstat/eval"
-	"github.com/ragstat/ragstat/manifest"
+	"github.com/ragstat/ragstat/internal/manifest"
 	"github.com/ragstat/ragstat/metric"
 )
 

@@ -5,7 +5,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/ragstat/ragstat/analysis"
+	"github.com/ragstat/ragstat/internal/analysis"
 )
 
 // GatePower is the power of one --fail-on rule for one candidate: the

@@ -5,7 +5,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/ragstat/ragstat/manifest"
+	"github.com/ragstat/ragstat/internal/manifest"
 	"github.com/ragstat/ragstat/stages"
 	"github.com/ragstat/ragstat/stats"
 )

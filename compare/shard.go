@@ -8,7 +8,7 @@ import (
 	"slices"
 
 	"github.com/ragstat/ragstat/input"
-	"github.com/ragstat/ragstat/manifest"
+	"github.com/ragstat/ragstat/internal/manifest"
 	"github.com/ragstat/ragstat/report"
 	"github.com/ragstat/ragstat/stages"
 	"github.com/ragstat/ragstat/topics"

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ragstat/ragstat/manifest"
+	"github.com/ragstat/ragstat/internal/manifest"
 	"github.com/ragstat/ragstat/topics"
 )
 

@@ -5,8 +5,8 @@ import (
 
 	"github.com/ragstat/ragstat/corpus"
 	"github.com/ragstat/ragstat/eval"
+	"github.com/ragstat/ragstat/internal/manifest"
 	"github.com/ragstat/ragstat/internal/schematest"
-	"github.com/ragstat/ragstat/manifest"
 	"github.com/ragstat/ragstat/topics"
 	"github.com/ragstat/ragstat/trace"
 )

@@ -13,11 +13,11 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/assess"
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/pool"
 	"github.com/ragstat/ragstat/corpus"
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
-	"github.com/ragstat/ragstat/internal/assess"
-	"github.com/ragstat/ragstat/internal/pool"
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/metric"
 	"github.com/ragstat/ragstat/runs"

@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/htmlreport"
 	"github.com/ragstat/ragstat/compare"
-	"github.com/ragstat/ragstat/internal/htmlreport"
-	"github.com/ragstat/ragstat/manifest"
+	"github.com/ragstat/ragstat/internal/manifest"
 	"github.com/ragstat/ragstat/stats"
 )
 

@@ -7,7 +7,7 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/ragstat/ragstat/diag"
+	"github.com/ragstat/ragstat/internal/diag"
 )
 
 // holes gathers the unjudged items Score reports under the unjudged policy

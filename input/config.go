@@ -6,7 +6,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/ragstat/ragstat/diag"
+	"github.com/ragstat/ragstat/internal/diag"
 )
 
 // Config bounds what a File copies and holds in memory, and says what a

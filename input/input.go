@@ -22,7 +22,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/ragstat/ragstat/diag"
+	"github.com/ragstat/ragstat/internal/diag"
 )
 
 // File is one input as the user named it.

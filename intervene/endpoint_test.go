@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ragstat/ragstat/diag"
+	"github.com/ragstat/ragstat/internal/diag"
 	"github.com/ragstat/ragstat/intervene"
 	"github.com/ragstat/ragstat/trace"
 )

@@ -9,12 +9,12 @@ import (
 	"testing"
 
 	"github.com/ragstat/ragstat/corpus"
-	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/diag"
 	"github.com/ragstat/ragstat/internal/sharedtest"
+	"github.com/ragstat/ragstat/internal/systems"
 	"github.com/ragstat/ragstat/intervene"
-	"github.com/ragstat/ragstat/systems"
 )
 
 // TestJobRun runs a Job over the demo's pipeline files with each source of

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ragstat/ragstat/diag"
+	"github.com/ragstat/ragstat/internal/diag"
 )
 
 // Sourced is a judgment with the set it was read from.

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/diag"
 	"github.com/ragstat/ragstat/internal/trecfile"
 )
 

@@ -5,9 +5,9 @@ import (
 	"testing"
 
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/systems"
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/stages"
-	"github.com/ragstat/ragstat/systems"
 	"github.com/ragstat/ragstat/traceimport"
 )
 

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/ragstat/ragstat/eval"
-	"github.com/ragstat/ragstat/manifest"
+	"github.com/ragstat/ragstat/internal/manifest"
 )
 
 // jsonPolicy is the policy with the gain written out and the metrics.

@@ -5,8 +5,8 @@ import (
 	"github.com/ragstat/ragstat/internal/idtext"
 	"strings"
 
-	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/eval"
+	"github.com/ragstat/ragstat/internal/diag"
 )
 
 // Notes are the facts printed with an evaluation's results: what a --like

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/ragstat/ragstat/diag"
+	"github.com/ragstat/ragstat/internal/diag"
 )
 
 func TestCheckRows(t *testing.T) {

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
-	"github.com/ragstat/ragstat/manifest"
+	"github.com/ragstat/ragstat/internal/diag"
+	"github.com/ragstat/ragstat/internal/manifest"
 	"github.com/ragstat/ragstat/metric"
 	"github.com/ragstat/ragstat/stages"
 )

@@ -13,7 +13,7 @@ import (
 
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
-	"github.com/ragstat/ragstat/manifest"
+	"github.com/ragstat/ragstat/internal/manifest"
 	"github.com/ragstat/ragstat/metric"
 	"github.com/ragstat/ragstat/stages"
 	"github.com/ragstat/ragstat/traceimport"

@@ -12,7 +12,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/ragstat/ragstat/eval"
-	"github.com/ragstat/ragstat/manifest"
+	"github.com/ragstat/ragstat/internal/manifest"
 	"github.com/ragstat/ragstat/stages"
 )
 

@@ -16,7 +16,7 @@ import (
 
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/internal/idtext"
-	"github.com/ragstat/ragstat/manifest"
+	"github.com/ragstat/ragstat/internal/manifest"
 	"github.com/ragstat/ragstat/metric"
 	"github.com/ragstat/ragstat/stages"
 )

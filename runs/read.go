@@ -10,8 +10,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/diag"
 	"github.com/ragstat/ragstat/internal/jsonin"
 	"github.com/ragstat/ragstat/internal/trecfile"
 )

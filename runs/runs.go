@@ -13,7 +13,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ragstat/ragstat/diag"
+	"github.com/ragstat/ragstat/internal/diag"
 	"github.com/ragstat/ragstat/internal/hashindex"
 	"github.com/ragstat/ragstat/internal/trecfile"
 )

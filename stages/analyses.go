@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ragstat/ragstat/analysis"
+	"github.com/ragstat/ragstat/internal/analysis"
 	"github.com/ragstat/ragstat/metric"
 	"github.com/ragstat/ragstat/trace"
 )

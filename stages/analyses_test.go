@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ragstat/ragstat/analysis"
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/analysis"
 	"github.com/ragstat/ragstat/topics"
 	"github.com/ragstat/ragstat/trace"
 )

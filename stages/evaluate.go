@@ -9,8 +9,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/eval"
+	"github.com/ragstat/ragstat/internal/diag"
 	"github.com/ragstat/ragstat/trace"
 )
 

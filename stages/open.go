@@ -5,11 +5,11 @@ import (
 	"io"
 
 	"github.com/ragstat/ragstat/corpus"
-	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/diag"
+	"github.com/ragstat/ragstat/internal/systems"
 	"github.com/ragstat/ragstat/judgments"
-	"github.com/ragstat/ragstat/systems"
 	"github.com/ragstat/ragstat/trace"
 )
 

@@ -12,7 +12,7 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/ragstat/ragstat/diag"
+	"github.com/ragstat/ragstat/internal/diag"
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/topics"
 )

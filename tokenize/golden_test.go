@@ -15,7 +15,7 @@ import (
 	"unicode"
 
 	"github.com/ragstat/ragstat/internal/longtest"
-	"github.com/ragstat/ragstat/tokenize/hf"
+	"github.com/ragstat/ragstat/tokenize/internal/hf"
 )
 
 // goldenRow is one line of a golden file: a text and its ids per tokenizer.

@@ -27,7 +27,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ragstat/ragstat/tokenize/hf"
+	"github.com/ragstat/ragstat/tokenize/internal/hf"
 )
 
 // Tokenizer turns text into token ids.

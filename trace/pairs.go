@@ -10,7 +10,7 @@ import (
 	"os"
 	"slices"
 
-	"github.com/ragstat/ragstat/diag"
+	"github.com/ragstat/ragstat/internal/diag"
 )
 
 // seenPairs records the (query, system) pair of every trace handed on, to

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ragstat/ragstat/diag"
+	"github.com/ragstat/ragstat/internal/diag"
 )
 
 func TestSeenPairsWindow(t *testing.T) {

@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/diag"
 	"github.com/ragstat/ragstat/trace"
 )
 

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/ragstat/ragstat/diag"
+	"github.com/ragstat/ragstat/internal/diag"
 	"github.com/ragstat/ragstat/trace"
 )
 

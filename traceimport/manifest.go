@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ragstat/ragstat/diag"
+	"github.com/ragstat/ragstat/internal/diag"
 )
 
 // Manifest records how an import mapped its input: the format, every

@@ -5,7 +5,7 @@ import (
 	"io"
 
 	"github.com/ragstat/ragstat/input"
-	"github.com/ragstat/ragstat/systems"
+	"github.com/ragstat/ragstat/internal/systems"
 	"github.com/ragstat/ragstat/trace"
 )
 

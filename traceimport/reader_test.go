@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/ragstat/ragstat/input"
-	"github.com/ragstat/ragstat/systems"
+	"github.com/ragstat/ragstat/internal/systems"
 	"github.com/ragstat/ragstat/trace"
 )
 

@@ -10,8 +10,8 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/ragstat/ragstat/diag"
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/diag"
 )
 
 // MaxRecord is the longest line read, in bytes: an OTLP request or a run

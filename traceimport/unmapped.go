@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ragstat/ragstat/diag"
+	"github.com/ragstat/ragstat/internal/diag"
 )
 
 // KeySeen is an attribute key seen on spans mapped to nothing: on how

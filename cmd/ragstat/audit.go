@@ -1,8 +1,8 @@
 package main
 
 import (
-	"github.com/ragstat/ragstat/audit"
-	"github.com/ragstat/ragstat/internal/htmlreport"
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/audit"
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/htmlreport"
 )
 
 type auditCmd struct {

@@ -10,7 +10,7 @@ import (
 // report goes to stdout, a gate met exits 3 with its line on stderr, a bad
 // rule or option exits 2 naming the flag.
 func TestAuditCommand(t *testing.T) {
-	dir := filepath.Join("..", "..", "audit", "testdata", "flags")
+	dir := filepath.Join("internal", "audit", "testdata", "flags")
 	args := []string{"audit", "-j", filepath.Join(dir, "qrels.txt"), "--topics", filepath.Join(dir, "topics.jsonl"),
 		"--corpus", filepath.Join(dir, "corpus.jsonl"), "-m", "nDCG@3", "-m", "RR@3", "a=" + filepath.Join(dir, "a.run"), filepath.Join(dir, "b.jsonl")}
 	for _, c := range []struct {

@@ -3,10 +3,10 @@ package main
 import (
 	"fmt"
 
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/htmlreport"
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/shard"
 	"github.com/ragstat/ragstat/compare"
 	"github.com/ragstat/ragstat/eval"
-	"github.com/ragstat/ragstat/internal/htmlreport"
-	"github.com/ragstat/ragstat/shard"
 	"github.com/ragstat/ragstat/traceimport"
 )
 

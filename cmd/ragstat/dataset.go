@@ -1,8 +1,8 @@
 package main
 
 import (
-	"github.com/ragstat/ragstat/internal/remap"
-	"github.com/ragstat/ragstat/internal/split"
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/remap"
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/split"
 )
 
 // datasetCommands are the remap and split commands, embedded in the command line.

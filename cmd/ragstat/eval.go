@@ -9,14 +9,14 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/parquetio"
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/progress"
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
-	"github.com/ragstat/ragstat/internal/progress"
+	"github.com/ragstat/ragstat/internal/systems"
 	"github.com/ragstat/ragstat/judgments"
-	"github.com/ragstat/ragstat/parquetio"
 	"github.com/ragstat/ragstat/report"
 	"github.com/ragstat/ragstat/stages"
-	"github.com/ragstat/ragstat/systems"
 )
 
 // policyFlags are the flags that change numbers; eval, compare and stages

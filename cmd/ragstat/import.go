@@ -5,10 +5,10 @@ import (
 	"log"
 	"strings"
 
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/collect"
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/parquetio"
 	"github.com/ragstat/ragstat/corpus"
-	"github.com/ragstat/ragstat/internal/collect"
-	"github.com/ragstat/ragstat/parquetio"
-	"github.com/ragstat/ragstat/systems"
+	"github.com/ragstat/ragstat/internal/systems"
 	"github.com/ragstat/ragstat/traceimport"
 )
 

@@ -5,8 +5,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/parquetio"
 	"github.com/ragstat/ragstat/intervene"
-	"github.com/ragstat/ragstat/parquetio"
 	"github.com/ragstat/ragstat/report"
 	"github.com/ragstat/ragstat/traceimport"
 )

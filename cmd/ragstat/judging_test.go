@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ragstat/ragstat/internal/assess"
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/assess"
 	"github.com/ragstat/ragstat/judgments"
 )
 

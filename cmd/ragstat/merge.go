@@ -1,9 +1,9 @@
 package main
 
 import (
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/htmlreport"
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/shard"
 	"github.com/ragstat/ragstat/compare"
-	"github.com/ragstat/ragstat/internal/htmlreport"
-	"github.com/ragstat/ragstat/shard"
 )
 
 type mergeCmd struct {

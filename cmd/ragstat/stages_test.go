@@ -16,7 +16,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/plog/plogotlp"
 	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
 
-	"github.com/ragstat/ragstat/internal/collect"
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/collect"
 )
 
 func TestStagesCommand(t *testing.T) {
@@ -203,7 +203,7 @@ By conversation turn (each stage's means over the turn's scored traces):
 func TestStagesEmit(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "scores.jsonl")
-	args := []string{"stages", "-j", "../../evalemit/testdata/judgments.jsonl", "--topics", "../../evalemit/testdata/topics.jsonl",
+	args := []string{"stages", "-j", "internal/evalemit/testdata/judgments.jsonl", "--topics", "internal/evalemit/testdata/topics.jsonl",
 		"--abstain-pattern", "cannot answer", "--unknown-metadata", "allow", "../../traceimport/testdata/langchain-langfuse.otlp.jsonl"}
 	_, errs, code := ragstat(t, "", append(args, "--emit", "langfuse", "--emit-out", out)...)
 	if code != 0 || !strings.Contains(errs, "wrote 27 evaluations (langfuse) to "+out) {
@@ -221,7 +221,7 @@ func TestStagesEmit(t *testing.T) {
 		{[]string{"--emit", "langfuse"}, "--emit goes with --emit-out or --emit-endpoint"},
 		{[]string{"--emit-out", filepath.Join(dir, "x")}, "--emit goes with --emit-out or --emit-endpoint"},
 		{[]string{"--emit", "phoenix", "--emit-out", filepath.Join(dir, "y")}, `--emit: unknown evaluation format "phoenix"`},
-		{[]string{"--emit", "otlp", "--emit-out", "../../evalemit/testdata/topics.jsonl", "--force"}, "is the same file as the input"},
+		{[]string{"--emit", "otlp", "--emit-out", "internal/evalemit/testdata/topics.jsonl", "--force"}, "is the same file as the input"},
 		{[]string{"--emit", "langfuse", "--emit-endpoint", "http://127.0.0.1:1/v1/logs"}, "--emit langfuse is not an OTLP form"},
 	} {
 		if _, errs, code := ragstat(t, "", append(args, tc.args...)...); code != exitInput || !strings.Contains(errs, tc.want) {
@@ -318,7 +318,7 @@ func TestStagesEmitEndpoint(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	_, errs, code := ragstat(t, "", "stages", "-j", "../../evalemit/testdata/judgments.jsonl", "--topics", "../../evalemit/testdata/topics.jsonl",
+	_, errs, code := ragstat(t, "", "stages", "-j", "internal/evalemit/testdata/judgments.jsonl", "--topics", "internal/evalemit/testdata/topics.jsonl",
 		"--emit", "otlp", "--emit-endpoint", srv.URL+"/v1/logs", traces)
 	if code != 0 || !strings.Contains(errs, "wrote 31 evaluations (otlp); "+srv.URL+"/v1/logs accepted 2 requests") {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -326,7 +326,7 @@ func TestStagesEmitEndpoint(t *testing.T) {
 	if records != 31 || linked != records {
 		t.Errorf("the collector received %d records, %d of them naming a span of the capture", records, linked)
 	}
-	_, errs, code = ragstat(t, "", "stages", "-j", "../../evalemit/testdata/judgments.jsonl", "--topics", "../../evalemit/testdata/topics.jsonl",
+	_, errs, code = ragstat(t, "", "stages", "-j", "internal/evalemit/testdata/judgments.jsonl", "--topics", "internal/evalemit/testdata/topics.jsonl",
 		"--emit", "otlp", "--emit-endpoint", srv.URL+"/v1/traces", traces)
 	if code != exitInternal || !strings.Contains(errs, srv.URL+"/v1/traces: evalemit: request 1: 400 Bad Request: not an OTLP logs request") {
 		t.Errorf("a refused request: exit %d, %s", code, errs)

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ragstat/ragstat/diag"
+	"github.com/ragstat/ragstat/internal/diag"
 	"github.com/ragstat/ragstat/report"
 	"github.com/ragstat/ragstat/tokenize"
 )

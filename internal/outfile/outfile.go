@@ -34,7 +34,7 @@ import (
 	"sync"
 	"syscall"
 
-	"github.com/ragstat/ragstat/diag"
+	"github.com/ragstat/ragstat/internal/diag"
 )
 
 // Stdout is the output name that stands for standard output.

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/ragstat/ragstat/diag"
+	"github.com/ragstat/ragstat/internal/diag"
 )
 
 // blockSize is how much input one parser receives at a time: small enough

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/ragstat/ragstat/diag"
+	"github.com/ragstat/ragstat/internal/diag"
 )
 
 // MaxErrors is how many problems a reader reports before it stops reading.

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ragstat/ragstat/diag"
+	"github.com/ragstat/ragstat/internal/diag"
 )
 
 func runOf(data []byte) func() (io.ReadCloser, error) {

@@ -6,7 +6,7 @@ import (
 	"math"
 	"math/bits"
 
-	"github.com/ragstat/ragstat/diag"
+	"github.com/ragstat/ragstat/internal/diag"
 )
 
 // maxFields is one more than the widest format, so that a line with too many

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"unsafe"
 
-	"github.com/ragstat/ragstat/diag"
+	"github.com/ragstat/ragstat/internal/diag"
 )
 
 const qrelsFormat = "qid iter docid grade"

@@ -14,7 +14,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/ragstat/ragstat/diag"
+	"github.com/ragstat/ragstat/internal/diag"
 )
 
 // opener returns an open function over a string.
