@@ -235,7 +235,8 @@ func WeightedKappa(a, b []int, grades int) (kappa float64, confusion [][]int, er
 //	τ_b = (C − D) / √((P − Tx)·(P − Ty))
 //
 // with C and D the concordant and discordant pairs, P = n(n−1)/2 and Tx, Ty
-// the pairs tied in x and in y. It returns an error when the lengths
+// the pairs tied in x and in y. It compares every pair, so its time grows
+// with n²: it is meant for rankings of systems. It returns an error when the lengths
 // differ, fewer than two values are given, a value is NaN, or every value of
 // x or of y is tied (τ_b is 0/0).
 func KendallTau(x, y []float64) (float64, error) {
