@@ -26,11 +26,13 @@ type Piece struct {
 // be present. Most alternatives are a single item.
 type Support []Piece
 
-// Fact is one thing a complete answer needs.
+// Fact is one thing a complete answer needs. Importance, when given, is
+// Vital or Okay, as TREC RAG's nuggets grade them.
 type Fact struct {
-	ID      string    `json:"id"`
-	Text    string    `json:"text,omitempty"`
-	Support []Support `json:"support"`
+	ID         string    `json:"id"`
+	Text       string    `json:"text,omitempty"`
+	Importance string    `json:"importance,omitempty"`
+	Support    []Support `json:"support"`
 }
 
 // Topic is one query and everything known about what it needs.
@@ -190,9 +192,12 @@ func parseWith(data []byte, decode func([]byte, any) error) (*Topic, error) {
 }
 
 func fact(rf wireFact) (Fact, error) {
-	f := Fact{ID: rf.ID, Text: rf.Text}
+	f := Fact{ID: rf.ID, Text: rf.Text, Importance: rf.Importance}
 	if strings.TrimSpace(f.ID) == "" {
 		return f, fmt.Errorf(`missing or empty "id"`)
+	}
+	if f.Importance != "" && f.Importance != Vital && f.Importance != Okay {
+		return f, fmt.Errorf("fact %q: importance %q is neither %q nor %q", f.ID, f.Importance, Vital, Okay)
 	}
 	if len(rf.Support) == 0 {
 		return f, fmt.Errorf("fact %q has no support: name the items that support it", f.ID)

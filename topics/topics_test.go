@@ -49,6 +49,7 @@ func TestErrors(t *testing.T) {
 		`{"id":"a","facts":[{"id":"f","support":[{"item":"x","all":[{"item":"y"}]}]}]}`: "not both",
 		`{"id":"a","answerable":false,"facts":[{"id":"f","support":[{"item":"x"}]}]}`:   "cannot require facts",
 		`{"id":"a","as_of":"yesterday"}`:                                                "neither YYYY-MM-DD",
+		`{"id":"a","facts":[{"id":"f","importance":"high","support":[{"item":"x"}]}]}`:  `importance "high" is neither "vital" nor "okay"`,
 		`{"id":"a","colour":"red"}`:                                                     `unknown field "colour"`,
 		`{"id":"a","tags":"red"}`:                                                       `field "tags": expected a list of strings, found JSON string`,
 		`{"id":7}`:                                                                      `field "id": ids must be strings`,

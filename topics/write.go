@@ -14,9 +14,10 @@ type wire struct {
 
 // wireFact is a fact as written and read.
 type wireFact struct {
-	ID      string        `json:"id"`
-	Text    string        `json:"text,omitempty"`
-	Support []wireSupport `json:"support"`
+	ID         string        `json:"id"`
+	Text       string        `json:"text,omitempty"`
+	Importance string        `json:"importance,omitempty"`
+	Support    []wireSupport `json:"support"`
 }
 
 // wireSupport is {"item":..,"span":..} or {"all":[{"item":..},..]}: Write
@@ -46,7 +47,7 @@ func Write(w io.Writer, ts []*Topic) error {
 }
 
 func toWire(f Fact) wireFact {
-	wf := wireFact{ID: f.ID, Text: f.Text}
+	wf := wireFact{ID: f.ID, Text: f.Text, Importance: f.Importance}
 	for _, alt := range f.Support {
 		if len(alt) == 1 {
 			wf.Support = append(wf.Support, wireSupport{Item: alt[0].Item, Span: alt[0].Span})
