@@ -41,6 +41,9 @@ type AnswerReport struct {
 	// support, over answered queries with facts; nil when no answered
 	// query has facts.
 	FactsCited *float64 `json:"facts_cited"`
+	// Nuggets holds nuggetizer's four scores of the answers, with
+	// Input.Nuggets; nil without them or when no answer has one.
+	Nuggets *NuggetReport `json:"nuggets,omitempty"`
 	// Correctness against the topics' reference answers (SQuAD-style
 	// normalisation): exact match and token F1, means over answered
 	// queries that have references.
@@ -61,6 +64,7 @@ type answerTally struct {
 	answered, unanswered int
 	factQueries          int
 	factsCited, f1       exactSum // summed exactly: the order traces arrive in does not matter
+	nuggets              nuggetTally
 }
 
 // merge adds another tally.
@@ -81,6 +85,7 @@ func (a *answerTally) merge(o answerTally) {
 	a.unanswered += o.unanswered
 	a.factQueries += o.factQueries
 	a.factsCited.merge(o.factsCited)
+	a.nuggets.merge(o.nuggets)
 }
 
 // report turns the sums into rates and means.
@@ -96,6 +101,7 @@ func (a *answerTally) report() AnswerReport {
 		v := a.factsCited.value() / float64(a.factQueries)
 		r.FactsCited = &v
 	}
+	r.Nuggets = a.nuggets.report()
 	if r.Graded > 0 {
 		r.ExactMatch /= float64(r.Graded)
 		r.F1 = a.f1.value() / float64(r.Graded)

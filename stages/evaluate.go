@@ -223,6 +223,7 @@ func (j *joiner) digest(t *trace.Trace, ev *eval.Evaluator) *digest {
 	d.hasContext, d.budget, d.truncated = j.contextOf(v, names)
 	d.validity = validityOf(v, names)
 	d.answers.one(v, slices.Index(names, trace.ContextStage), minGrade)
+	d.answers.nuggetsOf(v, j.in.Nuggets)
 	d.search = searchOf(v, names, minGrade)
 	if j.opt.Analyses != nil {
 		a, err := j.analyze(v, names, d.budget)

@@ -33,6 +33,8 @@ type Partial struct {
 	Metadata  string    `json:"unknown_metadata"`
 	// Turns are the sums behind System.Turns.
 	Turns []TurnTerms `json:"turns,omitempty"`
+	// Nuggets are the sums behind AnswerReport.Nuggets.
+	Nuggets *NuggetTerms `json:"nuggets,omitempty"`
 }
 
 // TracePlace is where a trace was read.
@@ -53,7 +55,7 @@ func (t *tally) partial(evals []*eval.Result, opt Options) *Partial {
 	p := &Partial{First: TracePlace{t.first.file, t.first.line, t.first.query}, Traces: t.n, Lengths: t.total,
 		Answered: t.answers.answered, Unanswered: t.answers.unanswered, FactQueries: t.answers.factQueries,
 		ExactMatch: t.answers.r.ExactMatch, FactsCited: t.answers.factsCited.partials, F1: t.answers.f1.partials, Latency: t.lat,
-		Truncated: opt.Truncated, Metadata: "error", Turns: t.turnTerms()}
+		Truncated: opt.Truncated, Metadata: "error", Turns: t.turnTerms(), Nuggets: t.answers.nuggets.terms()}
 	if opt.AllowNoMetadata {
 		p.Metadata = "allow"
 	}
@@ -122,7 +124,7 @@ func tallyOf(sys *System) (*tally, error) {
 		}
 	}
 	t.answers = answerTally{r: sys.Answers, answered: p.Answered, unanswered: p.Unanswered, factQueries: p.FactQueries,
-		factsCited: exactSum{p.FactsCited}, f1: exactSum{p.F1}}
+		factsCited: exactSum{p.FactsCited}, f1: exactSum{p.F1}, nuggets: p.Nuggets.tally()}
 	t.answers.r.ExactMatch = p.ExactMatch
 	for _, cp := range p.Configs {
 		t.config(cp.Config, place{cp.File, cp.Line})

@@ -52,6 +52,10 @@ type Request struct {
 	// Input, which removes the file.
 	Spill   bool
 	TempDir string
+
+	// NuggetAssignments names nuggetizer's answer assignments
+	// (NuggetAnswers), for the nugget scores of the answers; "": none.
+	NuggetAssignments string
 }
 
 // Policy is the evaluation's policy, with what its preset set (see
@@ -157,6 +161,9 @@ func (r Request) Read(scale judgments.Scale, files eval.Files) (Input, []*input.
 		if err == nil && r.Corpus != "" {
 			in.Corpus, err = r.readCorpus(open)
 		}
+		if err == nil {
+			in.Nuggets, err = r.readNuggets(open)
+		}
 		return in, opened, err
 	}
 	if err == nil {
@@ -172,7 +179,22 @@ func (r Request) Read(scale judgments.Scale, files eval.Files) (Input, []*input.
 	if err == nil && r.Corpus != "" {
 		in.Corpus, err = r.readCorpus(open)
 	}
+	if err == nil {
+		in.Nuggets, err = r.readNuggets(open)
+	}
 	return in, opened, err
+}
+
+// readNuggets reads the answer assignments, when named.
+func (r Request) readNuggets(open func(string) (*input.File, error)) (map[string]topics.NuggetScores, error) {
+	if r.NuggetAssignments == "" {
+		return nil, nil
+	}
+	f, err := open(r.NuggetAssignments)
+	if err != nil {
+		return nil, err
+	}
+	return NuggetAnswers(f)
 }
 
 // readCorpus reads the corpus file.

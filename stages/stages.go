@@ -91,6 +91,9 @@ type Input struct {
 	// and the evaluation keeps its per-query values in temporary files
 	// beside it: memory does not grow with the number of queries.
 	Spilled *Spilled
+	// Nuggets, when set, holds the four nugget scores of each query's
+	// answer (NuggetAnswers), reported beside fact coverage.
+	Nuggets map[string]topics.NuggetScores
 }
 
 // Close removes the spill file, if any.

@@ -151,7 +151,7 @@ type Assignment struct {
 // assignmentLine is the JSON shape of both kinds of assignment line:
 // answers ({"qid", "query", "answer_text", "response_length", "run_id",
 // "nuggets"}) and retrieved passages ({"qid", "text", "docid",
-// "candidate_text", "nuggets"}).
+// "candidate_text", "nuggets"}), each with nuggetizer's optional "trace".
 type assignmentLine struct {
 	QID            *string         `json:"qid"`
 	Query          string          `json:"query"`
@@ -162,6 +162,7 @@ type assignmentLine struct {
 	DocID          string          `json:"docid"`
 	CandidateText  string          `json:"candidate_text"`
 	Nuggets        []wireNugget    `json:"nuggets"`
+	Trace          json.RawMessage `json:"trace"`
 }
 
 // ReadAssignments reads nuggetizer's assignment file (JSON Lines, as its
