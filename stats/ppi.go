@@ -93,7 +93,8 @@ type PPIEstimate struct {
 //
 // PPI returns an error naming the field when the slices disagree in length,
 // fewer than two queries are audited, more are audited than there are
-// queries, a value is NaN or infinite, or level is outside (0, 1).
+// queries, a value is NaN or infinite, or level is outside (0, 1), and an
+// error when values near the float64 range make the interval infinite.
 func PPI(in PPIInput, level float64) (PPIEstimate, error) {
 	if err := in.validate(level); err != nil {
 		return PPIEstimate{}, err
@@ -132,6 +133,11 @@ func PPI(in PPIInput, level float64) (PPIEstimate, error) {
 	est.Lo, est.Hi = est.Mean-half, est.Mean+half
 	half = t * math.Sqrt(fpc*squaredDeviations(in.Human, mh)/m/float64(n))
 	est.HumanLo, est.HumanHi = mh-half, mh+half
+	for _, v := range []float64{est.Mean, est.Lo, est.Hi, est.FilledMean, est.HumanLo, est.HumanHi} {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return PPIEstimate{}, errors.New("stats: PPI: the values are too large for their variance to be finite in float64")
+		}
+	}
 	return est, nil
 }
 
@@ -173,6 +179,10 @@ func (in PPIInput) validate(level float64) error {
 	return nil
 }
 
+// maxGrades bounds WeightedKappa's scale, whose confusion matrix has
+// grades² cells.
+const maxGrades = 1024
+
 // ErrNoExpectedDisagreement is returned by WeightedKappa when the two
 // raters' marginal distributions leave no room for chance disagreement
 // (both gave every item the same grade): kappa is 0/0 there.
@@ -198,8 +208,8 @@ func WeightedKappa(a, b []int, grades int) (kappa float64, confusion [][]int, er
 	if len(a) == 0 {
 		return 0, nil, errors.New("stats: weighted kappa: no items")
 	}
-	if grades < 2 || grades > 1<<16 {
-		return 0, nil, fmt.Errorf("stats: weighted kappa: grades %d is outside [2, 65536]", grades)
+	if grades < 2 || grades > maxGrades {
+		return 0, nil, fmt.Errorf("stats: weighted kappa: grades %d is outside [2, %d]", grades, maxGrades)
 	}
 	confusion = make([][]int, grades)
 	for i := range confusion {
@@ -236,9 +246,9 @@ func WeightedKappa(a, b []int, grades int) (kappa float64, confusion [][]int, er
 //
 // with C and D the concordant and discordant pairs, P = n(n−1)/2 and Tx, Ty
 // the pairs tied in x and in y. It compares every pair, so its time grows
-// with n²: it is meant for rankings of systems. It returns an error when the lengths
-// differ, fewer than two values are given, a value is NaN, or every value of
-// x or of y is tied (τ_b is 0/0).
+// with n²: it is meant for rankings of systems. It returns an error when
+// the lengths differ, fewer than two values are given, a value is NaN, or
+// every value of x or of y is tied (τ_b is 0/0).
 func KendallTau(x, y []float64) (float64, error) {
 	if len(x) != len(y) {
 		return 0, fmt.Errorf("stats: Kendall's tau: x has %d values and y %d", len(x), len(y))

@@ -152,6 +152,7 @@ func TestPPIErrors(t *testing.T) {
 		{"audit larger", PPIInput{Filled: []float64{1, 2}, Human: []float64{1, 2, 3}, FilledAudited: []float64{1, 2, 3}}, 0.95, "PPIInput.Filled only 2"},
 		{"NaN filled", PPIInput{Filled: []float64{1, math.NaN(), 3}, Human: []float64{1, 2, 3}, FilledAudited: []float64{1, 2, 3}}, 0.95, "PPIInput.Filled[1] is NaN"},
 		{"Inf human", PPIInput{Filled: []float64{1, 2, 3}, Human: []float64{1, math.Inf(-1), 3}, FilledAudited: []float64{1, 2, 3}}, 0.95, "PPIInput.Human[1] is -Inf"},
+		{"overflow", PPIInput{Filled: []float64{1e308, -1e308, 1}, Human: []float64{1e308, -1e308, 1}, FilledAudited: []float64{1, 2, 3}}, 0.95, "too large"},
 		{"Inf audited", PPIInput{Filled: []float64{1, 2, 3}, Human: []float64{1, 2, 3}, FilledAudited: []float64{math.Inf(1), 2, 3}}, 0.95, "PPIInput.FilledAudited[0] is +Inf"},
 	}
 	for _, tt := range tests {
@@ -227,6 +228,7 @@ func TestWeightedKappaErrors(t *testing.T) {
 		{"lengths", []int{0}, []int{0, 1}, 2, "1 grades from the first rater and 2"},
 		{"empty", nil, nil, 2, "no items"},
 		{"one grade", []int{0}, []int{0}, 1, "grades 1"},
+		{"huge scale", []int{0}, []int{0}, 1 << 20, "outside [2, 1024]"},
 		{"off scale", []int{0, 4}, []int{0, 1}, 4, "item 1 has grades 4 and 1"},
 		{"negative", []int{0, 1}, []int{-1, 1}, 4, "item 0 has grades 0 and -1"},
 	}
