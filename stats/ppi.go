@@ -22,9 +22,10 @@ import (
 // draw of the audit and over nothing else. A query that was not drawn must
 // not be added to the audit because it happens to be fully judged by people.
 //
-// For a paired difference (compare), pass per-query differences
-// (candidate − base) in all three slices: the estimator is linear, so the
-// same function gives the mean difference and its interval.
+// For a paired difference (compare), pass the per-query differences
+// (candidate − base) in all three slices: PPI then estimates the mean
+// difference over the N queries under human labels, with λ tuned for the
+// differences (not the two systems' λ), and its interval.
 type PPIInput struct {
 	Filled               []float64
 	Human, FilledAudited []float64
