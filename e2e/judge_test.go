@@ -1,35 +1,40 @@
 package e2e
 
 import (
-	"bytes"
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/ragstat/ragstat/cmd/ragstat/internal/assess"
-	"github.com/ragstat/ragstat/cmd/ragstat/internal/pool"
-	"github.com/ragstat/ragstat/corpus"
-	"github.com/ragstat/ragstat/eval"
-	"github.com/ragstat/ragstat/input"
-	"github.com/ragstat/ragstat/judgments"
-	"github.com/ragstat/ragstat/metric"
-	"github.com/ragstat/ragstat/runs"
-	"github.com/ragstat/ragstat/topics"
 )
 
 const hostile = `Refunds take 30 days. <script>window.pwned=1</script><img src=x onerror="window.pwned=2">`
 
-// judgeApp serves the assessment app over loopback on a fresh database: one
-// query with facts and four passages, one of them hostile markup.
-func judgeApp(t *testing.T) (string, *assess.DB, *assess.Task) {
+// judgeTask is what the app serves: the files given to ragstat judge serve
+// and the queue order of each item.
+type judgeTask struct {
+	dir, db string
+	order   map[string]int
+	item    map[int]string
+	stop    func() // stops the server with SIGINT and waits for it
+}
+
+// judgeApp runs ragstat pool on one query with facts and four passages (one
+// of them hostile markup), then ragstat judge serve on a fresh database over
+// loopback, and returns the address the command printed.
+func judgeApp(t *testing.T) (string, *judgeTask) {
 	t.Helper()
+	bin := buildRagstat(t)
+	dir := t.TempDir()
 	passages := map[string]string{
 		"policy":   "Refunds are issued within 30 days of purchase to the original payment method.",
 		"faq":      "How long does a refund take? Most refunds arrive in 5 to 10 business days.",
@@ -43,42 +48,93 @@ func judgeApp(t *testing.T) (string, *assess.DB, *assess.Task) {
 		c.Write(append(b, '\n'))
 		items = append(items, id)
 	}
-	cs, err := corpus.Read(input.FromBytes("corpus.jsonl", []byte(c.String())))
+	run, _ := json.Marshal(map[string]any{"query": "refund", "items": items})
+	write := func(name, data string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	corpusFile := write("corpus.jsonl", c.String())
+	topicsFile := write("topics.jsonl",
+		`{"id":"refund","text":"How long does a refund take?","facts":[{"id":"days","text":"the number of days","support":[{"item":"faq"}]}]}`+"\n")
+	runFile := write("run.jsonl", string(run)+"\n")
+	queue := filepath.Join(dir, "queue.jsonl")
+	if out, err := exec.Command(bin, "pool", "--out", queue, "--depth", "10", "--seed", "3", "bm25="+runFile).CombinedOutput(); err != nil {
+		t.Fatalf("ragstat pool: %v\n%s", err, out)
+	}
+	tk := &judgeTask{dir: dir, db: filepath.Join(dir, "judgments.db"), order: map[string]int{}, item: map[int]string{}}
+	q, err := os.ReadFile(queue)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts, err := topics.Read(input.FromBytes("topics.jsonl", []byte(
-		`{"id":"refund","text":"How long does a refund take?","facts":[{"id":"days","text":"the number of days","support":[{"item":"faq"}]}]}`+"\n")))
+	for _, line := range strings.Split(strings.TrimSpace(string(q)), "\n") {
+		var e struct {
+			Item  string `json:"item"`
+			Order int    `json:"order"`
+		}
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatalf("queue line %q: %v", line, err)
+		}
+		tk.order[e.Item], tk.item[e.Order] = e.Order, e.Item
+	}
+
+	cmd := exec.Command(bin, "judge", "serve", "--db", tk.db, "--queue", queue, "--corpus", corpusFile, "--topics", topicsFile)
+	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := pool.Build([]pool.Ranking{{System: "bm25", Query: "refund", Items: items}}, pool.Options{Depth: 10, Seed: 3})
-	if err != nil {
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	tk, err := assess.NewTask("queue.jsonl", res.Queue, cs, ts)
-	if err != nil {
-		t.Fatal(err)
+	stopped := false
+	stop := func() {
+		if stopped {
+			return
+		}
+		stopped = true
+		cmd.Process.Signal(syscall.SIGINT)
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("ragstat judge serve after SIGINT: %v\n%s", err, stderr.String())
+			}
+		case <-time.After(20 * time.Second):
+			cmd.Process.Kill()
+			<-done
+			t.Errorf("ragstat judge serve did not stop within 20 s of SIGINT")
+		}
 	}
-	db, err := assess.Open(filepath.Join(t.TempDir(), "judgments.db"), assess.OpenOptions{Create: true})
-	if err != nil {
-		t.Fatal(err)
+	t.Cleanup(stop)
+	tk.stop = stop
+	urls := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			if m := openLine.FindStringSubmatch(sc.Text()); m != nil {
+				urls <- m[1]
+			}
+		}
+		close(urls)
+	}()
+	select {
+	case u, ok := <-urls:
+		if !ok {
+			t.Fatalf("ragstat judge serve printed no address:\n%s", stderr.String())
+		}
+		return strings.TrimSuffix(u, "/"), tk
+	case <-time.After(30 * time.Second):
+		t.Fatalf("ragstat judge serve printed no address within 30 s:\n%s", stderr.String())
 	}
-	t.Cleanup(func() { db.Close() })
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := assess.New(ln, assess.Config{Store: db, Task: tk})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { s.Serve(ctx); close(done) }()
-	t.Cleanup(func() { cancel(); <-done })
-	return strings.TrimSuffix(s.URL(), "/"), db, tk
+	return "", nil
 }
+
+var openLine = regexp.MustCompile(`Open (http://\S+)`)
 
 // pageOrder waits until a grading page other than after has loaded and
 // returns its queue order.
@@ -98,14 +154,9 @@ func pageOrder(t *testing.T, ctx context.Context, after string) string {
 
 // openEntry opens ann's grading page of item's entry in tk, waits for it
 // to load and returns the entry's queue order.
-func openEntry(t *testing.T, ctx context.Context, base string, tk *assess.Task, item string) int {
+func openEntry(t *testing.T, ctx context.Context, base string, tk *judgeTask, item string) int {
 	t.Helper()
-	var order int
-	for _, e := range tk.Entries {
-		if e.Item == item {
-			order = e.Order
-		}
-	}
+	order := tk.order[item]
 	if err := chromedp.Do(ctx, chromedp.Navigate(fmt.Sprintf("%s/a/ann/e/%d", base, order))); err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +182,7 @@ func waitSaved(t *testing.T, ctx context.Context, prefix string) {
 
 func TestJudgeInBrowser(t *testing.T) {
 	ctx := browser(t)
-	base, db, tk := judgeApp(t)
+	base, tk := judgeApp(t)
 
 	// Sign in.
 	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/"), chromedp.SendKeys(chromedp.ID("name"), "ann"),
@@ -215,42 +266,54 @@ func TestJudgeInBrowser(t *testing.T) {
 	}
 	t.Logf("screenshot: %s", shotPath)
 
-	exportAndEvaluate(t, db, graded, tk)
+	exportAndEvaluate(t, graded, tk)
 }
 
-// exportAndEvaluate exports ann's grades as JSONL and evaluates a run of the
-// graded items with ragstat's evaluator, reading the export as it is.
-func exportAndEvaluate(t *testing.T, db *assess.DB, graded map[string]string, tk *assess.Task) {
+// exportAndEvaluate stops the app, exports ann's grades with ragstat judge
+// export and evaluates a run of the graded items with ragstat eval, reading
+// the export as it is.
+func exportAndEvaluate(t *testing.T, graded map[string]string, tk *judgeTask) {
 	t.Helper()
-	var buf bytes.Buffer
-	n, err := assess.Export(context.Background(), db, &buf, assess.ExportOptions{Format: "jsonl", Assessor: "ann"})
-	if err != nil || n != len(graded) {
-		t.Fatalf("exported %d judgments (%v), graded %d", n, err, len(graded))
+	tk.stop()
+	bin := buildRagstat(t)
+	export := filepath.Join(tk.dir, "export.jsonl")
+	if out, err := exec.Command(bin, "judge", "export", "--db", tk.db, "--assessor", "ann", "--out", export).CombinedOutput(); err != nil {
+		t.Fatalf("ragstat judge export: %v\n%s", err, out)
 	}
-	if !strings.Contains(buf.String(), `"spans":["5 to 10 business days"],"facts":["days"]`) {
-		t.Errorf("the export lacks the span:\n%s", buf.String())
-	}
-	qrels, err := judgments.Read(input.FromBytes("export.jsonl", buf.Bytes()), judgments.Options{})
+	data, err := os.ReadFile(export)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ms, _ := metric.ParseAll([]string{"nDCG@10", "R@10"})
-	ev, err := eval.New(qrels, eval.DefaultPolicy(), ms, nil)
-	if err != nil {
-		t.Fatal(err)
+	if n := strings.Count(string(data), "\n"); n != len(graded) {
+		t.Fatalf("exported %d judgments, graded %d:\n%s", n, len(graded), data)
+	}
+	if !strings.Contains(string(data), `"spans":["5 to 10 business days"],"facts":["days"]`) {
+		t.Errorf("the export lacks the span:\n%s", data)
 	}
 	var items []string
 	for o := range graded {
 		var order int
 		fmt.Sscan(o, &order)
-		items = append(items, fmt.Sprintf("%q", tk.ByOrder(order).Item))
+		items = append(items, fmt.Sprintf("%q", tk.item[order]))
 	}
-	run := `{"query":"refund","items":[` + strings.Join(items, ",") + `]}` + "\n"
-	res, err := ev.Run("run", input.FromBytes("run.jsonl", []byte(run)), runs.Options{})
-	if err != nil {
+	run := filepath.Join(tk.dir, "graded.jsonl")
+	if err := os.WriteFile(run, []byte(`{"query":"refund","items":[`+strings.Join(items, ",")+`]}`+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Rows) != 1 || res.Mean[1] != 1 {
-		t.Errorf("evaluating the export: %+v", res)
+	out, err := exec.Command(bin, "eval", "-j", export, "-m", "nDCG@10", "-m", "R@10", "--format", "json", "run="+run).Output()
+	if err != nil {
+		t.Fatalf("ragstat eval of the export: %v\n%s", err, out)
+	}
+	var res struct {
+		Runs []struct {
+			NumQueries int                `json:"num_queries"`
+			Mean       map[string]float64 `json:"mean"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(out, &res); err != nil {
+		t.Fatalf("eval's JSON: %v\n%s", err, out)
+	}
+	if len(res.Runs) != 1 || res.Runs[0].NumQueries != 1 || res.Runs[0].Mean["R@10"] != 1 {
+		t.Errorf("evaluating the export: %s", out)
 	}
 }

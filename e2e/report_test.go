@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -12,8 +13,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/ragstat/ragstat/cmd/ragstat/internal/htmlreport"
 	"github.com/ragstat/ragstat/compare"
+	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/internal/manifest"
 	"github.com/ragstat/ragstat/stats"
 )
@@ -83,7 +84,7 @@ func comparison(t *testing.T) *compare.Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.Manifest = &manifest.Manifest{Kind: manifest.KindCompare, Version: "test", Metrics: tab.Metrics,
+	r.Manifest = &manifest.Manifest{Kind: manifest.KindCompare, Version: "test", Policy: eval.DefaultPolicy(), Metrics: tab.Metrics,
 		Queries: manifest.Queries(tab.Queries)}
 	return r
 }
@@ -94,15 +95,29 @@ func comparison(t *testing.T) *compare.Result {
 func TestCompareReport(t *testing.T) {
 	ctx := browser(t)
 	r := comparison(t)
-	page := filepath.Join(t.TempDir(), "report.html")
-	f, err := os.Create(page)
+	dir := t.TempDir()
+	saved := filepath.Join(dir, "compare.json")
+	f, err := os.Create(saved)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := htmlreport.Compare(f, r); err != nil {
+	if err := compare.Render(f, "json", r); err != nil {
 		t.Fatal(err)
 	}
-	f.Close()
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	page := filepath.Join(dir, "report.html")
+	var stderr strings.Builder
+	cmd := exec.Command(buildRagstat(t), "report", saved)
+	cmd.Stderr = &stderr
+	html, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("ragstat report: %v\n%s", err, stderr.String())
+	}
+	if err := os.WriteFile(page, html, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if err := chromedp.Do(ctx, chromedp.Navigate("file://"+page)); err != nil {
 		t.Fatal(err)
 	}
