@@ -17,6 +17,7 @@ import (
 	"fmt"
 
 	"github.com/ragstat/ragstat/stats"
+	"github.com/ragstat/ragstat/topics"
 )
 
 // Table is what compare reads: per-query values of every metric for a base
@@ -58,12 +59,6 @@ type Item struct {
 	Judged bool   `json:"judged"`
 }
 
-// Slice is a named subset of the queries, by position in Table.Queries.
-type Slice struct {
-	Name    string
-	Queries []int
-}
-
 // Options configure a comparison. The zero value asks for the defaults.
 type Options struct {
 	// Stats sets the interval level, resample and randomization counts
@@ -77,7 +72,7 @@ type Options struct {
 	// MinSlice is the number of queries below which a slice is marked too
 	// small to say anything; 0 means 10.
 	MinSlice int
-	Slices   []Slice
+	Slices   []topics.Slice
 }
 
 // Defaults for zero Options fields.

@@ -7,14 +7,12 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
 	goldenfile "github.com/ragstat/ragstat/internal/golden"
-	"github.com/ragstat/ragstat/internal/manifest"
 	"github.com/ragstat/ragstat/stats"
 	"github.com/ragstat/ragstat/topics"
 )
@@ -50,7 +48,7 @@ func fixture() (*Table, Options) {
 	}
 	t.Systems = []System{base, cand}
 	opt := Options{Stats: stats.Options{Seed: 7, Resamples: 2000, Randomizations: 2000}, Top: 3,
-		Slices: []Slice{{"tag:a", a}, {"tag:b", b}, {"tag:c", c}}}
+		Slices: []topics.Slice{{Name: "tag:a", Queries: a}, {Name: "tag:b", Queries: b}, {Name: "tag:c", Queries: c}}}
 	return t, opt
 }
 
@@ -61,7 +59,7 @@ func compareFixture(t *testing.T) *Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.Manifest = &manifest.Manifest{Kind: manifest.KindCompare, Version: "test", Metrics: tab.Metrics,
+	r.Manifest = &eval.Manifest{Kind: eval.KindCompare, Version: "test", Metrics: tab.Metrics,
 		Policy: eval.DefaultPolicy()}
 	return r
 }
@@ -209,45 +207,6 @@ func golden(t *testing.T, name, got string) {
 	goldenfile.Check(t, filepath.Join("testdata", name+".golden"), got)
 }
 
-func TestSlicesFrom(t *testing.T) {
-	set, err := topics.Read(input.FromBytes("topics.jsonl", []byte(
-		`{"id":"a","answerable":true,"tags":["lang:en","legal"],"family":"f1"}
-{"id":"b","answerable":false,"tags":["lang:de"]}
-{"id":"c","answerable":true,"tags":["legal"],"family":"f1"}
-`)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tests := []struct {
-		by   []string
-		want string
-	}{
-		{[]string{"tag"}, "tag:lang:de=[1] tag:lang:en=[0] tag:legal=[0 2]"},
-		{[]string{"tag:lang:"}, "tag:lang:de=[1] tag:lang:en=[0]"},
-		{[]string{"family", "answerable"}, "family:(none)=[1] family:f1=[0 2] answerable:false=[1] answerable:true=[0 2]"},
-		{[]string{"tag:legal", "tag"}, "tag:legal=[0 2] tag:lang:de=[1] tag:lang:en=[0]"},
-	}
-	for _, tt := range tests {
-		got, err := SlicesFrom([]string{"a", "b", "c"}, set, tt.by)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var parts []string
-		for _, s := range got {
-			parts = append(parts, fmt.Sprintf("%s=%v", s.Name, s.Queries))
-		}
-		if s := strings.Join(parts, " "); s != tt.want {
-			t.Errorf("%v: %s, want %s", tt.by, s, tt.want)
-		}
-	}
-	if _, err := SlicesFrom([]string{"a"}, set, []string{"colour"}); err == nil {
-		t.Error("an unknown field was accepted")
-	}
-	if _, err := SlicesFrom([]string{"z"}, set, []string{"tag"}); err == nil || !strings.Contains(err.Error(), `"z" has no topic`) {
-		t.Errorf("a query without a topic: %v", err)
-	}
-}
-
 // BenchmarkCompare times a compare run at the size it must handle in under
 // 2 s: 10,000 queries × 8 metrics × 4 candidates, 10,000 bootstrap resamples
 // and 10,000 sign vectors, with the largest moves listed.
@@ -345,39 +304,5 @@ func TestUndefinedEffectSize(t *testing.T) {
 	}
 	if err := f.UnmarshalJSON([]byte(`null`)); err != nil || !math.IsNaN(float64(f)) {
 		t.Errorf("reading null: %v, %v", f, err)
-	}
-}
-
-// TestOutputWrite checks that Write renders what Render and CSV do, hands
-// CSV's notes back only without comments, and calls the HTML renderer
-// passed in.
-func TestOutputWrite(t *testing.T) {
-	r := compareFixture(t)
-	html := func(w io.Writer, _ *Result) error {
-		_, err := io.WriteString(w, "<html>")
-		return err
-	}
-	csvWith := func(comments bool) string {
-		var buf bytes.Buffer
-		CSV(&buf, r, comments)
-		return buf.String()
-	}
-	for _, tc := range []struct {
-		out   Output
-		want  string
-		apart []string
-	}{
-		{Output{Format: "csv"}, csvWith(false), r.Beyond()},
-		{Output{Format: "csv", CSVComments: true}, csvWith(true), nil},
-		{Output{Format: "html", HTML: html}, "<html>", nil},
-	} {
-		var buf bytes.Buffer
-		apart, err := tc.out.Write(&buf, r)
-		if err != nil || buf.String() != tc.want || !slices.Equal(apart, tc.apart) {
-			t.Errorf("%+v: wrote %.40q, apart %q, %v", tc.out, buf.String(), apart, err)
-		}
-	}
-	if _, err := (Output{Format: "html"}).Write(&bytes.Buffer{}, r); err == nil {
-		t.Error("html without a renderer was accepted")
 	}
 }

@@ -6,9 +6,9 @@ import (
 	"github.com/ragstat/ragstat/compare"
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
-	"github.com/ragstat/ragstat/internal/systems"
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/metric"
+	"github.com/ragstat/ragstat/runs"
 	"github.com/ragstat/ragstat/stats"
 )
 
@@ -33,12 +33,20 @@ func ExampleRun() {
 	if err != nil {
 		panic(err)
 	}
-	sys := []*systems.Input{
-		{Name: "base", Kind: systems.Run, File: input.FromBytes("base.run", []byte(base))},
-		{Name: "cand", Kind: systems.Run, File: input.FromBytes("cand.run", []byte(cand))},
+	var sides []*compare.Side
+	for _, run := range []struct{ name, text string }{{"base", base}, {"cand", cand}} {
+		res, err := ev.Run(run.name, input.FromBytes(run.name+".run", []byte(run.text)), runs.Options{})
+		if err != nil {
+			panic(err)
+		}
+		side, err := compare.FromResult(res, run.name+".run")
+		if err != nil {
+			panic(err)
+		}
+		sides = append(sides, side)
 	}
 	rule, _ := compare.ParseRule("nDCG@3 < -0.1")
-	res, failed, err := compare.Run(compare.Given{Evaluator: ev}, sys, compare.Config{
+	res, failed, err := compare.Run(nil, sides, nil, compare.Config{
 		Options: compare.Options{Stats: stats.Options{Seed: 1, Resamples: 2000}},
 		FailOn:  []compare.Rule{rule},
 	})

@@ -8,14 +8,14 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/idtext"
-	"github.com/ragstat/ragstat/internal/manifest"
+	"github.com/ragstat/ragstat/internal/jsonin"
 	"github.com/ragstat/ragstat/metric"
 )
 
-// Formats lists the text formats Render writes; the HTML report is rendered
-// by the renderer passed in Output.HTML.
+// Formats lists the text formats Render writes.
 var Formats = []string{"table", "json", "csv", "markdown"}
 
 // Render writes r in format.
@@ -33,43 +33,16 @@ func Render(w io.Writer, format string, r *Result) error {
 	return fmt.Errorf("unknown format %q: use %s", format, strings.Join(Formats, ", "))
 }
 
-// Output says how Write renders a comparison.
-type Output struct {
-	// Format is one of Formats, or "html" when HTML is set.
-	Format string
-	// CSVComments puts the settings, policy and notes as # lines above
-	// CSV's header.
-	CSVComments bool
-	// HTML renders the "html" format; it is passed in because the HTML
-	// renderer imports this package.
-	HTML func(io.Writer, *Result) error
-}
-
-// Write renders r to w in o.Format. It returns the lines the format has
-// no place for (CSV without comments: Beyond), for the caller to show
-// apart.
-func (o Output) Write(w io.Writer, r *Result) (apart []string, err error) {
-	switch {
-	case o.Format == "html" && o.HTML != nil:
-		return nil, o.HTML(w, r)
-	case o.Format == "csv" && !o.CSVComments:
-		return r.Beyond(), CSV(w, r, false)
-	case o.Format == "csv":
-		return nil, CSV(w, r, true)
-	}
-	return nil, Render(w, o.Format, r)
-}
-
 // Read reads back a result Render wrote as JSON, strictly: an unknown
 // field, a value of the wrong type or a document without a compare
 // manifest is an error naming the file.
 func Read(f *input.File) (*Result, error) {
 	var r Result
-	if err := manifest.Decode(f, manifest.KindCompare, &r, func() *manifest.Manifest {
-		if len(r.Candidates) == 0 {
-			return nil
+	if err := jsonin.DecodeResult(f.Name, f.ReadAll, eval.KindCompare, &r, func() string {
+		if len(r.Candidates) == 0 || r.Manifest == nil {
+			return ""
 		}
-		return r.Manifest
+		return r.Manifest.Kind
 	}); err != nil {
 		return nil, err
 	}

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/ragstat/ragstat/eval"
-	"github.com/ragstat/ragstat/internal/manifest"
 	"github.com/ragstat/ragstat/metric"
 	"github.com/ragstat/ragstat/stages"
 )
@@ -17,7 +16,7 @@ import (
 // query.
 type Side struct {
 	Name     string
-	Manifest *manifest.Manifest // what its values were computed from
+	Manifest *eval.Manifest // what its values were computed from
 	Metrics  []string
 	Queries  []string
 	Values   [][]float64
@@ -135,18 +134,24 @@ func (s *Side) withFacts(sys *stages.System) *Side {
 
 // Check refuses sides that differ from the base (and the base from the
 // reference: the judgments given) in a frozen field, unless the field is
-// allowed; allowed differences come back as notes.
-func Check(ref *manifest.Manifest, sides []*Side, allow []string) ([]string, error) {
+// allowed; allowed differences come back as notes. Sides that record no
+// manifest (built in memory) have nothing frozen to check.
+func Check(ref *eval.Manifest, sides []*Side, allow []string) ([]string, error) {
 	base := sides[0]
+	for _, s := range sides {
+		if s.Manifest == nil {
+			return nil, nil
+		}
+	}
 	given := *base.Manifest
 	given.Judgments = ref.Judgments
 	type pair struct {
 		what string
-		diff []manifest.Mismatch
+		diff []eval.Mismatch
 	}
-	checks := []pair{{"--judgments vs " + base.Name, manifest.Diff(&given, base.Manifest)}}
+	checks := []pair{{"--judgments vs " + base.Name, eval.FrozenDiff(&given, base.Manifest)}}
 	for _, s := range sides[1:] {
-		checks = append(checks, pair{base.Name + " vs " + s.Name, manifest.Diff(base.Manifest, s.Manifest)})
+		checks = append(checks, pair{base.Name + " vs " + s.Name, eval.FrozenDiff(base.Manifest, s.Manifest)})
 	}
 	var notes, refused []string
 	for _, ch := range checks {
@@ -175,7 +180,7 @@ func ConfigNotes(sides []*Side) ([]string, error) {
 		if base.Config == nil && s.Config == nil {
 			continue
 		}
-		paths, components, err := manifest.ConfigDiff(base.Config, s.Config)
+		paths, components, err := configDiff(base.Config, s.Config)
 		if err != nil {
 			return nil, err
 		}

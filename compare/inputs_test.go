@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/ragstat/ragstat/eval"
-	"github.com/ragstat/ragstat/internal/manifest"
 	"github.com/ragstat/ragstat/metric"
 )
 
@@ -28,8 +27,8 @@ func TestAlign(t *testing.T) {
 }
 
 func TestCheck(t *testing.T) {
-	m := func(gain metric.Gain) *manifest.Manifest {
-		return &manifest.Manifest{Policy: eval.Policy{Gain: gain}, Metrics: []string{"AP"}}
+	m := func(gain metric.Gain) *eval.Manifest {
+		return &eval.Manifest{Policy: eval.Policy{Gain: gain}, Metrics: []string{"AP"}}
 	}
 	sides := []*Side{{Name: "a", Manifest: m(metric.Exp)}, {Name: "b", Manifest: m(metric.Linear)}}
 	if _, err := Check(m(metric.Exp), sides, nil); err == nil || !strings.Contains(err.Error(), "a vs b: policy.gain differs") {

@@ -27,18 +27,6 @@ type GatePower struct {
 	Protects bool `json:"protects"`
 }
 
-// TargetPower is the power every rule's resolution is worked out at, at
-// the comparison's level.
-const TargetPower = 0.8
-
-// Resolution is a gate's power: the smallest mean difference n paired
-// queries, whose differences have standard deviation sd, resolve with a
-// paired t-test at confidence level and TargetPower. An audit of a test
-// set reports it beside what a gate on the set would see.
-func Resolution(n int, sd, level float64) (analysis.Resolution, error) {
-	return analysis.ResolveSD(n, sd, 1-level, TargetPower)
-}
-
 // Power works out, for every rule and candidate, the smallest difference
 // the rule's queries can resolve.
 func (r *Result) Power(rules []Rule) ([]GatePower, error) {
@@ -52,12 +40,12 @@ func (r *Result) Power(rules []Rule) ([]GatePower, error) {
 			if !strings.EqualFold(c.Metric, rule.Metric) {
 				continue
 			}
-			res, err := Resolution(c.N, c.SD, r.Settings.Level)
+			res, err := analysis.ResolveSD(c.N, c.SD, 1-r.Settings.Level, analysis.TargetPower)
 			if err != nil {
 				return nil, err
 			}
 			g := GatePower{Rule: rule.text, Candidate: c.Candidate, Metric: c.Metric, Slice: rule.Slice, Queries: c.N,
-				Threshold: rule.Threshold, Power: TargetPower, Protects: res.Protects(rule.Threshold)}
+				Threshold: rule.Threshold, Power: analysis.TargetPower, Protects: res.Protects(rule.Threshold)}
 			if !math.IsNaN(res.MDE) {
 				g.MDE = &res.MDE
 			}

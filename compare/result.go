@@ -5,7 +5,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/ragstat/ragstat/internal/manifest"
+	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/stages"
 	"github.com/ragstat/ragstat/stats"
 )
@@ -14,13 +14,13 @@ import (
 // compute nothing.
 type Result struct {
 	// Manifest freezes what was compared; the caller fills it in.
-	Manifest   *manifest.Manifest `json:"manifest"`
-	Base       string             `json:"base"`
-	Candidates []string           `json:"candidates"`
-	Metrics    []string           `json:"metrics"`
-	Settings   Settings           `json:"settings"`
-	Queries    []string           `json:"queries"`
-	Text       []string           `json:"text,omitempty"`
+	Manifest   *eval.Manifest `json:"manifest"`
+	Base       string         `json:"base"`
+	Candidates []string       `json:"candidates"`
+	Metrics    []string       `json:"metrics"`
+	Settings   Settings       `json:"settings"`
+	Queries    []string       `json:"queries"`
+	Text       []string       `json:"text,omitempty"`
 	// Values holds every system's per-query values: system, metric, query.
 	Values map[string]map[string][]float64 `json:"values"`
 	// Comparisons is the whole set, candidate by candidate, metric by

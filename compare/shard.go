@@ -7,15 +7,14 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/ragstat/ragstat/input"
-	"github.com/ragstat/ragstat/internal/manifest"
-	"github.com/ragstat/ragstat/report"
+	"github.com/ragstat/ragstat/eval"
+	"github.com/ragstat/ragstat/internal/digest"
 	"github.com/ragstat/ragstat/stages"
 	"github.com/ragstat/ragstat/topics"
 )
 
 // Partial is what the comparison of one shard of a split by query
-// (Given.Keep), which computes no statistics, carries so that Merge makes
+// (Part), which computes no statistics, carries so that Merge makes
 // the comparison of every query: each side as read, with its queries'
 // places in the order one run reads them, the topics of the compared
 // queries and the settings the statistics and the gate need. Statistics
@@ -39,10 +38,10 @@ type Partial struct {
 // PartialSide is one side of a shard's comparison as read, before
 // alignment.
 type PartialSide struct {
-	Name     string             `json:"name"`
-	Manifest *manifest.Manifest `json:"manifest"`
-	Metrics  []string           `json:"metrics"`
-	Queries  []string           `json:"queries"`
+	Name     string         `json:"name"`
+	Manifest *eval.Manifest `json:"manifest"`
+	Metrics  []string       `json:"metrics"`
+	Queries  []string       `json:"queries"`
 	// Positions gives each query's place in the order one run reads them.
 	Positions []int       `json:"positions"`
 	Values    [][]float64 `json:"values"` // by metric, then query
@@ -59,7 +58,7 @@ type PartialSide struct {
 // queries traced.
 type PartialTraces struct {
 	Name         string               `json:"name,omitempty"` // the name given to the file's system
-	Manifest     *manifest.Manifest   `json:"manifest"`       // its sides' record, without the query set
+	Manifest     *eval.Manifest       `json:"manifest"`       // its sides' record, without the query set
 	Stages       json.RawMessage      `json:"stages"`
 	Latencies    map[string][]float64 `json:"latencies"`
 	Unanswerable map[string][]string  `json:"unanswerable"`
@@ -72,9 +71,9 @@ type PartialTopics struct {
 	Topics []*topics.Topic `json:"topics"`
 }
 
-// keep leaves the side with the queries keep accepts, each with its place
-// among the side's queries as read.
-func (s *Side) keep(keep func(string) bool) {
+// Keep leaves the side with the queries keep accepts, each with its place
+// among the side's queries as read (a shard's part of a saved result).
+func (s *Side) Keep(keep func(string) bool) {
 	var qs []string
 	var pos []int
 	values := make([][]float64, len(s.Values))
@@ -90,15 +89,17 @@ func (s *Side) keep(keep func(string) bool) {
 	s.Queries, s.Positions, s.Values = qs, pos, values
 	if s.Manifest != nil {
 		m := *s.Manifest
-		m.Queries = manifest.Queries(qs)
+		m.Queries = eval.DigestQueries(qs)
 		s.Manifest = &m
 	}
 }
 
-// partial lays one shard's sides out as a comparison of its own queries
+// Part lays one shard's sides out as a comparison of its own queries
 // without statistics (no comparisons, slices, moves nor gate: those need
-// every query), and records what Merge needs.
-func (g *Given) partial(ref *manifest.Manifest, sides []*Side, cfg Config) (*Result, error) {
+// every query), and records what Merge needs: the topics set's compared
+// queries (nil: none), and in ref the shard's record (shard, its judged
+// positions filled in; nil: none) with the digest of the sides.
+func Part(ref *eval.Manifest, sides []*Side, set *topics.Set, cfg Config, shard *eval.Shard) (*Result, error) {
 	p := &Partial{Options: cfg.Options, SliceBy: cfg.SliceBy, FailOnSignificant: cfg.FailOnSignificant,
 		GateSlices: cfg.GateSlices, Quality: cfg.Quality}
 	for _, r := range cfg.FailOn {
@@ -113,7 +114,7 @@ func (g *Given) partial(ref *manifest.Manifest, sides []*Side, cfg Config) (*Res
 				Positions: s.Positions, Values: s.Values, Rankings: s.Rankings})
 		}
 	}
-	table, opt, notes, err := prepare(ref, sides, g.Topics, cfg)
+	table, opt, notes, err := prepare(ref, sides, set, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -122,15 +123,15 @@ func (g *Given) partial(ref *manifest.Manifest, sides []*Side, cfg Config) (*Res
 	}
 	res := newResult(table, opt.withDefaults())
 	res.Manifest, res.Notes, res.Comparisons, res.Extremes, res.Partial = ref, notes, []Comparison{}, []Extremes{}, p
-	if g.Topics != nil {
-		p.Topics = &PartialTopics{File: g.Topics.File}
+	if set != nil {
+		p.Topics = &PartialTopics{File: set.File}
 		for _, q := range res.Queries {
-			t := g.Topics.Get(q)
+			t := set.Get(q)
 			p.Topics.Topics = append(p.Topics.Topics, &topics.Topic{ID: t.ID, Text: t.Text, Tags: t.Tags, Answerable: t.Answerable, Family: t.Family})
 		}
 	}
-	if g.Shard != nil {
-		sh := *g.Shard
+	if shard != nil {
+		sh := *shard
 		sh.Values = p.Digest()
 		ref.Shard = &sh
 	}
@@ -138,12 +139,12 @@ func (g *Given) partial(ref *manifest.Manifest, sides []*Side, cfg Config) (*Res
 }
 
 // Digest is the sha256 of the sides' queries, places and values (see
-// manifest.ResultsDigest), which a partial comparison records in its
+// eval.DigestResults), which a partial comparison records in its
 // manifest for the merge to check. A trace file's side counts by its
 // partial stages result, which carries its own digest, checked as the
 // traces are merged.
 func (p *Partial) Digest() string {
-	d := manifest.NewDigest()
+	d := digest.New()
 	d.Int(len(p.Sides))
 	for _, s := range p.Sides {
 		d.Str(s.Name)
@@ -166,8 +167,10 @@ func (p *Partial) Digest() string {
 // side's queries back in the order one run reads them, then alignment,
 // slices, statistics (with the recorded seed), gate and gate power
 // computed on the merged values exactly as Run computes them. It returns
-// the result and the reasons the gate failed, as Run does.
-func Merge(parts []*Result) (*Result, []string, error) {
+// the result and the reasons the gate failed, as Run does. readStages
+// reads a trace file's partial stages result (PartialTraces.Stages), with
+// each of its judged queries' positions.
+func Merge(parts []*Result, readStages func(json.RawMessage) (*stages.Result, map[string]int, error)) (*Result, []string, error) {
 	first := parts[0].Partial
 	merged := make([]*Side, len(first.Sides))
 	traced := make([][]*PartialTraces, len(first.Sides))
@@ -227,11 +230,10 @@ func Merge(parts []*Result) (*Result, []string, error) {
 			sides = append(sides, s)
 			continue
 		}
-		ts, err := mergeTraces(traced[i])
+		ts, err := mergeTraces(traced[i], readStages)
 		if err != nil {
 			return nil, nil, err
 		}
-		configs(&ref, ts)
 		sides = append(sides, ts...)
 	}
 	if len(sides) < 2 {
@@ -250,27 +252,22 @@ func Merge(parts []*Result) (*Result, []string, error) {
 	if first.Topics != nil {
 		set = topics.NewSet(first.Topics.File, tps)
 	}
-	return finish(&ref, sides, set, cfg, nil, ref.Tokenizer)
+	return Run(&ref, sides, set, cfg)
 }
 
 // mergeTraces merges every shard's stages result of one trace file
 // (stages.Merge) and lays its systems out as sides.
-func mergeTraces(parts []*PartialTraces) ([]*Side, error) {
+func mergeTraces(parts []*PartialTraces, readStages func(json.RawMessage) (*stages.Result, map[string]int, error)) ([]*Side, error) {
 	results := make([]*stages.Result, len(parts))
 	positions := map[string]int{}
 	all := &PartialTraces{Name: parts[0].Name, Manifest: parts[0].Manifest, Latencies: map[string][]float64{}, Unanswerable: map[string][]string{}}
 	for i, p := range parts {
-		saved, err := report.ReadStages(input.FromBytes("the stages of a trace file", p.Stages))
+		res, pos, err := readStages(p.Stages)
 		if err != nil {
 			return nil, err
 		}
-		results[i] = saved.Result
-		if sh := saved.Manifest.Shard; sh != nil {
-			if sh.Values != manifest.ResultsDigest(report.StageResults(saved.Result)) {
-				return nil, fmt.Errorf("shard %d/%d: the per-query values or queries of its traces do not match the digest their record holds (values_sha256): the part was changed after it was written", sh.Index, sh.Count)
-			}
-			maps.Copy(positions, sh.Positions)
-		}
+		results[i] = res
+		maps.Copy(positions, pos)
 		for sys, ms := range p.Latencies {
 			all.Latencies[sys] = append(all.Latencies[sys], ms...)
 		}
@@ -282,7 +279,7 @@ func mergeTraces(parts []*PartialTraces) ([]*Side, error) {
 	if err != nil {
 		return nil, err
 	}
-	return all.sides(res), nil
+	return all.Sides(res), nil
 }
 
 // inOrder sorts a merged side's queries by their places in the order one
@@ -306,6 +303,6 @@ func (s *Side) inOrder() {
 	}
 	s.Queries, s.Positions = qs, nil
 	m := *s.Manifest
-	m.Queries = manifest.Queries(qs)
+	m.Queries = eval.DigestQueries(qs)
 	s.Manifest = &m
 }

@@ -4,14 +4,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ragstat/ragstat/internal/manifest"
+	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/topics"
 )
 
 // TestMergeRefusesBrokenParts checks that parts a merge cannot use are
 // errors, not panics.
 func TestMergeRefusesBrokenParts(t *testing.T) {
-	m := &manifest.Manifest{Kind: manifest.KindCompare}
+	m := &eval.Manifest{Kind: eval.KindCompare}
 	side := func(name string, q ...string) PartialSide {
 		var pos []int
 		var vs []float64
@@ -37,7 +37,7 @@ func TestMergeRefusesBrokenParts(t *testing.T) {
 		for _, p := range tc.parts {
 			parts = append(parts, &Result{Manifest: m, Partial: p})
 		}
-		if _, _, err := Merge(parts); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, _, err := Merge(parts, nil); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
 		}
 	}

@@ -111,7 +111,7 @@ func Read(f *input.File) (*Corpus, error) {
 		}
 	}
 	c := &Corpus{File: f.Name, byID: map[string]*Item{}}
-	err = jsonin.LinesInto(r, f, jsonin.DocumentLine, func() []byte { return nil }, func(line int, data []byte) error {
+	err = jsonin.LinesInto(r, f.Name, f, jsonin.DocumentLine, func() []byte { return nil }, func(line int, data []byte) error {
 		var v raw
 		if err := jsonin.Decode(data, &v); err != nil {
 			return &diag.Error{File: f.Name, Line: line, Msg: err.Error()}

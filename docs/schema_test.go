@@ -5,7 +5,6 @@ import (
 
 	"github.com/ragstat/ragstat/corpus"
 	"github.com/ragstat/ragstat/eval"
-	"github.com/ragstat/ragstat/internal/manifest"
 	"github.com/ragstat/ragstat/internal/schematest"
 	"github.com/ragstat/ragstat/topics"
 	"github.com/ragstat/ragstat/trace"
@@ -26,8 +25,8 @@ func TestSchemasMatchTypes(t *testing.T) {
 		{"trace.schema.json", []string{"$defs", "stage"}, trace.Stage{}},
 		{"trace.schema.json", []string{"$defs", "item"}, trace.Item{}},
 		{"trace.schema.json", []string{"properties", "answer"}, trace.Answer{}},
-		{"manifest.schema.json", nil, manifest.Manifest{}},
-		{"manifest.schema.json", []string{"$defs", "file"}, manifest.File{}},
+		{"manifest.schema.json", nil, eval.Manifest{}},
+		{"manifest.schema.json", []string{"$defs", "file"}, eval.FileRecord{}},
 		{"manifest.schema.json", []string{"$defs", "policy"}, eval.Policy{}},
 	}
 	for _, tc := range tests {

@@ -15,8 +15,8 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/ragstat/ragstat/compare"
 	"github.com/ragstat/ragstat/eval"
-	"github.com/ragstat/ragstat/internal/manifest"
 	"github.com/ragstat/ragstat/stats"
+	"github.com/ragstat/ragstat/topics"
 )
 
 const chromium = "/usr/bin/chromium"
@@ -80,12 +80,12 @@ func comparison(t *testing.T) *compare.Result {
 		sys("worse", func(q int) float64 { return -0.05 - 0.01*float64(q%4) }),
 	}
 	r, err := compare.Compare(tab, compare.Options{Stats: stats.Options{Seed: 3, Resamples: 1000, Randomizations: 1000},
-		Top: 5, Slices: []compare.Slice{{Name: "tag:hard", Queries: hard}, {Name: "tag:tiny", Queries: hard[:3]}}})
+		Top: 5, Slices: []topics.Slice{{Name: "tag:hard", Queries: hard}, {Name: "tag:tiny", Queries: hard[:3]}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.Manifest = &manifest.Manifest{Kind: manifest.KindCompare, Version: "test", Policy: eval.DefaultPolicy(), Metrics: tab.Metrics,
-		Queries: manifest.Queries(tab.Queries)}
+	r.Manifest = &eval.Manifest{Kind: eval.KindCompare, Version: "test", Policy: eval.DefaultPolicy(), Metrics: tab.Metrics,
+		Queries: eval.DigestQueries(tab.Queries)}
 	return r
 }
 

@@ -39,7 +39,7 @@ func ReadDocMap(f *input.File) (func(string) string, error) {
 	defer r.Close()
 	m := map[string]string{}
 	first := map[string]int{}
-	err = jsonin.Lines(r, f, func(line int, data []byte) error {
+	err = jsonin.Lines(r, f.Name, f, func(line int, data []byte) error {
 		item, doc, err := docMapLine(data)
 		if err != nil {
 			return &diag.Error{File: f.Name, Line: line, Msg: err.Error(), Hint: `write item<TAB>doc or {"item":"i","doc":"d"}`}

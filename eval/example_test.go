@@ -6,7 +6,6 @@ import (
 
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
-	"github.com/ragstat/ragstat/internal/diag"
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/metric"
 	"github.com/ragstat/ragstat/runs"
@@ -91,18 +90,27 @@ func ExampleEvaluator_Run() {
 	// x: no AP among the metrics computed (nDCG@10 Judged@10)
 }
 
-// Settings in words, as a command line gives them: a tool's preset, a
-// cutoff for the default metrics, files opened by path. The errors name
-// each setting, so a caller can name its own flag.
-func ExampleSettings_Open() {
-	files := map[string]string{"qrels.txt": "refund 0 policy 3\nrefund 0 noise 0\nlimits 0 limit 2\n"}
-	ev, err := eval.Settings{Judgments: "qrels.txt", Like: "trec_eval", Cutoff: 5}.Open(eval.Files{
-		Open: func(path string) (*input.File, error) { return input.FromBytes(path, []byte(files[path])), nil },
-	})
+// A tool's preset set on the strict default policy, then the judgments
+// read on its scale and runs evaluated under it. Errors about a policy
+// choice name the option, so a caller can name its own flag.
+func ExamplePolicy_SetLike() {
+	p := eval.DefaultPolicy()
+	preset, err := p.SetLike("trec_eval")
 	if err != nil {
 		panic(err)
 	}
-	defer ev.File.Close()
+	ms, err := metric.ParseAllLike([]string{"R@5", "RR@5", "nDCG@5"}, p.Like)
+	if err != nil {
+		panic(err)
+	}
+	qrels, err := judgments.Read(input.FromBytes("qrels.txt", []byte("refund 0 policy 3\nrefund 0 noise 0\nlimits 0 limit 2\n")), judgments.Options{Scale: p.Scale})
+	if err != nil {
+		panic(err)
+	}
+	ev, err := eval.New(qrels, p, ms, nil)
+	if err != nil {
+		panic(err)
+	}
 	res, err := ev.Lists("bm25", map[string][]string{"refund": {"noise", "policy"}, "limits": {"other", "limit"}})
 	if err != nil {
 		panic(err)
@@ -110,13 +118,13 @@ func ExampleSettings_Open() {
 	for i, m := range res.Metrics {
 		fmt.Printf("%s %.4f\n", m.Name(), res.Mean[i])
 	}
-	fmt.Println(len(ev.Preset), "policies set by the preset")
-	_, err = eval.Settings{Judgments: "qrels.txt", Unjudged: "maybe"}.Open(eval.Files{})
-	fmt.Println(diag.Flagged(err)) // the settings named as flags
+	fmt.Println(len(preset), "policies set by the preset")
+	_, err = eval.ParseUnjudged("maybe")
+	fmt.Println(err)
 	// Output:
 	// R@5 1.0000
 	// RR@5 0.5000
 	// nDCG@5 0.6309
 	// 5 policies set by the preset
-	// --unjudged maybe is unknown: use error, nonrelevant, skip, bounds
+	// policy: unjudged maybe is unknown: use error, nonrelevant, skip, bounds
 }

@@ -195,7 +195,7 @@ func (f *File) copyOf(r io.Reader) error {
 	if f.size > limit {
 		tmp.Close()
 		f.spool = nil
-		return &diag.Error{File: f.Name, Msg: fmt.Sprintf("more than %s: standard input and pipes are copied to a temporary file, and this one has reached the copy limit (an endless stream, or more than the temporary directory holds?)", FormatSize(limit)),
+		return &diag.Error{File: f.Name, Msg: fmt.Sprintf("more than %s: standard input and pipes are copied to a temporary file, and this one has reached the copy limit (an endless stream, or more than the temporary directory holds?)", diag.Size(limit)),
 			Hint: "give a regular file, or raise the copy limit"}
 	}
 	return nil
@@ -216,16 +216,6 @@ func ParseSize(s string) (int64, error) {
 		return 0, fmt.Errorf("size %q: write a positive number of bytes, optionally with K, M, G or T (powers of 1024), e.g. 32GiB", s)
 	}
 	return n << shift, nil
-}
-
-// FormatSize writes a size in the largest unit that divides it.
-func FormatSize(n int64) string {
-	for i := 4; i > 0; i-- {
-		if unit := int64(1) << (10 * i); n%unit == 0 {
-			return fmt.Sprintf("%d %ciB", n/unit, "KMGT"[i-1])
-		}
-	}
-	return fmt.Sprintf("%d bytes", n)
 }
 
 // Close releases the copy of standard input or a pipe; it is a no-op
@@ -509,7 +499,7 @@ func (f *File) ReadAll() ([]byte, error) {
 		if f.gzip {
 			what = " once decompressed"
 		}
-		return nil, &diag.Error{File: f.Name, Msg: fmt.Sprintf("more than %s%s: a file read whole is held in memory, up to the read limit", FormatSize(limit), what),
+		return nil, &diag.Error{File: f.Name, Msg: fmt.Sprintf("more than %s%s: a file read whole is held in memory, up to the read limit", diag.Size(limit), what),
 			Hint: "raise the read limit if the file is what it should be"}
 	}
 	return data, nil

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/ragstat/ragstat/internal/diag"
 )
 
 func gz(t *testing.T, s string) []byte {
@@ -235,7 +237,7 @@ func TestParseSize(t *testing.T) {
 			t.Errorf("ParseSize(%q) accepted", in)
 		}
 	}
-	if got := FormatSize(32 << 30); got != "32 GiB" {
+	if got := diag.Size(32 << 30); got != "32 GiB" {
 		t.Errorf("FormatSize = %q", got)
 	}
 }

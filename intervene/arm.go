@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ragstat/ragstat/stages"
 	"github.com/ragstat/ragstat/topics"
 	"github.com/ragstat/ragstat/trace"
 )
@@ -55,7 +54,7 @@ func (opt *Options) grade(topic *topics.Topic, text string, cited []string, abst
 	if opt.Abstain != nil {
 		g.Abstained = &abstained
 	}
-	ag := stages.GradeAnswer(topic, text, cited, abstained)
+	ag := topics.GradeAnswer(topic, text, cited, abstained)
 	if ag.References {
 		g.ExactMatch, g.F1 = &ag.EM, &ag.F1
 	}

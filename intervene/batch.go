@@ -81,7 +81,7 @@ func ReadBatch(f *input.File) (*BatchAnswers, error) {
 	}
 	defer r.Close()
 	b := &BatchAnswers{answers: map[string]Response{}, failed: map[string]string{}}
-	err = jsonin.Lines(r, f, func(n int, line []byte) error {
+	err = jsonin.Lines(r, f.Name, f, func(n int, line []byte) error {
 		bad := func(msg string) error { return &diag.Error{File: f.Name, Line: n, Msg: msg} }
 		if err := jsonin.Unique(f.Name, n, line); err != nil {
 			return err

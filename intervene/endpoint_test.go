@@ -1,7 +1,6 @@
 package intervene_test
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -129,15 +128,5 @@ func TestGather(t *testing.T) {
 	}
 	if strings.Join(order, " ") != "aq1 aq2 a b" {
 		t.Errorf("order %v", order)
-	}
-}
-
-// TestFailingAndQueries: asking for the failing queries and naming some is
-// refused, naming both options.
-func TestFailingAndQueries(t *testing.T) {
-	opt, traces := options(t, answer{text: "x"})
-	opt.Failing, opt.Queries = true, []string{"q1"}
-	if _, err := intervene.Run(context.Background(), traces, opt); err == nil || err.Error() != "failing and queries: give one" {
-		t.Errorf("err %v", err)
 	}
 }

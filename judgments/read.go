@@ -110,7 +110,7 @@ func readWith(f *input.File, opt Options, emit func(Judgment)) (*reader, error) 
 		err = rd.trec(r)
 	case JSONL:
 		var buf []byte // one line at a time: nothing a line is read into is kept
-		err = jsonin.LinesInto(r, f, 0, func() []byte { return buf }, func(line int, data []byte) error {
+		err = jsonin.LinesInto(r, f.Name, f, 0, func() []byte { return buf }, func(line int, data []byte) error {
 			buf = data
 			return rd.jsonLine(line, data)
 		})

@@ -173,7 +173,7 @@ func (rd *reader) json(f *input.File, format Format) error {
 		return nil
 	}
 	if format == JSONL {
-		return jsonin.Lines(r, f, func(line int, data []byte) error {
+		return jsonin.Lines(r, f.Name, f, func(line int, data []byte) error {
 			return rd.jsonLine(line, data, once)
 		})
 	}

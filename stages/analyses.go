@@ -10,6 +10,7 @@ import (
 
 	"github.com/ragstat/ragstat/internal/analysis"
 	"github.com/ragstat/ragstat/metric"
+	"github.com/ragstat/ragstat/topics"
 	"github.com/ragstat/ragstat/trace"
 )
 
@@ -26,7 +27,7 @@ type AnalysisOptions struct {
 	Price *analysis.Cost
 	// PassF1 is the token F1 with a reference answer at which an answer
 	// counts as correct beside evidence position; 0 asks for an exact
-	// match (see AnswerGrade.Correct).
+	// match (see topics.AnswerGrade.Correct).
 	PassF1 float64
 	// CostOnly computes the cost alone, a running sum, and leaves every
 	// other analysis empty (compare's frontier needs nothing else).
@@ -142,7 +143,7 @@ type StageRedundancy struct {
 // answered correctly; NoEvidence is the queries with a graded answer and
 // no relevant passage in the context.
 type EvidencePosition struct {
-	// Rule states when an answer is correct (AnswerGrade.Correct).
+	// Rule states when an answer is correct (topics.AnswerGrade.Correct).
 	Rule       string           `json:"correct_rule"`
 	Buckets    []PositionBucket `json:"buckets"`
 	NoEvidence PositionBucket   `json:"no_evidence"`
@@ -188,7 +189,7 @@ type traceAnalyses struct {
 	redundancy []stageRepeats   // per stage
 	effects    []analysis.PositionEffect
 	ranks      []int // summed per bucket
-	correct    bool  // graded and answered correctly (AnswerGrade.Correct)
+	correct    bool  // graded and answered correctly (topics.AnswerGrade.Correct)
 	noEvidence bool  // graded, with no relevant passage in the context
 	stale      map[string]*analysis.Reach
 	parts      []int // instructions, request, context, answer tokens; nil: not counted
@@ -264,7 +265,7 @@ func (j *joiner) analyze(v *view, names []string, budget *Budget) (*traceAnalyse
 	correct := map[string]bool{}
 	if ans != nil && v.topic.Answerable {
 		abstained := ans.Abstained != nil && *ans.Abstained
-		ok, graded := GradeAnswer(v.topic, ans.Text, ans.Citations, abstained).Correct(o.PassF1)
+		ok, graded := topics.GradeAnswer(v.topic, ans.Text, ans.Citations, abstained).Correct(o.PassF1)
 		if graded {
 			a.correct, a.noEvidence = ok, len(placements) == 0
 			correct[v.t.Query] = ok
@@ -494,7 +495,7 @@ func (t *analysesTally) finish(o AnalysisOptions, names []string, minGrade int, 
 		b.Bucket = analysis.Buckets[i]
 		a.Position.Buckets = append(a.Position.Buckets, b.done())
 	}
-	a.Position.Rule = CorrectRule(o.PassF1)
+	a.Position.Rule = topics.CorrectRule(o.PassF1)
 	a.Position.NoEvidence = t.noEvidence
 	a.Position.NoEvidence.Bucket = "none"
 	a.Position.NoEvidence = a.Position.NoEvidence.done()

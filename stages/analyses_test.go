@@ -21,7 +21,7 @@ import (
 func pipeline(t *testing.T, files ...string) (Input, Traces) {
 	t.Helper()
 	read := func(name string) string {
-		b, err := os.ReadFile(filepath.Join("..", "internal", "demo", "fixtures", "pipeline", name))
+		b, err := os.ReadFile(filepath.Join("..", "cmd", "ragstat", "internal", "demo", "fixtures", "pipeline", name))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -261,7 +261,7 @@ func TestCorrect(t *testing.T) {
 		{"right words, fact not cited", topics.Topic{Answers: []string{"Thirty days."}, Facts: facts}, "thirty days", nil, false, 0, false, true},
 		{"nothing to grade", topics.Topic{}, "anything", nil, false, 0, false, false},
 	} {
-		ok, graded := GradeAnswer(&c.topic, c.text, c.cited, c.abstained).Correct(c.passF1)
+		ok, graded := topics.GradeAnswer(&c.topic, c.text, c.cited, c.abstained).Correct(c.passF1)
 		if ok != c.correct || graded != c.graded {
 			t.Errorf("%s: correct %v graded %v, want %v %v", c.name, ok, graded, c.correct, c.graded)
 		}

@@ -2,10 +2,7 @@ package stages
 
 import (
 	"maps"
-	"regexp"
 	"slices"
-	"strings"
-	"unicode"
 
 	"github.com/ragstat/ragstat/topics"
 )
@@ -152,7 +149,7 @@ func (a *answerTally) one(v *view, ci int, minGrade int32) {
 	a.citations(v, ci, ans.Citations, minGrade)
 	if len(v.topic.Answers) > 0 {
 		a.r.Graded++
-		em, f1 := MatchAnswer(ans.Text, ans.Citations, v.topic.Answers)
+		em, f1 := topics.MatchAnswer(ans.Text, ans.Citations, v.topic.Answers)
 		a.r.ExactMatch += em
 		a.f1.add(f1)
 	}
@@ -177,95 +174,7 @@ func (a *answerTally) citations(v *view, ci int, cited []string, minGrade int32)
 		return
 	}
 	a.factQueries++
-	a.factsCited.add(FactsCited(v.topic.Facts, cited))
-}
-
-func citesFact(alts []topics.Support, cited []string) bool {
-	for _, alt := range alts {
-		all := true
-		for _, piece := range alt {
-			all = all && slices.Contains(cited, piece.Item)
-		}
-		if all {
-			return true
-		}
-	}
-	return false
-}
-
-// marker is a bracketed span, such as a citation marker "[faq#12]".
-var marker = regexp.MustCompile(`\[([^\[\]]*)\]`)
-
-// withoutCitations removes from an answer the citation markers its
-// citations were read from: a bracketed span that holds only cited ids,
-// separated by commas, semicolons or spaces ("[faq#12]", "[a, b]"). Other
-// brackets stay: they are part of the answer.
-func withoutCitations(text string, cited []string) string {
-	if len(cited) == 0 {
-		return text
-	}
-	return marker.ReplaceAllStringFunc(text, func(m string) string {
-		ids := strings.FieldsFunc(m[1:len(m)-1], func(r rune) bool { return r == ',' || r == ';' || unicode.IsSpace(r) })
-		if len(ids) == 0 {
-			return m
-		}
-		for _, id := range ids {
-			if !slices.Contains(cited, id) {
-				return m
-			}
-		}
-		return " "
-	})
-}
-
-var articles = regexp.MustCompile(`\b(a|an|the)\b`)
-
-// normalizeAnswer is SQuAD's: lower case, no punctuation, no articles,
-// single spaces.
-func normalizeAnswer(s string) string {
-	s = strings.ToLower(s)
-	s = strings.Map(func(r rune) rune {
-		if r < 128 && unicode.IsPunct(r) || r < 128 && unicode.IsSymbol(r) {
-			return -1
-		}
-		return r
-	}, s)
-	s = articles.ReplaceAllString(s, " ")
-	return strings.Join(strings.Fields(s), " ")
-}
-
-func exactMatch(pred, ref string) float64 {
-	if normalizeAnswer(pred) == normalizeAnswer(ref) {
-		return 1
-	}
-	return 0
-}
-
-// tokenF1 is SQuAD's token-overlap F1.
-func tokenF1(pred, ref string) float64 {
-	p, r := strings.Fields(normalizeAnswer(pred)), strings.Fields(normalizeAnswer(ref))
-	if len(p) == 0 || len(r) == 0 {
-		if len(p) == len(r) {
-			return 1
-		}
-		return 0
-	}
-	counts := map[string]int{}
-	for _, t := range r {
-		counts[t]++
-	}
-	common := 0
-	for _, t := range p {
-		if counts[t] > 0 {
-			counts[t]--
-			common++
-		}
-	}
-	if common == 0 {
-		return 0
-	}
-	prec, rec := float64(common)/float64(len(p)), float64(common)/float64(len(r))
-	return 2 * prec * rec / (prec + rec)
+	a.factsCited.add(topics.FactsCited(v.topic.Facts, cited))
 }
 
 // latency summarises every stage latency recorded, stages in pipeline

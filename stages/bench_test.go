@@ -12,6 +12,7 @@ import (
 	"github.com/ragstat/ragstat/internal/synth"
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/tokenize"
+	"github.com/ragstat/ragstat/topics"
 	"github.com/ragstat/ragstat/trace"
 )
 
@@ -37,9 +38,7 @@ func benchmarkEvaluate(b *testing.B, spill bool) {
 			b.Fatal(err)
 		}
 	}
-	req := Request{Settings: eval.Settings{Judgments: "judgments.jsonl"}, Topics: "topics.jsonl", Spill: spill, TempDir: b.TempDir()}
-	content := map[string][]byte{"judgments.jsonl": qrels.Bytes(), "topics.jsonl": tops.Bytes()}
-	in, _, err := req.Read(judgments.DefaultScale, eval.Files{Open: func(path string) (*input.File, error) { return input.FromBytes(path, content[path]), nil }})
+	in, err := benchInput(qrels.Bytes(), tops.Bytes(), spill, b.TempDir())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -53,7 +52,7 @@ func benchmarkEvaluate(b *testing.B, spill bool) {
 	}
 	scan := func(fn func(*trace.Trace) error) error {
 		return trace.ScanRecords("traces.jsonl", func(each func(int, []byte) error) error {
-			return jsonin.Lines(bytes.NewReader(traces.Bytes()), input.FromBytes("traces.jsonl", nil), each)
+			return jsonin.Lines(bytes.NewReader(traces.Bytes()), "traces.jsonl", input.FromBytes("traces.jsonl", nil), each)
 		}, 0, fn)
 	}
 	b.SetBytes(int64(traces.Len()))
@@ -63,4 +62,20 @@ func benchmarkEvaluate(b *testing.B, spill bool) {
 		}
 	}
 	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "traces/s")
+}
+
+// benchInput reads the judgments and topics whole, or spilled into dir
+// (Spill, as --per-query-out reads them).
+func benchInput(qrels, tops []byte, spill bool, dir string) (in Input, err error) {
+	jf, tf := input.FromBytes("judgments.jsonl", qrels), input.FromBytes("topics.jsonl", tops)
+	opt := judgments.Options{Scale: judgments.DefaultScale}
+	if spill {
+		stream := func(emit func(judgments.Judgment)) (judgments.Format, error) { return judgments.Stream(jf, opt, emit) }
+		in.Spilled, err = Spill(jf.Name, stream, func() (*input.File, error) { return tf, nil }, nil, opt.Scale, dir)
+		return in, err
+	}
+	if in.Judgments, err = judgments.Read(jf, opt); err == nil {
+		in.Topics, err = topics.ReadOnly(tf, nil)
+	}
+	return in, err
 }

@@ -9,28 +9,67 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ragstat/ragstat/corpus"
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/judgments"
+	"github.com/ragstat/ragstat/tokenize"
+	"github.com/ragstat/ragstat/topics"
 	"github.com/ragstat/ragstat/trace"
 )
 
-// readBoth reads the files with and without Request.Spill, and checks
-// that both fail alike or neither does, and that the spill leaves no file
+// reading names what a test reads: the judgments (in format), the
+// topics and, when given, the corpus; keep picks the queries (nil: all).
+type reading struct {
+	judgments, format, topics, corpus string
+	keep                              func(string) bool
+}
+
+// readBoth reads the files held whole and spilled (Spill), and checks that
+// both fail alike or neither does, and that the spill leaves no file
 // behind on error.
-func readBoth(t *testing.T, content map[string]string, r Request) (held, spilled Input, err error) {
+func readBoth(t *testing.T, content map[string]string, r reading) (held, spilled Input, err error) {
 	t.Helper()
-	files := eval.Files{Open: func(path string) (*input.File, error) {
+	open := func(path string) (*input.File, error) {
 		c, ok := content[path]
 		if !ok {
 			return nil, fmt.Errorf("%s: %w", path, fs.ErrNotExist)
 		}
 		return input.FromBytes(path, []byte(c)), nil
-	}}
-	held, _, err = r.Read(judgments.DefaultScale, files)
+	}
+	format, _ := input.ParseFormat(r.format)
+	opt := judgments.Options{Format: format, Scale: judgments.DefaultScale, Keep: r.keep}
+	readCorpus := func(in *Input) (err error) {
+		if r.corpus != "" {
+			var f *input.File
+			if f, err = open(r.corpus); err == nil {
+				in.Corpus, err = corpus.Read(f)
+			}
+		}
+		return err
+	}
+	jf, err := open(r.judgments)
+	if err == nil {
+		held.Judgments, err = judgments.Read(jf, opt)
+	}
+	if err == nil {
+		var tf *input.File
+		if tf, err = open(r.topics); err == nil {
+			held.Topics, err = topics.ReadOnly(tf, r.keep)
+		}
+	}
+	if err == nil {
+		err = readCorpus(&held)
+	}
 	dir := t.TempDir()
-	r.Spill, r.TempDir = true, dir
-	spilled, _, serr := r.Read(judgments.DefaultScale, files)
+	jf, serr := open(r.judgments)
+	if serr == nil {
+		stream := func(emit func(judgments.Judgment)) (judgments.Format, error) { return judgments.Stream(jf, opt, emit) }
+		spilled.Spilled, serr = Spill(jf.Name, stream, func() (*input.File, error) { return open(r.topics) }, r.keep, opt.Scale, dir)
+	}
+	if serr == nil {
+		serr = readCorpus(&spilled)
+	}
 	if fmt.Sprint(err) != fmt.Sprint(serr) {
 		t.Fatalf("reading whole: %v\nspilled: %v", err, serr)
 	}
@@ -77,7 +116,7 @@ func describe(t *testing.T, res *Result, err error) string {
 // errors included, are the same.
 func TestSpilledMatchesHeld(t *testing.T) {
 	read := func(name string) string {
-		b, err := os.ReadFile(filepath.Join("..", "internal", "demo", "fixtures", "pipeline", name))
+		b, err := os.ReadFile(filepath.Join("..", "cmd", "ragstat", "internal", "demo", "fixtures", "pipeline", name))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -85,41 +124,38 @@ func TestSpilledMatchesHeld(t *testing.T) {
 	}
 	content := map[string]string{"judgments.jsonl": read("judgments.jsonl"), "topics.jsonl": read("topics.jsonl"), "corpus.jsonl": read("corpus.jsonl")}
 	traces := read("traces-v1.jsonl") + read("traces-v2.jsonl")
-	var ts []*trace.Trace
-	var err error
-	if ts, err = trace.Read(input.FromBytes("traces.jsonl", []byte(traces))); err != nil {
+	ts, err := trace.Read(input.FromBytes("traces.jsonl", []byte(traces)))
+	if err != nil {
 		t.Fatal(err)
 	}
 	// Each trace twice, the second time later: rows are replaced.
 	ts = append(ts, ts...)
-	base := Request{Settings: eval.Settings{Judgments: "judgments.jsonl", Unjudged: "nonrelevant"}, Topics: "topics.jsonl", Corpus: "corpus.jsonl"}
+	base := reading{judgments: "judgments.jsonl", topics: "topics.jsonl", corpus: "corpus.jsonl"}
 	shard := func(q string) bool { return strings.Compare(q, "refund-m") < 0 }
+	cl100k, err := tokenize.New("cl100k_base")
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name string
-		r    func(*Request)
+		r    func(*reading)
 		opt  func(*Options)
 	}{
 		{"defaults", nil, nil},
 		{"summary", nil, func(o *Options) { o.Summary = true }},
-		{"queries judged", func(r *Request) { r.Queries = "judged" }, nil},
-		{"bounds", func(r *Request) { r.Unjudged = "bounds" }, nil},
-		{"unanswerable zero", func(r *Request) { r.Unanswerable = "zero" }, nil},
-		{"shard", func(r *Request) { r.Keep = shard }, func(o *Options) { o.Shard = shard }},
-		{"tokens", func(r *Request) { r.Tokenizer = "cl100k_base" }, func(o *Options) { o.Summary = true }},
+		{"queries judged", nil, func(o *Options) { o.Policy.Queries = eval.QueriesJudged }},
+		{"bounds", nil, func(o *Options) { o.Policy.Unjudged = eval.UnjudgedBounds }},
+		{"unanswerable zero", nil, func(o *Options) { o.Policy.Unanswerable = eval.UnanswerableZero }},
+		{"shard", func(r *reading) { r.keep = shard }, func(o *Options) { o.Shard = shard }},
+		{"tokens", nil, func(o *Options) { o.Tokenizer, o.Summary = cl100k, true }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := base
 			if tc.r != nil {
 				tc.r(&r)
 			}
-			p, _, err := r.Policy()
-			if err != nil {
-				t.Fatal(err)
-			}
-			opt, err := r.Options(p)
-			if err != nil {
-				t.Fatal(err)
-			}
+			opt := options()
+			opt.Policy.Unjudged = eval.UnjudgedNonrelevant
 			if tc.opt != nil {
 				tc.opt(&opt)
 			}
@@ -161,8 +197,7 @@ func TestSpilledReadErrors(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			content := map[string]string{"qrels": tc.qrels, "topics": tc.topics}
-			r := Request{Settings: eval.Settings{Judgments: "qrels", JudgmentsFormat: tc.format}, Topics: "topics"}
-			held, spilled, err := readBoth(t, content, r)
+			held, spilled, err := readBoth(t, content, reading{judgments: "qrels", format: tc.format, topics: "topics"})
 			if err != nil {
 				return // readBoth compared the errors
 			}
@@ -209,7 +244,7 @@ func TestSpillManyQueries(t *testing.T) {
 	}
 	fmt.Fprintf(&tops, "{\"id\":\"unjudged\"}\n")
 	held, spilled, err := readBoth(t, map[string]string{"qrels": qrels.String(), "topics": tops.String()},
-		Request{Settings: eval.Settings{Judgments: "qrels"}, Topics: "topics"})
+		reading{judgments: "qrels", topics: "topics"})
 	if err != nil {
 		t.Fatal(err)
 	}

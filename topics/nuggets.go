@@ -64,7 +64,7 @@ func ReadNuggets(f *input.File) (*Set, error) {
 	}
 	defer r.Close()
 	s := &Set{File: f.Name, byID: map[string]*Topic{}}
-	err = jsonin.Lines(r, f, func(line int, data []byte) error {
+	err = jsonin.Lines(r, f.Name, f, func(line int, data []byte) error {
 		t, err := parseNuggets(data)
 		if err != nil {
 			id := ""
@@ -180,7 +180,7 @@ func ReadAssignments(f *input.File) ([]Assignment, error) {
 	defer r.Close()
 	var out []Assignment
 	lines := map[[3]string]int{}
-	err = jsonin.Lines(r, f, func(line int, data []byte) error {
+	err = jsonin.Lines(r, f.Name, f, func(line int, data []byte) error {
 		a, err := parseAssignment(data)
 		if err != nil {
 			return &diag.Error{File: f.Name, Line: line, Query: a.Query, Msg: err.Error()}

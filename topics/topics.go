@@ -129,7 +129,7 @@ func Stream(f *input.File, keep func(id string) bool, fn func(t *Topic, data []b
 	if first := input.FirstLine(head); len(first) > 0 && first[0] != '{' && first[0] != '[' {
 		parse = parseTSV
 	}
-	return parse, jsonin.Lines(r, f, func(line int, data []byte) error {
+	return parse, jsonin.Lines(r, f.Name, f, func(line int, data []byte) error {
 		t, err := parse(data)
 		if err != nil {
 			id := ""

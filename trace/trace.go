@@ -250,7 +250,7 @@ func Scan(f *input.File, workers int, fn func(*Trace) error) error {
 		}
 	}
 	return scanRecords(f.Name, func(each func(line int, data []byte) error) error {
-		return jsonin.LinesInto(r, f, jsonin.DocumentLine, get, each)
+		return jsonin.LinesInto(r, f.Name, f, jsonin.DocumentLine, get, each)
 	}, workers, fn, release)
 }
 

@@ -2,7 +2,6 @@ package traceimport
 
 import (
 	"fmt"
-	"maps"
 	"strings"
 	"testing"
 )
@@ -15,21 +14,6 @@ func TestParseOptions(t *testing.T) {
 		got  func() (string, error)
 		want string // the value, or the error
 	}{
-		{"no renames", func() (string, error) { s, err := ParseStages(nil); return fmt.Sprint(s == nil), err }, "true"},
-		{"renames", func() (string, error) {
-			s, err := ParseStages([]string{"rerank=reranked", "debug=-"})
-			return fmt.Sprint(s), err
-		},
-			"map[debug:- rerank:reranked]"},
-		{"rename without =", func() (string, error) { _, err := ParseStages([]string{"rerank"}); return "", err },
-			`stage "rerank": give SPAN=NAME or SPAN=-`},
-		{"renamed twice", func() (string, error) { _, err := ParseStages([]string{"a=b", "a=c"}); return "", err },
-			`stage "a=c": span "a" renamed twice`},
-		{"close after default", func() (string, error) { n, err := ParseCloseAfter(""); return fmt.Sprint(n), err }, "0"},
-		{"close after end", func() (string, error) { n, err := ParseCloseAfter("end"); return fmt.Sprint(n == EndOfInput), err }, "true"},
-		{"close after n", func() (string, error) { n, err := ParseCloseAfter("25"); return fmt.Sprint(n), err }, "25"},
-		{"close after 0", func() (string, error) { _, err := ParseCloseAfter("0"); return "", err },
-			`close_after "0": give a number of records (1 or more) or end`},
 		{"default citation", func() (string, error) { c, a, err := Mapping{}.Patterns(); return fmt.Sprint(c, a == nil), err },
 			DefaultCitation + " true"},
 		{"bad abstain", func() (string, error) { _, _, err := Mapping{Abstain: "["}.Patterns(); return "", err },
@@ -59,8 +43,6 @@ func TestParseOptions(t *testing.T) {
 			`documents "s=": no attribute after '='`},
 		{"convention", func() (string, error) { c, err := ParseConvention("OpenLLMetry"); return string(c), err }, "openllmetry"},
 		{"convention auto", func() (string, error) { c, err := ParseConvention("auto"); return string(c), err }, ""},
-		{"unknown convention", func() (string, error) { _, err := Settings{Convention: "otel"}.Mapping(nil); return "", err },
-			`convention: unknown convention "otel": use auto, openinference, langfuse, openllmetry, genai`},
 		{"convention of an export", func() (string, error) { _, err := Mapping{Convention: GenAI}.compile(Langfuse); return "", err },
 			"convention genai applies to OTLP spans only"},
 	} {
@@ -84,33 +66,5 @@ func TestManifests(t *testing.T) {
 	ms.Keep(man)
 	if ms.Of("a.jsonl") != man || ms.Of("b.jsonl") != nil {
 		t.Errorf("Of: %v, %v", ms.Of("a.jsonl"), ms.Of("b.jsonl"))
-	}
-}
-
-// TestSettingsMapping checks that Settings read into the Mapping the
-// parsers give, and that a malformed stage or close-after is refused.
-func TestSettingsMapping(t *testing.T) {
-	for _, tc := range []struct {
-		s      Settings
-		stages map[string]string
-		close  int
-		err    string
-	}{
-		{Settings{QueryID: "session.id", Strict: true}, nil, 0, ""},
-		{Settings{Stages: []string{"rerank=reranked", "bm25=-"}, CloseAfter: "end"}, map[string]string{"rerank": "reranked", "bm25": "-"}, EndOfInput, ""},
-		{Settings{CloseAfter: "7"}, nil, 7, ""},
-		{Settings{CloseAfter: "0"}, nil, 0, "close_after"},
-		{Settings{Stages: []string{"nameless"}}, nil, 0, "nameless"},
-	} {
-		m, err := tc.s.Mapping(nil)
-		if tc.err != "" {
-			if err == nil || !strings.Contains(err.Error(), tc.err) {
-				t.Errorf("%+v: %v, want %q", tc.s, err, tc.err)
-			}
-			continue
-		}
-		if err != nil || m.QueryID != tc.s.QueryID || m.Strict != tc.s.Strict || m.CloseAfter != tc.close || !maps.Equal(m.Stages, tc.stages) {
-			t.Errorf("%+v: %+v, %v", tc.s, m, err)
-		}
 	}
 }

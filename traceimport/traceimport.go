@@ -35,7 +35,6 @@ import (
 	"cmp"
 	"fmt"
 	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/ragstat/ragstat/corpus"
@@ -225,72 +224,6 @@ func (m Mapping) Patterns() (citation, abstain *regexp.Regexp, err error) {
 		}
 	}
 	return citation, abstain, nil
-}
-
-// ParseStages reads stage renames written SPAN=NAME, NAME "-" leaving the
-// span out, as Mapping.Stages (nil when there are none).
-func ParseStages(renames []string) (map[string]string, error) {
-	var stages map[string]string
-	for _, s := range renames {
-		span, name, ok := strings.Cut(s, "=")
-		if !ok {
-			return nil, &diag.OptionError{Option: "stage", Value: strconv.Quote(s), Msg: ": give SPAN=NAME or SPAN=-"}
-		}
-		if _, dup := stages[span]; dup {
-			return nil, &diag.OptionError{Option: "stage", Value: strconv.Quote(s), Msg: fmt.Sprintf(": span %q renamed twice", diag.Literal(span))}
-		}
-		if stages == nil {
-			stages = map[string]string{}
-		}
-		stages[span] = name
-	}
-	return stages, nil
-}
-
-// ParseCloseAfter reads Mapping.CloseAfter written as a number of records
-// (1 or more) or "end" (EndOfInput); empty is 0, the format's default.
-func ParseCloseAfter(s string) (int, error) {
-	switch s {
-	case "":
-		return 0, nil
-	case "end":
-		return EndOfInput, nil
-	}
-	n, err := strconv.Atoi(s)
-	if err != nil || n < 1 {
-		return 0, &diag.OptionError{Option: "close_after", Value: strconv.Quote(s), Msg: ": give a number of records (1 or more) or end"}
-	}
-	return n, nil
-}
-
-// Settings are a Mapping's options as text, as a command line gives them:
-// Stages as ParseStages reads them, CloseAfter as ParseCloseAfter does.
-type Settings struct {
-	QueryID, System, SystemFrom, ItemID, ItemScore string
-	Citation, Abstain                              string
-	Strict                                         bool
-	Stages                                         []string
-	CloseAfter                                     string
-	Convention                                     string   // as ParseConvention reads it
-	Documents                                      []string // as ParseDocuments reads them
-}
-
-// Mapping reads s into the Mapping over the corpus c (nil for none).
-func (s Settings) Mapping(c *corpus.Corpus) (Mapping, error) {
-	m := Mapping{QueryID: s.QueryID, System: s.System, SystemFrom: s.SystemFrom, ItemID: s.ItemID,
-		ItemScore: s.ItemScore, Citation: s.Citation, Abstain: s.Abstain, Strict: s.Strict, Corpus: c}
-	var err error
-	if m.Stages, err = ParseStages(s.Stages); err != nil {
-		return m, err
-	}
-	if m.CloseAfter, err = ParseCloseAfter(s.CloseAfter); err != nil {
-		return m, err
-	}
-	if m.Convention, err = ParseConvention(s.Convention); err != nil {
-		return m, &diag.OptionError{Option: "convention", Err: err}
-	}
-	m.Documents, err = ParseDocuments(s.Documents)
-	return m, err
 }
 
 func checkKey(what, key string) error {

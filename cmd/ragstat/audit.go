@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/audit"
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/auditcmd"
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/htmlreport"
 )
 
@@ -22,9 +23,9 @@ type auditCmd struct {
 }
 
 func (c *auditCmd) Run(e *env) error {
-	req := audit.Request{Settings: c.settings(), Topics: c.Topics, Corpus: c.Corpus, RunFormat: c.RunFormat, FailOn: c.FailOn,
+	req := auditcmd.Request{Eval: c.settings(), Topics: c.Topics, Corpus: c.Corpus, RunFormat: c.RunFormat, FailOn: c.FailOn,
 		Options: audit.Options{MaxOverlap: c.MaxOverlap, Shingle: c.Shingle, Jaccard: c.Jaccard, Level: c.Level, SliceBy: c.SliceBy}}
-	rep, reasons, err := req.Audit(audit.Sources{Files: e.files(), Systems: c.Systems, Stdin: e.stdin,
+	rep, reasons, err := req.Audit(auditcmd.Sources{Files: e.files(), Systems: c.Systems, Stdin: e.stdin,
 		Traces: e.traceFormats(c.mappingFlags, c.stageFlags, nil)})
 	if err != nil {
 		return err

@@ -2,11 +2,12 @@ package main
 
 import (
 	"fmt"
+	"io"
 
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/comparecmd"
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/htmlreport"
-	"github.com/ragstat/ragstat/cmd/ragstat/internal/shard"
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/settings"
 	"github.com/ragstat/ragstat/compare"
-	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/traceimport"
 )
 
@@ -40,7 +41,7 @@ type compareCmd struct {
 }
 
 func (c *compareCmd) Run(e *env) error {
-	req := compare.Request{Settings: c.settings(), Topics: c.Topics, Corpus: c.Corpus, Tokenizer: c.Tokenizer,
+	req := comparecmd.Request{Eval: c.settings(), Topics: c.Topics, Corpus: c.Corpus, Tokenizer: c.Tokenizer,
 		RunFormat: c.RunFormat, StageCutoffs: c.K.ByStage, SliceBy: c.SliceBy, MinSlice: c.MinSlice, Top: c.Top,
 		Resamples: c.Resamples, Randomizations: c.Randomizations, Seed: c.Seed, Level: c.Level, Interval: c.Interval,
 		Correction: c.Correction, AllowMismatch: c.AllowMismatch, FailOn: c.FailOn,
@@ -50,25 +51,40 @@ func (c *compareCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	sel, err := shard.Select(c.Shard)
+	sel, err := settings.Select(c.Shard)
 	if err != nil {
 		return err
 	}
 	files := c.files(e)
 	sel.Read(&files)
 	var mapped traceimport.Manifests
-	res, reasons, err := req.Compare(cfg, compare.Sources{Files: files, Systems: c.Systems, Stdin: e.stdin,
+	res, reasons, err := req.Compare(cfg, comparecmd.Sources{Files: files, Systems: c.Systems, Stdin: e.stdin,
 		Traces: e.traceFormats(c.mappingFlags, c.stageFlags, &mapped), Mapping: mapped.Of, Version: Version,
-		Keep: sel.Keep(), Shard: sel.Part(), Opened: func(ev *eval.Evaluation) { c.announcePreset(e, ev.Preset) }})
+		Keep: sel.Keep(), Shard: sel.Part(), Opened: func(ev *settings.Evaluation) { c.announcePreset(e, ev.Preset) }})
 	if err != nil {
 		return err
 	}
-	apart, err := compare.Output{Format: c.Format, CSVComments: c.CSVComments, HTML: htmlreport.Compare}.Write(e.stdout, res)
+	apart, err := writeComparison(e.stdout, c.Format, c.CSVComments, res)
 	e.notes(apart...)
 	if err != nil {
 		return internal(err)
 	}
 	return gate(e, reasons)
+}
+
+// writeComparison renders r in format (a compare.Formats name or html).
+// It returns the lines the format has no place for (CSV without
+// comments: compare.Result.Beyond), for the caller to show apart.
+func writeComparison(w io.Writer, format string, csvComments bool, r *compare.Result) (apart []string, err error) {
+	switch {
+	case format == "html":
+		return nil, htmlreport.Compare(w, r)
+	case format == "csv" && !csvComments:
+		return r.Beyond(), compare.CSV(w, r, false)
+	case format == "csv":
+		return nil, compare.CSV(w, r, true)
+	}
+	return nil, compare.Render(w, format, r)
 }
 
 // gate prints one line per reason and exits 3 when there is any.

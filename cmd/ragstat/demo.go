@@ -3,7 +3,7 @@ package main
 import (
 	"fmt"
 
-	"github.com/ragstat/ragstat/internal/demo"
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/demo"
 	"github.com/ragstat/ragstat/tokenize"
 )
 

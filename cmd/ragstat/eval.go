@@ -4,43 +4,42 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
-	"strconv"
 	"time"
 
 	"github.com/alecthomas/kong"
 
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/evalcmd"
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/parquetio"
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/progress"
-	"github.com/ragstat/ragstat/eval"
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/report"
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/settings"
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/systems"
 	"github.com/ragstat/ragstat/input"
-	"github.com/ragstat/ragstat/internal/systems"
 	"github.com/ragstat/ragstat/judgments"
-	"github.com/ragstat/ragstat/report"
-	"github.com/ragstat/ragstat/stages"
 )
 
 // policyFlags are the flags that change numbers; eval, compare and stages
 // share them. Each sets the help of -k (cutoff_help), whose meaning differs.
 type policyFlags struct {
-	Judgments       []string       `short:"j" required:"" sep:"none" placeholder:"FILE" help:"Judgments (qrels): TREC, JSONL or JSON object; gzip and - for stdin accepted. Repeatable: the files are merged, and a pair graded differently in two of them is an error."`
-	JudgmentsFormat string         `default:"auto" enum:"auto,trec,jsonl,json" help:"Force the judgments format (${enum})."`
-	RunFormat       string         `default:"auto" enum:"auto,trec,jsonl,json" help:"Force the run format (${enum})."`
-	Metric          []string       `short:"m" sep:"none" placeholder:"NAME" help:"Metric to compute (repeatable): nDCG@10, R@100, RR@10, AP, bpref, ERR@10, ...; trec_eval names (ndcg_cut.10, map, P.5,10) and ranx names (ndcg_burges@10) compute their tool's measure. Default: R@k RR@k nDCG@k."`
-	Like            string         `placeholder:"TOOL" help:"Set every policy to a tool's behaviour: trec_eval, pytrec_eval, ir_measures or ranx; explicit flags still override it."`
-	K               stages.Cutoffs `short:"k" placeholder:"K" help:"${cutoff_help}"`
-	MinGrade        int            `default:"1" help:"Relevance threshold: the hit test and the recall denominator use it."`
-	Grades          string         `default:"0..3" placeholder:"MIN..MAX" help:"Allowed grades (default ${default})."`
-	Gain            string         `placeholder:"exp|linear" help:"nDCG gain of ragstat's names: exp = 2^g-1 (default), linear = g."`
-	Unjudged        string         `placeholder:"POLICY" help:"A returned item with no judgment: error (default), nonrelevant, skip (judged-only: also drops negative grades), bounds."`
-	Unanswerable    string         `placeholder:"POLICY" help:"A query with no relevant judgment: error (default), exclude (left out of the means), zero (scored, kept in the means)."`
-	Queries         string         `placeholder:"SET" help:"Which queries: exact (default: both sets equal), judged, run, both (only those on both sides)."`
-	JudgedDivisor   string         `placeholder:"k|list" help:"Judged@k divides by k (default) or by min(k, list length) (ir_measures)."`
-	Unit            string         `default:"item" enum:"item,doc" help:"Evaluation unit: item, or doc (items folded into their document)."`
-	Subtopics       string         `placeholder:"FILE" help:"Subtopic judgments for alpha-nDCG and ERR-IA: TREC diversity qrels (topic subtopic item grade)."`
-	DocMap          string         `placeholder:"FILE" help:"Item to document map for --unit doc: TSV (item<TAB>doc) or JSONL {\"item\":..,\"doc\":..}."`
-	DocIDPattern    string         `placeholder:"REGEX" help:"For --unit doc: the first group of REGEX is the document id."`
-	Order           string         `default:"score" enum:"score,rank" help:"Rank by score (ties: item id descending) or by the TREC rank column."`
-	NumericIDs      bool           `name:"numeric-ids" help:"Accept JSON ids written as integers (7 reads as \"7\"; pandas' to_json writes them); other numbers stay errors."`
+	Judgments       []string         `short:"j" required:"" sep:"none" placeholder:"FILE" help:"Judgments (qrels): TREC, JSONL or JSON object; gzip and - for stdin accepted. Repeatable: the files are merged, and a pair graded differently in two of them is an error."`
+	JudgmentsFormat string           `default:"auto" enum:"auto,trec,jsonl,json" help:"Force the judgments format (${enum})."`
+	RunFormat       string           `default:"auto" enum:"auto,trec,jsonl,json" help:"Force the run format (${enum})."`
+	Metric          []string         `short:"m" sep:"none" placeholder:"NAME" help:"Metric to compute (repeatable): nDCG@10, R@100, RR@10, AP, bpref, ERR@10, ...; trec_eval names (ndcg_cut.10, map, P.5,10) and ranx names (ndcg_burges@10) compute their tool's measure. Default: R@k RR@k nDCG@k."`
+	Like            string           `placeholder:"TOOL" help:"Set every policy to a tool's behaviour: trec_eval, pytrec_eval, ir_measures or ranx; explicit flags still override it."`
+	K               settings.Cutoffs `short:"k" placeholder:"K" help:"${cutoff_help}"`
+	MinGrade        int              `default:"1" help:"Relevance threshold: the hit test and the recall denominator use it."`
+	Grades          string           `default:"0..3" placeholder:"MIN..MAX" help:"Allowed grades (default ${default})."`
+	Gain            string           `placeholder:"exp|linear" help:"nDCG gain of ragstat's names: exp = 2^g-1 (default), linear = g."`
+	Unjudged        string           `placeholder:"POLICY" help:"A returned item with no judgment: error (default), nonrelevant, skip (judged-only: also drops negative grades), bounds."`
+	Unanswerable    string           `placeholder:"POLICY" help:"A query with no relevant judgment: error (default), exclude (left out of the means), zero (scored, kept in the means)."`
+	Queries         string           `placeholder:"SET" help:"Which queries: exact (default: both sets equal), judged, run, both (only those on both sides)."`
+	JudgedDivisor   string           `placeholder:"k|list" help:"Judged@k divides by k (default) or by min(k, list length) (ir_measures)."`
+	Unit            string           `default:"item" enum:"item,doc" help:"Evaluation unit: item, or doc (items folded into their document)."`
+	Subtopics       string           `placeholder:"FILE" help:"Subtopic judgments for alpha-nDCG and ERR-IA: TREC diversity qrels (topic subtopic item grade)."`
+	DocMap          string           `placeholder:"FILE" help:"Item to document map for --unit doc: TSV (item<TAB>doc) or JSONL {\"item\":..,\"doc\":..}."`
+	DocIDPattern    string           `placeholder:"REGEX" help:"For --unit doc: the first group of REGEX is the document id."`
+	Order           string           `default:"score" enum:"score,rank" help:"Rank by score (ties: item id descending) or by the TREC rank column."`
+	NumericIDs      bool             `name:"numeric-ids" help:"Accept JSON ids written as integers (7 reads as \"7\"; pandas' to_json writes them); other numbers stay errors."`
 }
 
 // rowFlags choose the format and the rows of an evaluation's result.
@@ -66,34 +65,35 @@ type evalCmd struct {
 	Runs        []string `arg:"" placeholder:"RUN" help:"Runs to evaluate: PATH or NAME=PATH; - for stdin."`
 }
 
-// settings are the flags in the library's words.
-func (f *policyFlags) settings() eval.Settings {
-	return eval.Settings{Judgments: parquetio.MergedName(f.Judgments), JudgmentsFormat: mergedFormat(f.Judgments, f.JudgmentsFormat), Metrics: f.Metric, Cutoff: f.K.Default,
-		Like: f.Like, MinGrade: strconv.Itoa(f.MinGrade), Grades: f.Grades, Gain: f.Gain, Unjudged: f.Unjudged,
+// settings are the flags as the evaluation's settings.
+func (f *policyFlags) settings() settings.Eval {
+	return settings.Eval{Judgments: settings.MergedName(f.Judgments), JudgmentsFormat: mergedFormat(f.Judgments, f.JudgmentsFormat), Metrics: f.Metric, Cutoff: f.K.Default,
+		Like: f.Like, MinGrade: f.MinGrade, Grades: f.Grades, Gain: f.Gain, Unjudged: f.Unjudged,
 		Unanswerable: f.Unanswerable, Queries: f.Queries, JudgedDivisor: f.JudgedDivisor, Unit: f.Unit, Order: f.Order,
 		Subtopics: f.Subtopics, DocMap: f.DocMap, DocIDPattern: f.DocIDPattern, NumericIDs: f.NumericIDs}
 }
 
-// files opens what the flags name, standard input for "-".
-func (e *env) files() eval.Files {
-	return parquetio.Files(e.stdin)
+// files opens what the flags name, standard input for "-", and reads
+// judgments in Parquet or text (parquetio.ReadAnyJudgments).
+func (e *env) files() settings.Files {
+	return settings.Files{Open: func(path string) (*input.File, error) { return input.Open(path, e.stdin) }, ReadJudgments: parquetio.ReadAnyJudgments}
 }
 
 // files opens what the flags name, the judgments of several -j files
-// merged (parquetio.MergingJudgments).
-func (f *policyFlags) files(e *env) eval.Files {
+// merged (settings.MergingJudgments).
+func (f *policyFlags) files(e *env) settings.Files {
 	return e.judgmentFiles(f.Judgments, f.JudgmentsFormat, f.Grades, f.NumericIDs)
 }
 
 // judgmentFiles opens what the flags name, the judgments of several paths
 // merged, each read in format on the scale grades.
-func (e *env) judgmentFiles(paths []string, format, grades string, numericIDs bool) eval.Files {
+func (e *env) judgmentFiles(paths []string, format, grades string, numericIDs bool) settings.Files {
 	scale, err := judgments.ParseScale(grades)
 	if err != nil {
 		scale = judgments.DefaultScale // the policy refuses the scale before any file is read
 	}
 	f, _ := input.ParseFormat(format)
-	return parquetio.MergingJudgments(e.files(), paths, judgments.Options{Format: f, Scale: scale, NumericIDs: numericIDs})
+	return settings.MergingJudgments(e.files(), paths, judgments.Options{Format: f, Scale: scale, NumericIDs: numericIDs})
 }
 
 // mergedFormat is the judgments format the library reads: the one given
@@ -113,7 +113,7 @@ func (f *policyFlags) announcePreset(e *env, preset []string) {
 }
 
 func (c *evalCmd) Run(e *env) error {
-	req := parquetio.EvalRequest{Settings: c.settings(), Runs: c.Runs, RunFormat: c.RunFormat, StageCutoffs: c.K.ByStage,
+	req := evalcmd.Request{Eval: c.settings(), Runs: c.Runs, RunFormat: c.RunFormat, StageCutoffs: c.K.ByStage,
 		Shard: c.Shard, Digests: c.Format == "json", PerQuery: c.PerQuery, Summary: c.Summary, PerQueryOut: c.PerQueryOut, Force: c.Force}
 	// Judgments stay in memory while runs stream past them: a tighter
 	// collector target keeps peak memory near what is live. While they are

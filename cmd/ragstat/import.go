@@ -6,9 +6,11 @@ import (
 	"strings"
 
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/collect"
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/importcmd"
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/parquetio"
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/settings"
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/systems"
 	"github.com/ragstat/ragstat/corpus"
-	"github.com/ragstat/ragstat/internal/systems"
 	"github.com/ragstat/ragstat/traceimport"
 )
 
@@ -34,9 +36,9 @@ type stageFlags struct {
 	Stage []string `placeholder:"SPAN=NAME" sep:"none" help:"Rename the stage of retrieval spans called SPAN; SPAN=- leaves them out (repeatable)."`
 }
 
-// traceSettings are the flags in traceimport's words.
-func (f *mappingFlags) traceSettings(renames stageFlags) traceimport.Settings {
-	return traceimport.Settings{QueryID: f.QueryID, System: f.System, SystemFrom: f.SystemFrom, ItemID: f.ItemID,
+// traceSettings are the flags as the mapping's settings.
+func (f *mappingFlags) traceSettings(renames stageFlags) settings.Traces {
+	return settings.Traces{QueryID: f.QueryID, System: f.System, SystemFrom: f.SystemFrom, ItemID: f.ItemID,
 		ItemScore: f.ItemScore, Citation: f.CitationPattern, Abstain: f.AbstainPattern, Strict: f.Strict,
 		Stages: renames.Stage, CloseAfter: f.CloseAfter, Convention: f.Convention, Documents: f.Documents}
 }
@@ -51,7 +53,7 @@ func (f mappingFlags) strictInput() bool { return f.Strict }
 func (e *env) traceFormats(f mappingFlags, renames stageFlags, mapped *traceimport.Manifests) func(*corpus.Corpus) ([]systems.TraceReader, error) {
 	return func(c *corpus.Corpus) ([]systems.TraceReader, error) {
 		m, err := f.traceSettings(renames).Mapping(c)
-		return traceimport.Readers(m, e.stderr, mapped, parquetio.Traces), err
+		return settings.Readers(m, e.stderr, mapped, parquetio.Traces), err
 	}
 }
 
@@ -67,7 +69,7 @@ type importCmd struct {
 }
 
 func (c *importCmd) Run(e *env) error {
-	return traceimport.Request{Settings: c.traceSettings(c.stageFlags), Format: c.Format, Files: c.Files, Corpus: c.Corpus,
+	return importcmd.Request{Traces: c.traceSettings(c.stageFlags), Format: c.Format, Files: c.Files, Corpus: c.Corpus,
 		Out: c.Out, Manifest: c.Manifest, Force: c.Force}.Run(e.stdin, e.stdout, e.stderr)
 }
 

@@ -5,9 +5,10 @@ import (
 	"os"
 	"time"
 
-	"github.com/ragstat/ragstat/cmd/ragstat/internal/parquetio"
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/intervenecmd"
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/report"
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/settings"
 	"github.com/ragstat/ragstat/intervene"
-	"github.com/ragstat/ragstat/report"
 	"github.com/ragstat/ragstat/traceimport"
 )
 
@@ -44,7 +45,7 @@ type interveneCmd struct {
 
 func (c *interveneCmd) Run(e *env) error {
 	var mapped traceimport.Manifests
-	job := intervene.Job{Judgments: parquetio.MergedName(c.Judgments), JudgmentsFormat: mergedFormat(c.Judgments, c.JudgmentsFormat), Grades: c.Grades, Topics: c.Topics,
+	job := intervenecmd.Job{Judgments: settings.MergedName(c.Judgments), JudgmentsFormat: mergedFormat(c.Judgments, c.JudgmentsFormat), Grades: c.Grades, Topics: c.Topics,
 		Corpus: c.Corpus, Traces: c.Traces, Tokenizer: c.Tokenizer, MinGrade: c.MinGrade, PassF1: c.PassF1, Queries: c.Queries,
 		Failing: c.Failing, Settings: intervene.Settings{Model: c.Model, Temperature: c.Temperature, Seed: c.Seed, MaxTokens: c.MaxTokens},
 		Citation: c.CitationPattern, Abstain: c.AbstainPattern, KeyEnv: c.APIKeyEnv, NoCache: c.NoCache, WriteBatch: c.WriteBatch,
@@ -52,7 +53,7 @@ func (c *interveneCmd) Run(e *env) error {
 			RateLimit: c.RateLimit, Cache: c.Cache, MaxRetryAfter: c.MaxRetryAfter}}
 	release := ownSignals(os.Interrupt) // it cancels the requests and reports what was done
 	defer release()
-	out, err := job.Run(intervene.World{Files: e.judgmentFiles(c.Judgments, c.JudgmentsFormat, c.Grades, false), Stdin: e.stdin, Stdout: e.stdout, Getenv: os.Getenv,
+	out, err := job.Run(intervenecmd.World{Files: e.judgmentFiles(c.Judgments, c.JudgmentsFormat, c.Grades, false), Stdin: e.stdin, Stdout: e.stdout, Getenv: os.Getenv,
 		Formats: e.traceFormats(c.mappingFlags, stageFlags{}, &mapped), Interrupt: []os.Signal{os.Interrupt}})
 	if err != nil {
 		return err
@@ -61,7 +62,7 @@ func (c *interveneCmd) Run(e *env) error {
 		fmt.Fprintf(e.stderr, "ragstat: %d requests written to %s; send it as a Batch API job, then rerun with --read-batch OUTPUT\n", out.Batch.Len(), c.WriteBatch)
 		return nil
 	}
-	rep := &report.Intervention{Tool: "ragstat", Version: Version, Inputs: report.StagesInputs(out.Sources, &mapped), Result: out.Result, Notes: out.Notes}
+	rep := &report.Intervention{Tool: "ragstat", Version: Version, Inputs: report.StagesInputs(out.Sources.Files, out.Sources.Read(), out.Sources.Traces, &mapped), Result: out.Result, Notes: out.Notes}
 	if err := report.RenderIntervention(e.stdout, c.Format, rep); err != nil {
 		return internal(err)
 	}

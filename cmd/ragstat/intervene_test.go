@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ragstat/ragstat/internal/demo"
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/demo"
 )
 
 func TestInterveneCommand(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/assess"
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/baseline"
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/pool"
-	"github.com/ragstat/ragstat/internal/systems"
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/systems"
 )
 
 // judgingCommands are the pool, baseline and judge (issue: judging) commands, embedded in the command line.

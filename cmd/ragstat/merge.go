@@ -1,8 +1,9 @@
 package main
 
 import (
-	"github.com/ragstat/ragstat/cmd/ragstat/internal/htmlreport"
-	"github.com/ragstat/ragstat/cmd/ragstat/internal/shard"
+	"io"
+
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/mergecmd"
 	"github.com/ragstat/ragstat/compare"
 )
 
@@ -14,8 +15,11 @@ type mergeCmd struct {
 }
 
 func (c *mergeCmd) Run(e *env) error {
-	out := compare.Output{Format: c.Format, CSVComments: c.CSVComments, HTML: htmlreport.Compare}
-	res, err := shard.Merge(c.Parts, e.stdin, shard.Output{Output: out, PerQuery: c.PerQuery, Summary: c.Summary})
+	out := mergecmd.Output{Format: c.Format, CSVComments: c.CSVComments, PerQuery: c.PerQuery, Summary: c.Summary,
+		Compare: func(w io.Writer, r *compare.Result) ([]string, error) {
+			return writeComparison(w, c.Format, c.CSVComments, r)
+		}}
+	res, err := mergecmd.Merge(c.Parts, e.stdin, out)
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"github.com/ragstat/ragstat/report"
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/report"
 	"github.com/ragstat/ragstat/treceval"
 )
 

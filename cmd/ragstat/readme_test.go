@@ -9,7 +9,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
-	"github.com/ragstat/ragstat/internal/demo"
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/demo"
 )
 
 // readmeCode returns the README's code lines (indented four spaces),

@@ -9,10 +9,9 @@ import (
 
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/evalemit"
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/htmlreport"
-	"github.com/ragstat/ragstat/cmd/ragstat/internal/parquetio"
-	"github.com/ragstat/ragstat/cmd/ragstat/internal/shard"
-	"github.com/ragstat/ragstat/report"
-	"github.com/ragstat/ragstat/stages"
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/report"
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/settings"
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/stagescmd"
 	"github.com/ragstat/ragstat/tokenize"
 	"github.com/ragstat/ragstat/traceimport"
 )
@@ -49,16 +48,16 @@ type stagesCmd struct {
 	NuggetAssignments string `placeholder:"FILE" help:"Nuggetizer's answer assignments (JSONL, TREC RAG 2024): the answers' four nugget scores (strict and partial, vital and all) beside fact coverage."`
 }
 
-// request is the flags in the library's words.
-func (c *stagesCmd) request() stages.Request {
-	return stages.Request{Settings: c.settings(), Topics: c.Topics, Corpus: c.Corpus, Tokenizer: c.Tokenizer,
+// request is the flags as the stages evaluation's settings.
+func (c *stagesCmd) request() settings.Stages {
+	return settings.Stages{Eval: c.settings(), Topics: c.Topics, Corpus: c.Corpus, Tokenizer: c.Tokenizer,
 		StageCutoffs: c.K.ByStage, Truncated: c.Truncated, AllowNoMetadata: c.UnknownMetadata == "allow",
 		Analyses: c.Analyses, Target: c.Target, Bins: c.Bins, Shingle: c.Shingle, Jaccard: c.Jaccard, PriceIn: c.PriceIn, PriceOut: c.PriceOut, PassF1: c.PassF1,
 		NuggetAssignments: c.NuggetAssignments}
 }
 
 func (c *stagesCmd) Run(e *env) error {
-	sel, err := shard.Select(c.Shard)
+	sel, err := settings.Select(c.Shard)
 	if err != nil {
 		return err
 	}
@@ -80,10 +79,10 @@ func (c *stagesCmd) Run(e *env) error {
 			endpoint = &evalemit.Endpoint{URL: c.EmitEndpoint, Headers: c.EmitHeader}
 		}
 	}
-	run := parquetio.StagesRun{Emit: format, EmitOut: c.EmitOut, EmitTo: endpoint, Request: c.request(), Traces: c.Traces, Shard: sel.Part(), Format: c.Format, PerQuery: c.PerQuery,
+	run := stagescmd.Run{Emit: format, EmitOut: c.EmitOut, EmitTo: endpoint, Stages: c.request(), Traces: c.Traces, Shard: sel.Part(), Format: c.Format, PerQuery: c.PerQuery,
 		PerQueryOut: c.PerQueryOut, Force: c.Force, FailOnViolation: c.FailOnViolation, Version: Version}
 	run.Keep = sel.Keep()
-	world := parquetio.StagesWorld{Files: c.files(e), Stdin: e.stdin, Stdout: e.stdout, Stderr: e.stderr, Terminal: e.terminal,
+	world := stagescmd.World{Files: c.files(e), Stdin: e.stdin, Stdout: e.stdout, Stderr: e.stderr, Terminal: e.terminal,
 		Now: time.Now, Formats: e.traceFormats(c.mappingFlags, c.stageFlags, &mapped), Mapped: &mapped,
 		Preset: func(preset []string) { c.announcePreset(e, preset) }, Emitted: &emitted}
 	violations, err := run.Run(world, func(r *report.Stages) error {
@@ -121,7 +120,7 @@ type tokensCmd struct {
 }
 
 func (c *tokensCmd) Run(e *env) error {
-	tok, err := tokenize.New(c.Tokenizer)
+	tok, err := settings.Tokenizer(c.Tokenizer)
 	if err != nil {
 		return err
 	}

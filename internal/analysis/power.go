@@ -32,6 +32,10 @@ func Resolve(diffs []float64, alpha, power float64) (Resolution, error) {
 	return ResolveSD(len(diffs), sd, alpha, power)
 }
 
+// TargetPower is the power a gate's resolution is worked out at: compare's
+// gate power and an audit's resolution of a test set alike.
+const TargetPower = 0.8
+
 // ResolveSD is Resolve from the number of queries and the standard
 // deviation of their paired differences.
 func ResolveSD(n int, sd, alpha, power float64) (Resolution, error) {

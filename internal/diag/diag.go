@@ -210,3 +210,14 @@ func Count(n int) string {
 
 // Unwrap exposes the kept problems to errors.Is and errors.As.
 func (l *List) Unwrap() []error { return l.errs }
+
+// Size writes a size in bytes in the largest binary unit that divides it
+// ("64 MiB"), for messages that name a limit.
+func Size(n int64) string {
+	for i := 4; i > 0; i-- {
+		if unit := int64(1) << (10 * i); n%unit == 0 {
+			return fmt.Sprintf("%d %ciB", n/unit, "KMGT"[i-1])
+		}
+	}
+	return fmt.Sprintf("%d bytes", n)
+}

@@ -18,7 +18,6 @@ import (
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/diag"
 )
 
@@ -27,20 +26,28 @@ import (
 // read, whatever the file's Config says (input.File.MaxLine).
 const DocumentLine = 64 << 20
 
-// Lines calls fn with every line of r, the content of f, and its 1-based
-// number. Blank lines are reported as errors, and a line longer than
-// f.MaxLine(0); problems are gathered into a diag.List, and reading stops
+// Source is what Lines reads (an input.File): its line limit, at least
+// floor, and what becomes of a last line torn by a writer that stopped
+// mid-line (an error, or nil once it is reported as a warning).
+type Source interface {
+	MaxLine(floor int) int
+	Torn(line, complete int) error
+}
+
+// Lines calls fn with every line of r, the content of f (named name),
+// and its 1-based number. Blank lines are reported as errors, and a line
+// longer than f.MaxLine(0); problems are gathered into a diag.List, and reading stops
 // once it is full. A last line that ends the input without a newline, opens
 // an object and is not valid JSON was torn by a writer that stopped mid-line: f.Torn says
 // whether it is skipped with a warning or an error.
-func Lines(r io.Reader, f *input.File, fn func(line int, data []byte) error) error {
-	return LinesInto(r, f, 0, func() []byte { return nil }, fn)
+func Lines(r io.Reader, name string, f Source, fn func(line int, data []byte) error) error {
+	return LinesInto(r, name, f, 0, func() []byte { return nil }, fn)
 }
 
 // LinesInto is Lines with lines of at least floor bytes, each read into
 // the slice buf returns (nil for a new one), so that what fn is done with
 // can be read into again.
-func LinesInto(r io.Reader, f *input.File, floor int, buf func() []byte, fn func(line int, data []byte) error) error {
+func LinesInto(r io.Reader, name string, f Source, floor int, buf func() []byte, fn func(line int, data []byte) error) error {
 	br := bufio.NewReaderSize(r, 1<<16)
 	limit := f.MaxLine(floor)
 	var errs diag.List
@@ -50,7 +57,7 @@ func LinesInto(r io.Reader, f *input.File, floor int, buf func() []byte, fn func
 			break
 		}
 		if err == errLong {
-			errs.Add(&diag.Error{File: f.Name, Line: n, Msg: fmt.Sprintf("line longer than %s: not JSON Lines (binary or compressed data?)", input.FormatSize(int64(limit))),
+			errs.Add(&diag.Error{File: name, Line: n, Msg: fmt.Sprintf("line longer than %s: not JSON Lines (binary or compressed data?)", diag.Size(int64(limit))),
 				Hint: "raise the line limit if such lines are meant"})
 			break
 		}
@@ -62,7 +69,7 @@ func LinesInto(r io.Reader, f *input.File, floor int, buf func() []byte, fn func
 		data = bytes.TrimRight(data, "\r\n")
 		switch {
 		case len(bytes.TrimSpace(data)) == 0:
-			errs.Add(&diag.Error{File: f.Name, Line: n, Msg: "blank line", Hint: "JSON Lines holds one object on every line"})
+			errs.Add(&diag.Error{File: name, Line: n, Msg: "blank line", Hint: "JSON Lines holds one object on every line"})
 		case torn:
 			errs.Add(f.Torn(n, n-1))
 		default:
@@ -468,4 +475,25 @@ func isInteger(s string) bool {
 		}
 	}
 	return true
+}
+
+// DecodeResult reads a saved result of kind ("eval", "stages",
+// "compare") from the file name, whose content read returns, into doc,
+// strictly:
+// an unknown field or a value of the wrong type is an error naming the
+// file, and so is a document whose manifest's kind (as kindOf finds it once
+// doc is filled; "" when it has none) is not kind.
+func DecodeResult(name string, read func() ([]byte, error), kind string, doc any, kindOf func() string) error {
+	data, err := read()
+	if err != nil {
+		return err
+	}
+	if err := Decode(data, doc); err != nil {
+		return &diag.Error{File: name, Msg: err.Error(), Hint: "give a file written by ragstat " + kind + " --format json"}
+	}
+	if kindOf() != kind {
+		return &diag.Error{File: name, Msg: fmt.Sprintf("not a ragstat %s result: no %s manifest", kind, kind),
+			Hint: "write it with ragstat " + kind + " --format json"}
+	}
+	return nil
 }

@@ -50,7 +50,7 @@ func TestLines(t *testing.T) {
 			}
 			defer r.Close()
 			n := 0
-			err = LinesInto(r, f, c.floor, func() []byte { return nil }, func(int, []byte) error { n++; return nil })
+			err = LinesInto(r, f.Name, f, c.floor, func() []byte { return nil }, func(int, []byte) error { n++; return nil })
 			got := ""
 			if err != nil {
 				got = err.Error()

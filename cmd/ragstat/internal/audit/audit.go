@@ -10,8 +10,8 @@
 // slice and says what difference of each metric a paired test on them
 // would detect, the gate power compare works out.
 //
-// Run takes what is in memory; a Request reads the files a command line
-// names and gates the report (Rule).
+// Run takes what is in memory; package auditcmd reads the files the
+// command line names and gates the report (Rule).
 package audit
 
 import (
@@ -27,7 +27,6 @@ import (
 	"gonum.org/v1/gonum/stat"
 
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/baseline"
-	"github.com/ragstat/ragstat/compare"
 	"github.com/ragstat/ragstat/corpus"
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/internal/analysis"
@@ -63,7 +62,7 @@ type Options struct {
 	// Level is the confidence level of the resolution, in (0, 1).
 	Level float64
 	// SliceBy lists the topic fields the summary slices by
-	// (compare.SlicesFrom); empty: tag.
+	// (topics.Set.Slices); empty: tag.
 	SliceBy []string
 }
 
@@ -74,7 +73,8 @@ func DefaultOptions() Options {
 	return Options{MaxOverlap: 0.5, Shingle: a.Shingle, Jaccard: a.Jaccard, Level: 0.95}
 }
 
-func (o Options) check() error {
+// Check refuses options out of range, naming the option.
+func (o Options) Check() error {
 	switch {
 	case !(o.MaxOverlap > 0 && o.MaxOverlap <= 1):
 		return &diag.OptionError{Option: "max_overlap", Value: fmt.Sprint(o.MaxOverlap), Msg: "must lie in (0, 1]"}
@@ -185,7 +185,7 @@ type SliceCount struct {
 
 // Resolution is the smallest mean difference of a metric between the base
 // (the first system) and a candidate that a paired t-test detects at the
-// level and power (compare.Resolution), on the whole set and on its
+// level and power (analysis.ResolveSD at analysis.TargetPower, as compare's gate power), on the whole set and on its
 // informative queries.
 type Resolution struct {
 	Metric      string `json:"metric"`
@@ -205,7 +205,7 @@ type Power struct {
 // Run audits the set against the systems (any number; the first is the
 // base of the resolution).
 func Run(set Set, systems []System, opt Options) (*Report, error) {
-	if err := opt.check(); err != nil {
+	if err := opt.Check(); err != nil {
 		return nil, err
 	}
 	if set.Evaluator == nil || set.Topics == nil {
@@ -301,7 +301,7 @@ func newAuditor(set Set, systems []System, opt Options) *auditor {
 
 func (a *auditor) settings() Settings {
 	s := Settings{Cutoff: a.cutoff, MinGrade: a.minGrade, Analysis: baseline.Analysis, MaxOverlap: a.opt.MaxOverlap,
-		Shingle: a.opt.Shingle, Jaccard: a.opt.Jaccard, Level: a.opt.Level, Power: compare.TargetPower, Metrics: []string{}, Systems: []string{}}
+		Shingle: a.opt.Shingle, Jaccard: a.opt.Jaccard, Level: a.opt.Level, Power: analysis.TargetPower, Metrics: []string{}, Systems: []string{}}
 	for _, m := range a.set.Evaluator.Metrics() {
 		s.Metrics = append(s.Metrics, m.Name())
 	}
@@ -647,7 +647,7 @@ func (a *auditor) summary(qs []Query, values [][][]float64) (Summary, error) {
 	if len(by) == 0 {
 		by = []string{"tag"}
 	}
-	sl, err := compare.SlicesFrom(ids, a.set.Topics, by)
+	sl, err := a.set.Topics.Slices(ids, by)
 	if err != nil {
 		return s, &diag.OptionError{Option: "slice_by", Err: err}
 	}
@@ -687,14 +687,14 @@ func (a *auditor) summary(qs []Query, values [][][]float64) (Summary, error) {
 	return s, nil
 }
 
-// power is the resolution of paired differences (compare.Resolution).
+// power is the resolution of paired differences (analysis.ResolveSD at analysis.TargetPower, as compare's gate power).
 func power(diffs []float64, level float64) (Power, error) {
 	p := Power{Queries: len(diffs)}
 	if len(diffs) < 2 {
 		return p, nil
 	}
 	sd := stat.StdDev(diffs, nil)
-	res, err := compare.Resolution(len(diffs), sd, level)
+	res, err := analysis.ResolveSD(len(diffs), sd, 1-level, analysis.TargetPower)
 	if err != nil {
 		return p, err
 	}

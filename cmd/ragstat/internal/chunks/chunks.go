@@ -89,7 +89,7 @@ func readLines(f *input.File, fn func(line int, data []byte) error) error {
 	}
 	defer r.Close()
 	n := 0
-	err = jsonin.Lines(r, f, func(line int, data []byte) error {
+	err = jsonin.Lines(r, f.Name, f, func(line int, data []byte) error {
 		n++
 		return fn(line, data)
 	})

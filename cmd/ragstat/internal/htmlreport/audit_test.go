@@ -6,7 +6,8 @@ import (
 	"testing"
 
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/audit"
-	"github.com/ragstat/ragstat/eval"
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/auditcmd"
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/settings"
 	"github.com/ragstat/ragstat/input"
 )
 
@@ -15,9 +16,9 @@ import (
 // four times, self-contained.
 func TestAudit(t *testing.T) {
 	dir := filepath.Join("..", "audit", "testdata", "flags")
-	req := audit.Request{Settings: eval.Settings{Judgments: filepath.Join(dir, "qrels.txt"), Metrics: []string{"nDCG@3", "RR@3"}},
+	req := auditcmd.Request{Eval: settings.Eval{MinGrade: 1, Judgments: filepath.Join(dir, "qrels.txt"), Metrics: []string{"nDCG@3", "RR@3"}},
 		Topics: filepath.Join(dir, "topics.jsonl"), Corpus: filepath.Join(dir, "corpus.jsonl"), Options: audit.DefaultOptions()}
-	rep, _, err := req.Audit(audit.Sources{Files: eval.Files{Open: func(p string) (*input.File, error) { return input.Open(p, nil) }},
+	rep, _, err := req.Audit(auditcmd.Sources{Files: settings.Files{Open: func(p string) (*input.File, error) { return input.Open(p, nil) }},
 		Systems: []string{"a=" + filepath.Join(dir, "a.run"), filepath.Join(dir, "b.jsonl")}})
 	if err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ package htmlreport
 
 import (
 	"embed"
+	"errors"
 	"fmt"
 	"html/template"
 	"io"
@@ -23,12 +24,11 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/report"
 	"github.com/ragstat/ragstat/compare"
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/idtext"
-	"github.com/ragstat/ragstat/internal/manifest"
-	"github.com/ragstat/ragstat/report"
 )
 
 //go:embed assets
@@ -82,12 +82,12 @@ func gradeClass(p eval.Policy) func(compare.Item) string {
 type page struct {
 	Title    string
 	Head     []string
-	Manifest *manifest.Manifest
+	Manifest *eval.Manifest
 	CSS      template.CSS
 	JS       template.JS
 }
 
-func newPage(title string, head []string, m *manifest.Manifest) (page, error) {
+func newPage(title string, head []string, m *eval.Manifest) (page, error) {
 	css, err := assets.ReadFile("assets/style.css")
 	if err != nil {
 		return page{}, err
@@ -154,24 +154,27 @@ func Saved(w io.Writer, path string, stdin io.Reader) error {
 	if err != nil {
 		return err
 	}
-	kind, err := manifest.KindOf(data)
+	kind, err := report.KindOf(data)
+	if err == nil && kind == "" {
+		err = errors.New("no manifest: not a ragstat JSON result")
+	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", f.Name, err)
 	}
 	switch kind {
-	case manifest.KindEval:
+	case eval.KindEval:
 		saved, err := report.Read(f)
 		if err != nil {
 			return err
 		}
 		return Eval(w, saved)
-	case manifest.KindCompare:
+	case eval.KindCompare:
 		r, err := compare.Read(f)
 		if err != nil {
 			return err
 		}
 		return Compare(w, r)
-	case manifest.KindStages:
+	case eval.KindStages:
 		saved, err := report.ReadStages(f)
 		if err != nil {
 			return err

@@ -7,12 +7,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/demo"
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/report"
 	"github.com/ragstat/ragstat/compare"
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
-	"github.com/ragstat/ragstat/internal/demo"
-	"github.com/ragstat/ragstat/internal/manifest"
-	"github.com/ragstat/ragstat/report"
 	"github.com/ragstat/ragstat/stats"
 )
 
@@ -41,7 +40,7 @@ func TestCompare(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.Manifest = &manifest.Manifest{Kind: manifest.KindCompare, Judgments: &manifest.File{Role: "judgments", Path: "q.txt", SHA256: "abc"}}
+	r.Manifest = &eval.Manifest{Kind: eval.KindCompare, Judgments: &eval.FileRecord{Role: "judgments", Path: "q.txt", SHA256: "abc"}}
 	r.Notes = append(r.Notes, "a note said once")
 	var b bytes.Buffer
 	if err := Compare(&b, r); err != nil {

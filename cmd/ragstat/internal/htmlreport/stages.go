@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ragstat/ragstat/report"
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/report"
 	"github.com/ragstat/ragstat/stages"
 )
 

@@ -6,10 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/demo"
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/report"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/analysis"
-	"github.com/ragstat/ragstat/internal/demo"
-	"github.com/ragstat/ragstat/report"
 	"github.com/ragstat/ragstat/stages"
 	"github.com/ragstat/ragstat/tokenize"
 )

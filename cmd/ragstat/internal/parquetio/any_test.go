@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ragstat/ragstat/eval"
+	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/metric"
 	"github.com/ragstat/ragstat/runs"
@@ -41,9 +42,10 @@ func TestAnyFormat(t *testing.T) {
 	}
 }
 
-// Files opens "-" as stdin and reads judgments in either kind of file.
-func TestFiles(t *testing.T) {
-	files := Files(strings.NewReader("q1 0 a 1\n"))
+// ReadAnyJudgments reads judgments in either kind of file, standard input
+// included.
+func TestReadAnyJudgments(t *testing.T) {
+	stdin := strings.NewReader("q1 0 a 1\n")
 	for _, tt := range []struct {
 		path   string
 		format judgments.Format
@@ -52,11 +54,11 @@ func TestFiles(t *testing.T) {
 		{"testdata/qrels.txt", "trec"},
 		{"testdata/hyparquet-qrels.parquet", Format},
 	} {
-		f, err := files.Open(tt.path)
+		f, err := input.Open(tt.path, stdin)
 		if err != nil {
 			t.Fatal(err)
 		}
-		qrels, err := files.ReadJudgments(f, judgments.Options{})
+		qrels, err := ReadAnyJudgments(f, judgments.Options{})
 		f.Close()
 		if err != nil {
 			t.Errorf("%s: %v", tt.path, err)

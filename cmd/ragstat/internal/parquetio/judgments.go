@@ -1,13 +1,8 @@
 package parquetio
 
 import (
-	"bytes"
-	"io"
-	"strings"
-
 	"github.com/parquet-go/parquet-go"
 
-	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/diag"
 	"github.com/ragstat/ragstat/judgments"
@@ -60,55 +55,4 @@ func ReadAnyJudgments(f *input.File, opt judgments.Options) (*judgments.Set, err
 		return ReadJudgments(f, opt.Scale)
 	}
 	return judgments.Read(f, opt)
-}
-
-// Files reaches files as a command line names them: by path, "-" for
-// stdin (input.Open), the judgments in Parquet or text (ReadAnyJudgments).
-func Files(stdin io.Reader) eval.Files {
-	return eval.Files{Open: func(path string) (*input.File, error) { return input.Open(path, stdin) }, ReadJudgments: ReadAnyJudgments}
-}
-
-// MergedName is the name under which MergingJudgments opens the judgments
-// of several files merged: the paths joined by " + ".
-func MergedName(paths []string) string { return strings.Join(paths, " + ") }
-
-// MergingJudgments is files where MergedName(paths), for two paths or
-// more, opens the judgments of every path, each read with opt
-// (ReadAnyJudgments) and merged (judgments.Merge: a pair graded
-// differently in two files is an error naming both), as one JSON Lines
-// file of that name. Other names open as files opens them.
-func MergingJudgments(files eval.Files, paths []string, opt judgments.Options) eval.Files {
-	if len(paths) < 2 {
-		return files
-	}
-	name, open := MergedName(paths), files.Open
-	files.Open = func(path string) (*input.File, error) {
-		if path != name {
-			return open(path)
-		}
-		sets := make([]*judgments.Set, len(paths))
-		for i, p := range paths {
-			f, err := open(p)
-			if err != nil {
-				return nil, err
-			}
-			sets[i], err = ReadAnyJudgments(f, opt)
-			f.Close()
-			if err != nil {
-				return nil, err
-			}
-		}
-		merged, err := judgments.Merge(sets, opt.Scale, nil)
-		if err != nil {
-			return nil, err
-		}
-		var b bytes.Buffer
-		for _, id := range merged.IDs() {
-			if err := judgments.WriteJSONL(&b, merged.Judgments(id)); err != nil {
-				return nil, err
-			}
-		}
-		return input.FromReader(name, &b)
-	}
-	return files
 }

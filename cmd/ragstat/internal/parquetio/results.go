@@ -3,35 +3,22 @@ package parquetio
 import (
 	"fmt"
 	"io"
-	"path/filepath"
-	"strings"
 
 	"github.com/parquet-go/parquet-go"
-
-	"github.com/ragstat/ragstat/report"
+	"github.com/ragstat/ragstat/eval"
 )
 
-// WritePerQuery writes the per-query rows of every run of r for a file
-// named path: Parquet (WriteEval) when it ends in .parquet, JSON Lines
-// otherwise.
-func WritePerQuery(w io.Writer, path string, r *report.Eval) error {
-	if strings.EqualFold(filepath.Ext(path), ".parquet") {
-		return WriteEval(w, r)
-	}
-	return report.Render(w, "jsonl", r)
-}
-
-// WriteEval writes one row per query of every run of r: run, query,
+// WriteEval writes one row per query of every result: run, query,
 // missing_from_run, unjudged, folded, and one double column per metric
 // (named as ragstat names it, e.g. "nDCG@10"; under --unjudged bounds the
 // low end, with the high end in "nDCG@10_high"). Parquet orders the columns
 // by name.
-func WriteEval(w io.Writer, r *report.Eval) error {
-	if len(r.Results) == 0 {
+func WriteEval(w io.Writer, results []*eval.Result) error {
+	if len(results) == 0 {
 		return fmt.Errorf("no results to write")
 	}
-	ms := r.Results[0].Metrics
-	bounds := r.Results[0].MeanHigh != nil
+	ms := results[0].Metrics
+	bounds := results[0].MeanHigh != nil
 	group := parquet.Group{
 		"run":              parquet.String(),
 		"query":            parquet.String(),
@@ -54,7 +41,7 @@ func WriteEval(w io.Writer, r *report.Eval) error {
 		column[f.Name()] = i
 	}
 	pw := parquet.NewWriter(w, schema)
-	for _, res := range r.Results {
+	for _, res := range results {
 		rows := make([]parquet.Row, 0, len(res.Rows))
 		for _, q := range res.Rows {
 			row := make(parquet.Row, len(group))

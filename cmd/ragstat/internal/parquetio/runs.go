@@ -25,8 +25,6 @@ import (
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/diag"
-	"github.com/ragstat/ragstat/internal/systems"
-	"github.com/ragstat/ragstat/report"
 	"github.com/ragstat/ragstat/runs"
 )
 
@@ -187,34 +185,4 @@ func Evaluate(ev *eval.Evaluator, name string, f *input.File, opt runs.Options) 
 		return nil, err
 	}
 	return ev.RunLists(name, f.Name, Format, lists, opt)
-}
-
-// EvaluateRuns scores every run of sys with ev (Evaluate) into rep: the
-// results, the record of the judgments file and of each run, and the
-// notes on the evaluation. With digests, each record has its file's
-// SHA-256, computed as the run is read.
-func EvaluateRuns(rep *report.Eval, ev *eval.Evaluation, sys []*systems.Input, opt runs.Options, digests bool) error {
-	rep.Policy = ev.Policy()
-	rep.Inputs = append(rep.Inputs, report.Input{Role: "judgments", Path: ev.File.Name, Format: string(ev.Judgments().Format)})
-	files := append([]*input.File{ev.File}, systems.Files(sys)...)
-	for _, in := range sys {
-		if digests {
-			in.File.KeepSHA256()
-		}
-	}
-	for _, in := range sys {
-		res, err := Evaluate(ev.Evaluator, in.System(), in.File, opt)
-		if err != nil {
-			return err
-		}
-		rep.Results = append(rep.Results, res)
-		rep.Inputs = append(rep.Inputs, report.Input{Role: "run", Path: in.File.Name, Format: res.Format})
-	}
-	if digests {
-		if err := report.Digests(rep.Inputs, files); err != nil {
-			return err
-		}
-	}
-	rep.Notes = report.Notes(ev.FoldedJudgments, ev.Policy(), ev.Preset, rep.Results)
-	return nil
 }

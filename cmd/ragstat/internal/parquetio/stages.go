@@ -4,12 +4,9 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"path/filepath"
-	"strings"
 
 	"github.com/parquet-go/parquet-go"
 
-	"github.com/ragstat/ragstat/report"
 	"github.com/ragstat/ragstat/stages"
 )
 
@@ -102,40 +99,3 @@ func (s *StagesWriter) Write(r *stages.QueryRecord) error {
 
 // Close writes what is buffered and the file's footer.
 func (s *StagesWriter) Close() error { return s.pw.Close() }
-
-// EvaluateStages is stages.Evaluate writing each trace's record to w as it
-// is evaluated (after handing it to opt.PerQuery, when set): Parquet (StagesWriter) when path ends in .parquet, JSON
-// Lines (report.StagesRecords) otherwise.
-func EvaluateStages(w io.Writer, path string, in stages.Input, traces stages.Traces, opt stages.Options) (*stages.Result, error) {
-	if !strings.EqualFold(filepath.Ext(path), ".parquet") {
-		opt.PerQuery = also(opt.PerQuery, report.StagesRecords(w))
-		return stages.Evaluate(in, traces, opt)
-	}
-	names := make([]string, len(opt.Metrics))
-	for i, m := range opt.Metrics {
-		names[i] = m.Name()
-	}
-	pw, err := NewStagesWriter(w, names)
-	if err != nil {
-		return nil, err
-	}
-	opt.PerQuery = also(opt.PerQuery, pw.Write)
-	res, err := stages.Evaluate(in, traces, opt)
-	if err != nil {
-		return nil, err
-	}
-	return res, pw.Close()
-}
-
-// also calls first, when not nil, then then.
-func also(first, then func(*stages.QueryRecord) error) func(*stages.QueryRecord) error {
-	if first == nil {
-		return then
-	}
-	return func(r *stages.QueryRecord) error {
-		if err := first(r); err != nil {
-			return err
-		}
-		return then(r)
-	}
-}

@@ -6,9 +6,9 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/systems"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/diag"
-	"github.com/ragstat/ragstat/internal/systems"
 	"github.com/ragstat/ragstat/trace"
 )
 

@@ -6,10 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/systems"
 	"github.com/ragstat/ragstat/corpus"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/schematest"
-	"github.com/ragstat/ragstat/internal/systems"
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/topics"
 )

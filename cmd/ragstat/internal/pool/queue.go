@@ -51,7 +51,7 @@ func ReadQueue(f *input.File) ([]Entry, error) {
 	var out []Entry
 	pairs := map[key]int{}
 	orders := map[int]int{}
-	err = jsonin.Lines(r, f, func(line int, data []byte) error {
+	err = jsonin.Lines(r, f.Name, f, func(line int, data []byte) error {
 		bad := func(q, item, msg, hint string) error {
 			return &diag.Error{File: f.Name, Line: line, Query: q, Item: item, Msg: msg, Hint: hint}
 		}

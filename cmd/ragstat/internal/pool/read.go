@@ -6,9 +6,9 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/systems"
 	"github.com/ragstat/ragstat/corpus"
 	"github.com/ragstat/ragstat/internal/diag"
-	"github.com/ragstat/ragstat/internal/systems"
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/runs"
 	"github.com/ragstat/ragstat/topics"

@@ -3,11 +3,11 @@ package pool
 import (
 	"io"
 
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/systems"
 	"github.com/ragstat/ragstat/corpus"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/diag"
 	"github.com/ragstat/ragstat/internal/outfile"
-	"github.com/ragstat/ragstat/internal/systems"
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/runs"
 	"github.com/ragstat/ragstat/topics"

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/systems"
 	"github.com/ragstat/ragstat/internal/diag"
 	"github.com/ragstat/ragstat/internal/sharedtest"
-	"github.com/ragstat/ragstat/internal/systems"
 )
 
 // TestRequest: Run claims the queue's file before reading, writes the

@@ -1,0 +1,106 @@
+package demo_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"testing"
+
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/demo"
+	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/intervene"
+)
+
+// The offline path: write the requests as a Batch API input file, answer
+// it as the provider would, read the output back: the verdicts are those
+// of the live run.
+func TestBatchRoundTrip(t *testing.T) {
+	var batch intervene.Batch
+	opt, traces := options(t, &batch)
+	res, err := intervene.Run(context.Background(), traces, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Verdicts[intervene.NotRun] != len(res.Cases) || batch.Len() != 2*len(res.Cases) {
+		t.Fatalf("batched run: %v, %d requests", res.Verdicts, batch.Len())
+	}
+	var in bytes.Buffer
+	if _, err := batch.WriteTo(&in); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	sc := bufio.NewScanner(&in)
+	sc.Buffer(nil, 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		var line struct {
+			CustomID string            `json:"custom_id"`
+			Method   string            `json:"method"`
+			URL      string            `json:"url"`
+			Body     intervene.Request `json:"body"`
+		}
+		d := json.NewDecoder(bytes.NewReader(sc.Bytes()))
+		d.DisallowUnknownFields()
+		if err := d.Decode(&line); err != nil {
+			t.Fatalf("batch line %d: %v", n, err)
+		}
+		if line.Method != "POST" || line.URL != "/v1/chat/completions" || line.CustomID == "" || line.Body.Model != "reader-1" {
+			t.Errorf("batch line %d: %s", n, sc.Bytes())
+		}
+		answer, _ := demo.Reader{}.Generate(context.Background(), line.CustomID, line.Body)
+		fmt.Fprintf(&out, `{"id":"batch_req_%d","custom_id":%q,"response":{"status_code":200,"request_id":"req_%d","body":{"id":"chatcmpl-%d","object":"chat.completion","model":"reader-1","choices":[{"index":0,"message":{"role":"assistant","content":%q},"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}},"error":null}`+"\n",
+			n, line.CustomID, n, n, answer.Text)
+	}
+	answers, err := intervene.ReadBatch(input.FromBytes("output.jsonl", out.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt.Generator = answers
+	offline, err := intervene.Run(context.Background(), traces, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	live, err := intervene.Run(context.Background(), traces, withGenerator(opt, demo.Reader{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !maps.Equal(verdicts(offline), verdicts(live)) || mustJSON(t, offline) != mustJSON(t, live) {
+		t.Errorf("offline %v, live %v", verdicts(offline), verdicts(live))
+	}
+}
+
+func withGenerator(opt intervene.Options, g intervene.Generator) intervene.Options {
+	opt.Generator = g
+	return opt
+}
+
+func TestReadBatchErrors(t *testing.T) {
+	for _, tc := range []struct{ name, data, want string }{
+		{"not json", "nope\n", "output.jsonl:1: not a Batch API output line"},
+		{"no custom id", `{"response":{"status_code":200,"body":{"choices":[]}}}` + "\n", `output.jsonl:1: missing "custom_id"`},
+		{"twice", `{"custom_id":"a","error":{"code":"x","message":"y"}}` + "\n" + `{"custom_id":"a","error":{"code":"x","message":"y"}}` + "\n", "output.jsonl:2: custom_id a appears twice"},
+		{"neither", `{"custom_id":"a"}` + "\n", `neither "response" nor "error"`},
+		{"no choices", `{"custom_id":"a","response":{"status_code":200,"body":{"choices":[]}}}` + "\n", "no choices"},
+		{"key twice", `{"custom_id":"a","custom_id":"b","error":{"code":"x","message":"y"}}` + "\n", `output.jsonl:1: key "custom_id" given twice in one object`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := intervene.ReadBatch(input.FromBytes("output.jsonl", []byte(tc.data)))
+			if err == nil || !bytes.Contains([]byte(err.Error()), []byte(tc.want)) {
+				t.Errorf("error %v, want %q", err, tc.want)
+			}
+		})
+	}
+	// A failed request is reported when its answer is asked for.
+	b, err := intervene.ReadBatch(input.FromBytes("output.jsonl", []byte(`{"custom_id":"a","error":{"code":"rate_limit","message":"later"}}`+"\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Generate(context.Background(), "a", intervene.Request{}); err == nil || err.Error() != "the batch failed request a: rate_limit: later" {
+		t.Errorf("failed request: %v", err)
+	}
+	if _, err := b.Generate(context.Background(), "b", intervene.Request{}); err == nil {
+		t.Error("a request the batch lacks is answered")
+	}
+}

@@ -1,0 +1,41 @@
+package report
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/systems"
+	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/judgments"
+	"github.com/ragstat/ragstat/traceimport"
+)
+
+func TestStagesInputs(t *testing.T) {
+	file := func(name string) *input.File { return input.FromBytes(name, nil) }
+	for _, tt := range []struct {
+		name   string
+		files  []*input.File
+		format judgments.Format
+		traces []*systems.Input
+		want   string
+	}{
+		{"judgments and topics", []*input.File{file("q"), file("t")}, judgments.TREC, nil, "judgments q trec|topics t jsonl"},
+		{"with corpus and traces", []*input.File{file("q"), file("t"), file("c")}, judgments.TREC,
+			[]*systems.Input{{File: file("x"), Format: "jsonl"}, {File: file("y"), Format: "otlp"}},
+			"judgments q trec|topics t jsonl|corpus c jsonl|traces x jsonl|traces y otlp"},
+		{"judgments unread", []*input.File{file("q")}, "", nil, "judgments q jsonl"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, in := range StagesInputs(tt.files, tt.format, tt.traces, &traceimport.Manifests{}) {
+				got = append(got, in.Role+" "+in.Path+" "+in.Format)
+				if in.Mapping != nil {
+					t.Errorf("%s: a mapping, none kept", in.Path)
+				}
+			}
+			if strings.Join(got, "|") != tt.want {
+				t.Errorf("got %q, want %q", strings.Join(got, "|"), tt.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,231 @@
+// Package settings turns the command line's words into the library's
+// typed values: the evaluation policy and metrics, per-stage cutoffs,
+// the mapping of foreign traces, the tokenizer. Each setting has one path
+// from its flag to its use, with one type; errors about a setting are
+// diag.OptionErrors naming it as an option ("min_grade"), which the
+// command line names as its flag (--min-grade).
+package settings
+
+import (
+	"cmp"
+	"fmt"
+
+	"github.com/ragstat/ragstat/eval"
+	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/diag"
+	"github.com/ragstat/ragstat/judgments"
+	"github.com/ragstat/ragstat/metric"
+	"github.com/ragstat/ragstat/runs"
+)
+
+// Eval describes an evaluation as the command line gives it: the files by
+// path, the threshold as a number, every other policy choice by name (""
+// keeps the strict default, or what Like set), the metrics by name. Open
+// reads the files and builds the Evaluator; its errors about a setting are
+// diag.OptionErrors naming the setting as an Option (the JSON name:
+// "unjudged", "doc_map").
+type Eval struct {
+	Judgments       string // the judgments (qrels) file
+	JudgmentsFormat string // "", auto, trec, jsonl or json (Parquet needs Files.ReadJudgments)
+	// Metrics are the metric names (metric.ParseAllLike); none: R@k, RR@k
+	// and nDCG@k at Cutoff (10 when 0).
+	Metrics []string
+	Cutoff  int
+	Like    string // a tool whose behaviour every policy takes first (Policy.SetLike)
+	// MinGrade is the threshold, always given (the flag's default is 1);
+	// Grades ("MIN..MAX") is the scale, "" keeping the default.
+	MinGrade                                             int
+	Grades                                               string
+	Gain, Unjudged, Unanswerable, Queries, JudgedDivisor string
+	Unit, Order                                          string
+	Subtopics                                            string // subtopic judgments (TREC diversity qrels), for alpha-nDCG and ERR-IA
+	// DocMap (an item-to-document map file) or DocIDPattern (a regular
+	// expression whose first group is the document) give the doc unit its
+	// documents.
+	DocMap, DocIDPattern string
+	NumericIDs           bool // JSON ids written as integers are accepted
+}
+
+// Policy is the strict default, then what Like sets (listed, one "name
+// value (why)" each, for the output's notes), then every choice given,
+// checked with Validate.
+func (s Eval) Policy() (eval.Policy, []string, error) {
+	p := eval.DefaultPolicy()
+	var preset []string
+	var err error
+	if s.Like != "" {
+		if preset, err = p.SetLike(s.Like); err != nil {
+			return p, nil, err
+		}
+	}
+	if err := set(&p.Scale, s.Grades, judgments.ParseScale); err != nil {
+		return p, nil, err
+	}
+	p.MinGrade = s.MinGrade
+	for _, err := range []error{
+		set(&p.Unit, s.Unit, eval.ParseUnit),
+		set(&p.Order, s.Order, func(v string) (runs.Order, error) {
+			o, err := runs.ParseOrder(v)
+			if err != nil {
+				return o, &diag.OptionError{Scope: "policy", Option: "order", Value: v, Msg: "is not score or rank"}
+			}
+			return o, nil
+		}),
+		set(&p.Gain, s.Gain, metric.ParseGain),
+		set(&p.Unjudged, s.Unjudged, eval.ParseUnjudged),
+		set(&p.Unanswerable, s.Unanswerable, eval.ParseUnanswerable),
+		set(&p.Queries, s.Queries, eval.ParseQuerySet),
+		set(&p.JudgedDivisor, s.JudgedDivisor, eval.ParseJudgedDivisor),
+	} {
+		if err != nil {
+			return p, nil, err
+		}
+	}
+	return p, preset, p.Validate()
+}
+
+// set parses a setting given into *dst; "" keeps *dst.
+func set[T any](dst *T, s string, parse func(string) (T, error)) error {
+	if s == "" {
+		return nil
+	}
+	v, err := parse(s)
+	if err == nil {
+		*dst = v
+	}
+	return err
+}
+
+// MetricList parses the metrics named, under p's meaning of shared names;
+// none named: defaults, each at Cutoff (10 when 0).
+func (s Eval) MetricList(p eval.Policy) ([]metric.Metric, error) {
+	names := s.Metrics
+	if len(names) == 0 {
+		k := cmp.Or(s.Cutoff, 10)
+		names = []string{fmt.Sprintf("R@%d", k), fmt.Sprintf("RR@%d", k), fmt.Sprintf("nDCG@%d", k)}
+	}
+	return metric.ParseAllLike(names, p.Like)
+}
+
+// Files is how Open reaches the files settings name.
+type Files struct {
+	// Open opens a path; it is required (a command line passes input.Open
+	// with its standard input).
+	Open func(path string) (*input.File, error)
+	// ReadJudgments reads the judgments file; nil means judgments.Read,
+	// the text formats (parquetio.ReadAnyJudgments adds Parquet).
+	ReadJudgments func(*input.File, judgments.Options) (*judgments.Set, error)
+	// Keep, when not nil, is called with the judgments as read and returns
+	// the queries to evaluate; the others are left out of the judgments and
+	// passed over in every run (one shard of an evaluation split by query).
+	Keep func(*judgments.Set) func(query string) bool
+	// Digest computes the judgments file's SHA-256 as it is read
+	// (input.File.KeepSHA256), for a manifest.
+	Digest bool
+}
+
+// An Evaluation is what Open built.
+type Evaluation struct {
+	*eval.Evaluator
+	File   *input.File // the judgments file, for its name and digest; Close closes it
+	Preset []string    // what Like set, one "name value (why)" each
+}
+
+// Open builds the policy and metrics, reads the judgments, the document
+// map and the subtopics, and prepares the Evaluator. On error every file
+// it opened is closed.
+func (s Eval) Open(files Files) (_ *Evaluation, err error) {
+	p, preset, err := s.Policy()
+	if err != nil {
+		return nil, err
+	}
+	ms, err := s.MetricList(p)
+	if err != nil {
+		return nil, err
+	}
+	jf, err := files.Open(s.Judgments)
+	if err != nil {
+		return nil, err
+	}
+	if files.Digest {
+		jf.KeepSHA256()
+	}
+	defer func() {
+		if err != nil {
+			jf.Close()
+		}
+	}()
+	format, _ := input.ParseFormat(s.JudgmentsFormat)
+	read := files.ReadJudgments
+	if read == nil {
+		read = judgments.Read
+	}
+	qrels, err := read(jf, judgments.Options{Format: format, Scale: p.Scale, NumericIDs: s.NumericIDs})
+	if err != nil {
+		return nil, err
+	}
+	var keep func(string) bool
+	if files.Keep != nil {
+		keep = files.Keep(qrels)
+		qrels = qrels.Subset(keep)
+	}
+	docOf, err := s.docOf(p.Unit, files.Open)
+	if err != nil {
+		return nil, err
+	}
+	ev, err := eval.New(qrels, p, ms, docOf)
+	if err != nil {
+		return nil, err
+	}
+	if s.Subtopics != "" {
+		if err := readSubtopics(ev, s.Subtopics, files.Open); err != nil {
+			return nil, err
+		}
+	}
+	ev.Restrict(keep)
+	return &Evaluation{Evaluator: ev, File: jf, Preset: preset}, nil
+}
+
+// docOf is the document of each item under the doc unit: from the pattern
+// or the map, exactly one of which the doc unit needs (and no other unit
+// takes).
+func (s Eval) docOf(unit eval.Unit, open func(string) (*input.File, error)) (func(string) string, error) {
+	switch {
+	case unit != eval.UnitDoc:
+		if s.DocMap != "" || s.DocIDPattern != "" {
+			return nil, &diag.OptionError{Scope: "policy", Option: "doc_map", Msg: "and {doc_id_pattern} apply to {unit} doc only"}
+		}
+		return nil, nil
+	case s.DocMap != "" && s.DocIDPattern != "":
+		return nil, &diag.OptionError{Scope: "policy", Msg: "give {doc_map} or {doc_id_pattern}, not both"}
+	case s.DocIDPattern != "":
+		docOf, err := eval.DocPattern(s.DocIDPattern)
+		if err != nil {
+			return nil, &diag.OptionError{Scope: "policy", Option: "doc_id_pattern", Err: err}
+		}
+		return docOf, nil
+	case s.DocMap != "":
+		mf, err := open(s.DocMap)
+		if err != nil {
+			return nil, err
+		}
+		defer mf.Close()
+		return eval.ReadDocMap(mf)
+	}
+	return nil, &diag.OptionError{Scope: "policy", Option: "unit", Value: string(eval.UnitDoc), Msg: "needs {doc_map} FILE or {doc_id_pattern} REGEX"}
+}
+
+// readSubtopics reads the subtopic judgments at path for the diversity
+// metrics of e.
+func readSubtopics(e *eval.Evaluator, path string, open func(string) (*input.File, error)) error {
+	sf, err := open(path)
+	if err != nil {
+		return err
+	}
+	defer sf.Close()
+	st, err := judgments.ReadSubtopics(sf, e.Policy().Scale)
+	if err != nil {
+		return err
+	}
+	return e.UseSubtopics(st)
+}

@@ -1,0 +1,84 @@
+package settings
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/systems"
+	"github.com/ragstat/ragstat/corpus"
+	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/diag"
+	"github.com/ragstat/ragstat/judgments"
+	"github.com/ragstat/ragstat/stages"
+	"github.com/ragstat/ragstat/trace"
+)
+
+// Sources are the files of a stages evaluation, open: the judgments,
+// topics and corpus read, and the trace files to be streamed.
+type Sources struct {
+	stages.Input
+	// Files are the judgments, topics and (when named) corpus files, in
+	// that order; Traces are the trace files.
+	Files  []*input.File
+	Traces []*systems.Input
+}
+
+// Open reads the judgments (on the scale r.Grades, MIN..MAX; "": the
+// default), the topics and the corpus the request names, then opens the
+// trace files at paths ("-": stdin) in the formats formats gives for the
+// corpus read. A trace file is named by its path alone: the systems' names
+// are in the traces. A malformed scale is a diag.OptionError on "grades".
+// On error the files opened are closed.
+func (r Stages) Open(files Files, paths []string, stdin io.Reader,
+	formats func(*corpus.Corpus) ([]systems.TraceReader, error)) (s *Sources, err error) {
+	s = &Sources{}
+	defer func() {
+		if err != nil {
+			s.Close()
+		}
+	}()
+	scale := judgments.DefaultScale
+	if r.Grades != "" {
+		if scale, err = judgments.ParseScale(r.Grades); err != nil {
+			return s, &diag.OptionError{Option: "grades", Err: err}
+		}
+	}
+	if s.Input, s.Files, err = r.Read(scale, files); err != nil {
+		return s, err
+	}
+	readers, err := formats(s.Corpus)
+	if err != nil {
+		return s, err
+	}
+	s.Traces, err = systems.Open(paths, stdin, systems.Options{Accept: []systems.Kind{systems.Traces}, Traces: readers})
+	for _, in := range s.Traces {
+		if in.Name != "" && err == nil {
+			err = fmt.Errorf("%s: stages reads the systems' names from the traces; give the path alone", in.Path)
+		}
+	}
+	return s, err
+}
+
+// Scan streams every trace of every trace file (systems.Scan).
+func (s *Sources) Scan(fn func(*trace.Trace) error) error { return systems.Scan(s.Traces, fn) }
+
+// All are every file open: Files, then the trace files.
+func (s *Sources) All() []*input.File {
+	return append(append([]*input.File(nil), s.Files...), systems.Files(s.Traces)...)
+}
+
+// Read is the format of the judgments as read, "" when they were not.
+func (s *Sources) Read() judgments.Format {
+	if s.Judgments == nil && s.Spilled == nil {
+		return ""
+	}
+	return s.JudgmentsFormat()
+}
+
+// Close closes every file (removing the copies of standard input) and
+// removes the spill file, if any.
+func (s *Sources) Close() {
+	s.Input.Close()
+	input.CloseAll(s.Files)
+	systems.Close(s.Traces)
+}
