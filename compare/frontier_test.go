@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/ragstat/ragstat/internal/analysis"
-	"github.com/ragstat/ragstat/stages"
 )
 
 func TestQualityMetric(t *testing.T) {
@@ -30,7 +29,7 @@ func TestQualityMetric(t *testing.T) {
 }
 
 func TestFrontier(t *testing.T) {
-	cost := func(c float64) *stages.CostReport { return &stages.CostReport{PerQuery: c, Queries: 2} }
+	cost := func(c float64) *Cost { return &Cost{PerQuery: c, Queries: 2} }
 	loss := &Loss{}
 	r := &Result{Metrics: []string{"context/R@10"}, Queries: []string{"q1", "q2"}, Values: map[string]map[string][]float64{
 		"cheap": {"context/R@10": {0.4, 0.6}},

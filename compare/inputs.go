@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/ragstat/ragstat/eval"
+	"github.com/ragstat/ragstat/internal/diag"
 	"github.com/ragstat/ragstat/metric"
-	"github.com/ragstat/ragstat/stages"
 )
 
 // Side is one system as a comparison reads it, before the systems are
@@ -16,30 +16,54 @@ import (
 // query.
 type Side struct {
 	Name     string
-	Manifest *eval.Manifest // what its values were computed from
+	Manifest *eval.Manifest // what its values were computed from; nil when built in memory
 	Metrics  []string
 	Queries  []string
 	Values   [][]float64
 	Rankings map[string]Ranking // by query; nil when unknown (a saved result)
-	Config   json.RawMessage    // traces: the pipeline configuration
-	Loss     *Loss              // traces: where evidence stopped
-	// Cost prices a traced system's queries (nil: not priced); Latencies
-	// are its traces' end-to-end latencies, in milliseconds, one a trace
-	// that records any.
-	Cost      *stages.CostReport
-	Latencies []float64
-	// LeftOut says which traced queries have no values and why (traces:
-	// an unanswerable query has no ranked-list metric).
-	LeftOut []string
+	// Traced systems only: Config is the pipeline configuration first seen
+	// (at ConfigAt), Loss where evidence stopped, Cost the price of a query
+	// (nil: not priced), Latencies the traces' end-to-end latencies in
+	// milliseconds (one a trace that records any), Unanswerable the traced
+	// queries left out (no ranked-list metric applies), and Facts how many
+	// of the last metrics are stages' required-fact coverage.
+	Config       json.RawMessage
+	ConfigAt     Place
+	Loss         *Loss
+	Cost         *Cost
+	Latencies    []float64
+	Unanswerable []string
+	Facts        int
+	// Traced systems, in one shard of a split by query: First is where
+	// the system's first trace was read, Stages its stages' names, Order
+	// the statuses of its losses in pipeline order (stages.Statuses).
+	First  Place
+	Stages []string
+	Order  []string
+	// Input is the input the side comes from, counting from 0 (a trace
+	// file gives a side per system).
+	Input int
 	// Positions gives, in one shard of a split by query, each query's
 	// place in the order one run over every query reads them; nil
 	// otherwise.
 	Positions []int
-	// Traces is, in one shard, on the first side of a trace file: the
-	// file's partial stages result, from which Merge makes every side of
-	// the file.
-	Traces *PartialTraces
 }
+
+// Cost is what a traced system's queries cost: the mean per query, over
+// Queries queries.
+type Cost struct {
+	PerQuery float64
+	Queries  int
+}
+
+// Place is where a trace was read.
+type Place struct {
+	File string `json:"file"`
+	Line int    `json:"line"`
+}
+
+// Before reports whether p comes before o: by file, then line.
+func (p Place) Before(o Place) bool { return p.File < o.File || p.File == o.File && p.Line < o.Line }
 
 // FromResult takes the per-query values of one evaluated run. A result
 // under the unjudged policy bounds has two values a query and cannot be compared.
@@ -77,66 +101,11 @@ func averaged(m metric.Metric) error {
 	return nil
 }
 
-// FromStages lays a traced system's per-stage rows out as one side whose
-// metrics are "stage/metric", plus "stage/facts" (required-fact coverage)
-// when every query has facts; name, when given, renames the system.
-func FromStages(sys *stages.System, name string) *Side {
-	s := &Side{Name: sys.Name, Loss: &Loss{System: sys.Name, Evidence: sys.Loss.Steps, Facts: sys.FactLoss.Steps}}
-	if name != "" {
-		s.Name, s.Loss.System = name, name
-	}
-	if len(sys.Configs) > 0 {
-		s.Config = json.RawMessage(sys.Configs[0])
-	}
-	if sys.Analyses != nil {
-		s.Cost = sys.Analyses.Cost
-	}
-	for _, row := range sys.Stages[0].Eval.Rows {
-		s.Queries = append(s.Queries, row.Query)
-	}
-	for _, st := range sys.Stages {
-		values := map[string][]float64{}
-		for _, row := range st.Eval.Rows {
-			for i, m := range st.Eval.Metrics {
-				values[m.Name()] = append(values[m.Name()], row.Values[i])
-			}
-		}
-		for _, m := range st.Eval.Metrics {
-			s.Metrics = append(s.Metrics, st.Name+"/"+m.Name())
-			s.Values = append(s.Values, values[m.Name()])
-		}
-	}
-	return s.withFacts(sys)
-}
-
-// withFacts adds each stage's per-query required-fact coverage.
-func (s *Side) withFacts(sys *stages.System) *Side {
-	byQuery := map[string]stages.QueryFacts{}
-	for _, qf := range sys.Facts {
-		byQuery[qf.Query] = qf
-	}
-	for _, q := range s.Queries {
-		if _, ok := byQuery[q]; !ok {
-			return s // facts apply to some queries only: not a per-query table
-		}
-	}
-	for i, st := range sys.Stages {
-		col := make([]float64, len(s.Queries))
-		for k, q := range s.Queries {
-			qf := byQuery[q]
-			col[k] = float64(qf.Supported[i]) / float64(qf.Facts)
-		}
-		s.Metrics = append(s.Metrics, st.Name+"/facts")
-		s.Values = append(s.Values, col)
-	}
-	return s
-}
-
 // Check refuses sides that differ from the base (and the base from the
 // reference: the judgments given) in a frozen field, unless the field is
 // allowed; allowed differences come back as notes. Sides that record no
 // manifest (built in memory) have nothing frozen to check.
-func Check(ref *eval.Manifest, sides []*Side, allow []string) ([]string, error) {
+func Check(ref *eval.Manifest, sides []*Side, allow []string, names func(option string) string) ([]string, error) {
 	base := sides[0]
 	for _, s := range sides {
 		if s.Manifest == nil {
@@ -149,7 +118,7 @@ func Check(ref *eval.Manifest, sides []*Side, allow []string) ([]string, error) 
 		what string
 		diff []eval.Mismatch
 	}
-	checks := []pair{{"--judgments vs " + base.Name, eval.FrozenDiff(&given, base.Manifest)}}
+	checks := []pair{{diag.Expand("{judgments}", names) + " vs " + base.Name, eval.FrozenDiff(&given, base.Manifest)}}
 	for _, s := range sides[1:] {
 		checks = append(checks, pair{base.Name + " vs " + s.Name, eval.FrozenDiff(base.Manifest, s.Manifest)})
 	}
@@ -158,14 +127,14 @@ func Check(ref *eval.Manifest, sides []*Side, allow []string) ([]string, error) 
 		for _, m := range ch.diff {
 			line := ch.what + ": " + m.String()
 			if slices.Contains(allow, m.Field) {
-				notes = append(notes, "allowed mismatch (--allow-mismatch "+m.Field+"): "+line)
+				notes = append(notes, diag.Expand("allowed mismatch ({allow_mismatch} ", names)+m.Field+"): "+line)
 			} else {
-				refused = append(refused, "  "+line)
+				refused = append(refused, "  "+diag.Literal(line))
 			}
 		}
 	}
 	if len(refused) > 0 {
-		return nil, fmt.Errorf("the inputs are not comparable, frozen fields differ:\n%s\nfix the inputs, or allow one field at a time with --allow-mismatch FIELD", strings.Join(refused, "\n"))
+		return nil, &diag.OptionError{Msg: fmt.Sprintf("the inputs are not comparable, frozen fields differ:\n%s\nfix the inputs, or allow one field at a time with {allow_mismatch} FIELD", strings.Join(refused, "\n"))}
 	}
 	return notes, nil
 }
@@ -206,7 +175,10 @@ func Align(sides []*Side) (*Table, []string) {
 		Queries: common(sides, base.Queries, func(s *Side) []string { return s.Queries })}
 	var notes []string
 	for _, s := range sides {
-		notes = append(notes, s.LeftOut...)
+		if len(s.Unanswerable) > 0 {
+			notes = append(notes, fmt.Sprintf("%s: %d unanswerable queries left out: no ranked-list metric applies; ragstat stages scores their abstention: %s",
+				s.Name, len(s.Unanswerable), listIDs(s.Unanswerable)))
+		}
 		if n := len(s.Queries) - len(t.Queries); n > 0 {
 			var out []string
 			for _, q := range s.Queries {

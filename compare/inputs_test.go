@@ -31,12 +31,18 @@ func TestCheck(t *testing.T) {
 		return &eval.Manifest{Policy: eval.Policy{Gain: gain}, Metrics: []string{"AP"}}
 	}
 	sides := []*Side{{Name: "a", Manifest: m(metric.Exp)}, {Name: "b", Manifest: m(metric.Linear)}}
-	if _, err := Check(m(metric.Exp), sides, nil); err == nil || !strings.Contains(err.Error(), "a vs b: policy.gain differs") {
+	if _, err := Check(m(metric.Exp), sides, nil, nil); err == nil || !strings.Contains(err.Error(), "a vs b: policy.gain differs") ||
+		!strings.Contains(err.Error(), "allow one field at a time with allow_mismatch FIELD") {
 		t.Fatalf("got %v", err)
 	}
-	notes, err := Check(m(metric.Exp), sides, []string{"policy.gain"})
-	if err != nil || len(notes) != 1 || !strings.Contains(notes[0], "allowed mismatch (--allow-mismatch policy.gain)") {
+	notes, err := Check(m(metric.Exp), sides, []string{"policy.gain"}, nil)
+	if err != nil || len(notes) != 1 || !strings.Contains(notes[0], "allowed mismatch (allow_mismatch policy.gain)") {
 		t.Fatalf("allowed: %v %v", notes, err)
+	}
+	upper := func(o string) string { return strings.ToUpper(o) }
+	if notes, _ := Check(m(metric.Exp), sides, []string{"policy.gain"}, upper); len(notes) != 1 ||
+		!strings.HasPrefix(notes[0], "allowed mismatch (ALLOW_MISMATCH policy.gain): a vs b") {
+		t.Errorf("named: %v", notes)
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"strconv"
 
 	"github.com/ragstat/ragstat/eval"
-	"github.com/ragstat/ragstat/stages"
 	"github.com/ragstat/ragstat/stats"
 )
 
@@ -51,9 +50,16 @@ type Result struct {
 // Loss is one traced system's evidence waterfall (stages.Waterfall without
 // the item list).
 type Loss struct {
-	System   string        `json:"system"`
-	Evidence []stages.Step `json:"evidence"`
-	Facts    []stages.Step `json:"facts,omitempty"`
+	System   string `json:"system"`
+	Evidence []Step `json:"evidence"`
+	Facts    []Step `json:"facts,omitempty"`
+}
+
+// Step is how many pieces of evidence stopped with one status (as
+// stages.Step).
+type Step struct {
+	Status string `json:"status"`
+	Count  int    `json:"count"`
 }
 
 // Settings records how the statistics were computed.

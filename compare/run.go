@@ -3,11 +3,9 @@ package compare
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
 
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/internal/analysis"
-	"github.com/ragstat/ragstat/stages"
 	"github.com/ragstat/ragstat/topics"
 )
 
@@ -32,6 +30,9 @@ type Config struct {
 	// Price per million input and output tokens prices each traced
 	// query (nil: not priced); the sides' costs carry the token counts.
 	Price *analysis.Cost
+	// Names writes an option's name in the notes, as the caller names it
+	// (nil: the option's own name, "allow_mismatch").
+	Names func(option string) string
 }
 
 // Run compares the sides, the first the base, recorded in ref (the
@@ -89,7 +90,7 @@ func Run(ref *eval.Manifest, sides []*Side, set *topics.Set, cfg Config) (*Resul
 func prepare(ref *eval.Manifest, sides []*Side, tps *topics.Set, cfg Config) (*Table, Options, []string, error) {
 	opt := cfg.Options
 	configs(ref, sides)
-	notes, err := Check(ref, sides, cfg.AllowMismatch)
+	notes, err := Check(ref, sides, cfg.AllowMismatch, cfg.Names)
 	if err != nil {
 		return nil, opt, nil, err
 	}
@@ -116,27 +117,6 @@ func prepare(ref *eval.Manifest, sides []*Side, tps *topics.Set, cfg Config) (*T
 	}
 	ref.Kind, ref.Metrics, ref.Queries = eval.KindCompare, table.Metrics, eval.DigestQueries(table.Queries)
 	return table, opt, append(notes, dropped...), nil
-}
-
-// Sides lays every system of a stages result out as a side, with its
-// traces' latencies and its unanswerable queries left out.
-func (p *PartialTraces) Sides(res *stages.Result) []*Side {
-	var out []*Side
-	for _, sys := range res.Systems {
-		s := FromStages(sys, p.Name)
-		s.Latencies = p.Latencies[sys.Name]
-		if qs := slices.Clone(p.Unanswerable[sys.Name]); len(qs) > 0 {
-			slices.Sort(qs)
-			qs = slices.Compact(qs)
-			s.LeftOut = append(s.LeftOut, fmt.Sprintf("%s: %d unanswerable queries left out: no ranked-list metric applies; ragstat stages scores their abstention: %s",
-				s.Name, len(qs), listIDs(qs)))
-		}
-		m := *p.Manifest
-		m.Queries = eval.DigestQueries(s.Queries)
-		s.Manifest = &m
-		out = append(out, s)
-	}
-	return out
 }
 
 // configs records the traced sides' configurations in ref.

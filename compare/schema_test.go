@@ -24,7 +24,7 @@ func TestSchema(t *testing.T) {
 		{[]string{"$defs", "frontier_system"}, FrontierSystem{}},
 		{[]string{"properties", "partial"}, Partial{}},
 		{[]string{"$defs", "partial_side"}, PartialSide{}},
-		{[]string{"$defs", "partial_traces"}, PartialTraces{}},
+		{[]string{"$defs", "traced"}, Traced{}},
 	}
 	for _, tt := range tests {
 		schematest.Check(t, "compare.schema.json", tt.typ, tt.path...)

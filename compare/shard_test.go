@@ -12,26 +12,29 @@ import (
 // errors, not panics.
 func TestMergeRefusesBrokenParts(t *testing.T) {
 	m := &eval.Manifest{Kind: eval.KindCompare}
-	side := func(name string, q ...string) PartialSide {
+	side := func(input int, name string, q ...string) PartialSide {
 		var pos []int
 		var vs []float64
 		for i := range q {
 			pos, vs = append(pos, i), append(vs, 0.5)
 		}
-		return PartialSide{Name: name, Manifest: m, Metrics: []string{"R@10"}, Queries: q, Positions: pos, Values: [][]float64{vs}}
+		return PartialSide{Input: input, Name: name, Manifest: m, Metrics: []string{"R@10"}, Queries: q, Positions: pos, Values: [][]float64{vs}}
 	}
+	one, two := []bool{false}, []bool{false, false}
 	for _, tc := range []struct {
 		name  string
 		parts []*Partial
 		want  string
 	}{
 		{"no systems", []*Partial{{}}, "a base and at least one candidate"},
-		{"one system", []*Partial{{Sides: []PartialSide{side("a", "q1")}}}, "a base and at least one candidate"},
-		{"no manifest", []*Partial{{Sides: []PartialSide{{Name: "a"}, side("b")}}}, "has no manifest"},
-		{"systems differ", []*Partial{{Sides: []PartialSide{side("a", "q1"), side("b", "q1")}}, {Sides: []PartialSide{side("a", "q2"), side("c", "q2")}}}, "not one system"},
-		{"counts differ", []*Partial{{Sides: []PartialSide{side("a", "q1"), side("b", "q1")}}, {Sides: []PartialSide{side("a", "q2")}}}, "compare 2 and 1 inputs"},
-		{"values short", []*Partial{{Sides: []PartialSide{side("a", "q1"), {Name: "b", Manifest: m, Metrics: []string{"R@10"}, Queries: []string{"q1"}, Positions: []int{0}, Values: [][]float64{{}}}}}}, "0 values for 1 queries"},
-		{"null topic", []*Partial{{Sides: []PartialSide{side("a", "q1"), side("b", "q1")}, Topics: &PartialTopics{Topics: []*topics.Topic{nil}}}}, "null topic"},
+		{"one system", []*Partial{{Inputs: one, Sides: []PartialSide{side(0, "a", "q1")}}}, "a base and at least one candidate"},
+		{"no manifest", []*Partial{{Inputs: two, Sides: []PartialSide{{Name: "a"}, side(1, "b")}}}, "has no manifest"},
+		{"input past the inputs", []*Partial{{Inputs: one, Sides: []PartialSide{side(0, "a", "q1"), side(1, "b", "q1")}}}, "traces in one and not in another"},
+		{"traced in one part only", []*Partial{{Inputs: two, Sides: []PartialSide{side(0, "a", "q1"), side(1, "b", "q1")}}, {Inputs: []bool{false, true}}}, "traces in one and not in another"},
+		{"systems differ", []*Partial{{Inputs: two, Sides: []PartialSide{side(0, "a", "q1"), side(1, "b", "q1")}}, {Inputs: two, Sides: []PartialSide{side(0, "a", "q2"), {Input: 1, Name: "b", Manifest: m, Metrics: []string{"nDCG@10"}}}}}, "not one system"},
+		{"counts differ", []*Partial{{Inputs: two, Sides: []PartialSide{side(0, "a", "q1"), side(1, "b", "q1")}}, {Inputs: one, Sides: []PartialSide{side(0, "a", "q2")}}}, "compare 2 and 1 inputs"},
+		{"values short", []*Partial{{Inputs: two, Sides: []PartialSide{side(0, "a", "q1"), {Input: 1, Name: "b", Manifest: m, Metrics: []string{"R@10"}, Queries: []string{"q1"}, Positions: []int{0}, Values: [][]float64{{}}}}}}, "0 values for 1 queries"},
+		{"null topic", []*Partial{{Inputs: two, Sides: []PartialSide{side(0, "a", "q1"), side(1, "b", "q1")}, Topics: &PartialTopics{Topics: []*topics.Topic{nil}}}}, "null topic"},
 	} {
 		var parts []*Result
 		for _, p := range tc.parts {

@@ -19,18 +19,14 @@ func Merge(parts []*Result, position func(query string) (int, bool)) (*Result, e
 	}
 	first := parts[0]
 	out := &Result{Name: first.Name, File: first.File, Format: first.Format, Metrics: first.Metrics}
+	var rows [][]Row
 	var judgedIgnored, unjudgedIgnored []string
 	bounds := false
 	for _, p := range parts {
 		if p.Name != first.Name || p.File != first.File || len(p.Metrics) != len(first.Metrics) {
 			return nil, fmt.Errorf("run %q (%s) and run %q (%s) are not one run", first.Name, first.File, p.Name, p.File)
 		}
-		for _, row := range p.Rows {
-			if _, ok := position(row.Query); !ok {
-				return nil, fmt.Errorf("run %q: query %q has a row but no place in the judgments", p.Name, row.Query)
-			}
-		}
-		out.Rows = append(out.Rows, p.Rows...)
+		rows = append(rows, p.Rows)
 		out.Excluded = append(out.Excluded, p.Excluded...)
 		out.ScoredUnanswerable = append(out.ScoredUnanswerable, p.ScoredUnanswerable...)
 		for _, q := range p.Ignored {
@@ -49,7 +45,10 @@ func Merge(parts []*Result, position func(query string) (int, bool)) (*Result, e
 		j, _ := position(b)
 		return cmp.Compare(i, j)
 	}
-	slices.SortFunc(out.Rows, func(a, b Row) int { return byPosition(a.Query, b.Query) })
+	var err error
+	if out.Rows, err = MergeRows(rows, position); err != nil {
+		return nil, fmt.Errorf("run %q: %w", first.Name, err)
+	}
 	for _, qs := range [][]string{out.Excluded, out.ScoredUnanswerable, judgedIgnored} {
 		slices.SortFunc(qs, byPosition)
 	}
@@ -59,5 +58,27 @@ func Merge(parts []*Result, position func(query string) (int, bool)) (*Result, e
 	if bounds {
 		out.MeanHigh = summarize(out.Metrics, out.Rows, func(r Row) []float64 { return r.High })
 	}
+	return out, nil
+}
+
+// MergeRows puts the rows of every part (disjoint sets of queries) in the
+// order one evaluation over every query gives them: by each query's place,
+// which position returns. It is the one merge of per-query values: eval's,
+// stages' and compare's shards merge through it.
+func MergeRows(parts [][]Row, position func(query string) (int, bool)) ([]Row, error) {
+	var out []Row
+	for _, rows := range parts {
+		for _, row := range rows {
+			if _, ok := position(row.Query); !ok {
+				return nil, fmt.Errorf("query %q has a row but no place in the judgments", row.Query)
+			}
+		}
+		out = append(out, rows...)
+	}
+	slices.SortFunc(out, func(a, b Row) int {
+		i, _ := position(a.Query)
+		j, _ := position(b.Query)
+		return cmp.Compare(i, j)
+	})
 	return out, nil
 }

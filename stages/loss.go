@@ -64,16 +64,26 @@ func (w *Waterfall) count(status string) {
 	w.Steps = append(w.Steps, Step{Status: status, Count: 1})
 }
 
-// order sorts steps in pipeline order: losses at earlier stages first,
-// delivered last.
+// order sorts steps in pipeline order (Statuses): losses at earlier
+// stages first, delivered last.
 func (w *Waterfall) order(names []string) {
-	rank := map[string]int{StatusNotRetrieved: 0, StatusNotInContext: 0}
-	for i := 1; i < len(names); i++ {
-		rank[cut(names[i-1], names[i])] = i
+	rank := map[string]int{}
+	for i, s := range Statuses(names) {
+		rank[s] = max(i-1, 0) // not retrieved and not in the context share a rank
 	}
-	n := len(names)
-	rank[StatusDropped], rank[StatusTruncated], rank[StatusOutOfScope], rank[StatusStale], rank[StatusDelivered] = n, n+1, n+2, n+3, n+4
 	slices.SortStableFunc(w.Steps, func(a, b Step) int { return cmp.Compare(rank[a.Status], rank[b.Status]) })
+}
+
+// Statuses lists where evidence can stop in a pipeline of the stages
+// named, in the order a waterfall lists them: not retrieved (or not in
+// the context), cut between each two stages, then dropped, truncated, out
+// of scope, stale and delivered.
+func Statuses(names []string) []string {
+	out := []string{StatusNotRetrieved, StatusNotInContext}
+	for i := 1; i < len(names); i++ {
+		out = append(out, cut(names[i-1], names[i]))
+	}
+	return append(out, StatusDropped, StatusTruncated, StatusOutOfScope, StatusStale, StatusDelivered)
 }
 
 // contextOnly tells stages whose only stage is the context: nothing says

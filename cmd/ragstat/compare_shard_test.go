@@ -146,14 +146,15 @@ func TestCompareTracesShardsMergeToOneRun(t *testing.T) {
 	dir := t.TempDir()
 	parts := writeShards(t, dir, "part", args, 2)
 	doc := readDoc(t, parts[0])
-	traced := doc["partial"].(map[string]any)["sides"].([]any)[0].(map[string]any)["traces"]
-	if !editFirstValue(traced) {
+	traced := doc["partial"].(map[string]any)["sides"].([]any)[0].(map[string]any)["values"].([]any)[0].([]any)
+	if len(traced) == 0 {
 		t.Fatal("no per-query value in the traced side")
 	}
+	traced[0] = 1e308
 	edited := filepath.Join(dir, "edited.json")
 	writeDoc(t, edited, doc)
 	_, errs, code := ragstat(t, "", "merge", edited, parts[1])
-	if code != exitInput || !strings.Contains(errs, "the per-query values or queries of its traces do not match the digest") {
+	if code != exitInput || !strings.Contains(errs, "its per-query values or queries do not match the digest its manifest records") {
 		t.Errorf("merge of an edited traced side: exit %d, %s", code, errs)
 	}
 }

@@ -22,8 +22,8 @@ import (
 	"github.com/alecthomas/kong"
 	"golang.org/x/term"
 
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/flagname"
 	"github.com/ragstat/ragstat/input"
-	"github.com/ragstat/ragstat/internal/diag"
 	"github.com/ragstat/ragstat/internal/idtext"
 	"github.com/ragstat/ragstat/internal/outfile"
 )
@@ -190,7 +190,7 @@ func (x *exitError) Error() string { return x.err.Error() }
 
 func internal(err error) error { return &exitError{exitInternal, err} }
 
-// fail writes err, a library's options named as flags (diag.Flagged),
+// fail writes err, a library's options named as flags (settings.Flagged),
 // and returns its exit status.
 func fail(e *env, err error) int {
 	if out, ok := e.stdout.(*checkedWriter); ok && out.err != nil {
@@ -210,7 +210,7 @@ func fail(e *env, err error) int {
 		code = exitInternal
 	}
 	if err != nil {
-		msg := diag.Flagged(err).Error()
+		msg := flagname.Flagged(err)
 		fmt.Fprintln(e.stderr, "ragstat:", msg)
 		if strings.Contains(msg, `item "sha256:`) && strings.Contains(msg, "no judgment") {
 			e.notes(`ids such as "sha256:..." are content hashes: the spans carried no id for these documents; ` +

@@ -24,12 +24,17 @@ type Error struct {
 	Query string // query id, when known
 	Item  string // item id, when known
 	Msg   string // what is wrong
-	Hint  string // what to do about it; may be empty
+	// Hint says what to do about it; may be empty. It names options as
+	// {name} (see Expand), so that a command line names its flags.
+	Hint string
 }
 
 // Error formats the problem as `file:line: query "q", item "d": msg (hint)`,
-// leaving out what is unknown.
-func (e *Error) Error() string {
+// leaving out what is unknown; the hint names options as they are named.
+func (e *Error) Error() string { return e.Named(nil) }
+
+// Named is Error with the options of the hint named by name (Expand).
+func (e *Error) Named(name func(option string) string) string {
 	var b strings.Builder
 	if e.File != "" {
 		b.WriteString(e.File)
@@ -49,16 +54,17 @@ func (e *Error) Error() string {
 		b.WriteString(strings.Join(who, ", "))
 		b.WriteString(": ")
 	}
-	writeMsg(&b, e.Msg, e.Hint)
+	writeMsg(&b, e.Msg, e.Hint, name)
 	return b.String()
 }
 
-// writeMsg writes msg and, when there is one, the hint in parentheses.
-func writeMsg(b *strings.Builder, msg, hint string) {
+// writeMsg writes msg and, when there is one, the hint in parentheses, its
+// options named by name.
+func writeMsg(b *strings.Builder, msg, hint string, name func(string) string) {
 	b.WriteString(msg)
 	if hint != "" {
 		b.WriteString(" (")
-		b.WriteString(hint)
+		b.WriteString(Expand(hint, name))
 		b.WriteString(")")
 	}
 }
@@ -93,7 +99,7 @@ type List struct {
 type Tally struct {
 	N    int    // how many problems of the kind
 	Msg  string // the totals in words: "37,895 returned items in 43 queries have no judgment"
-	Hint string // what would fix or accept them; may be empty
+	Hint string // what would fix or accept them, options as {name}; may be empty
 }
 
 // Tally records the total of one kind of problem, printed after the kept
@@ -170,13 +176,16 @@ func (l *List) Err() error {
 
 // Error prints one problem a line, says how many were left out or that
 // reading stopped, and then each tally's totals.
-func (l *List) Error() string {
+func (l *List) Error() string { return l.Named(nil) }
+
+// Named is Error with the options of every problem named by name.
+func (l *List) Named(name func(option string) string) string {
 	var b strings.Builder
 	for i, e := range l.errs {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		b.WriteString(e.Error())
+		b.WriteString(Render(e, name))
 	}
 	switch {
 	case l.total > len(l.errs) && len(l.tallies) > 0:
@@ -188,7 +197,7 @@ func (l *List) Error() string {
 	}
 	for _, t := range l.tallies {
 		b.WriteString("\nin all: ")
-		writeMsg(&b, t.Msg, t.Hint)
+		writeMsg(&b, t.Msg, t.Hint, name)
 	}
 	return b.String()
 }

@@ -124,15 +124,46 @@ func TestOptionError(t *testing.T) {
 		if got := c.err.Named(flag); got != c.flag {
 			t.Errorf("Named = %q, want %q", got, c.flag)
 		}
-		if got := Flagged(fmt.Errorf("wrapped: %w", &c.err)).Error(); got != c.flag {
-			t.Errorf("Flagged = %q, want %q", got, c.flag)
+		if got := Render(fmt.Errorf("wrapped: %w", &c.err), flag); got != c.flag {
+			t.Errorf("Render = %q, want %q", got, c.flag)
 		}
 	}
 	cause := errors.New("cause")
 	if err := (&OptionError{Option: "x", Err: cause}); !errors.Is(err, cause) {
 		t.Error("the cause is not unwrapped")
 	}
-	if plain := errors.New("plain"); Flagged(plain) != plain || Flagged(nil) != nil {
-		t.Error("Flagged changed an error that names no option")
+	if plain := errors.New("plain"); Render(plain, flag) != "plain" || Render(nil, flag) != "" {
+		t.Error("Render changed an error that names no option")
+	}
+}
+
+// TestRenderHints: the hints of errors and of a list's problems and
+// tallies name options as {name}, written as they are by Error and by the
+// namer given to Render, wherever the errors are wrapped.
+func TestRenderHints(t *testing.T) {
+	flag := func(o string) string { return "--" + strings.ReplaceAll(o, "_", "-") }
+	one := &Error{File: "q.txt", Line: 2, Msg: "looks like a run", Hint: "did you swap {judgments} and the run?"}
+	var l List
+	l.Add(one)
+	l.Add(&Error{File: "q.txt", Line: 3, Msg: "{x} stays", Hint: "use {min_grade} {{y}"})
+	l.Tally(Tally{N: 5, Msg: "5 unjudged", Hint: "accept them with {unjudged} nonrelevant"}, 2)
+	for _, c := range []struct {
+		err         error
+		plain, flag string
+	}{
+		{one, "q.txt:2: looks like a run (did you swap judgments and the run?)", "q.txt:2: looks like a run (did you swap --judgments and the run?)"},
+		{fmt.Errorf("reading: %w", one), "reading: q.txt:2: looks like a run (did you swap judgments and the run?)",
+			"reading: q.txt:2: looks like a run (did you swap --judgments and the run?)"},
+		{fmt.Errorf("all: %w", &l), "all: q.txt:2: looks like a run (did you swap judgments and the run?)\nq.txt:3: {x} stays (use min_grade {y})\n" +
+			"... and 3 more problems, counted below\nin all: 5 unjudged (accept them with unjudged nonrelevant)",
+			"all: q.txt:2: looks like a run (did you swap --judgments and the run?)\nq.txt:3: {x} stays (use --min-grade {y})\n" +
+				"... and 3 more problems, counted below\nin all: 5 unjudged (accept them with --unjudged nonrelevant)"},
+	} {
+		if got := c.err.Error(); got != c.plain {
+			t.Errorf("Error() = %q, want %q", got, c.plain)
+		}
+		if got := Render(c.err, flag); got != c.flag {
+			t.Errorf("Render = %q, want %q", got, c.flag)
+		}
 	}
 }

@@ -21,7 +21,7 @@ type OptionError struct {
 // Error is the message with options named as in JSON, after the scope:
 // `policy: give doc_map or doc_id_pattern, not both`.
 func (e *OptionError) Error() string {
-	msg := e.Named(func(o string) string { return o })
+	msg := e.Named(nil)
 	if e.Scope != "" {
 		return e.Scope + ": " + msg
 	}
@@ -32,8 +32,11 @@ func (e *OptionError) Unwrap() error { return e.Err }
 
 // Named is the message with every option named by name(option), as
 // `--doc-map and --doc-id-pattern apply to --unit doc only`: "Option
-// [Value] Msg", or "Option: Err".
+// [Value] Msg", or "Option: Err"; nil names each option as it is.
 func (e *OptionError) Named(name func(option string) string) string {
+	if name == nil {
+		name = asIs
+	}
 	var words []string
 	if e.Option != "" {
 		words = append(words, name(e.Option))
@@ -48,16 +51,22 @@ func (e *OptionError) Named(name func(option string) string) string {
 	if head != "" && e.Msg != "" && e.Msg[0] != ':' {
 		head += " "
 	}
-	return head + expand(e.Msg, name)
+	return head + Expand(e.Msg, name)
 }
+
+func asIs(option string) string { return option }
 
 // Literal is s written into an OptionError's Msg as it is: a path or a
 // value that may hold braces, which would otherwise read as {option}.
 func Literal(s string) string { return strings.ReplaceAll(s, "{", "{{") }
 
-// expand is msg with every {option} written as name(option), and every
-// "{{" as "{".
-func expand(msg string, name func(option string) string) string {
+// Expand is msg with every {option} written as name(option) (nil: the
+// option's own name), and every "{{" as "{": library messages name options
+// so, and a command line writes its flags for them.
+func Expand(msg string, name func(option string) string) string {
+	if name == nil {
+		name = asIs
+	}
 	var b strings.Builder
 	for {
 		open := strings.IndexByte(msg, '{')
@@ -90,13 +99,36 @@ func isName(s string) bool {
 	return s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyz0123456789_") == ""
 }
 
-// Flagged is err with the options of an OptionError in it named as
-// command-line flags: "--" and the name with dashes (--out-topics). Other
-// errors are returned as they are.
-func Flagged(err error) error {
-	var oe *OptionError
-	if !errors.As(err, &oe) {
-		return err
+// Render is err's message with every option it names written by name:
+// an OptionError's own message (named, whatever wraps it), or else err's
+// message with the hints of every Error and List in it named.
+func Render(err error, name func(option string) string) string {
+	if err == nil {
+		return ""
 	}
-	return errors.New(oe.Named(func(o string) string { return "--" + strings.ReplaceAll(o, "_", "-") }))
+	if oe, ok := errors.AsType[*OptionError](err); ok {
+		return oe.Named(name)
+	}
+	msg := err.Error()
+	var walk func(error)
+	walk = func(e error) {
+		if n, ok := e.(interface {
+			Named(func(string) string) string
+		}); ok {
+			msg = strings.Replace(msg, e.Error(), n.Named(name), 1)
+			return
+		}
+		switch u := e.(type) {
+		case interface{ Unwrap() error }:
+			if inner := u.Unwrap(); inner != nil {
+				walk(inner)
+			}
+		case interface{ Unwrap() []error }:
+			for _, inner := range u.Unwrap() {
+				walk(inner)
+			}
+		}
+	}
+	walk(err)
+	return msg
 }

@@ -3,7 +3,6 @@ package collect
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"io"
 	"net/http"
 	"regexp"
@@ -11,11 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/flagname"
 	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
-
-	"github.com/ragstat/ragstat/internal/diag"
 )
 
 // TestRunStdout receives three exports with the output on standard
@@ -110,7 +108,7 @@ func TestRunLimits(t *testing.T) {
 		opt := ok
 		tt.set(&opt)
 		_, err := Run(context.Background(), opt)
-		got := fmt.Sprint(diag.Flagged(err))
+		got := flagname.Flagged(err)
 		if tt.want == "" && !strings.Contains(got, "--append and --force apply to a file") || tt.want != "" && got != tt.want {
 			t.Errorf("%d: %s, want %q", i, got, tt.want)
 		}

@@ -4,7 +4,7 @@
 package comparecmd
 
 import (
-	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/flagname"
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/report"
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/settings"
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/systems"
@@ -146,7 +147,7 @@ func (s Request) Config() (compare.Config, error) {
 	case !(s.Level > 0 && s.Level < 1):
 		return compare.Config{}, &diag.OptionError{Scope: "policy", Option: "level", Value: fmt.Sprintf("%g", s.Level), Msg: "must lie strictly between 0 and 1"}
 	}
-	cfg := compare.Config{SliceBy: s.SliceBy, AllowMismatch: s.AllowMismatch, FailOnSignificant: s.FailOnSignificant, GateSlices: s.GateSlices, Quality: s.Quality,
+	cfg := compare.Config{Names: flagname.Flag, SliceBy: s.SliceBy, AllowMismatch: s.AllowMismatch, FailOnSignificant: s.FailOnSignificant, GateSlices: s.GateSlices, Quality: s.Quality,
 		Options: compare.Options{Top: s.Top, MinSlice: s.MinSlice, Stats: stats.Options{Level: s.Level, Resamples: s.Resamples,
 			Randomizations: s.Randomizations, Interval: stats.IntervalMethod(s.Interval), Seed: s.Seed}}}
 	if s.Correction != "" {
@@ -276,7 +277,11 @@ func (g *Given) run(sys []*systems.Input, cfg compare.Config) (*compare.Result, 
 	}
 	cfg.Price = g.Price
 	if g.Keep != nil {
-		res, err := compare.Part(ref, sides, g.Topics, cfg, g.Shard)
+		traced := make([]bool, len(sys))
+		for i, in := range sys {
+			traced[i] = in.Kind == systems.Traces
+		}
+		res, err := compare.Part(ref, sides, traced, g.Topics, cfg, g.Shard)
 		return res, nil, err
 	}
 	return compare.Run(ref, sides, g.Topics, cfg)
@@ -319,12 +324,13 @@ func record(role string, f *input.File) (*eval.FileRecord, error) {
 func (g *Given) sides(ref *eval.Manifest, sys []*systems.Input) ([]*compare.Side, error) {
 	var out []*compare.Side
 	var names systems.Names
-	for _, in := range sys {
-		got, err := g.read(ref, in)
+	for i, in := range sys {
+		got, err := g.read(ref, in, i)
 		if err != nil {
 			return nil, err
 		}
 		for _, s := range got {
+			s.Input = i
 			if err := names.Claim(s.Name, in.File.Name); err != nil {
 				return nil, err
 			}
@@ -337,9 +343,9 @@ func (g *Given) sides(ref *eval.Manifest, sys []*systems.Input) ([]*compare.Side
 	return out, nil
 }
 
-func (g *Given) read(ref *eval.Manifest, in *systems.Input) ([]*compare.Side, error) {
+func (g *Given) read(ref *eval.Manifest, in *systems.Input, input int) ([]*compare.Side, error) {
 	if in.Kind == systems.Traces {
-		return g.traceSides(ref, in)
+		return g.traceSides(ref, in, input)
 	}
 	file, err := record(string(in.Kind), in.File)
 	if err != nil {
@@ -430,8 +436,12 @@ func (g *Given) evaluate(in *systems.Input) (*compare.Side, error) {
 // traceSides evaluates every system of a trace file stage by stage: each
 // becomes a side whose metrics are "stage/metric" (and "stage/facts", the
 // required-fact coverage, where topics have facts). Under Keep, the sides
-// carry the shard's partial stages result (Side.Traces) for Merge.
-func (g *Given) traceSides(ref *eval.Manifest, in *systems.Input) ([]*compare.Side, error) {
+// traceSides evaluates every system of a trace file (input) stage by
+// stage: each becomes a side whose metrics are "stage/metric" (and
+// "stage/facts", the required-fact coverage, where every query has
+// facts). Under Keep, the sides carry what compare.Merge sums across
+// shards.
+func (g *Given) traceSides(ref *eval.Manifest, in *systems.Input, input int) ([]*compare.Side, error) {
 	if g.Topics == nil {
 		return nil, fmt.Errorf("comparing traces needs topics: what each query requires")
 	}
@@ -448,7 +458,7 @@ func (g *Given) traceSides(ref *eval.Manifest, in *systems.Input) ([]*compare.Si
 	}
 	st := stages.Input{Judgments: ev.Judgments(), Topics: g.Topics, Corpus: g.Corpus}
 	var mu sync.Mutex
-	traced := &compare.PartialTraces{Name: in.Name, Unanswerable: map[string][]string{}, Latencies: map[string][]float64{}}
+	unanswerable, latencies := map[string][]string{}, map[string][]float64{}
 	res, err := stages.Evaluate(st, func(fn func(*trace.Trace) error) error {
 		return in.Scan(func(t *trace.Trace) error {
 			if g.Keep != nil && !g.Keep(t.Query) {
@@ -458,10 +468,10 @@ func (g *Given) traceSides(ref *eval.Manifest, in *systems.Input) ([]*compare.Si
 			ms, timed := endToEnd(t)
 			mu.Lock()
 			if tp != nil && !tp.Answerable {
-				traced.Unanswerable[t.System] = append(traced.Unanswerable[t.System], strings.Clone(t.Query))
+				unanswerable[t.System] = append(unanswerable[t.System], strings.Clone(t.Query))
 			}
 			if timed {
-				traced.Latencies[t.System] = append(traced.Latencies[t.System], ms)
+				latencies[t.System] = append(latencies[t.System], ms)
 			}
 			mu.Unlock()
 			return fn(t)
@@ -470,9 +480,27 @@ func (g *Given) traceSides(ref *eval.Manifest, in *systems.Input) ([]*compare.Si
 	if err != nil {
 		return nil, err
 	}
-	traced.Manifest = &eval.Manifest{Judgments: ref.Judgments, Policy: ref.Policy, Metrics: ref.Metrics}
-	out := traced.Sides(res)
-	for _, s := range out {
+	var out []*compare.Side
+	for _, sys := range res.Systems {
+		s := fromStages(sys, in.Name)
+		s.Input, s.Latencies = input, latencies[sys.Name]
+		s.Unanswerable = slices.Compact(slices.Sorted(slices.Values(unanswerable[sys.Name])))
+		s.Manifest = &eval.Manifest{Judgments: ref.Judgments, Policy: ref.Policy, Metrics: ref.Metrics, Queries: eval.DigestQueries(s.Queries)}
+		if p := sys.Partial; p != nil {
+			s.First = compare.Place{File: p.First.File, Line: p.First.Line}
+			for _, st := range sys.Stages {
+				s.Stages = append(s.Stages, st.Name)
+			}
+			s.Order = stages.Statuses(s.Stages)
+			for _, q := range s.Queries {
+				s.Positions = append(s.Positions, res.Positions[q])
+			}
+			for _, c := range p.Configs {
+				if len(sys.Configs) > 0 && c.Config == sys.Configs[0] {
+					s.ConfigAt = compare.Place{File: c.File, Line: c.Line}
+				}
+			}
+		}
 		file, err := record("trace", in.File)
 		if err != nil {
 			return nil, err
@@ -484,21 +512,74 @@ func (g *Given) traceSides(ref *eval.Manifest, in *systems.Input) ([]*compare.Si
 			}
 		}
 		ref.Inputs = append(ref.Inputs, *file)
-	}
-	if g.Keep != nil && len(out) > 0 {
-		var b bytes.Buffer
-		sh := eval.Shard{Positions: res.Positions}
-		if g.Shard != nil {
-			sh.Index, sh.Count, sh.Hash = g.Shard.Index, g.Shard.Count, g.Shard.Hash
-		}
-		rep := &report.Stages{Tool: "ragstat", Version: g.Version, Policy: ev.Policy(), Result: res, Shard: &sh}
-		if err := report.RenderStages(&b, "json", rep); err != nil {
-			return nil, err
-		}
-		traced.Stages = b.Bytes()
-		out[0].Traces = traced
+		out = append(out, s)
 	}
 	return out, nil
+}
+
+// fromStages lays a traced system's per-stage rows out as one side whose
+// metrics are "stage/metric", plus "stage/facts" (required-fact coverage)
+// when every query has facts; name, when given, renames the system.
+func fromStages(sys *stages.System, name string) *compare.Side {
+	s := &compare.Side{Name: sys.Name, Loss: &compare.Loss{System: sys.Name, Evidence: steps(sys.Loss.Steps), Facts: steps(sys.FactLoss.Steps)}}
+	if name != "" {
+		s.Name, s.Loss.System = name, name
+	}
+	if len(sys.Configs) > 0 {
+		s.Config = json.RawMessage(sys.Configs[0])
+	}
+	if sys.Analyses != nil && sys.Analyses.Cost != nil {
+		s.Cost = &compare.Cost{PerQuery: sys.Analyses.Cost.PerQuery, Queries: sys.Analyses.Cost.Queries}
+	}
+	for _, row := range sys.Stages[0].Eval.Rows {
+		s.Queries = append(s.Queries, row.Query)
+	}
+	for _, st := range sys.Stages {
+		values := map[string][]float64{}
+		for _, row := range st.Eval.Rows {
+			for i, m := range st.Eval.Metrics {
+				values[m.Name()] = append(values[m.Name()], row.Values[i])
+			}
+		}
+		for _, m := range st.Eval.Metrics {
+			s.Metrics = append(s.Metrics, st.Name+"/"+m.Name())
+			s.Values = append(s.Values, values[m.Name()])
+		}
+	}
+	withFacts(s, sys)
+	return s
+}
+
+// steps are a waterfall's steps as a comparison records them.
+func steps(ss []stages.Step) []compare.Step {
+	out := make([]compare.Step, len(ss))
+	for i, st := range ss {
+		out[i] = compare.Step{Status: st.Status, Count: st.Count}
+	}
+	return out
+}
+
+// withFacts adds each stage's per-query required-fact coverage to s.
+func withFacts(s *compare.Side, sys *stages.System) {
+	byQuery := map[string]stages.QueryFacts{}
+	for _, qf := range sys.Facts {
+		byQuery[qf.Query] = qf
+	}
+	for _, q := range s.Queries {
+		if _, ok := byQuery[q]; !ok {
+			return // facts apply to some queries only: not a per-query table
+		}
+	}
+	for i, st := range sys.Stages {
+		col := make([]float64, len(s.Queries))
+		for k, q := range s.Queries {
+			qf := byQuery[q]
+			col[k] = float64(qf.Supported[i]) / float64(qf.Facts)
+		}
+		s.Metrics = append(s.Metrics, st.Name+"/facts")
+		s.Values = append(s.Values, col)
+		s.Facts++
+	}
 }
 
 // endToEnd is a trace's end-to-end latency: the sum of its recorded stage

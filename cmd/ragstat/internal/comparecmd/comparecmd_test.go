@@ -7,15 +7,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/flagname"
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/settings"
 	"github.com/ragstat/ragstat/input"
-	"github.com/ragstat/ragstat/internal/diag"
 	"github.com/ragstat/ragstat/internal/sharedtest"
 	"github.com/ragstat/ragstat/stats"
 )
 
 // flagText writes a setting's error as a command line does.
-func flagText(err error) string { return diag.Flagged(err).Error() }
+func flagText(err error) string { return flagname.Flagged(err) }
 
 func TestRequestConfig(t *testing.T) {
 	ok := Request{Eval: settings.Eval{MinGrade: 1}, Top: 10, MinSlice: 10, Resamples: 100, Randomizations: 100, Level: 0.95}

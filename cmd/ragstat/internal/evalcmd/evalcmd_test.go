@@ -2,17 +2,16 @@ package evalcmd
 
 import (
 	"bytes"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/flagname"
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/report"
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/settings"
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/systems"
 	"github.com/ragstat/ragstat/input"
-	"github.com/ragstat/ragstat/internal/diag"
 	"github.com/ragstat/ragstat/internal/parquettest"
 	"github.com/ragstat/ragstat/internal/sharedtest"
 	"github.com/ragstat/ragstat/runs"
@@ -57,7 +56,7 @@ func TestRequest(t *testing.T) {
 			if err == nil {
 				err = src.Evaluate(rep, &stdout)
 			}
-			if tt.err == "" && err != nil || tt.err != "" && (err == nil || !strings.Contains(fmt.Sprint(diag.Flagged(err)), tt.err)) {
+			if tt.err == "" && err != nil || tt.err != "" && (err == nil || !strings.Contains(flagname.Flagged(err), tt.err)) {
 				t.Fatalf("error %v, want %q", err, tt.err)
 			}
 			if tt.err != "" && rep.Results == nil {

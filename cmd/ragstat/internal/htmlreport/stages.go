@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/report"
+	"github.com/ragstat/ragstat/compare"
 	"github.com/ragstat/ragstat/stages"
 )
 
@@ -196,9 +197,10 @@ func waterfall(w stages.Waterfall, label string) template.HTML {
 }
 
 // steps rebuilds a waterfall from its counts alone.
-func steps(ss []stages.Step) stages.Waterfall {
-	w := stages.Waterfall{Steps: ss}
+func steps(ss []compare.Step) stages.Waterfall {
+	var w stages.Waterfall
 	for _, s := range ss {
+		w.Steps = append(w.Steps, stages.Step{Status: s.Status, Count: s.Count})
 		w.Total += s.Count
 	}
 	return w

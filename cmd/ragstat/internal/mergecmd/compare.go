@@ -8,12 +8,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ragstat/ragstat/cmd/ragstat/internal/report"
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/flagname"
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/settings"
 	"github.com/ragstat/ragstat/compare"
 	"github.com/ragstat/ragstat/eval"
-	"github.com/ragstat/ragstat/input"
-	"github.com/ragstat/ragstat/stages"
 )
 
 // MergeCompare combines the partial results of `ragstat compare --shard
@@ -35,25 +33,7 @@ func MergeCompare(names []string, parts []*compare.Result) (*compare.Result, []s
 	if _, err := checkParts(names, ms, parts, eval.KindCompare, disagreeCompare, ownCompare, strayCompare); err != nil {
 		return nil, nil, err
 	}
-	return compare.Merge(parts, readStages)
-}
-
-// readStages reads the partial stages result a trace file's side of a
-// partial comparison carries, checked against the digest its record
-// holds, with its judged queries' positions.
-func readStages(raw json.RawMessage) (*stages.Result, map[string]int, error) {
-	saved, err := report.ReadStages(input.FromBytes("the stages of a trace file", raw))
-	if err != nil {
-		return nil, nil, err
-	}
-	sh := saved.Manifest.Shard
-	if sh == nil {
-		return saved.Result, nil, nil
-	}
-	if sh.Values != eval.DigestResults(report.StageResults(saved.Result)) {
-		return nil, nil, fmt.Errorf("shard %d/%d: the per-query values or queries of its traces do not match the digest their record holds (values_sha256): the part was changed after it was written", sh.Index, sh.Count)
-	}
-	return saved.Result, sh.Positions, nil
+	return compare.Merge(parts, flagname.Flag)
 }
 
 // disagreeCompare names what two parts of one comparison must share and
@@ -112,7 +92,9 @@ func gate(p *compare.Partial) string {
 func systems(p *compare.Partial) string {
 	var s []string
 	for _, side := range p.Sides {
-		s = append(s, side.Name+" "+strings.Join(side.Metrics, " "))
+		if side.Traced == nil { // a trace file's systems are those its shard traced
+			s = append(s, side.Name+" "+strings.Join(side.Metrics, " "))
+		}
 	}
 	return strings.Join(s, ", ")
 }

@@ -1,13 +1,12 @@
 package mergecmd
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/ragstat/ragstat/internal/diag"
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/flagname"
 )
 
 // TestMergeRefuses checks what Merge refuses before it reads the parts
@@ -39,7 +38,7 @@ func TestMergeRefuses(t *testing.T) {
 			t.Errorf("%q as %s: %v, want %q", tc.paths, tc.format, err, tc.want)
 		}
 	}
-	if _, err := Merge([]string{ev}, nil, Output{PerQuery: true, Summary: true}); fmt.Sprint(diag.Flagged(err)) != "--per-query and --summary exclude each other" {
+	if _, err := Merge([]string{ev}, nil, Output{PerQuery: true, Summary: true}); flagname.Flagged(err) != "--per-query and --summary exclude each other" {
 		t.Errorf("rows per query and means only: %v", err)
 	}
 }

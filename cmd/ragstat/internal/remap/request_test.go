@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/flagname"
 	"github.com/ragstat/ragstat/internal/diag"
 	"github.com/ragstat/ragstat/internal/sharedtest"
 )
@@ -62,7 +63,7 @@ func TestRequest(t *testing.T) {
 				Grades: "0..3", Topics: topics, Options: Options{MinOverlap: 0.9, Strict: c.strict}, Out: c.out}.Run(strings.NewReader(""), &stdout, &stderr)
 			if c.err != "" {
 				var oe *diag.OptionError
-				if !errors.As(err, &oe) || !strings.Contains(err.Error(), c.err) || !strings.Contains(diag.Flagged(err).Error(), c.flagged) {
+				if !errors.As(err, &oe) || !strings.Contains(err.Error(), c.err) || !strings.Contains(flagname.Flagged(err), c.flagged) {
 					t.Fatalf("err %v, want an option error with %q, flagged %q", err, c.err, c.flagged)
 				}
 			} else if err != nil {

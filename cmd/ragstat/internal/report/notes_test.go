@@ -1,11 +1,10 @@
 package report
 
 import (
-	"fmt"
 	"slices"
 	"testing"
 
-	"github.com/ragstat/ragstat/internal/diag"
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/flagname"
 )
 
 func TestCheckRows(t *testing.T) {
@@ -20,7 +19,7 @@ func TestCheckRows(t *testing.T) {
 	}
 	for _, tt := range tests {
 		err := CheckRows(tt.perQuery, tt.summary)
-		if got := fmt.Sprint(diag.Flagged(err)); tt.want == "" && err != nil || tt.want != "" && got != tt.want {
+		if got := flagname.Flagged(err); tt.want == "" && err != nil || tt.want != "" && got != tt.want {
 			t.Errorf("CheckRows(%v, %v) = %v, want %q", tt.perQuery, tt.summary, err, tt.want)
 		}
 	}

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/flagname"
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
-	"github.com/ragstat/ragstat/internal/diag"
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/metric"
 )
@@ -85,7 +85,7 @@ func TestEvalPolicy(t *testing.T) {
 }
 
 // flags writes an error as a command line does.
-func flags(err error) string { return diag.Flagged(err).Error() }
+func flags(err error) string { return flagname.Flagged(err) }
 
 func TestEvalOpen(t *testing.T) {
 	m := &memFiles{content: map[string]string{

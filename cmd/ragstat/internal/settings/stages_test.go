@@ -7,14 +7,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/flagname"
 	"github.com/ragstat/ragstat/input"
-	"github.com/ragstat/ragstat/internal/diag"
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/stages"
 )
 
 // flagText writes a setting's error as a command line does.
-func flagText(err error) string { return diag.Flagged(err).Error() }
+func flagText(err error) string { return flagname.Flagged(err) }
 
 func TestStagesOptions(t *testing.T) {
 	tests := []struct {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/flagname"
 	"github.com/ragstat/ragstat/internal/diag"
 	"github.com/ragstat/ragstat/internal/outfile"
 	"github.com/ragstat/ragstat/internal/sharedtest"
@@ -51,7 +52,7 @@ func TestRequest(t *testing.T) {
 			var oe *diag.OptionError
 			switch {
 			case c.flagged != "":
-				if !errors.As(err, &oe) || !strings.Contains(err.Error(), c.err) || diag.Flagged(err).Error() != c.flagged {
+				if !errors.As(err, &oe) || !strings.Contains(err.Error(), c.err) || flagname.Flagged(err) != c.flagged {
 					t.Fatalf("err %v, want an option error %q, flagged %q", err, c.err, c.flagged)
 				}
 			case c.err != "":
