@@ -2,7 +2,6 @@ package compare
 
 import (
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/ragstat/ragstat/internal/analysis"
@@ -45,27 +44,22 @@ func TestFrontier(t *testing.T) {
 	}
 	price := &analysis.Cost{Input: 1, Output: 2}
 	for _, c := range []struct {
-		name      string
-		price     *analysis.Cost
-		sides     []*Side
-		onFront   []string
-		beaten    map[string][]string
-		costed    bool
-		timed     bool
-		lineParts []string
+		name    string
+		price   *analysis.Cost
+		sides   []*Side
+		onFront []string
+		beaten  map[string][]string
+		costed  bool
+		timed   bool
 	}{
 		// worse: lower quality than good, dearer and slower.
-		{"priced", price, sides, []string{"cheap", "good", "fast"}, map[string][]string{"worse": {"good"}}, true, true,
-			[]string{"frontier worse: quality 0.7000, cost 0.020000 USD per query (2 queries), p90 latency 950.0 ms (1 queries); beaten by good",
-				"at least as good on quality, cost and p90 latency"}},
+		{"priced", price, sides, []string{"cheap", "good", "fast"}, map[string][]string{"worse": {"good"}}, true, true},
 		// Without prices cost is left out: fast (0.6, 100 ms) beats cheap
 		// (0.5, 300 ms); good (0.8, 900 ms) beats worse (0.7, 950 ms).
-		{"not priced", nil, sides, []string{"good", "fast"}, map[string][]string{"cheap": {"fast"}, "worse": {"good"}}, false, true,
-			[]string{"frontier cheap: quality 0.5000, cost not priced, p90 latency 300.0 ms (3 queries); beaten by fast",
-				"at least as good on quality and p90 latency"}},
+		{"not priced", nil, sides, []string{"good", "fast"}, map[string][]string{"cheap": {"fast"}, "worse": {"good"}}, false, true},
 		// A system without latency leaves latency out for all: quality and cost.
 		{"untimed", price, append(slices.Clone(sides[:3]), &Side{Name: "fast", Loss: loss, Cost: cost(0.005)}), []string{"cheap", "good", "fast"},
-			map[string][]string{"worse": {"good"}}, true, false, []string{"no latency recorded", "at least as good on quality and cost, and strictly"}},
+			map[string][]string{"worse": {"good"}}, true, false},
 	} {
 		f, err := r.frontier(c.sides, "", c.price, "o200k_base")
 		if err != nil {
@@ -82,12 +76,6 @@ func TestFrontier(t *testing.T) {
 		}
 		if !slices.Equal(on, c.onFront) || f.Costed != c.costed || f.Timed != c.timed || f.Metric != "context/R@10" {
 			t.Errorf("%s: frontier %v (costed %v, timed %v), want %v", c.name, on, f.Costed, f.Timed, c.onFront)
-		}
-		text := strings.Join(f.Lines(), "\n")
-		for _, p := range c.lineParts {
-			if !strings.Contains(text, p) {
-				t.Errorf("%s: lines lack %q:\n%s", c.name, p, text)
-			}
 		}
 	}
 	// Runs, not traces: no frontier.

@@ -1,7 +1,6 @@
 package compare
 
 import (
-	"fmt"
 	"math"
 	"strings"
 
@@ -53,18 +52,4 @@ func (r *Result) Power(rules []Rule) ([]GatePower, error) {
 		}
 	}
 	return out, nil
-}
-
-// Line says what the gate can and cannot see.
-func (g GatePower) Line(level float64) string {
-	who := g.Candidate + where(g.Slice)
-	if g.MDE == nil {
-		return fmt.Sprintf("gate %q on %s: %d queries cannot resolve any difference", g.Rule, who, g.Queries)
-	}
-	verdict := "it can catch that"
-	if !g.Protects {
-		verdict = fmt.Sprintf("a change of %.4f cannot be told from noise: the gate does not protect the release", math.Abs(g.Threshold))
-	}
-	return fmt.Sprintf("gate %q on %s: %d queries resolve differences of %.4f (%g%% confidence, %g%% power); %s",
-		g.Rule, who, g.Queries, *g.MDE, level*100, g.Power*100, verdict)
 }

@@ -2,7 +2,6 @@ package compare
 
 import (
 	"math"
-	"strings"
 	"testing"
 )
 
@@ -26,15 +25,9 @@ func TestPower(t *testing.T) {
 	if len(ps) != 2 || ps[0].Protects || !ps[1].Protects || math.Abs(*ps[0].MDE-0.268586) > 1e-6 {
 		t.Fatalf("power %+v", ps)
 	}
-	if l := ps[0].Line(0.95); !strings.Contains(l, "4 queries resolve differences of 0.2686 (95% confidence, 80% power); a change of 0.0100 cannot be told from noise") {
-		t.Errorf("line %q", l)
-	}
-	if l := ps[1].Line(0.95); !strings.HasSuffix(l, "it can catch that") {
-		t.Errorf("line %q", l)
-	}
 	r.Comparisons[0].N = 1
 	ps, _ = r.Power(rules[:1])
-	if ps[0].MDE != nil || ps[0].Protects || !strings.Contains(ps[0].Line(0.95), "1 queries cannot resolve any difference") {
+	if ps[0].MDE != nil || ps[0].Protects {
 		t.Errorf("one query: %+v", ps[0])
 	}
 	if _, err := r.Power([]Rule{{Metric: "nDCG@10", Slice: "tag:none"}}); err == nil {

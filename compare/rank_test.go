@@ -1,6 +1,8 @@
 package compare
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/ragstat/ragstat/input"
@@ -16,11 +18,12 @@ func TestRankingOf(t *testing.T) {
 		t.Fatal(err)
 	}
 	rk := RankingOf([]string{"noise", "fair", "x", "best", "good"}, set.Query("q"), 1, 2)
-	if got, want := rk.Ranks(10), "1@2 3@4 2@5 3@- 1@-"; got != want {
-		t.Errorf("Ranks = %q, want %q", got, want)
+	var got []string
+	for _, it := range rk.Relevant {
+		got = append(got, fmt.Sprintf("%s %d@%d", it.ID, it.Grade, it.Rank))
 	}
-	if got, want := rk.Ranks(2), "1@2 3@4 (+3)"; got != want {
-		t.Errorf("Ranks(2) = %q, want %q", got, want)
+	if want := "fair 1@2 best 3@4 good 2@5 lost3 3@0 lost1 1@0"; strings.Join(got, " ") != want {
+		t.Errorf("Relevant = %q, want %q", strings.Join(got, " "), want)
 	}
 	if len(rk.Top) != 2 || rk.Top[0].ID != "noise" || !rk.Top[0].Judged || rk.Top[1].Grade != 1 {
 		t.Errorf("Top = %+v", rk.Top)

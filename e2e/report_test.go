@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -101,7 +102,9 @@ func TestCompareReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := compare.Render(f, "json", r); err != nil {
+	enc := json.NewEncoder(f) // the bytes ragstat compare --format json writes
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(r); err != nil {
 		t.Fatal(err)
 	}
 	if err := f.Close(); err != nil {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/comparecmd"
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/htmlreport"
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/report"
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/settings"
 	"github.com/ragstat/ragstat/compare"
 	"github.com/ragstat/ragstat/traceimport"
@@ -72,7 +73,7 @@ func (c *compareCmd) Run(e *env) error {
 	return gate(e, reasons)
 }
 
-// writeComparison renders r in format (a compare.Formats name or html).
+// writeComparison renders r in format (a report.CompareFormats name or html).
 // It returns the lines the format has no place for (CSV without
 // comments: compare.Result.Beyond), for the caller to show apart.
 func writeComparison(w io.Writer, format string, csvComments bool, r *compare.Result) (apart []string, err error) {
@@ -80,11 +81,11 @@ func writeComparison(w io.Writer, format string, csvComments bool, r *compare.Re
 	case format == "html":
 		return nil, htmlreport.Compare(w, r)
 	case format == "csv" && !csvComments:
-		return r.Beyond(), compare.CSV(w, r, false)
+		return report.Beyond(r), report.ComparisonCSV(w, r, false)
 	case format == "csv":
-		return nil, compare.CSV(w, r, true)
+		return nil, report.ComparisonCSV(w, r, true)
 	}
-	return nil, compare.Render(w, format, r)
+	return nil, report.RenderComparison(w, format, r)
 }
 
 // gate prints one line per reason and exits 3 when there is any.

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/report"
 	"github.com/ragstat/ragstat/compare"
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
@@ -87,7 +88,7 @@ func compareJSON(t *testing.T, args ...string) *compare.Result {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	r, err := compare.Read(input.FromBytes("compare.json", []byte(out)))
+	r, err := report.ReadComparison(input.FromBytes("compare.json", []byte(out)))
 	if err != nil {
 		t.Fatal(err)
 	}

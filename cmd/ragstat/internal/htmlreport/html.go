@@ -56,6 +56,8 @@ func pagesFor(p eval.Policy) (*template.Template, error) {
 			return m
 		},
 		"gradeClass": gradeClass(p),
+		"level":      report.Level,
+		"ranks":      report.Ranks,
 		"isFact":     func(what string) bool { return strings.HasPrefix(what, "fact ") },
 	}).ParseFS(assets, "assets/*.tmpl")
 }
@@ -169,7 +171,7 @@ func Saved(w io.Writer, path string, stdin io.Reader) error {
 		}
 		return Eval(w, saved)
 	case eval.KindCompare:
-		r, err := compare.Read(f)
+		r, err := report.ReadComparison(f)
 		if err != nil {
 			return err
 		}
@@ -186,11 +188,11 @@ func Saved(w io.Writer, path string, stdin io.Reader) error {
 
 // Compare writes the HTML report of a comparison.
 func Compare(w io.Writer, r *compare.Result) error {
-	p, err := newPage("ragstat compare: "+idtext.Show(r.Base)+" vs "+names(r.Candidates), r.Setup(), r.Manifest)
+	p, err := newPage("ragstat compare: "+idtext.Show(r.Base)+" vs "+names(r.Candidates), report.ComparisonSetup(r), r.Manifest)
 	if err != nil {
 		return err
 	}
-	v := compareView{page: p, R: r, Header: compare.StatHeader}
+	v := compareView{page: p, R: r, Header: report.StatHeader}
 	span := spanOf(r)
 	for _, c := range r.Comparisons {
 		v.Summary = append(v.Summary, row("all", len(r.Queries), false, c, span))
@@ -220,9 +222,9 @@ func Compare(w io.Writer, r *compare.Result) error {
 			Facts:    waterfall(steps(l.Facts), "where required facts stopped, "+l.System)})
 	}
 	if f := r.Frontier; f != nil {
-		fv := &frontierView{Header: compare.FrontierHeader, Legend: f.Lines()[0]}
+		fv := &frontierView{Header: report.FrontierHeader, Legend: report.FrontierLines(f)[0]}
 		for _, s := range f.Systems {
-			fv.Rows = append(fv.Rows, s.Cells())
+			fv.Rows = append(fv.Rows, report.FrontierCells(s))
 		}
 		if f.Costed {
 			fv.Plots = append(fv.Plots, frontierPlot(f, "cost per query", func(s compare.FrontierSystem) float64 { return *s.CostPerQuery }))
@@ -255,7 +257,7 @@ func names(systems []string) string {
 
 func row(scope string, n int, tooSmall bool, c compare.Comparison, span float64) statRow {
 	return statRow{Scope: scope, N: n, Candidate: c.Candidate, Metric: c.Metric, TooSmall: tooSmall,
-		Bad: !tooSmall && c.Regressed(), Cells: c.Cells(), CI: interval(&c.Stat, span)}
+		Bad: !tooSmall && c.Regressed(), Cells: report.StatCells(&c.Stat), CI: interval(&c.Stat, span)}
 }
 
 // spanOf is the half-width of the shared interval scale: the largest

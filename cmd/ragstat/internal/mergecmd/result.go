@@ -78,10 +78,10 @@ func Merge(paths []string, stdin io.Reader, out Output) (*Result, error) {
 		}
 		return r, nil
 	case kind == eval.KindCompare:
-		if !slices.Contains(append(compare.Formats, "html"), out.Format) {
-			return nil, fmt.Errorf("compare results merge as %s or html, not %s", strings.Join(compare.Formats, ", "), out.Format)
+		if !slices.Contains(append(report.CompareFormats, "html"), out.Format) {
+			return nil, fmt.Errorf("compare results merge as %s or html, not %s", strings.Join(report.CompareFormats, ", "), out.Format)
 		}
-		parts, err := readAll(paths, stdin, compare.Read)
+		parts, err := readAll(paths, stdin, report.ReadComparison)
 		if err != nil {
 			return nil, err
 		}

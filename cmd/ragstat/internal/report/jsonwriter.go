@@ -1,11 +1,13 @@
 package report
 
 import (
-	"bytes"
 	"encoding/json"
-	"fmt"
+	"maps"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/ragstat/ragstat/internal/jsonenc"
 )
@@ -124,27 +126,156 @@ func (j *jsonWriter) list(n int, elem func(i int) error) error {
 	return nil
 }
 
-// openMarshaled writes v, an object whose last member is last with the
-// value null, with encoding/json, but stops before that member: the
-// object stays open for the caller to write last's value and close it.
-func (j *jsonWriter) openMarshaled(v any, last string) error {
-	b, err := j.marshal(v, j.depth)
-	if err != nil {
-		return err
+// members writes the members of the struct v into the object open at
+// the writer, named and ordered as encoding/json names and orders them
+// (tags, omitempty, embedded structs): a member named in stream is written
+// by its function, which streams it, and every other is marshaled whole.
+func (j *jsonWriter) members(v any, stream map[string]func() error) error {
+	rv := reflect.Indirect(reflect.ValueOf(v))
+	for _, f := range jsonFields(rv.Type()) {
+		fv, err := rv.FieldByIndexErr(f.index)
+		if err != nil || f.omitEmpty && isEmpty(fv) {
+			continue // a nil embedded pointer's fields are left out, as encoding/json leaves them
+		}
+		j.key(jsonKey(f.name))
+		if write, ok := stream[f.name]; ok {
+			if err := write(); err != nil {
+				return err
+			}
+			continue
+		}
+		b, err := j.marshal(fv.Interface(), j.depth)
+		if err != nil {
+			return err
+		}
+		j.Write(b)
 	}
-	tail := jsonKey(last) + "null}"
-	if j.indent {
-		tail = jsonKey(last) + " null\n" + strings.Repeat("  ", j.depth) + "}"
-	}
-	b, ok := bytes.CutSuffix(b, []byte(tail))
-	if !ok {
-		return fmt.Errorf("json: %T does not end with %s", v, last)
-	}
-	b = bytes.TrimRight(b, " \n")
-	j.first = b[len(b)-1] == '{'
-	j.Write(bytes.TrimSuffix(b, []byte{','}))
-	j.depth++
 	return nil
+}
+
+// jsonField is a struct field as encoding/json writes it.
+type jsonField struct {
+	name      string
+	index     []int
+	tagged    bool
+	omitEmpty bool
+}
+
+var fieldCache sync.Map // reflect.Type -> []jsonField
+
+// jsonFields lists the fields encoding/json writes of struct type t, in
+// its order: exported fields, those of embedded structs in their place, a
+// name claimed twice kept at the shallowest depth (a tagged one first)
+// and left out when that does not decide.
+func jsonFields(t reflect.Type) []jsonField {
+	if fs, ok := fieldCache.Load(t); ok {
+		return fs.([]jsonField)
+	}
+	var all []jsonField
+	var walk func(t reflect.Type, index []int)
+	walk = func(t reflect.Type, index []int) {
+		for i := range t.NumField() {
+			sf := t.Field(i)
+			tag := sf.Tag.Get("json")
+			if tag == "-" {
+				continue
+			}
+			name, opts, _ := strings.Cut(tag, ",")
+			at := append(slices.Clone(index), i)
+			ft := sf.Type
+			if ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			if sf.Anonymous && name == "" && ft.Kind() == reflect.Struct {
+				walk(ft, at)
+				continue
+			}
+			if !sf.IsExported() {
+				continue
+			}
+			f := jsonField{name: name, index: at, tagged: name != "", omitEmpty: slices.Contains(strings.Split(opts, ","), "omitempty")}
+			if f.name == "" {
+				f.name = sf.Name
+			}
+			all = append(all, f)
+		}
+	}
+	walk(t, nil)
+	var out []jsonField
+	for _, f := range all {
+		var rivals []jsonField
+		for _, g := range all {
+			if g.name == f.name && len(g.index) == len(f.index) {
+				rivals = append(rivals, g)
+			}
+		}
+		shallowest := !slices.ContainsFunc(all, func(g jsonField) bool { return g.name == f.name && len(g.index) < len(f.index) })
+		tagged := 0
+		for _, g := range rivals {
+			if g.tagged {
+				tagged++
+			}
+		}
+		if shallowest && (len(rivals) == 1 || f.tagged && tagged == 1) {
+			out = append(out, f)
+		}
+	}
+	fieldCache.Store(t, out)
+	return out
+}
+
+// isEmpty is encoding/json's omitempty test.
+func isEmpty(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Array, reflect.Map, reflect.Slice, reflect.String:
+		return v.Len() == 0
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64:
+		return v.IsZero()
+	case reflect.Interface, reflect.Pointer:
+		return v.IsNil()
+	}
+	return false
+}
+
+// floats writes a list of numbers; nil is null, as encoding/json has it.
+func (j *jsonWriter) floats(vs []float64) {
+	if vs == nil {
+		j.WriteString("null")
+		return
+	}
+	j.open('[')
+	for _, v := range vs {
+		j.elem()
+		j.float(v)
+	}
+	j.close(']')
+}
+
+// floatsBy writes numbers by two keys, as encoding/json writes such maps:
+// keys in order, nil as null.
+func (j *jsonWriter) floatsBy(m map[string]map[string][]float64) {
+	if m == nil {
+		j.WriteString("null")
+		return
+	}
+	j.open('{')
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		j.key(jsonKey(k))
+		inner := m[k]
+		if inner == nil {
+			j.WriteString("null")
+			continue
+		}
+		j.open('{')
+		for _, k2 := range slices.Sorted(maps.Keys(inner)) {
+			j.key(jsonKey(k2))
+			j.floats(inner[k2])
+		}
+		j.close('}')
+	}
+	j.close('}')
 }
 
 // marshalAll marshals each of vs at depth, all before a document is

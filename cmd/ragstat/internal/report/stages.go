@@ -406,21 +406,21 @@ func stagesJSON(w io.Writer, r *Stages) error {
 	return j.endDoc(r.Notes, head)
 }
 
-// system writes one system's object: its reports, then its stages.
+// system writes one system's object: its reports, then its stages, each
+// stage's evaluation streamed.
 func (j *jsonWriter) system(jm jsonMetrics, sys *stages.System) error {
-	if err := j.openMarshaled(stagesSys{System: sys}, "stages"); err != nil {
-		return err
-	}
-	j.key(`"stages":`)
-	err := j.list(len(sys.Stages), func(i int) error {
-		if err := j.openMarshaled(stageHead{StageResult: sys.Stages[i]}, "eval"); err != nil {
+	j.open('{')
+	err := j.members(stagesSys{System: sys}, map[string]func() error{"stages": func() error {
+		return j.list(len(sys.Stages), func(i int) error {
+			j.open('{')
+			err := j.members(stageHead{StageResult: sys.Stages[i]}, map[string]func() error{"eval": func() error {
+				j.run(jm, sys.Stages[i].Eval)
+				return nil
+			}})
+			j.close('}')
 			return err
-		}
-		j.key(`"eval":`)
-		j.run(jm, sys.Stages[i].Eval)
-		j.close('}')
-		return nil
-	})
+		})
+	}})
 	j.close('}')
 	return err
 }
