@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/ragstat/ragstat/internal/diag"
 )
 
 // Rule is a release gate on a mean difference (candidate minus base): the
@@ -19,16 +21,16 @@ type Rule struct {
 
 var ruleSyntax = regexp.MustCompile(`^\s*([^\s\[<>=]+)\s*(?:\[([^\]]+)\])?\s*(<=|>=|<|>)\s*(\S+)\s*$`)
 
-// ParseRule reads a --fail-on rule: METRIC[SLICE] OP NUMBER, the slice
+// ParseRule reads a gate rule (the option fail_on): METRIC[SLICE] OP NUMBER, the slice
 // optional, such as "nDCG@10 < -0.01" or "R@100[tag:legal] <= -0.02".
 func ParseRule(s string) (Rule, error) {
 	m := ruleSyntax.FindStringSubmatch(s)
 	if m == nil {
-		return Rule{}, fmt.Errorf("--fail-on %q: write METRIC OP NUMBER, e.g. 'nDCG@10 < -0.01' (a slice: 'nDCG@10[tag:x] < 0')", s)
+		return Rule{}, &diag.OptionError{Option: "fail_on", Value: strconv.Quote(s), Msg: ": write METRIC OP NUMBER, e.g. 'nDCG@10 < -0.01' (a slice: 'nDCG@10[tag:x] < 0')"}
 	}
 	v, err := strconv.ParseFloat(m[4], 64)
 	if err != nil {
-		return Rule{}, fmt.Errorf("--fail-on %q: %q is not a number", s, m[4])
+		return Rule{}, &diag.OptionError{Option: "fail_on", Value: strconv.Quote(s), Msg: diag.Literal(fmt.Sprintf(": %q is not a number", m[4]))}
 	}
 	return Rule{Metric: m[1], Slice: m[2], Op: m[3], Threshold: v, text: strings.TrimSpace(s)}, nil
 }
@@ -68,7 +70,8 @@ func (r *Result) Gate(rules []Rule, significant bool, gated []string) ([]string,
 			}
 		}
 		if !found {
-			return nil, fmt.Errorf("--fail-on %q: no metric %s compared (%s)", rule.text, rule.Metric, strings.Join(r.Metrics, " "))
+			return nil, &diag.OptionError{Option: "fail_on", Value: strconv.Quote(rule.text),
+				Msg: diag.Literal(fmt.Sprintf(": no metric %s compared (%s)", rule.Metric, strings.Join(r.Metrics, " ")))}
 		}
 	}
 	if !significant {

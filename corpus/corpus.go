@@ -106,7 +106,7 @@ func Read(f *input.File) (*Corpus, error) {
 		for _, k := range []string{"facts", "answerable", "family", "tags"} {
 			if _, ok := keys[k]; ok {
 				return nil, &diag.Error{File: f.Name, Line: 1, Msg: fmt.Sprintf("looks like a topics file (it has %q), not a corpus", k),
-					Hint: "did you give the topics as --corpus?"}
+					Hint: "did you give the topics as {corpus}?"}
 			}
 		}
 	}

@@ -32,7 +32,7 @@ func TestErrors(t *testing.T) {
 		`{"id":"a"}` + "\n" + `{"id":"a"}`: "item repeated (also line 1)",
 		`{"id":"a","valid_from":"2026-05-01","valid_to":"2026-01-01"}`:      "is not after valid_from",
 		`{"id":"a","tenant":"x"}`:                                           `unknown field "tenant"`,
-		`{"id":"refund","text":"How do I get a refund?","answerable":true}`: `c.jsonl:1: looks like a topics file (it has "answerable"), not a corpus (did you give the topics as --corpus?)`,
+		`{"id":"refund","text":"How do I get a refund?","answerable":true}`: `c.jsonl:1: looks like a topics file (it has "answerable"), not a corpus (did you give the topics as corpus?)`,
 	} {
 		_, err := Read(input.FromBytes("c.jsonl", []byte(src)))
 		if err == nil || !strings.Contains(err.Error(), want) {

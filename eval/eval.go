@@ -301,7 +301,7 @@ func (e *Evaluator) needsSubtopics(fromGrades bool) error {
 		switch {
 		case !m.Diversity:
 		case e.aspects == nil:
-			return fmt.Errorf("%s needs subtopic judgments (--subtopics FILE, TREC diversity qrels: topic subtopic item grade)", m.Name())
+			return &diag.OptionError{Msg: diag.Literal(m.Name()) + " needs subtopic judgments ({subtopics} FILE, TREC diversity qrels: topic subtopic item grade)"}
 		case fromGrades:
 			return fmt.Errorf("%s is not available here: it needs each item's subtopic judgments", m.Name())
 		}

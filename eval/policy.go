@@ -190,9 +190,9 @@ func (p Policy) Validate() error {
 	if p.Scale.Min > p.Scale.Max {
 		return &diag.OptionError{Scope: "policy", Option: "grades", Value: p.Scale.String(), Msg: "is empty: write MIN..MAX with MIN <= MAX"}
 	}
-	if !p.Scale.Contains(p.MinGrade) || p.MinGrade <= 0 && p.Scale.Max > 0 {
-		return &diag.OptionError{Scope: "policy", Option: "min_grade", Value: strconv.Itoa(p.MinGrade),
-			Msg: "must be a positive grade on the scale " + p.Scale.String()}
+	if err := p.Scale.Threshold(p.MinGrade); err != nil {
+		err.(*diag.OptionError).Scope = "policy"
+		return err
 	}
 	if p.Gain != metric.Exp && p.Gain != metric.Linear {
 		return &diag.OptionError{Scope: "policy", Option: "gain", Value: strconv.Itoa(int(p.Gain)), Msg: "is unknown: use exp or linear"}

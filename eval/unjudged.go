@@ -116,5 +116,5 @@ func UnjudgedTally(items, queries int) diag.Tally {
 	if items == 1 {
 		msg = "1 returned item in 1 query has no judgment"
 	}
-	return diag.Tally{N: items, Msg: msg, Hint: "judge them, or accept them with --unjudged nonrelevant|skip|bounds, or --like trec_eval"}
+	return diag.Tally{N: items, Msg: msg, Hint: "judge them, or accept them with {unjudged} nonrelevant|skip|bounds, or {like} trec_eval"}
 }

@@ -70,7 +70,7 @@ func TestUnjudgedCountedInFull(t *testing.T) {
 	for _, want := range []string{
 		fmt.Sprintf("\n... and %s more problems, counted below\n", diag.Count(items-diag.Max)),
 		fmt.Sprintf("\nin all: %s returned items in %d queries have no judgment", diag.Count(items), len(queries)),
-		"--unjudged nonrelevant|skip|bounds, or --like trec_eval",
+		"unjudged nonrelevant|skip|bounds, or like trec_eval",
 		".res.gz:11: query \"264014\", item \"3764482\": returned at rank 11 but has no judgment", // the file's first
 	} {
 		if !strings.Contains(msg, want) {

@@ -118,7 +118,7 @@ func (opt *Options) intervene(ctx context.Context, t *trace.Trace, topic *topics
 	}
 	layout := LayoutOf(cs)
 	c.Layout = layout.Source
-	c.Verified = Verify(topic, opt.Judgments.Query(t.Query), opt.Corpus, t, opt.MinGrade)
+	c.Verified = verify(texts{corpus: opt.Corpus, trace: t, names: opt.Names}, topic, opt.Judgments.Query(t.Query), opt.MinGrade)
 
 	original := str(cs.Text)
 	if cs.Text == nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ragstat/ragstat/corpus"
+	"github.com/ragstat/ragstat/internal/diag"
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/topics"
 	"github.com/ragstat/ragstat/trace"
@@ -40,6 +41,7 @@ func (v VerifiedSet) Sufficient() bool { return len(v.Missing) == 0 && len(v.Ite
 type texts struct {
 	corpus *corpus.Corpus
 	trace  *trace.Trace
+	names  func(option string) string // how the reasons name options
 }
 
 func (t texts) get(id string) (string, corpus.Meta, bool) {
@@ -69,7 +71,7 @@ func (t texts) get(id string) (string, corpus.Meta, bool) {
 func (t texts) usable(topic *topics.Topic, id string, spans []string) (string, string) {
 	text, meta, ok := t.get(id)
 	if !ok {
-		return "", id + " has no text (give --corpus)"
+		return "", id + diag.Expand(" has no text (give {corpus})", t.names)
 	}
 	if out, stale := meta.Validity(topic.Scopes, topic.AsOf.Time); out {
 		return "", id + " is out of the query's scope"
@@ -88,7 +90,12 @@ func (t texts) usable(topic *topics.Topic, id string, spans []string) (string, s
 // without facts, every such judged item graded minGrade or more, best
 // grade first. Items keep the order they are first needed in.
 func Verify(topic *topics.Topic, q *judgments.Query, c *corpus.Corpus, t *trace.Trace, minGrade int) VerifiedSet {
-	src := texts{corpus: c, trace: t}
+	return verify(texts{corpus: c, trace: t}, topic, q, minGrade)
+}
+
+// verify is Verify with the texts of src, whose names name options in the
+// reasons evidence is missing.
+func verify(src texts, topic *topics.Topic, q *judgments.Query, minGrade int) VerifiedSet {
 	grade := func(id string) int {
 		if q == nil {
 			return 0

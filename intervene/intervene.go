@@ -13,6 +13,7 @@
 package intervene
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -80,8 +81,10 @@ type Options struct {
 	Tokenizer tokenize.Tokenizer
 	// MinGrade is the relevance threshold: the verified set of a query
 	// without facts, and citation support, count items graded this or
-	// more.
+	// more. It is a positive grade on Scale, the judgments' (the zero
+	// Scale: judgments.DefaultScale).
 	MinGrade int
+	Scale    judgments.Scale
 	// Queries are the queries to intervene on; empty means every failing
 	// one: an answerable query whose recorded answer misses a reference or
 	// a required fact.
@@ -101,6 +104,9 @@ type Options struct {
 	PassF1 float64
 	// Generator answers both arms.
 	Generator Generator
+	// Names writes an option's name in the reasons evidence is missing,
+	// as the caller names it (nil: the option's own name, "corpus").
+	Names func(option string) string
 }
 
 // Verdict is what one query's intervention shows.
@@ -182,6 +188,9 @@ func Run(ctx context.Context, traces []*trace.Trace, opt Options) (*Result, erro
 	}
 	if opt.Failing && len(opt.Queries) > 0 {
 		return nil, &diag.OptionError{Msg: "{failing} and {queries}: give one"}
+	}
+	if err := cmp.Or(opt.Scale, judgments.DefaultScale).Threshold(opt.MinGrade); err != nil {
+		return nil, err
 	}
 	res := &Result{Tokenizer: opt.Tokenizer.Name(), MinGrade: opt.MinGrade, Citation: opt.Citation.String(),
 		PassF1: opt.PassF1, Chosen: "failing", Verdicts: map[Verdict]int{}}

@@ -24,6 +24,16 @@ import (
 // Scale is the range of allowed grades, inclusive.
 type Scale struct{ Min, Max int }
 
+// Threshold checks that g can be a relevance threshold on s (the option
+// min_grade): a positive grade on it, or its top on a scale with no
+// positive grade.
+func (s Scale) Threshold(g int) error {
+	if !s.Contains(g) || g <= 0 && s.Max > 0 {
+		return &diag.OptionError{Option: "min_grade", Value: strconv.Itoa(g), Msg: "must be a positive grade on the scale " + s.String()}
+	}
+	return nil
+}
+
 // DefaultScale is the source document's 0..3.
 var DefaultScale = Scale{0, 3}
 

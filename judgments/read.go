@@ -97,7 +97,7 @@ func readWith(f *input.File, opt Options, emit func(Judgment)) (*reader, error) 
 	}
 	if LooksLikeRun(head) {
 		return nil, &diag.Error{File: f.Name, Msg: "looks like a run (query Q0 item rank score tag, or {\"query\",\"items\"}), not judgments",
-			Hint: "did you swap --judgments and the run?"}
+			Hint: "did you swap {judgments} and the run?"}
 	}
 	r, err := f.Open()
 	if err != nil {
@@ -190,7 +190,7 @@ func (rd *reader) accept(j Judgment) error {
 		return rd.bad(j.Line, j.Query, "", "empty item id", "every judgment names its item")
 	case !rd.scale.Contains(j.Grade):
 		return rd.bad(j.Line, j.Query, j.Item, fmt.Sprintf("grade %d is outside the scale %s", j.Grade, rd.scale),
-			"fix the grade, or declare the scale with --grades MIN..MAX")
+			"fix the grade, or declare the scale with {grades} MIN..MAX")
 	case j.Line > maxLine:
 		return rd.bad(j.Line, j.Query, j.Item, fmt.Sprintf("line %d is past %d, the most lines a judgments file may have", j.Line, maxLine), "split the file")
 	}
@@ -325,14 +325,14 @@ func (rd *reader) jsonLine(line int, data []byte) error {
 	}
 	q, err := v.Query.Value("query", rd.numericIDs)
 	if err != nil {
-		return rd.bad(line, "", "", err.Error(), "")
+		return &diag.Error{File: rd.set.File, Line: line, Cause: err}
 	}
 	if v.Item == nil {
 		return rd.bad(line, q, "", `missing "item"`, "")
 	}
 	item, err := v.Item.Value("item", rd.numericIDs)
 	if err != nil {
-		return rd.bad(line, q, "", err.Error(), "")
+		return &diag.Error{File: rd.set.File, Line: line, Query: strings.Clone(q), Cause: err}
 	}
 	if v.Grade == nil {
 		return rd.bad(line, q, item, `missing "grade"`, "")

@@ -64,17 +64,17 @@ func TestErrors(t *testing.T) {
 		opt           Options
 		want          []string
 	}{
-		{"grade out of range", "q 0 d 4\n", Options{}, []string{"q.txt:1:", `query "q", item "d"`, "grade 4 is outside the scale 0..3", "--grades"}},
+		{"grade out of range", "q 0 d 4\n", Options{}, []string{"q.txt:1:", `query "q", item "d"`, "grade 4 is outside the scale 0..3", "declare the scale with grades MIN..MAX"}},
 		{"negative grade allowed by scale", "q 0 d -2\nq 0 e 1\n", Options{Scale: Scale{-2, 4}}, nil},
 		{"negative grade", "q 0 d -1\n", Options{}, []string{"outside the scale 0..3"}},
 		{"duplicate", "q 0 d 1\nq 0 e 2\nq 0 d 1\n", Options{}, []string{"q.txt:3:", "duplicate judgment on line 1"}},
 		{"conflict", "q 0 d 1\nq 0 d 2\n", Options{}, []string{"q.txt:2:", "conflicting judgment: grade 2 here, 1 on line 1"}},
 		{"empty", "", Options{}, []string{"empty"}},
-		{"a TREC run", "q Q0 d 1 2.5 bm25\nq Q0 e 2 1.5 bm25\n", Options{}, []string{"q.txt: looks like a run", "did you swap --judgments and the run?"}},
+		{"a TREC run", "q Q0 d 1 2.5 bm25\nq Q0 e 2 1.5 bm25\n", Options{}, []string{"q.txt: looks like a run", "did you swap judgments and the run?"}},
 		{"a JSONL run", `{"query":"q","items":["d"]}`, Options{}, []string{"looks like a run"}},
 		{"a query named items", `{"items": {"d": 1}}`, Options{}, nil},
-		{"numeric id", `{"query":7,"item":"d","grade":1}`, Options{}, []string{`q.txt:1: field "query": ids must be strings: quote them ("7", not 7), or pass --numeric-ids`}},
-		{"numeric item id", `{"query":"q","item":42,"grade":1}`, Options{}, []string{`query "q": field "item": ids must be strings`, "--numeric-ids"}},
+		{"numeric id", `{"query":7,"item":"d","grade":1}`, Options{}, []string{`q.txt:1: field "query": ids must be strings: quote them ("7", not 7), or pass numeric_ids`}},
+		{"numeric item id", `{"query":"q","item":42,"grade":1}`, Options{}, []string{`query "q": field "item": ids must be strings`, "or pass numeric_ids"}},
 		{"numeric ids accepted", `{"query":7,"item":-42,"grade":1}`, Options{NumericIDs: true}, nil},
 		{"fractional numeric id", `{"query":7.5,"item":"d","grade":1}`, Options{NumericIDs: true}, []string{`field "query": id 7.5 is a number but not an integer`}},
 		{"exponent numeric id", `{"query":"q","item":1e3,"grade":1}`, Options{NumericIDs: true}, []string{`field "item": id 1e3 is a number but not an integer`}},

@@ -69,7 +69,7 @@ func ReadSubtopics(f *input.File, scale Scale) (*Subtopics, error) {
 			bad(fmt.Sprintf("judged twice for subtopic %q (first on line %d)", l.Iter, first), "keep one judgment per query, subtopic and item")
 			return
 		case !scale.Contains(l.Grade):
-			bad(fmt.Sprintf("grade %d is outside the scale %s", l.Grade, scale), "fix the grade, or declare the scale with --grades MIN..MAX")
+			bad(fmt.Sprintf("grade %d is outside the scale %s", l.Grade, scale), "fix the grade, or declare the scale with {grades} MIN..MAX")
 			return
 		}
 		seen[key] = l.Line

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/ragstat/ragstat/internal/diag"
 )
 
 // Unjudged is the grade of a ranked item that has no judgment. Metrics treat
@@ -263,7 +265,9 @@ type Family struct {
 	Aliases []string // other names of the same definition: "mrr"
 	Origin  Origin
 	// Differs says, for a name that comes from another tool, how its
-	// definition differs from ragstat's own metric; "" when it is the same.
+	// definition differs from ragstat's own metric; "" when it is the
+	// same. Differs and Formula name the policies they depend on as
+	// {option} ({gain}, {min_grade}); Definition writes them out.
 	Differs string
 	Cutoff  Cutoff
 	Count   bool // an integer count rather than a fraction in [0,1]
@@ -276,9 +280,10 @@ type Family struct {
 	// Diversity marks a metric that reads subtopic judgments (List.Aspects).
 	Diversity bool
 	// Shared marks a ranx name that is also one of ragstat's
-	// case-insensitive names: it takes ranx's meaning under --like ranx only.
+	// case-insensitive names: it takes ranx's meaning under the ranx
+	// preset only.
 	Shared  bool
-	Formula string   // the definition, printed by `ragstat metrics`
+	Formula string   // the definition, options named as in Differs
 	Reads   []string // the policies that change its value
 	compute func(l *List, p Policy, m Metric) float64
 }
@@ -347,8 +352,9 @@ func (m Metric) String() string { return m.Name() }
 func (m Metric) Compute(l *List, p Policy) float64 { return m.compute(l, p, m) }
 
 // Definition names the definition a column used, for output headers:
-// "nDCG@10 = ragstat nDCG (gain 2^g-1)".
-func (m Metric) Definition(p Policy) string {
+// "nDCG@10 = ragstat nDCG (gain 2^g-1)", the options it mentions named by
+// names (nil: as the options are named, "gain").
+func (m Metric) Definition(p Policy, names func(option string) string) string {
 	s := m.Name() + " = " + string(m.Origin) + " " + m.Family.Name
 	switch {
 	case m.Gains != nil:
@@ -361,7 +367,7 @@ func (m Metric) Definition(p Policy) string {
 		s += " (divided by k, even for a shorter list)"
 	}
 	if m.Differs != "" {
-		s += ": " + m.Differs
+		s += ": " + diag.Expand(m.Differs, names)
 	}
 	return s
 }

@@ -181,7 +181,7 @@ func TestDefinition(t *testing.T) {
 	}{
 		{"nDCG@10", Policy{Gain: Exp}, "nDCG@10 = ragstat nDCG (gain 2^g-1)"},
 		{"nDCG@10", Policy{Gain: Linear}, "nDCG@10 = ragstat nDCG (gain g)"},
-		{"ndcg_cut.10", Policy{Gain: Exp}, "ndcg_cut_10 = trec_eval ndcg_cut: nDCG@k with linear gain (g) whatever --gain says"},
+		{"ndcg_cut.10", Policy{Gain: Exp}, "ndcg_cut_10 = trec_eval ndcg_cut: nDCG@k with linear gain (g) whatever gain says"},
 		{"ndcg.1=1,2=3", Policy{}, "ndcg_1=1,2=3 = trec_eval ndcg (gains={1:1,2:3})"},
 		{"Judged@5", Policy{}, "Judged@5 = ragstat Judged (divided by k, even for a shorter list)"},
 		{"Judged@5", Policy{JudgedOfList: true}, "Judged@5 = ragstat Judged (divided by min(k, |list|), as ir_measures)"},
@@ -191,7 +191,7 @@ func TestDefinition(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := ms[0].Definition(tc.p); !strings.HasPrefix(got, tc.want) {
+		if got := ms[0].Definition(tc.p, nil); !strings.HasPrefix(got, tc.want) {
 			t.Errorf("Definition(%s) = %q, want it to start %q", tc.name, got, tc.want)
 		}
 	}

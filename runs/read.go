@@ -69,7 +69,7 @@ func Read(f *input.File, opt Options, fn func(*Ranking) error) (Format, error) {
 	}
 	if looksLikeJudgments(head) {
 		return format, &diag.Error{File: f.Name, Msg: "looks like judgments (query iteration item grade, or {\"query\",\"item\",\"grade\"}), not a run",
-			Hint: "did you swap --judgments and the run?"}
+			Hint: "did you swap {judgments} and the run?"}
 	}
 	rd := &reader{file: f.Name, order: opt.Order, fn: fn, checked: format == TREC, numericIDs: opt.NumericIDs, byQuery: map[string]*diag.List{}}
 	switch format {
@@ -196,6 +196,11 @@ func (rd *reader) jsonLine(line int, data []byte, once func(string, int) error) 
 		return &diag.Error{File: rd.file, Line: line, Query: q, Item: item, Msg: msg,
 			Hint: `write {"query":"q","items":["d1","d2"]} or items as {"id":"d1","score":2.5}`}
 	}
+	badID := func(q string, err error) error {
+		e := bad(q, "", "").(*diag.Error)
+		e.Cause = err
+		return e
+	}
 	var v jsonlList
 	if err := jsonin.Decode(data, &v); err != nil {
 		return bad("", "", err.Error())
@@ -205,7 +210,7 @@ func (rd *reader) jsonLine(line int, data []byte, once func(string, int) error) 
 	}
 	q, err := v.Query.Value("query", rd.numericIDs)
 	if err != nil {
-		return bad("", "", err.Error())
+		return badID("", err)
 	}
 	if strings.TrimSpace(q) == "" {
 		return bad("", "", `missing or empty "query"`)
@@ -229,7 +234,7 @@ func (rd *reader) jsonLine(line int, data []byte, once func(string, int) error) 
 				return bad(q, "", fmt.Sprintf("item %d: expected an id string or {\"id\":..,\"score\":..}, found %.80s", i+1, raw))
 			}
 			if e.Doc, err = id.Value(fmt.Sprintf("items[%d]", i), rd.numericIDs); err != nil {
-				return bad(q, "", err.Error())
+				return badID(q, err)
 			}
 		} else {
 			var si scoredItem
@@ -241,7 +246,7 @@ func (rd *reader) jsonLine(line int, data []byte, once func(string, int) error) 
 			}
 			scored = true
 			if e.Doc, err = si.ID.Value(fmt.Sprintf("items[%d].id", i), rd.numericIDs); err != nil {
-				return bad(q, "", err.Error())
+				return badID(q, err)
 			}
 			s, err := parseScore(si.Score)
 			if err != nil {

@@ -160,7 +160,7 @@ func (l *lister) byRank(query string, es []entry, errs *diag.List) {
 		if es[i].Rank == es[i-1].Rank {
 			errs.Add(l.bad(es[i].Line, query, es[i].Doc,
 				fmt.Sprintf("rank %d repeats line %d", es[i].Rank, es[i-1].Line),
-				"with --order rank every rank must be unique; or rank by score with --order score"))
+				"with {order} rank every rank must be unique; or rank by score with {order} score"))
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/ragstat/ragstat/internal/analysis"
+	"github.com/ragstat/ragstat/internal/diag"
 	"github.com/ragstat/ragstat/metric"
 	"github.com/ragstat/ragstat/topics"
 	"github.com/ragstat/ragstat/trace"
@@ -57,7 +58,7 @@ func (o AnalysisOptions) check(tok Tokenizer) error {
 		return fmt.Errorf("stages: prices per token are 0 or more")
 	}
 	if o.Price != nil && tok == nil {
-		return fmt.Errorf("stages: a cost needs the generator's tokenizer: give --tokenizer with the prices")
+		return &diag.OptionError{Msg: "stages: a cost needs the generator's tokenizer: give {tokenizer} with the prices"}
 	}
 	return nil
 }

@@ -71,7 +71,7 @@ func Evaluate(in Input, traces Traces, opt Options) (*Result, error) {
 		return nil, err
 	}
 	if opt.Shard != nil && opt.Analyses != nil {
-		return nil, fmt.Errorf("stages: the analyses do not merge across shards: run them without --shard")
+		return nil, &diag.OptionError{Msg: "stages: the analyses do not merge across shards: run them without {shard}"}
 	}
 	if err := ev.CheckScoreGrades(); err != nil {
 		return nil, fmt.Errorf("stages: %w", err)

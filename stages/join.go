@@ -96,7 +96,7 @@ func (j *joiner) hole(v *view, item, stage string) {
 	}
 	v.unjudged[item] = true
 	j.holes++
-	j.bad(v.t, item, fmt.Sprintf("stage %q returned it but it has no judgment", stage), "judge it, or choose --unjudged nonrelevant, skip or bounds")
+	j.bad(v.t, item, fmt.Sprintf("stage %q returned it but it has no judgment", stage), "judge it, or choose {unjudged} nonrelevant, skip or bounds")
 }
 
 // join builds the view of t; names are its stages' names, in order.
@@ -201,7 +201,7 @@ func (j *joiner) meta(v *view, it trace.Item) corpus.Meta {
 		}
 		v.reported[it.ID] = true // once a trace, not once a stage
 		j.bad(v.t, it.ID, "no metadata (scope, dates) for this item in the trace or the corpus, and the query has scopes or an as_of date",
-			"add it to --corpus, record it in the trace, or accept it with --unknown-metadata allow")
+			"add it to {corpus}, record it in the trace, or accept it with {unknown_metadata} allow")
 	}
 	return m
 }
@@ -278,7 +278,7 @@ func (j *joiner) reassess(v *view, it trace.Item, p *placed) {
 	case TruncatedInherit:
 	default:
 		j.bad(v.t, it.ID, "packed text is shorter than the corpus text and the judgment names no span: its grade cannot simply be inherited",
-			"add spans to the judgment, or choose --truncated inherit or drop")
+			"add spans to the judgment, or choose {truncated} inherit or drop")
 	}
 }
 

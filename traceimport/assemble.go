@@ -202,7 +202,7 @@ func (a *assembler) close(t *openTrace) error {
 	if other, dup := a.written[key]; dup {
 		return &diag.Error{File: t.spans[0].place.file, Line: t.spans[0].place.line, Query: out.Query,
 			Msg:  fmt.Sprintf("system %q: traces %s and %s both answer this query", out.System, other, t.id),
-			Hint: "one trace per query and system: keep one run of each query, or tell the systems apart with --system-from"}
+			Hint: "one trace per query and system: keep one run of each query, or tell the systems apart with {system_from}"}
 	}
 	a.written[key] = t.id
 	a.man.Traces++

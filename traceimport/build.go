@@ -305,7 +305,7 @@ func (a *assembler) queryID(t *openTrace, spans []*span, errs *diag.List) string
 // system is the system's name: given, or from a key, or the file's name.
 func (a *assembler) system(spans []*span) string {
 	if a.r.System != "" {
-		a.man.System["--system"]++
+		a.man.System[a.r.name("system")]++
 		return a.r.System
 	}
 	off := len(a.r.queryKeys)

@@ -161,7 +161,7 @@ func (m *Manifest) problem(r *rules, k Kind, at place, spanID, name string) erro
 		if spanID != "" {
 			msg += " (span " + spanID + ")"
 		}
-		return &diag.Error{File: at.file, Line: at.line, Msg: msg, Hint: "--strict makes every mapping problem an error"}
+		return &diag.Error{File: at.file, Line: at.line, Msg: msg, Hint: "{strict} makes every mapping problem an error"}
 	}
 	count(m.problems, k, at, name)
 	return nil

@@ -128,6 +128,17 @@ type Mapping struct {
 	Convention Convention
 	// Documents maps the retrieval lists of spans no convention reads.
 	Documents []DocumentsRule
+	// Names writes an option's name in the manifest, as the caller names
+	// it (nil: the option's own name, "system").
+	Names func(option string) string
+}
+
+// name is option as m's caller names it.
+func (m Mapping) name(option string) string {
+	if m.Names == nil {
+		return option
+	}
+	return m.Names(option)
 }
 
 // rules is a Mapping checked and compiled.

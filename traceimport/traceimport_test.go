@@ -54,7 +54,7 @@ func TestFixtures(t *testing.T) {
 		{"openinference.otlp.jsonl", OTLP, Mapping{ItemID: "metadata.id", Abstain: `cannot find`}},
 		{"genai.otlp.json", OTLP, Mapping{}},
 		{"langsmith.jsonl", LangSmith, Mapping{ItemID: "metadata.chunk_id", ItemScore: "metadata.relevance_score"}},
-		{"langfuse.json", Langfuse, Mapping{System: "rag-v3", ItemScore: "metadata.score"}},
+		{"langfuse.json", Langfuse, Mapping{System: "rag-v3", ItemScore: "metadata.score", Names: func(o string) string { return "--" + o }}},
 		// Captured from the real clients (LlamaIndex.TS traced by OpenLLMetry,
 		// LangChain.js traced by the Langfuse SDK), two queries each.
 		{"llamaindex-openllmetry.otlp.jsonl", OTLP, Mapping{Abstain: "cannot answer", CloseAfter: EndOfInput}},

@@ -27,6 +27,9 @@ type Error struct {
 	// Hint says what to do about it; may be empty. It names options as
 	// {name} (see Expand), so that a command line names its flags.
 	Hint string
+	// Cause, when Msg is empty, says what is wrong: an error that names
+	// options (an OptionError), written with them named as the hint's.
+	Cause error
 }
 
 // Error formats the problem as `file:line: query "q", item "d": msg (hint)`,
@@ -54,7 +57,11 @@ func (e *Error) Named(name func(option string) string) string {
 		b.WriteString(strings.Join(who, ", "))
 		b.WriteString(": ")
 	}
-	writeMsg(&b, e.Msg, e.Hint, name)
+	msg := e.Msg
+	if msg == "" && e.Cause != nil {
+		msg = Render(e.Cause, name)
+	}
+	writeMsg(&b, msg, e.Hint, name)
 	return b.String()
 }
 

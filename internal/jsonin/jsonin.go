@@ -456,7 +456,7 @@ func (id ID) Value(field string, numeric bool) (string, error) {
 	}
 	switch {
 	case !numeric:
-		return "", fmt.Errorf("field %q: ids must be strings: quote them (\"%s\", not %s), or pass --numeric-ids", field, n, n)
+		return "", &diag.OptionError{Msg: diag.Literal(fmt.Sprintf("field %q: ids must be strings: quote them (\"%s\", not %s), or pass ", field, n, n)) + "{numeric_ids}"}
 	case !isInteger(id.number):
 		return "", fmt.Errorf("field %q: id %s is a number but not an integer, so which string it stands for is ambiguous: quote it", field, n)
 	}
@@ -489,11 +489,11 @@ func DecodeResult(name string, read func() ([]byte, error), kind string, doc any
 		return err
 	}
 	if err := Decode(data, doc); err != nil {
-		return &diag.Error{File: name, Msg: err.Error(), Hint: "give a file written by ragstat " + kind + " --format json"}
+		return &diag.Error{File: name, Msg: err.Error(), Hint: "give a file written by ragstat " + kind + " {format} json"}
 	}
 	if kindOf() != kind {
 		return &diag.Error{File: name, Msg: fmt.Sprintf("not a ragstat %s result: no %s manifest", kind, kind),
-			Hint: "write it with ragstat " + kind + " --format json"}
+			Hint: "write it with ragstat " + kind + " {format} json"}
 	}
 	return nil
 }

@@ -140,7 +140,7 @@ func (s *Set) Claim(flag, path string) error {
 	case !o.info.Mode().IsRegular():
 		o.direct = true // a device or a pipe: nothing to replace
 	case !s.opt.Force:
-		return &diag.Error{File: path, Msg: "the file exists", Hint: "pass --force to replace it, or name another file"}
+		return &diag.Error{File: path, Msg: "the file exists", Hint: "pass {force} to replace it, or name another file"}
 	}
 	s.outputs = append(s.outputs, o)
 	return nil

@@ -39,7 +39,7 @@ func TestClaimRefuses(t *testing.T) {
 		{"a symbolic link to the input", link, true, "is the same file as the input --judgments"},
 		{"a hard link to the input", hard, true, "is the same file as the input --judgments"},
 		{"a path through ..", dotted, true, "is the same file as the input --judgments"},
-		{"an existing file", filepath.Join(dir, "other"), false, "the file exists (pass --force"},
+		{"an existing file", filepath.Join(dir, "other"), false, "the file exists (pass force"},
 		{"a folder", sub, true, "names a folder"},
 		{"a missing folder", filepath.Join(dir, "nope", "x"), true, "does not exist"},
 	} {

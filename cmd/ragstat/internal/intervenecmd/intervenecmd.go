@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/flagname"
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/settings"
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/systems"
 	"github.com/ragstat/ragstat/corpus"
@@ -98,7 +99,8 @@ func (j Job) Run(w World) (*Outcome, error) {
 	// The threshold is checked as eval checks it: a positive grade on the
 	// scale.
 	ev := settings.Eval{Judgments: j.Judgments, JudgmentsFormat: j.JudgmentsFormat, MinGrade: j.MinGrade, Grades: j.Grades}
-	if _, _, err := ev.Policy(); err != nil {
+	p, _, err := ev.Policy()
+	if err != nil {
 		return nil, err
 	}
 	req := settings.Stages{Eval: ev, Topics: j.Topics, Corpus: j.Corpus}
@@ -111,7 +113,7 @@ func (j Job) Run(w World) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	opt := intervene.Options{Judgments: src.Judgments, Topics: src.Topics, Corpus: src.Corpus, MinGrade: j.MinGrade, PassF1: j.PassF1,
+	opt := intervene.Options{Names: flagname.Flag, Judgments: src.Judgments, Topics: src.Topics, Corpus: src.Corpus, MinGrade: p.MinGrade, Scale: p.Scale, PassF1: j.PassF1,
 		Queries: j.Queries, Failing: j.Failing, Settings: j.Settings}
 	if opt.Tokenizer, err = settings.Tokenizer(j.Tokenizer); err != nil {
 		return nil, err

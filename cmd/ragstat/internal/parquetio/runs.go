@@ -150,7 +150,7 @@ func open(f *input.File, columns map[string][]parquet.Kind, required ...string) 
 	if len(problems) > 0 {
 		done()
 		return nil, nil, &diag.Error{File: f.Name, Msg: strings.Join(problems, "; "),
-			Hint: fmt.Sprintf("the columns are %s", strings.Join(slices.Sorted(maps.Keys(columns)), ", "))}
+			Hint: diag.Literal(fmt.Sprintf("the columns are %s", strings.Join(slices.Sorted(maps.Keys(columns)), ", ")))}
 	}
 	return pf, done, nil
 }

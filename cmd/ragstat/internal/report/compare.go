@@ -9,6 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/flagname"
 	"github.com/ragstat/ragstat/compare"
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
@@ -119,7 +120,7 @@ func comparisonDefinitions(r *compare.Result) []string {
 			continue // a stage's fact coverage, say
 		}
 		seen[ms[0].Name()] = true
-		out = append(out, "definition "+ms[0].Definition(p.MetricPolicy()))
+		out = append(out, "definition "+ms[0].Definition(p.MetricPolicy(), flagname.Flag))
 	}
 	return out
 }

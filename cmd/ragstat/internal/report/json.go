@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/flagname"
 	"github.com/ragstat/ragstat/eval"
 )
 
@@ -52,7 +53,7 @@ func (r *Eval) jsonPolicy() jsonPolicy {
 	defs := map[string]string{}
 	for _, m := range r.metrics() {
 		names = append(names, m.Name())
-		defs[m.Name()] = m.Definition(r.Policy.MetricPolicy())
+		defs[m.Name()] = m.Definition(r.Policy.MetricPolicy(), flagname.Flag)
 	}
 	return jsonPolicy{Policy: r.Policy, GainFormula: r.Policy.Gain.Formula(), Metrics: names, Definitions: defs}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/flagname"
 	"github.com/ragstat/ragstat/metric"
 )
 
@@ -44,9 +45,9 @@ func Metrics(w io.Writer) error {
 		if f.Shared {
 			name += " [--like ranx]"
 		}
-		def := f.Formula
+		def := flagname.Flags(f.Formula)
 		if f.Differs != "" {
-			def = "vs ragstat: " + f.Differs + ". " + f.Formula
+			def = "vs ragstat: " + flagname.Flags(f.Differs) + ". " + def
 		}
 		summary := map[metric.Aggregate]string{metric.Mean: "mean", metric.Sum: "sum", metric.GeoMean: "geo mean"}[f.Agg]
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", name, cut, summary, reads, def)

@@ -11,6 +11,7 @@ import (
 	"iter"
 	"strings"
 
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/flagname"
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/systems"
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
@@ -115,7 +116,7 @@ func (r *Eval) policyLines() []string {
 func (r *Eval) Definitions() []string {
 	var out []string
 	for _, m := range r.metrics() {
-		out = append(out, "definition "+m.Definition(r.Policy.MetricPolicy()))
+		out = append(out, "definition "+m.Definition(r.Policy.MetricPolicy(), flagname.Flag))
 	}
 	return out
 }

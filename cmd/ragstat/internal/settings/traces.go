@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/flagname"
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/systems"
 	"github.com/ragstat/ragstat/corpus"
 	"github.com/ragstat/ragstat/input"
@@ -64,7 +65,7 @@ type Traces struct {
 
 // Mapping reads s into the Mapping over the corpus c (nil for none).
 func (s Traces) Mapping(c *corpus.Corpus) (traceimport.Mapping, error) {
-	m := traceimport.Mapping{QueryID: s.QueryID, System: s.System, SystemFrom: s.SystemFrom, ItemID: s.ItemID,
+	m := traceimport.Mapping{Names: flagname.Flag, QueryID: s.QueryID, System: s.System, SystemFrom: s.SystemFrom, ItemID: s.ItemID,
 		ItemScore: s.ItemScore, Citation: s.Citation, Abstain: s.Abstain, Strict: s.Strict, Corpus: c}
 	var err error
 	if m.Stages, err = parseStages(s.Stages); err != nil {
