@@ -122,6 +122,9 @@ type Files struct {
 	// Digest computes the judgments file's SHA-256 as it is read
 	// (input.File.KeepSHA256), for a manifest.
 	Digest bool
+	// merged is the name of judgments merged from several files
+	// (MergingJudgments), which ReadJudgments gives whole.
+	merged string
 }
 
 // An Evaluation is what Open built.

@@ -13,10 +13,13 @@ import (
 func MergedName(paths []string) string { return strings.Join(paths, " + ") }
 
 // MergingJudgments is files where MergedName(paths), for two paths or
-// more, opens the judgments of every path, each read with opt
-// (files.ReadJudgments, or judgments.Read when it is nil) and merged (judgments.Merge: a pair graded
-// differently in two files is an error naming both), as one JSON Lines
-// file of that name. Other names open as files opens them.
+// more, names the judgments of every path, each read with opt
+// (files.ReadJudgments, or judgments.Read when it is nil) and merged
+// (judgments.Merge: a pair graded differently in two files is an error
+// naming both). Reading that name gives the merged set itself, never
+// parsed again; opening it gives the set written as JSON Lines, which
+// is what an evaluation records of it (its name and digest). Other names
+// open and read as files opens and reads them.
 func MergingJudgments(files Files, paths []string, opt judgments.Options) Files {
 	if len(paths) < 2 {
 		return files
@@ -25,6 +28,8 @@ func MergingJudgments(files Files, paths []string, opt judgments.Options) Files 
 	if read == nil {
 		read = judgments.Read
 	}
+	var merged *judgments.Set
+	files.merged = name
 	files.Open = func(path string) (*input.File, error) {
 		if path != name {
 			return open(path)
@@ -41,17 +46,28 @@ func MergingJudgments(files Files, paths []string, opt judgments.Options) Files 
 				return nil, err
 			}
 		}
-		merged, err := judgments.Merge(sets, opt.Scale, nil)
+		set, err := judgments.Merge(sets, opt.Scale, nil)
 		if err != nil {
 			return nil, err
 		}
+		set.File, set.Format = name, judgments.JSONL
 		var b bytes.Buffer
-		for _, id := range merged.IDs() {
-			if err := judgments.WriteJSONL(&b, merged.Judgments(id)); err != nil {
+		for _, id := range set.IDs() {
+			if err := judgments.WriteJSONL(&b, set.Judgments(id)); err != nil {
 				return nil, err
 			}
 		}
+		merged = set
 		return input.FromReader(name, &b)
+	}
+	files.ReadJudgments = func(f *input.File, o judgments.Options) (*judgments.Set, error) {
+		if f.Name != name || merged == nil {
+			return read(f, o)
+		}
+		if o.Keep != nil {
+			return merged.Subset(o.Keep), nil
+		}
+		return merged, nil
 	}
 	return files
 }

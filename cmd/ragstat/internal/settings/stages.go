@@ -145,7 +145,7 @@ func (r Stages) Read(scale judgments.Scale, files Files) (stages.Input, []*input
 			dir = os.TempDir()
 		}
 		src := func(emit func(judgments.Judgment)) (judgments.Format, error) {
-			if head, _ := jf.Head(4); string(head) == "PAR1" && files.ReadJudgments != nil {
+			if head, _ := jf.Head(4); string(head) == "PAR1" && files.ReadJudgments != nil || jf.Name == files.merged {
 				set, err := readJudgments(jf, opt)
 				if err != nil {
 					return judgments.Auto, err
