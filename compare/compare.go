@@ -5,12 +5,14 @@
 // queries that moved most, the same per slice of the queries, alerts for a
 // slice that regresses while the whole set does not, and a release gate.
 //
-// Run does what `ragstat compare` does: it reads the systems (runs
-// evaluated now, saved results, traces stage by stage), refuses inputs
-// whose frozen fields differ, aligns them and compares. Compare is the pure
-// core: a Table of per-query values and Options (a seed among them) in, a
-// Result out, which Render formats as text (and the HTML report as a page)
-// without computing anything. The statistics come from package stats.
+// A Side is one system's per-query values (FromResult takes an evaluated
+// run's). Run refuses sides whose frozen fields differ, aligns them on the
+// metrics and queries they share, slices the queries by their topics and
+// compares: Compare is the pure core, a Table of per-query values and
+// Options (a seed among them) in, a Result out. Part and Merge split a
+// comparison by query across processes and merge it back, bit for bit.
+// The statistics come from package stats; renderers format a Result
+// without computing anything.
 package compare
 
 import (
@@ -77,7 +79,7 @@ type Options struct {
 
 // Defaults for zero Options fields.
 const (
-	DefaultTop      = 10
+	defaultTop      = 10
 	DefaultMinSlice = 10
 )
 
@@ -86,7 +88,7 @@ func (o Options) withDefaults() Options {
 		o.Correction = stats.Holm
 	}
 	if o.Top == 0 {
-		o.Top = DefaultTop
+		o.Top = defaultTop
 	}
 	if o.MinSlice == 0 {
 		o.MinSlice = DefaultMinSlice

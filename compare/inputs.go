@@ -21,12 +21,9 @@ type Side struct {
 	Queries  []string
 	Values   [][]float64
 	Rankings map[string]Ranking // by query; nil when unknown (a saved result)
-	// Traced systems only: Config is the pipeline configuration first seen
-	// (at ConfigAt), Loss where evidence stopped, Cost the price of a query
-	// (nil: not priced), Latencies the traces' end-to-end latencies in
-	// milliseconds (one a trace that records any), Unanswerable the traced
-	// queries left out (no ranked-list metric applies), and Facts how many
-	// of the last metrics are stages' required-fact coverage.
+	// A traced system's configuration (first seen at ConfigAt), losses,
+	// cost per query, end-to-end latencies (ms), unanswerable queries left
+	// out, and how many of the last metrics are stages' fact coverage.
 	Config       json.RawMessage
 	ConfigAt     Place
 	Loss         *Loss
@@ -34,18 +31,14 @@ type Side struct {
 	Latencies    []float64
 	Unanswerable []string
 	Facts        int
-	// Traced systems, in one shard of a split by query: First is where
-	// the system's first trace was read, Stages its stages' names, Order
-	// the statuses of its losses in pipeline order (stages.Statuses).
-	First  Place
-	Stages []string
-	Order  []string
-	// Input is the input the side comes from, counting from 0 (a trace
-	// file gives a side per system).
-	Input int
-	// Positions gives, in one shard of a split by query, each query's
-	// place in the order one run over every query reads them; nil
-	// otherwise.
+	// In one shard of a split by query: the input the side comes from
+	// (from 0), a traced system's first trace, stages and loss statuses
+	// in pipeline order (stages.Statuses), and each query's place in the
+	// order one run reads them.
+	Input     int
+	First     Place
+	Stages    []string
+	Order     []string
 	Positions []int
 }
 
@@ -62,8 +55,8 @@ type Place struct {
 	Line int    `json:"line"`
 }
 
-// Before reports whether p comes before o: by file, then line.
-func (p Place) Before(o Place) bool { return p.File < o.File || p.File == o.File && p.Line < o.Line }
+// before reports whether p comes before o: by file, then line.
+func (p Place) before(o Place) bool { return p.File < o.File || p.File == o.File && p.Line < o.Line }
 
 // FromResult takes the per-query values of one evaluated run. A result
 // under the unjudged policy bounds has two values a query and cannot be compared.
@@ -101,11 +94,11 @@ func averaged(m metric.Metric) error {
 	return nil
 }
 
-// Check refuses sides that differ from the base (and the base from the
+// check refuses sides that differ from the base (and the base from the
 // reference: the judgments given) in a frozen field, unless the field is
 // allowed; allowed differences come back as notes. Sides that record no
 // manifest (built in memory) have nothing frozen to check.
-func Check(ref *eval.Manifest, sides []*Side, allow []string, names func(option string) string) ([]string, error) {
+func check(ref *eval.Manifest, sides []*Side, allow []string, names func(option string) string) ([]string, error) {
 	base := sides[0]
 	for _, s := range sides {
 		if s.Manifest == nil {
@@ -139,10 +132,10 @@ func Check(ref *eval.Manifest, sides []*Side, allow []string, names func(option 
 	return notes, nil
 }
 
-// ConfigNotes says which configuration fields differ between the base and
+// configNotes says which configuration fields differ between the base and
 // each candidate, and warns of a comparison that changes more than one
 // component at once: its difference cannot be attributed to either.
-func ConfigNotes(sides []*Side) ([]string, error) {
+func configNotes(sides []*Side) ([]string, error) {
 	base := sides[0]
 	var notes []string
 	for _, s := range sides[1:] {
@@ -166,10 +159,10 @@ func ConfigNotes(sides []*Side) ([]string, error) {
 	return notes, nil
 }
 
-// Align puts every side on the metrics and queries they all have, in the
+// align puts every side on the metrics and queries they all have, in the
 // base's order (they differ only where a mismatch was allowed), and says
 // what was left out.
-func Align(sides []*Side) (*Table, []string) {
+func align(sides []*Side) (*Table, []string) {
 	base := sides[0]
 	t := &Table{Metrics: common(sides, base.Metrics, func(s *Side) []string { return s.Metrics }),
 		Queries: common(sides, base.Queries, func(s *Side) []string { return s.Queries })}

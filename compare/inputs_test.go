@@ -14,7 +14,7 @@ func TestAlign(t *testing.T) {
 		Values: [][]float64{{1, 2, 3}, {4, 5, 6}}}
 	cand := &Side{Name: "b", Metrics: []string{"AP"}, Queries: []string{"q3", "q1"},
 		Values: [][]float64{{60, 40}}}
-	table, notes := Align([]*Side{base, cand})
+	table, notes := align([]*Side{base, cand})
 	if !slices.Equal(table.Metrics, []string{"AP"}) || !slices.Equal(table.Queries, []string{"q1", "q3"}) {
 		t.Fatalf("table on %v x %v", table.Metrics, table.Queries)
 	}
@@ -31,16 +31,16 @@ func TestCheck(t *testing.T) {
 		return &eval.Manifest{Policy: eval.Policy{Gain: gain}, Metrics: []string{"AP"}}
 	}
 	sides := []*Side{{Name: "a", Manifest: m(metric.Exp)}, {Name: "b", Manifest: m(metric.Linear)}}
-	if _, err := Check(m(metric.Exp), sides, nil, nil); err == nil || !strings.Contains(err.Error(), "a vs b: policy.gain differs") ||
+	if _, err := check(m(metric.Exp), sides, nil, nil); err == nil || !strings.Contains(err.Error(), "a vs b: policy.gain differs") ||
 		!strings.Contains(err.Error(), "allow one field at a time with allow_mismatch FIELD") {
 		t.Fatalf("got %v", err)
 	}
-	notes, err := Check(m(metric.Exp), sides, []string{"policy.gain"}, nil)
+	notes, err := check(m(metric.Exp), sides, []string{"policy.gain"}, nil)
 	if err != nil || len(notes) != 1 || !strings.Contains(notes[0], "allowed mismatch (allow_mismatch policy.gain)") {
 		t.Fatalf("allowed: %v %v", notes, err)
 	}
 	upper := func(o string) string { return strings.ToUpper(o) }
-	if notes, _ := Check(m(metric.Exp), sides, []string{"policy.gain"}, upper); len(notes) != 1 ||
+	if notes, _ := check(m(metric.Exp), sides, []string{"policy.gain"}, upper); len(notes) != 1 ||
 		!strings.HasPrefix(notes[0], "allowed mismatch (ALLOW_MISMATCH policy.gain): a vs b") {
 		t.Errorf("named: %v", notes)
 	}

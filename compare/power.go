@@ -7,7 +7,7 @@ import (
 	"github.com/ragstat/ragstat/internal/analysis"
 )
 
-// GatePower is the power of one --fail-on rule for one candidate: the
+// GatePower is the power of one gate rule (fail_on) for one candidate: the
 // smallest mean difference the queries it looks at can resolve, against the
 // difference the rule is meant to catch.
 type GatePower struct {

@@ -36,7 +36,7 @@ type Result struct {
 	// Losses holds, when systems were compared from traces, where each
 	// system's relevant evidence and required facts stopped, stage by stage.
 	Losses []Loss `json:"losses,omitempty"`
-	// GatePower says, for every --fail-on rule, the smallest difference
+	// GatePower says, for every gate rule, the smallest difference
 	// its queries can resolve.
 	GatePower []GatePower `json:"gate_power,omitempty"`
 	// Frontier sets, when systems were compared from traces, each
@@ -44,7 +44,7 @@ type Result struct {
 	Frontier *Frontier `json:"frontier,omitempty"`
 	// Partial is present in the comparison of one shard of a split by
 	// query: what Merge needs to compare every query.
-	Partial *Partial `json:"partial,omitempty"`
+	Partial *partial `json:"partial,omitempty"`
 }
 
 // Loss is one traced system's evidence waterfall (stages.Waterfall without

@@ -90,19 +90,19 @@ func Run(ref *eval.Manifest, sides []*Side, set *topics.Set, cfg Config) (*Resul
 func prepare(ref *eval.Manifest, sides []*Side, tps *topics.Set, cfg Config) (*Table, Options, []string, error) {
 	opt := cfg.Options
 	configs(ref, sides)
-	notes, err := Check(ref, sides, cfg.AllowMismatch, cfg.Names)
+	notes, err := check(ref, sides, cfg.AllowMismatch, cfg.Names)
 	if err != nil {
 		return nil, opt, nil, err
 	}
 	if sides[0].Manifest != nil {
 		ref.Policy = sides[0].Manifest.Policy
 	}
-	configs, err := ConfigNotes(sides)
+	configs, err := configNotes(sides)
 	if err != nil {
 		return nil, opt, nil, err
 	}
 	notes = append(notes, configs...)
-	table, dropped := Align(sides)
+	table, dropped := align(sides)
 	if tps != nil {
 		by := cfg.SliceBy
 		if len(by) == 0 {

@@ -22,9 +22,9 @@ func TestSchema(t *testing.T) {
 		{[]string{"$defs", "loss"}, Loss{}},
 		{[]string{"properties", "frontier"}, Frontier{}},
 		{[]string{"$defs", "frontier_system"}, FrontierSystem{}},
-		{[]string{"properties", "partial"}, Partial{}},
-		{[]string{"$defs", "partial_side"}, PartialSide{}},
-		{[]string{"$defs", "traced"}, Traced{}},
+		{[]string{"properties", "partial"}, partial{}},
+		{[]string{"$defs", "partial_side"}, partialSide{}},
+		{[]string{"$defs", "traced"}, tracedSide{}},
 	}
 	for _, tt := range tests {
 		schematest.Check(t, "compare.schema.json", tt.typ, tt.path...)

@@ -14,20 +14,20 @@ import (
 	"github.com/ragstat/ragstat/topics"
 )
 
-// Partial is what the comparison of one shard of a split by query
+// partial is what the comparison of one shard of a split by query
 // (Part), which computes no statistics, carries so that Merge makes
 // the comparison of every query: each side as read, with its queries'
 // places in the order one run reads them, the topics of the compared
 // queries and the settings the statistics and the gate need. Statistics
 // over queries are never combined from shards: Merge computes them anew.
-type Partial struct {
+type partial struct {
 	// Inputs says of each input compared whether it is a trace file (one
 	// side per system it holds in the shard) or not (one side).
 	Inputs []bool        `json:"traced_inputs"`
-	Sides  []PartialSide `json:"sides"`
+	Sides  []partialSide `json:"sides"`
 	// Topics are the compared queries' topics (text, tags, family,
 	// answerable); nil when no topics were given.
-	Topics *PartialTopics `json:"topics"`
+	Topics *partialTopics `json:"topics"`
 	// Options are the statistics' options (without slices), SliceBy the
 	// topic fields to slice by; FailOn, FailOnSignificant, GateSlices
 	// and Quality are the gate's and frontier's settings.
@@ -39,9 +39,9 @@ type Partial struct {
 	Quality           string   `json:"quality"`
 }
 
-// PartialSide is one side of a shard's comparison as read, before
+// partialSide is one side of a shard's comparison as read, before
 // alignment.
-type PartialSide struct {
+type partialSide struct {
 	Input    int            `json:"input"` // the input it comes from, counting from 0
 	Name     string         `json:"name"`
 	Manifest *eval.Manifest `json:"manifest"`
@@ -54,14 +54,14 @@ type PartialSide struct {
 	Rankings map[string]Ranking `json:"rankings"`
 	// Traced holds what a traced system adds, summed over shards; nil for
 	// a run or a saved result.
-	Traced *Traced `json:"traced,omitempty"`
+	Traced *tracedSide `json:"traced,omitempty"`
 }
 
-// Traced is what a traced system's side carries beside its per-query
+// tracedSide is what a traced system's side carries beside its per-query
 // values (Side's fields of the same names): Facts names the columns of
 // FactValues, each stage's required-fact coverage (none when a query of
 // the shard has no facts).
-type Traced struct {
+type tracedSide struct {
 	First        Place           `json:"first"` // the system's first trace
 	Stages       []string        `json:"stages"`
 	Order        []string        `json:"order"` // the losses' statuses in pipeline order (stages.Statuses)
@@ -74,9 +74,9 @@ type Traced struct {
 	Unanswerable []string        `json:"unanswerable"`
 }
 
-// PartialTopics are the topics a shard's comparison read, those of its
+// partialTopics are the topics a shard's comparison read, those of its
 // compared queries.
-type PartialTopics struct {
+type partialTopics struct {
 	File   string          `json:"file"`
 	Topics []*topics.Topic `json:"topics"`
 }
@@ -111,18 +111,18 @@ func (s *Side) Keep(keep func(string) bool) {
 // and in ref the shard's record (shard, its judged positions filled in;
 // nil: none) with the digest of the sides.
 func Part(ref *eval.Manifest, sides []*Side, traced []bool, set *topics.Set, cfg Config, shard *eval.Shard) (*Result, error) {
-	p := &Partial{Inputs: traced, Options: cfg.Options, SliceBy: cfg.SliceBy, FailOnSignificant: cfg.FailOnSignificant,
+	p := &partial{Inputs: traced, Options: cfg.Options, SliceBy: cfg.SliceBy, FailOnSignificant: cfg.FailOnSignificant,
 		GateSlices: cfg.GateSlices, Quality: cfg.Quality}
 	for _, r := range cfg.FailOn {
 		p.FailOn = append(p.FailOn, r.text)
 	}
 	for _, s := range sides {
-		ps := PartialSide{Input: s.Input, Name: s.Name, Manifest: s.Manifest, Metrics: s.Metrics, Queries: s.Queries,
+		ps := partialSide{Input: s.Input, Name: s.Name, Manifest: s.Manifest, Metrics: s.Metrics, Queries: s.Queries,
 			Positions: s.Positions, Values: s.Values, Rankings: s.Rankings}
 		if s.Loss != nil {
 			n := len(s.Metrics) - s.Facts
 			ps.Metrics, ps.Values = s.Metrics[:n], s.Values[:n]
-			ps.Traced = &Traced{First: s.First, Stages: s.Stages, Order: s.Order, Facts: s.Metrics[n:], FactValues: s.Values[n:], Loss: *s.Loss,
+			ps.Traced = &tracedSide{First: s.First, Stages: s.Stages, Order: s.Order, Facts: s.Metrics[n:], FactValues: s.Values[n:], Loss: *s.Loss,
 				Config: s.Config, ConfigAt: s.ConfigAt, Latencies: s.Latencies, Unanswerable: s.Unanswerable}
 		}
 		p.Sides = append(p.Sides, ps)
@@ -137,7 +137,7 @@ func Part(ref *eval.Manifest, sides []*Side, traced []bool, set *topics.Set, cfg
 	res := newResult(table, opt.withDefaults())
 	res.Manifest, res.Notes, res.Comparisons, res.Extremes, res.Partial = ref, notes, []Comparison{}, []Extremes{}, p
 	if set != nil {
-		p.Topics = &PartialTopics{File: set.File}
+		p.Topics = &partialTopics{File: set.File}
 		for _, q := range res.Queries {
 			t := set.Get(q)
 			p.Topics.Topics = append(p.Topics.Topics, &topics.Topic{ID: t.ID, Text: t.Text, Tags: t.Tags, Answerable: t.Answerable, Family: t.Family})
@@ -154,7 +154,7 @@ func Part(ref *eval.Manifest, sides []*Side, traced []bool, set *topics.Set, cfg
 // Digest is the sha256 of the sides' queries, places and values (see
 // eval.DigestResults), which a partial comparison records in its
 // manifest for the merge to check.
-func (p *Partial) Digest() string {
+func (p *partial) Digest() string {
 	d := digest.New()
 	d.Int(len(p.Sides))
 	for _, s := range p.Sides {
@@ -243,9 +243,9 @@ func Merge(parts []*Result, names func(option string) string) (*Result, []string
 		switch {
 		case a.Input != b.Input:
 			return cmp.Compare(a.Input, b.Input)
-		case a.First.Before(b.First):
+		case a.First.before(b.First):
 			return -1
-		case b.First.Before(a.First):
+		case b.First.before(a.First):
 			return 1
 		}
 		return cmp.Compare(seen[a], seen[b])
@@ -282,7 +282,7 @@ const partsHint = "give partial results written by ragstat compare {shard} I/N {
 // add checks that ps, side i of a part, is one more shard's part of s,
 // and gathers what its traced system adds: its losses summed, its
 // latencies and unanswerable queries, its configuration first seen.
-func (s *Side) add(i int, ps PartialSide) error {
+func (s *Side) add(i int, ps partialSide) error {
 	if ps.Name != s.Name || !slices.Equal(ps.Metrics, s.Metrics) || len(ps.Values) != len(s.Metrics) || len(ps.Positions) != len(ps.Queries) {
 		return fmt.Errorf("system %d of the parts is not one system: %s (%v) vs %s (%v)", i+1, s.Name, s.Metrics, ps.Name, ps.Metrics)
 	}
@@ -302,7 +302,7 @@ func (s *Side) add(i int, ps PartialSide) error {
 		return fmt.Errorf("system %q: stages [%s] at %s:%d differ from [%s] at %s:%d",
 			s.Name, strings.Join(t.Stages, ", "), b.File, b.Line, strings.Join(s.Stages, ", "), a.File, a.Line)
 	}
-	if t.First.Before(s.First) {
+	if t.First.before(s.First) {
 		s.First = t.First
 	}
 	for m, vs := range t.FactValues {
@@ -314,7 +314,7 @@ func (s *Side) add(i int, ps PartialSide) error {
 		s.Loss = &Loss{System: t.Loss.System}
 	}
 	s.Loss.Evidence, s.Loss.Facts = addSteps(s.Loss.Evidence, t.Loss.Evidence, t.Order), addSteps(s.Loss.Facts, t.Loss.Facts, t.Order)
-	if t.Config != nil && (s.Config == nil || t.ConfigAt.Before(s.ConfigAt)) {
+	if t.Config != nil && (s.Config == nil || t.ConfigAt.before(s.ConfigAt)) {
 		s.Config, s.ConfigAt = t.Config, t.ConfigAt
 	}
 	s.Latencies = append(s.Latencies, t.Latencies...)
@@ -347,7 +347,7 @@ func addSteps(sum, steps []Step, order []string) []Step {
 // kept only when every shard has them, its unanswerable queries sorted
 // once, its query set recorded.
 func (s *Side) merged(parts []*Result) error {
-	var mine []PartialSide
+	var mine []partialSide
 	for _, part := range parts {
 		for _, ps := range part.Partial.Sides {
 			if ps.Input == s.Input && ps.Name == s.Name {

@@ -54,7 +54,7 @@ type Result struct {
 // Metric returns the position in Metrics (and in every row's Values) of
 // the metric named name, in any of the spellings metric.Parse reads.
 func (r *Result) Metric(name string) (int, error) {
-	for i, have := range r.Metrics { // a printed name, such as ranx's ndcg@10 under --like ranx
+	for i, have := range r.Metrics { // a printed name, such as ranx's ndcg@10 under the ranx preset
 		if have.Name() == name {
 			return i, nil
 		}

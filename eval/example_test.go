@@ -119,8 +119,8 @@ func ExamplePolicy_SetLike() {
 		fmt.Printf("%s %.4f\n", m.Name(), res.Mean[i])
 	}
 	fmt.Println(len(preset), "policies set by the preset")
-	_, err = eval.ParseUnjudged("maybe")
-	fmt.Println(err)
+	var u eval.Unjudged
+	fmt.Println(u.UnmarshalText([]byte("maybe")))
 	// Output:
 	// R@5 1.0000
 	// RR@5 0.5000

@@ -57,7 +57,7 @@ type Shard struct {
 	// the order one run prints.
 	Positions map[string]int `json:"judged_positions"`
 	// FoldedJudgments counts the shard's judgments folded into their
-	// document under --unit doc.
+	// document under the doc unit.
 	FoldedJudgments int `json:"folded_judgments,omitempty"`
 	// Values is the sha256 of the part's per-query values and query lists
 	// (DigestResults; a comparison digests its partial sides alike): a merge
@@ -92,10 +92,10 @@ func DigestQueries(ids []string) QueryDigest {
 	return QueryDigest{N: len(ids), SHA256: hex.EncodeToString(sum[:])}
 }
 
-// Frozen lists the fields two results must agree on to be compared, in the
+// frozen lists the fields two results must agree on to be compared, in the
 // order Diff reports them: the judgments (by digest), each policy field,
 // the metrics with their cutoffs, and the query set.
-var Frozen = []string{
+var frozen = []string{
 	"judgments", "policy.min_grade", "policy.grades", "policy.gain", "policy.unjudged",
 	"policy.unanswerable", "policy.queries", "policy.unit", "policy.order", "metrics", "query_set",
 }
@@ -143,10 +143,10 @@ func (m *Manifest) frozen() [][2]string {
 // CheckFrozen reports whether name is a frozen field, which a comparison
 // may be allowed to find different.
 func CheckFrozen(name string) error {
-	if slices.Contains(Frozen, name) {
+	if slices.Contains(frozen, name) {
 		return nil
 	}
-	return fmt.Errorf("unknown field %q: the frozen fields are %s", name, strings.Join(Frozen, ", "))
+	return fmt.Errorf("unknown field %q: the frozen fields are %s", name, strings.Join(frozen, ", "))
 }
 
 func short(sum string) string {

@@ -98,10 +98,10 @@ func DefaultPolicy() Policy {
 		Queries: QueriesExact, Unit: UnitItem, Scale: judgments.DefaultScale, Order: runs.ByScore}
 }
 
-// MaxExpGrade is the largest grade exponential gain accepts: 2^g-1 must
+// maxExpGrade is the largest grade exponential gain accepts: 2^g-1 must
 // stay finite, and so must a sum of such gains over a ranking of up to
 // 2^23 items (2^1000 * 2^23 < the largest float64).
-const MaxExpGrade = 1000
+const maxExpGrade = 1000
 
 func oneOf[T ~string](field, s string, allowed ...T) (T, error) {
 	for _, a := range allowed {
@@ -120,66 +120,66 @@ func oneOf[T ~string](field, s string, allowed ...T) (T, error) {
 	return "", &diag.OptionError{Scope: "policy", Option: field, Value: s, Msg: msg}
 }
 
-// ParseUnjudged reads an unjudged-item policy by name.
-func ParseUnjudged(s string) (Unjudged, error) {
+// parseUnjudged reads an unjudged-item policy by name.
+func parseUnjudged(s string) (Unjudged, error) {
 	return oneOf("unjudged", s, UnjudgedError, UnjudgedNonrelevant, UnjudgedSkip, UnjudgedBounds)
 }
 
-// ParseUnanswerable reads an unanswerable-query policy by name.
-func ParseUnanswerable(s string) (Unanswerable, error) {
+// parseUnanswerable reads an unanswerable-query policy by name.
+func parseUnanswerable(s string) (Unanswerable, error) {
 	return oneOf("unanswerable", s, UnanswerableError, UnanswerableExclude, UnanswerableZero)
 }
 
-// ParseQuerySet reads a query-set policy by name.
-func ParseQuerySet(s string) (QuerySet, error) {
+// parseQuerySet reads a query-set policy by name.
+func parseQuerySet(s string) (QuerySet, error) {
 	return oneOf("queries", s, QueriesExact, QueriesJudged, QueriesRun, QueriesBoth)
 }
 
-// ParseJudgedDivisor reads a Judged@k divisor by name.
-func ParseJudgedDivisor(s string) (JudgedDivisor, error) {
+// parseJudgedDivisor reads a Judged@k divisor by name.
+func parseJudgedDivisor(s string) (JudgedDivisor, error) {
 	return oneOf("judged_divisor", s, JudgedByK, JudgedByList)
 }
 
-// ParseLike reads a preset's tool by name; "" is none.
-func ParseLike(s string) (string, error) {
+// parseLike reads a preset's tool by name; "" is none.
+func parseLike(s string) (string, error) {
 	if s == "" {
 		return "", nil
 	}
-	return oneOf("like", s, Likes...)
+	return oneOf("like", s, likes...)
 }
 
-// ParseUnit reads an evaluation unit by name.
-func ParseUnit(s string) (Unit, error) {
+// parseUnit reads an evaluation unit by name.
+func parseUnit(s string) (Unit, error) {
 	return oneOf("unit", s, UnitItem, UnitDoc)
 }
 
 // UnmarshalText reads a policy by name, as ParseUnjudged does.
 func (u *Unjudged) UnmarshalText(b []byte) (err error) {
-	*u, err = ParseUnjudged(string(b))
+	*u, err = parseUnjudged(string(b))
 	return err
 }
 
 // UnmarshalText reads a policy by name, as ParseUnanswerable does.
 func (u *Unanswerable) UnmarshalText(b []byte) (err error) {
-	*u, err = ParseUnanswerable(string(b))
+	*u, err = parseUnanswerable(string(b))
 	return err
 }
 
 // UnmarshalText reads a policy by name, as ParseQuerySet does.
 func (q *QuerySet) UnmarshalText(b []byte) (err error) {
-	*q, err = ParseQuerySet(string(b))
+	*q, err = parseQuerySet(string(b))
 	return err
 }
 
 // UnmarshalText reads a divisor by name, as ParseJudgedDivisor does.
 func (d *JudgedDivisor) UnmarshalText(b []byte) (err error) {
-	*d, err = ParseJudgedDivisor(string(b))
+	*d, err = parseJudgedDivisor(string(b))
 	return err
 }
 
 // UnmarshalText reads a unit by name, as ParseUnit does.
 func (u *Unit) UnmarshalText(b []byte) (err error) {
-	*u, err = ParseUnit(string(b))
+	*u, err = parseUnit(string(b))
 	return err
 }
 
@@ -197,26 +197,26 @@ func (p Policy) Validate() error {
 	if p.Gain != metric.Exp && p.Gain != metric.Linear {
 		return &diag.OptionError{Scope: "policy", Option: "gain", Value: strconv.Itoa(int(p.Gain)), Msg: "is unknown: use exp or linear"}
 	}
-	if p.Gain == metric.Exp && p.Scale.Max > MaxExpGrade {
+	if p.Gain == metric.Exp && p.Scale.Max > maxExpGrade {
 		return &diag.OptionError{Scope: "policy", Option: "gain", Value: "exp", Msg: fmt.Sprintf("over grades up to %d: 2^g-1 is not a finite number beyond grade %d "+
-			"(largest usable grade %d); use {gain} linear, or a smaller scale", p.Scale.Max, MaxExpGrade, MaxExpGrade)}
+			"(largest usable grade %d); use {gain} linear, or a smaller scale", p.Scale.Max, maxExpGrade, maxExpGrade)}
 	}
 	if p.JudgedDivisor != "" {
-		if _, err := ParseJudgedDivisor(string(p.JudgedDivisor)); err != nil {
+		if _, err := parseJudgedDivisor(string(p.JudgedDivisor)); err != nil {
 			return err
 		}
 	}
-	if _, err := ParseLike(p.Like); err != nil {
+	if _, err := parseLike(p.Like); err != nil {
 		return err
 	}
 	if _, err := runs.ParseOrder(string(p.Order)); err != nil {
 		return &diag.OptionError{Scope: "policy", Option: "order", Value: string(p.Order), Msg: "is not score or rank"}
 	}
 	for _, check := range []func() error{
-		func() error { _, err := ParseUnjudged(string(p.Unjudged)); return err },
-		func() error { _, err := ParseUnanswerable(string(p.Unanswerable)); return err },
-		func() error { _, err := ParseQuerySet(string(p.Queries)); return err },
-		func() error { _, err := ParseUnit(string(p.Unit)); return err },
+		func() error { _, err := parseUnjudged(string(p.Unjudged)); return err },
+		func() error { _, err := parseUnanswerable(string(p.Unanswerable)); return err },
+		func() error { _, err := parseQuerySet(string(p.Queries)); return err },
+		func() error { _, err := parseUnit(string(p.Unit)); return err },
 	} {
 		if err := check(); err != nil {
 			return err
@@ -291,7 +291,7 @@ func ParsePolicy(b string) (Policy, error) {
 		case "judged-divisor":
 			err = out.JudgedDivisor.UnmarshalText([]byte(value))
 		case "like":
-			out.Like, err = ParseLike(value)
+			out.Like, err = parseLike(value)
 		default:
 			return out, fmt.Errorf("policy %q: unknown choice %q: the choices are %s", b, name, strings.Join(textFields, ", "))
 		}
@@ -328,15 +328,15 @@ func (p Policy) MetricPolicy() metric.Policy {
 		JudgedOfList: p.JudgedDivisor == JudgedByList}
 }
 
-// Likes lists the tools a preset can imitate.
-var Likes = []string{"trec_eval", "pytrec_eval", "ir_measures", "ranx"}
+// likes lists the tools a preset can imitate.
+var likes = []string{"trec_eval", "pytrec_eval", "ir_measures", "ranx"}
 
 // SetLike sets every policy in which the tool named differs from ragstat's
 // strict default to that tool's behaviour, and returns what it set, one
 // "name value (why)" each, for the output's notes. The caller applies
 // explicit choices afterwards, so they override the preset.
 func (p *Policy) SetLike(tool string) ([]string, error) {
-	t, err := oneOf("like", tool, Likes...)
+	t, err := oneOf("like", tool, likes...)
 	if err != nil {
 		return nil, err
 	}

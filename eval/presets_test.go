@@ -108,7 +108,7 @@ func TestExpGainOverflowRefused(t *testing.T) {
 	if err := p.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	p.Gain, p.Scale.Max = metric.Exp, MaxExpGrade
+	p.Gain, p.Scale.Max = metric.Exp, maxExpGrade
 	if err := p.Validate(); err != nil {
 		t.Fatal(err)
 	}

@@ -91,10 +91,10 @@ func (f *File) maxRead() int64 {
 	return DefaultMaxRead
 }
 
-// TornMessage is the warning for a last line that ends the input without a
+// tornMessage is the warning for a last line that ends the input without a
 // newline and does not parse: a writer stopped mid-line (killed, or still
 // writing). complete is the number of lines read before it.
-func TornMessage(complete int) string {
+func tornMessage(complete int) string {
 	return fmt.Sprintf("last line incomplete: a writer stopped mid-line; %d complete lines imported", complete)
 }
 
@@ -102,7 +102,7 @@ func TornMessage(complete int) string {
 // good lines: a warning, and nil, so that the reader skips it; or, under
 // Config.Strict or with no Config.Warn, an error naming the line.
 func (f *File) Torn(line, complete int) error {
-	msg := TornMessage(complete)
+	msg := tornMessage(complete)
 	if f.cfg.Strict || f.cfg.Warn == nil {
 		return &diag.Error{File: f.Name, Line: line, Msg: msg, Hint: "without strict checking the line is skipped with a warning"}
 	}
@@ -115,14 +115,14 @@ func (f *File) copyLimit() int64 {
 	if f.cfg.CopyLimit > 0 {
 		return f.cfg.CopyLimit
 	}
-	return DefaultCopyLimit()
+	return defaultCopyLimit()
 }
 
-// DefaultCopyLimit is nine tenths of the space free in the temporary
+// defaultCopyLimit is nine tenths of the space free in the temporary
 // directory (os.TempDir) now: a copy that reaches it stops with an error
 // naming the limit instead of filling the disk. Where the free space
 // cannot be learnt, it is 32 GiB.
-func DefaultCopyLimit() int64 {
+func defaultCopyLimit() int64 {
 	free, ok := freeSpace(os.TempDir())
 	if !ok {
 		return 32 << 30

@@ -15,10 +15,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -199,23 +197,6 @@ func (f *File) copyOf(r io.Reader) error {
 			Hint: "give a regular file, or raise the copy limit"}
 	}
 	return nil
-}
-
-// ParseSize reads a size such as 512MiB, 32GiB, 10G or 1000000 (bytes); K,
-// M, G and T are powers of 1024 with or without "iB".
-func ParseSize(s string) (int64, error) {
-	t := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSpace(s), "B"), "i")
-	shift := 0
-	if t != "" {
-		if i := strings.Index("KMGT", strings.ToUpper(t[len(t)-1:])); i >= 0 {
-			shift, t = 10*(i+1), t[:len(t)-1]
-		}
-	}
-	n, err := strconv.ParseInt(t, 10, 64)
-	if err != nil || n < 1 || n > math.MaxInt64>>shift {
-		return 0, fmt.Errorf("size %q: write a positive number of bytes, optionally with K, M, G or T (powers of 1024), e.g. 32GiB", s)
-	}
-	return n << shift, nil
 }
 
 // Close releases the copy of standard input or a pipe; it is a no-op
@@ -516,7 +497,7 @@ const (
 	FormatJSON  Format = "json"  // one JSON object of objects
 )
 
-// ParseFormat reads a --judgments-format or --run-format value.
+// ParseFormat reads a format's name: auto, trec, jsonl or json.
 func ParseFormat(s string) (Format, error) {
 	switch f := Format(strings.ToLower(s)); f {
 	case FormatAuto, "auto":

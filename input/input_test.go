@@ -11,8 +11,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-
-	"github.com/ragstat/ragstat/internal/diag"
 )
 
 func gz(t *testing.T, s string) []byte {
@@ -194,7 +192,7 @@ func TestCopyLimit(t *testing.T) {
 		t.Errorf("/dev/zero as standard input: %v", err)
 	}
 	if free, ok := freeSpace(os.TempDir()); ok {
-		if got := DefaultCopyLimit(); got <= 0 || got > free {
+		if got := defaultCopyLimit(); got <= 0 || got > free {
 			t.Errorf("DefaultCopyLimit = %d with %d bytes free", got, free)
 		}
 	}
@@ -223,22 +221,6 @@ func TestReadAllLimit(t *testing.T) {
 			t.Errorf("%s: %v, want %q", c.name, err, c.want)
 		}
 		f.Close()
-	}
-}
-
-func TestParseSize(t *testing.T) {
-	for in, want := range map[string]int64{"1": 1, "512MiB": 512 << 20, "32GiB": 32 << 30, "10g": 10 << 30, "4K": 4096, "2TB": 2 << 40} {
-		if got, err := ParseSize(in); err != nil || got != want {
-			t.Errorf("ParseSize(%q) = %d, %v; want %d", in, got, err, want)
-		}
-	}
-	for _, in := range []string{"", "0", "-1", "1.5G", "9999999999T", "G"} {
-		if _, err := ParseSize(in); err == nil {
-			t.Errorf("ParseSize(%q) accepted", in)
-		}
-	}
-	if got := diag.Size(32 << 30); got != "32 GiB" {
-		t.Errorf("FormatSize = %q", got)
 	}
 }
 

@@ -81,10 +81,10 @@ func (opt *Options) grade(topic *topics.Topic, text string, cited []string, abst
 	return g
 }
 
-// Prompt frames a context the same way for both arms: the instructions as
+// prompt frames a context the same way for both arms: the instructions as
 // the system message (when the trace has any), then one user message
 // holding the context text, a blank line and the request.
-func Prompt(s Settings, instructions, context, request string) Request {
+func prompt(s Settings, instructions, context, request string) Request {
 	var msgs []Message
 	if instructions != "" {
 		msgs = append(msgs, Message{Role: "system", Content: instructions})
@@ -116,7 +116,7 @@ func (opt *Options) intervene(ctx context.Context, t *trace.Trace, topic *topics
 	if cs == nil {
 		return c, errors.New("the trace has no context stage")
 	}
-	layout := LayoutOf(cs)
+	layout := layoutOf(cs)
 	c.Layout = layout.Source
 	c.Verified = verify(texts{corpus: opt.Corpus, trace: t, names: opt.Names}, topic, opt.Judgments.Query(t.Query), opt.MinGrade)
 
@@ -157,7 +157,7 @@ func (opt *Options) intervene(ctx context.Context, t *trace.Trace, topic *topics
 		if c.Budget > 0 && a.arm.Total > c.Budget {
 			a.arm.OverBy = a.arm.Total - c.Budget
 		}
-		resp, err := opt.Generator.Generate(ctx, CallID(a.name, t.System, t.Query), Prompt(settings, instructions, a.text, request))
+		resp, err := opt.Generator.Generate(ctx, callID(a.name, t.System, t.Query), prompt(settings, instructions, a.text, request))
 		switch {
 		case errors.Is(err, errBatched):
 			notRun = true

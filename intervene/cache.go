@@ -67,7 +67,7 @@ func (c *Cache) Note() string {
 
 // Generate answers from the file, else from Gen, and records the answer.
 func (c *Cache) Generate(ctx context.Context, id string, req Request) (Response, error) {
-	key := Key(c.endpoint, req)
+	key := requestKey(c.endpoint, req)
 	c.mu.Lock()
 	r, ok := c.seen[key]
 	if ok {

@@ -23,11 +23,11 @@ type Request struct {
 	MaxTokens   *int      `json:"max_tokens,omitempty"`
 }
 
-// Key identifies a request by its content: the SHA-256 of its JSON body.
-// Key is the sha256 of everything a request sends but the API key: the
+// requestKey identifies a request by its content: the SHA-256 of its JSON body.
+// requestKey is the sha256 of everything a request sends but the API key: the
 // URL it goes to (the endpoint's chat completions) and the body. Two
 // requests with the same key get the same answer from the cache.
-func Key(endpoint string, r Request) string {
+func requestKey(endpoint string, r Request) string {
 	b, _ := json.Marshal(r) // a Request always marshals
 	h := sha256.New()
 	h.Write([]byte(completions(endpoint)))
@@ -55,9 +55,9 @@ type Generator interface {
 	Generate(ctx context.Context, id string, req Request) (Response, error)
 }
 
-// CallID names one request of an intervention: the arm ("original" or
+// callID names one request of an intervention: the arm ("original" or
 // "verified"), the system and the query. It is the custom_id of a batch.
-func CallID(arm, system, query string) string { return arm + "/" + system + "/" + query }
+func callID(arm, system, query string) string { return arm + "/" + system + "/" + query }
 
 // wireResponse is the Chat Completions response body.
 type wireResponse struct {

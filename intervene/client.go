@@ -121,7 +121,7 @@ func (c *Client) generate(ctx context.Context, req Request) (Response, error) {
 		}
 		d := wait
 		if retryAfter > 0 {
-			d = min(retryAfter, cmp.Or(c.MaxRetryAfter, DefaultMaxRetryAfter))
+			d = min(retryAfter, cmp.Or(c.MaxRetryAfter, defaultMaxRetryAfter))
 		}
 		if !deadline.IsZero() && time.Now().Add(d).After(deadline) {
 			return Response{}, fmt.Errorf("%w; the next try, %s later, would end past the time limit of %s (after %d tries)", err, d, c.Timeout, attempt+1)

@@ -59,11 +59,11 @@ func (ep Endpoint) Note() string {
 		redact(ep.URL, ep.APIKey), ep.Retries, ep.retryAfter(), ep.Timeout, ep.RateLimit)
 }
 
-func (ep Endpoint) retryAfter() time.Duration { return cmp.Or(ep.MaxRetryAfter, DefaultMaxRetryAfter) }
+func (ep Endpoint) retryAfter() time.Duration { return cmp.Or(ep.MaxRetryAfter, defaultMaxRetryAfter) }
 
-// DefaultMaxRetryAfter is the longest wait a Retry-After header gets when
+// defaultMaxRetryAfter is the longest wait a Retry-After header gets when
 // Endpoint.MaxRetryAfter is zero.
-const DefaultMaxRetryAfter = 60 * time.Second
+const defaultMaxRetryAfter = 60 * time.Second
 
 // Connect is the generator a command line names: the endpoint's client
 // (Open) with the key read by getenv from the environment variable keyEnv,

@@ -32,12 +32,12 @@ func frameOf(seg, id string) frame {
 	return frame{Pre: seg[:i], Post: seg[i+len(id):], HasID: true}
 }
 
-// Layout is how a trace's context text frames its items: the text before
+// contextLayout is how a trace's context text frames its items: the text before
 // the first item (with its marker), the text between two items (with the
 // next item's marker), and the text after the last. It is read from the
 // trace's own context, so a verified context looks to the generator exactly
 // like the original one, except for the evidence in it.
-type Layout struct {
+type contextLayout struct {
 	first, between frame
 	tail           string
 	// Source says where the layout came from: "trace" (read from the
@@ -47,37 +47,37 @@ type Layout struct {
 	Source string
 }
 
-// DefaultLayout frames each item as "[id] text", items apart by a blank line.
-func DefaultLayout(reason string) Layout {
-	return Layout{first: frame{Pre: "[", Post: "] ", HasID: true}, between: frame{Pre: "\n\n[", Post: "] ", HasID: true},
+// defaultLayout frames each item as "[id] text", items apart by a blank line.
+func defaultLayout(reason string) contextLayout {
+	return contextLayout{first: frame{Pre: "[", Post: "] ", HasID: true}, between: frame{Pre: "\n\n[", Post: "] ", HasID: true},
 		Source: "default (" + reason + ")"}
 }
 
-// LayoutOf reads the layout of a context stage: every item's packed text
+// layoutOf reads the layout of a context stage: every item's packed text
 // must occur in the context text, in order, and the text between two items
 // must be the same for every pair once their ids are taken out.
-func LayoutOf(s *trace.Stage) Layout {
+func layoutOf(s *trace.Stage) contextLayout {
 	if s == nil || s.Text == nil {
-		return DefaultLayout("the trace has no context text")
+		return defaultLayout("the trace has no context text")
 	}
 	if len(s.Items) == 0 {
-		return DefaultLayout("the trace's context has no items")
+		return defaultLayout("the trace's context has no items")
 	}
 	text := *s.Text
 	var segs []string
 	pos := 0
 	for _, it := range s.Items {
 		if it.Text == nil || *it.Text == "" {
-			return DefaultLayout(fmt.Sprintf("context item %s has no text", it.ID))
+			return defaultLayout(fmt.Sprintf("context item %s has no text", it.ID))
 		}
 		i := strings.Index(text[pos:], *it.Text)
 		if i < 0 {
-			return DefaultLayout(fmt.Sprintf("context item %s's text is not in the context text, in order", it.ID))
+			return defaultLayout(fmt.Sprintf("context item %s's text is not in the context text, in order", it.ID))
 		}
 		segs = append(segs, text[pos:pos+i])
 		pos += i + len(*it.Text)
 	}
-	l := Layout{first: frameOf(segs[0], s.Items[0].ID), tail: text[pos:], Source: "trace"}
+	l := contextLayout{first: frameOf(segs[0], s.Items[0].ID), tail: text[pos:], Source: "trace"}
 	if len(segs) == 1 {
 		marker := l.first
 		if nl := strings.LastIndexByte(marker.Pre, '\n'); nl >= 0 {
@@ -90,14 +90,14 @@ func LayoutOf(s *trace.Stage) Layout {
 	l.between = frameOf(segs[1], s.Items[1].ID)
 	for i := 2; i < len(segs); i++ {
 		if f := frameOf(segs[i], s.Items[i].ID); f != l.between {
-			return DefaultLayout(fmt.Sprintf("the text between context items differs (%q, then %q)", l.between.Pre+l.between.Post, f.Pre+f.Post))
+			return defaultLayout(fmt.Sprintf("the text between context items differs (%q, then %q)", l.between.Pre+l.between.Post, f.Pre+f.Post))
 		}
 	}
 	return l
 }
 
 // Format writes items in the layout.
-func (l Layout) Format(items []Evidence) string {
+func (l contextLayout) Format(items []Evidence) string {
 	var b strings.Builder
 	for i, it := range items {
 		if i == 0 {

@@ -34,7 +34,7 @@ func TestLayoutOf(t *testing.T) {
 			stage(ptr("[b] beta text\n\n[a] alpha text"), "a", "alpha text", "b", "beta text")},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			l := LayoutOf(tc.stage)
+			l := layoutOf(tc.stage)
 			if l.Source != tc.source {
 				t.Errorf("source %q, want %q", l.Source, tc.source)
 			}

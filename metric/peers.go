@@ -3,7 +3,7 @@ package metric
 import "math"
 
 // The names of other tools. Each computes its tool's measure whatever the
-// policy's --gain says; the arithmetic is ragstat's where the definitions
+// policy's gain says; the arithmetic is ragstat's where the definitions
 // agree (the same function), and the tool's own where they differ.
 
 const trecCutoffs = "5,10,15,20,30,100,200,500,1000"

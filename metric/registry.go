@@ -105,7 +105,7 @@ func reciprocalRank(l *List, p Policy, m Metric) float64 {
 // gainRule picks the gain function of a family.
 type gainRule func(p Policy, m Metric) func(int32) float64
 
-// policyGain is ragstat's: the metric's gain map, else --gain.
+// policyGain is ragstat's: the metric's gain map, else the policy's gain.
 func policyGain(p Policy, m Metric) func(int32) float64 { return m.gainOf(p) }
 
 func ndcg(gain gainRule) func(*List, Policy, Metric) float64 {

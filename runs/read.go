@@ -324,7 +324,7 @@ type Entry = trecfile.RunDoc
 // Lists delivers ranked lists that another reader (Parquet, say) gathered
 // by query exactly as Read delivers a file's: each query's entries ordered
 // by opt.Order and checked (empty ids, scores that are not finite numbers,
-// an item listed twice, a repeated rank under --order rank), fn called once
+// an item listed twice, a repeated rank under the rank order), fn called once
 // per query in query order. Problems are returned together, as Read does.
 func Lists(file string, opt Options, lists map[string][]Entry, fn func(*Ranking) error) error {
 	if opt.Order == "" {

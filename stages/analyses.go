@@ -35,7 +35,7 @@ type AnalysisOptions struct {
 	CostOnly bool
 }
 
-// DefaultAnalysisOptions are the defaults of `ragstat stages --analyses`.
+// DefaultAnalysisOptions are the analyses' defaults.
 func DefaultAnalysisOptions() AnalysisOptions {
 	return AnalysisOptions{Bins: 10, Shingle: 3, Jaccard: 0.8}
 }
@@ -294,10 +294,10 @@ func (j *joiner) costParts(v *view, budget *Budget) []int {
 	return []int{budget.Instructions, budget.Request, budget.Context, out}
 }
 
-// NoDocument is the share of the items whose document is unknown (no doc
+// noDocument is the share of the items whose document is unknown (no doc
 // in the trace or the corpus): pooled, so that the per-document sums stay
 // bounded by the corpus's documents, not its items.
-const NoDocument = "(no document)"
+const noDocument = "(no document)"
 
 // passages lays out stage i's list for the redundancy analysis: each
 // item's text as packed (context) or as the trace or corpus has it, its
@@ -331,7 +331,7 @@ func (j *joiner) passages(v *view, i int, tokens []int) ([]analysis.Passage, sta
 		if ps[k].Relevant {
 			rep.relevant++
 		}
-		rep.docTokens[cmp.Or(p.meta.Doc, NoDocument)] += n
+		rep.docTokens[cmp.Or(p.meta.Doc, noDocument)] += n
 	}
 	return ps, rep
 }

@@ -213,9 +213,9 @@ func TestRedundancyPerStage(t *testing.T) {
 	in, traces := fixture(t, qrels, topic, docs, tr)
 	want := []StageRedundancy{
 		{Stage: "candidates", Lists: 1, Items: 4, NoText: 1, ExactPairs: 1, WithRepeats: 1, Tokens: 16, RepeatTokens: 4, RepeatShare: 0.25,
-			RelevantItems: 3, UniqueRelevant: 2, Docs: 4, DocShare: []analysis.Share{{Doc: "exceptions", Share: 0.5}, {Doc: "gifts", Share: 0.25}, {Doc: "returns", Share: 0.25}, {Doc: NoDocument, Share: 0}}},
+			RelevantItems: 3, UniqueRelevant: 2, Docs: 4, DocShare: []analysis.Share{{Doc: "exceptions", Share: 0.5}, {Doc: "gifts", Share: 0.25}, {Doc: "returns", Share: 0.25}, {Doc: noDocument, Share: 0}}},
 		{Stage: "reranked", Lists: 1, Items: 3, Tokens: 13, RelevantItems: 2, UniqueRelevant: 2, Docs: 3,
-			DocShare: []analysis.Share{{Doc: "exceptions", Share: 8.0 / 13}, {Doc: "returns", Share: 4.0 / 13}, {Doc: NoDocument, Share: 1.0 / 13}}},
+			DocShare: []analysis.Share{{Doc: "exceptions", Share: 8.0 / 13}, {Doc: "returns", Share: 4.0 / 13}, {Doc: noDocument, Share: 1.0 / 13}}},
 		{Stage: "context", Lists: 1, Items: 2, ExactPairs: 1, WithRepeats: 1, Tokens: 8, RepeatTokens: 4, RepeatShare: 0.5,
 			RelevantItems: 2, UniqueRelevant: 1, Docs: 2, DocShare: []analysis.Share{{Doc: "exceptions", Share: 0.5}, {Doc: "returns", Share: 0.5}}},
 	}

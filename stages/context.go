@@ -66,9 +66,9 @@ func (b Budget) Prompt() int { return b.Total - b.Reserve }
 // Over reports whether the query exceeds its budget.
 func (b Budget) Over() bool { return b.Limit > 0 && b.Total > b.Limit }
 
-// Overage says how far a query went over its budget: "refund: 9120 tokens,
+// overage says how far a query went over its budget: "refund: 9120 tokens,
 // budget 8000, 1120 over" (empty when it did not).
-func (b Budget) Overage() string {
+func (b Budget) overage() string {
 	if !b.Over() {
 		return ""
 	}
@@ -80,7 +80,7 @@ func (b Budget) Overage() string {
 func (r ContextReport) Overages() []string {
 	var out []string
 	for _, b := range r.Budgets {
-		if s := b.Overage(); s != "" {
+		if s := b.overage(); s != "" {
 			out = append(out, s)
 		}
 	}

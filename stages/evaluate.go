@@ -460,11 +460,11 @@ func (t *tally) lost(w *Waterfall, l Lost) {
 func keepFirst[T any](xs []T, x T, query func(T) string) []T {
 	q := query(x)
 	i := sort.Search(len(xs), func(i int) bool { return query(xs[i]) > q })
-	if i >= Listed {
+	if i >= listed {
 		return xs
 	}
 	xs = slices.Insert(xs, i, x)
-	return xs[:min(len(xs), Listed)]
+	return xs[:min(len(xs), listed)]
 }
 
 // config remembers a configuration and where it was first seen.

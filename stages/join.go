@@ -256,7 +256,7 @@ func gradesOf(inv []invalidJudgment) []int32 {
 // reassess decides whether a relevant context item kept its evidence: its
 // packed text must still hold one of its judgment's spans; without spans,
 // a packed text shorter than the corpus text is a truncation the
-// --truncated policy decides.
+// truncated policy decides.
 func (j *joiner) reassess(v *view, it trace.Item, p *placed) {
 	packed, ok := p.text, p.has
 	if !ok {

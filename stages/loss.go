@@ -75,9 +75,7 @@ func (w *Waterfall) order(names []string) {
 }
 
 // Statuses lists where evidence can stop in a pipeline of the stages
-// named, in the order a waterfall lists them: not retrieved (or not in
-// the context), cut between each two stages, then dropped, truncated, out
-// of scope, stale and delivered.
+// named, in a waterfall's order.
 func Statuses(names []string) []string {
 	out := []string{StatusNotRetrieved, StatusNotInContext}
 	for i := 1; i < len(names); i++ {

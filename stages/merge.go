@@ -9,12 +9,12 @@ import (
 	"github.com/ragstat/ragstat/eval"
 )
 
-// Partial is what one shard's system carries beyond its reports so that
+// partial is what one shard's system carries beyond its reports so that
 // Merge gives, bit for bit, what one run over every query gives: the
 // earliest trace, the sums that the reports show only divided, the exact
 // sums' terms, the latencies and where each configuration was first seen.
-type Partial struct {
-	First       TracePlace           `json:"first_trace"`
+type partial struct {
+	First       tracePlace           `json:"first_trace"`
 	Traces      int                  `json:"traces"`
 	Lengths     []int                `json:"list_lengths"` // per stage, summed over the traces
 	Answered    int                  `json:"answered"`     // answerable, abstention recorded
@@ -24,7 +24,7 @@ type Partial struct {
 	FactsCited  []float64            `json:"facts_cited_terms"` // exact sums' terms
 	F1          []float64            `json:"f1_terms"`
 	Latency     map[string][]float64 `json:"latency_ms,omitempty"`
-	Configs     []ConfigPlace        `json:"config_places,omitempty"`
+	Configs     []configPlace        `json:"config_places,omitempty"`
 	// Returned is, per stage, each row's list length, in the rows' order.
 	Returned [][]int `json:"returned"`
 	// Truncated and Metadata are the policies the numbers depend on that
@@ -32,27 +32,27 @@ type Partial struct {
 	Truncated Truncated `json:"truncated"`
 	Metadata  string    `json:"unknown_metadata"`
 	// Turns are the sums behind System.Turns.
-	Turns []TurnTerms `json:"turns,omitempty"`
+	Turns []turnTerms `json:"turns,omitempty"`
 	// Nuggets are the sums behind AnswerReport.Nuggets.
-	Nuggets *NuggetTerms `json:"nuggets,omitempty"`
+	Nuggets *nuggetTerms `json:"nuggets,omitempty"`
 }
 
-// TracePlace is where a trace was read.
-type TracePlace struct {
+// tracePlace is where a trace was read.
+type tracePlace struct {
 	File  string `json:"file"`
 	Line  int    `json:"line"`
 	Query string `json:"query"`
 }
 
-// ConfigPlace is a configuration and where it was first seen.
-type ConfigPlace struct {
+// configPlace is a configuration and where it was first seen.
+type configPlace struct {
 	Config string `json:"config"`
 	File   string `json:"file"`
 	Line   int    `json:"line"`
 }
 
-func (t *tally) partial(evals []*eval.Result, opt Options) *Partial {
-	p := &Partial{First: TracePlace{t.first.file, t.first.line, t.first.query}, Traces: t.n, Lengths: t.total,
+func (t *tally) partial(evals []*eval.Result, opt Options) *partial {
+	p := &partial{First: tracePlace{t.first.file, t.first.line, t.first.query}, Traces: t.n, Lengths: t.total,
 		Answered: t.answers.answered, Unanswered: t.answers.unanswered, FactQueries: t.answers.factQueries,
 		ExactMatch: t.answers.r.ExactMatch, FactsCited: t.answers.factsCited.partials, F1: t.answers.f1.partials, Latency: t.lat,
 		Truncated: opt.Truncated, Metadata: "error", Turns: t.turnTerms(), Nuggets: t.answers.nuggets.terms()}
@@ -67,7 +67,7 @@ func (t *tally) partial(evals []*eval.Result, opt Options) *Partial {
 		p.Returned = append(p.Returned, n)
 	}
 	for _, c := range slices.Sorted(maps.Keys(t.configs)) {
-		p.Configs = append(p.Configs, ConfigPlace{c, t.configs[c].file, t.configs[c].line})
+		p.Configs = append(p.Configs, configPlace{c, t.configs[c].file, t.configs[c].line})
 	}
 	return p
 }
@@ -268,5 +268,5 @@ func (s *System) Summarize() {
 // first keeps the first Listed of xs in query order, stable within a query.
 func first[T any](xs []T, query func(T) string) []T {
 	slices.SortStableFunc(xs, func(a, b T) int { return strings.Compare(query(a), query(b)) })
-	return xs[:min(len(xs), Listed)]
+	return xs[:min(len(xs), listed)]
 }

@@ -50,25 +50,25 @@ func (n *nuggetTally) report() *NuggetReport {
 }
 
 // terms are the exact sums' terms, for a shard's Partial.
-func (n *nuggetTally) terms() *NuggetTerms {
+func (n *nuggetTally) terms() *nuggetTerms {
 	if n.answers == 0 {
 		return nil
 	}
-	t := &NuggetTerms{Answers: n.answers}
+	t := &nuggetTerms{Answers: n.answers}
 	for i := range n.sums {
 		t.Sums[i] = n.sums[i].partials
 	}
 	return t
 }
 
-// NuggetTerms are a shard's nugget sums: the answers scored and the exact
+// nuggetTerms are a shard's nugget sums: the answers scored and the exact
 // sums' terms of the four scores, in NuggetReport's order.
-type NuggetTerms struct {
+type nuggetTerms struct {
 	Answers int          `json:"answers"`
 	Sums    [4][]float64 `json:"sums_terms"`
 }
 
-func (t *NuggetTerms) tally() nuggetTally {
+func (t *nuggetTerms) tally() nuggetTally {
 	var n nuggetTally
 	if t == nil {
 		return n

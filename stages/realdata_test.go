@@ -213,11 +213,11 @@ func TestSummaryFEVER(t *testing.T) {
 	}
 	var lost []Lost
 	for _, l := range f.Loss.Lost {
-		if l.Status != StatusDelivered && len(lost) < Listed {
+		if l.Status != StatusDelivered && len(lost) < listed {
 			lost = append(lost, l)
 		}
 	}
-	if !slices.Equal(lost, s.Loss.Lost) || len(s.Facts) != Listed || s.FactLines != len(f.Facts) {
+	if !slices.Equal(lost, s.Loss.Lost) || len(s.Facts) != listed || s.FactLines != len(f.Facts) {
 		t.Fatalf("summary listings: %d lost, %d fact lines of %d", len(s.Loss.Lost), len(s.Facts), s.FactLines)
 	}
 	for i, qf := range s.Facts {

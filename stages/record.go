@@ -8,7 +8,7 @@ import (
 
 // QueryRecord is everything stages computes of one trace, handed to
 // Options.PerQuery as soon as the trace is evaluated: what
-// `ragstat stages --per-query-out` writes, one record a line.
+// a per-query file of stages holds, one record a line.
 type QueryRecord struct {
 	System string `json:"system"`
 	Query  string `json:"query"`

@@ -19,26 +19,26 @@ import (
 
 // Spilled holds the judgments and topics in a temporary file instead of
 // memory, grouped by query, so that what an evaluation holds does not grow
-// with the number of queries: an index in another file (diskIndex), of
-// which memory keeps an eighth of a byte a query, and a few recently used
-// queries. Each trace's query is read back when the trace is evaluated.
-// The judged queries' records come first, in the judgments' order, so
-// that the means can be summed in that order by reading the file once.
-// Close removes the files.
+// with the number of queries; Close removes the files.
 type Spilled struct {
 	// Format is the judgments' format, as read.
 	Format judgments.Format
 	// JudgmentsFile and TopicsFile name the files read, for messages.
 	JudgmentsFile, TopicsFile string
-	dir                       string
-	scale                     judgments.Scale
-	parse                     topics.Parser
-	f                         *os.File
-	index                     *diskIndex
-	judged                    int   // records of judged queries, first in the file
-	answerable                int   // the answerable among them
-	judgedEnd                 int64 // where their records end
-	cache                     queryCache
+	// The file is indexed in another (diskIndex), of which memory keeps
+	// an eighth of a byte a query, and a few recently used queries. Each
+	// trace's query is read back when the trace is evaluated. The judged
+	// queries' records come first, in the judgments' order, so that the
+	// means can be summed in that order by reading the file once.
+	dir        string
+	scale      judgments.Scale
+	parse      topics.Parser
+	f          *os.File
+	index      *diskIndex
+	judged     int   // records of judged queries, first in the file
+	answerable int   // the answerable among them
+	judgedEnd  int64 // where their records end
+	cache      queryCache
 }
 
 // spillEntry is a query's entry in an index: the top 24 bits of the

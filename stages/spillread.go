@@ -18,11 +18,9 @@ import (
 // judgments.Stream does, and returns the format read.
 type judgmentSource func(emit func(judgments.Judgment)) (judgments.Format, error)
 
-// Spill reads the judgments (from src, which hands every judgment to emit
-// as judgments.Stream does and returns the format read; file names them)
-// and the topics file openTopics opens into a Spilled in dir, keeping the
-// queries keep accepts (nil: all), so that what an evaluation holds does
-// not grow with the number of queries (Input.Spilled). Every line is checked as judgments.Read and
+// Spill reads the judgments of file (which src hands to emit, as
+// judgments.Stream does) and the topics openTopics opens into a Spilled in
+// dir, keeping the queries keep accepts (nil: all). Every line is checked as judgments.Read and
 // topics.ReadOnly check it, and the same problems are returned, the
 // judgments' first (the topics are not read when the judgments fail).
 func Spill(file string, src func(emit func(judgments.Judgment)) (judgments.Format, error), openTopics func() (*input.File, error), keep func(string) bool, scale judgments.Scale, dir string) (_ *Spilled, err error) {

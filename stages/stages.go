@@ -77,9 +77,9 @@ type Options struct {
 	PerQuery func(*QueryRecord) error
 }
 
-// Listed is how many lost items and fact coverage lines a Summary result
+// listed is how many lost items and fact coverage lines a Summary result
 // keeps: the first in query order, as the table shows them.
-const Listed = 20
+const listed = 20
 
 // Input is what traces are evaluated against.
 type Input struct {
@@ -158,7 +158,7 @@ type System struct {
 	FactLines int  `json:"-"`
 	// Partial is present under Options.Shard: what Merge needs beyond the
 	// rest.
-	Partial *Partial `json:"partial,omitempty"`
+	Partial *partial `json:"partial,omitempty"`
 }
 
 // StageResult is one stage's metrics.

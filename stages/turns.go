@@ -35,8 +35,8 @@ type turnTally struct {
 	counts         [][]int
 }
 
-// TurnTerms is a turn slice's sums as a shard's partial result holds them.
-type TurnTerms struct {
+// turnTerms is a turn slice's sums as a shard's partial result holds them.
+type turnTerms struct {
 	Turn   int           `json:"turn"`
 	Traces int           `json:"traces"`
 	Scored int           `json:"scored"`
@@ -134,11 +134,11 @@ func (t *tally) turnSlices(names []string, metrics []string) []TurnSlice {
 }
 
 // turnTerms are the turns as a partial result keeps them.
-func (t *tally) turnTerms() []TurnTerms {
-	var out []TurnTerms
+func (t *tally) turnTerms() []turnTerms {
+	var out []turnTerms
 	for _, n := range slices.Sorted(maps.Keys(t.turns)) {
 		tt := t.turns[n]
-		tp := TurnTerms{Turn: n, Traces: tt.traces, Scored: tt.scored, Counts: tt.counts}
+		tp := turnTerms{Turn: n, Traces: tt.traces, Scored: tt.scored, Counts: tt.counts}
 		for _, stage := range tt.sums {
 			var terms [][]float64
 			for _, s := range stage {
@@ -152,7 +152,7 @@ func (t *tally) turnTerms() []TurnTerms {
 }
 
 // turnsOf reads a partial result's turns back.
-func turnsOf(terms []TurnTerms) (map[int]*turnTally, error) {
+func turnsOf(terms []turnTerms) (map[int]*turnTally, error) {
 	if len(terms) == 0 {
 		return nil, nil
 	}

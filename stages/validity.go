@@ -39,7 +39,7 @@ type Conflict struct {
 }
 
 // Violations is the number of out-of-scope appearances: what
-// --fail-on-violation gates on.
+// a gate on violations reads.
 func (r ValidityReport) Violations() int { return len(r.OutOfScope) }
 
 // validityOf lists one trace's invalid evidence.

@@ -29,13 +29,13 @@ const (
 	None Correction = "none"
 )
 
-// Corrections lists every correction, in the order they are documented.
-var Corrections = []Correction{Holm, Bonferroni, BH, None}
+// corrections lists every correction, in the order they are documented.
+var corrections = []Correction{Holm, Bonferroni, BH, None}
 
 // ParseCorrection returns the correction named s, ignoring case.
 func ParseCorrection(s string) (Correction, error) {
 	c := Correction(strings.ToLower(strings.TrimSpace(s)))
-	if !slices.Contains(Corrections, c) {
+	if !slices.Contains(corrections, c) {
 		return "", fmt.Errorf("stats: unknown correction %q (want holm, bonferroni, bh or none)", s)
 	}
 	return c, nil
@@ -47,7 +47,7 @@ func ParseCorrection(s string) (Correction, error) {
 // ones. It returns an error for an unknown method or a p-value outside
 // [0, 1] (NaN included).
 func Adjust(p []float64, method Correction) ([]float64, error) {
-	if !slices.Contains(Corrections, method) {
+	if !slices.Contains(corrections, method) {
 		return nil, fmt.Errorf("stats: unknown correction %q", method)
 	}
 	for i, x := range p {

@@ -83,7 +83,7 @@ func TestAdjustProperties(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		p := rapid.SliceOfN(rapid.Float64Range(0, 1), 1, 40).Draw(t, "p")
 		adj := map[Correction][]float64{}
-		for _, c := range Corrections {
+		for _, c := range corrections {
 			a, err := Adjust(p, c)
 			if err != nil {
 				t.Fatal(err)

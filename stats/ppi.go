@@ -53,50 +53,52 @@ type PPIEstimate struct {
 }
 
 // PPI returns the PPI++ estimate of the mean of the per-query values under
-// human labels over all N queries, with its interval at level.
-//
-// The estimand is the mean over the N queries at hand, as complete human
-// judgments would give it: the queries are fixed, the only randomness is
-// which n of them the audit drew. The estimator is
-//
-//	θ̂_λ = mean(Human) + λ·(mean(Filled) − mean(FilledAudited))
-//
-// and θ̂_λ − θ = mean over the audit of d − mean over all N of d, with
-// d = Human − λ·Filled per query. Since Filled covers every query, its mean
-// carries no sampling error of its own: the audited queries are part of it,
-// not an independent sample as in the paper's setup, where the unlabeled
-// data adds λ²·Var(f)/N to the variance. Under sampling without
-// replacement the variance of θ̂_λ is
-//
-//	(1 − n/N) · S²(d) / n
-//
-// with S²(d) the variance of d over the N queries. λ minimises it: λ̂ =
-// Cov(Human, FilledAudited) / Var(FilledAudited) from the audit, clipped to
-// [0, 1] as in PPI++ (the paper's factor 1/(1 + n/N) belongs to the
-// independent-sample variance and is absent here); λ̂ is 0 when the
-// FilledAudited values do not vary.
-//
-// Tuning λ on the same audit makes the plug-in variance too small for the
-// audits of 20 to 50 queries that people grade, and so does the normal
-// quantile (bench/README.md has the figures). The variance is therefore the
-// jackknife's over the audit, which re-tunes λ with each audited query left
-// out in turn, times the finite-population factor:
-//
-//	SE² = (1 − n/N) · (n − 1)/n · Σ (θ̂_(i) − θ̂_(·))²
-//
-// and the interval is θ̂ ± t·SE, t Student's quantile at (1+level)/2 with
-// n − 1 degrees of freedom. At a fixed λ the jackknife gives the plug-in
-// variance above exactly; the paper's normal interval is the large-n limit.
-//
-// The human-only interval is the classical one from the audit alone (the
-// same at λ = 0): mean(Human) ± t·√((1 − n/N)·s²(Human)/n), s² with
-// divisor n − 1.
+// human labels over all N queries, with its interval at level: PPI++'s
+// power tuning, the jackknife's variance over the audit with the
+// finite-population factor, and Student's t (the derivation is set out in
+// the function).
 //
 // PPI returns an error naming the field when the slices disagree in length,
 // fewer than two queries are audited, more are audited than there are
 // queries, a value is NaN or infinite, or level is outside (0, 1), and an
 // error when values near the float64 range make the interval infinite.
 func PPI(in PPIInput, level float64) (PPIEstimate, error) {
+	// The estimand is the mean over the N queries at hand, as complete human
+	// judgments would give it: the queries are fixed, the only randomness is
+	// which n of them the audit drew. The estimator is
+	//
+	//	θ̂_λ = mean(Human) + λ·(mean(Filled) − mean(FilledAudited))
+	//
+	// and θ̂_λ − θ = mean over the audit of d − mean over all N of d, with
+	// d = Human − λ·Filled per query. Since Filled covers every query, its mean
+	// carries no sampling error of its own: the audited queries are part of it,
+	// not an independent sample as in the paper's setup, where the unlabeled
+	// data adds λ²·Var(f)/N to the variance. Under sampling without
+	// replacement the variance of θ̂_λ is
+	//
+	//	(1 − n/N) · S²(d) / n
+	//
+	// with S²(d) the variance of d over the N queries. λ minimises it: λ̂ =
+	// Cov(Human, FilledAudited) / Var(FilledAudited) from the audit, clipped to
+	// [0, 1] as in PPI++ (the paper's factor 1/(1 + n/N) belongs to the
+	// independent-sample variance and is absent here); λ̂ is 0 when the
+	// FilledAudited values do not vary.
+	//
+	// Tuning λ on the same audit makes the plug-in variance too small for the
+	// audits of 20 to 50 queries that people grade, and so does the normal
+	// quantile (bench/README.md has the figures). The variance is therefore the
+	// jackknife's over the audit, which re-tunes λ with each audited query left
+	// out in turn, times the finite-population factor:
+	//
+	//	SE² = (1 − n/N) · (n − 1)/n · Σ (θ̂_(i) − θ̂_(·))²
+	//
+	// and the interval is θ̂ ± t·SE, t Student's quantile at (1+level)/2 with
+	// n − 1 degrees of freedom. At a fixed λ the jackknife gives the plug-in
+	// variance above exactly; the paper's normal interval is the large-n limit.
+	//
+	// The human-only interval is the classical one from the audit alone (the
+	// same at λ = 0): mean(Human) ± t·√((1 − n/N)·s²(Human)/n), s² with
+	// divisor n − 1.
 	if err := in.validate(level); err != nil {
 		return PPIEstimate{}, err
 	}

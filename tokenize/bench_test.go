@@ -45,7 +45,7 @@ func BenchmarkHFCount(b *testing.B) {
 	passages := readPassages(b, filepath.Join("testdata", "golden", "passages.jsonl"))
 	fixtures, _ := filepath.Glob(filepath.Join("testdata", "hf", "*.json"))
 	for _, path := range fixtures {
-		tok, err := New(HFPrefix + path)
+		tok, err := New(hfPrefix + path)
 		if err != nil {
 			b.Fatal(err)
 		}

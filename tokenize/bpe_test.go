@@ -27,7 +27,7 @@ func TestMergeLong(t *testing.T) {
 			pieces = append(pieces, string(b))
 		}
 	}
-	for _, name := range Encodings() {
+	for _, name := range encodings() {
 		enc, err := newTiktoken(name)
 		if err != nil {
 			t.Fatal(err)

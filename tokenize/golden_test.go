@@ -71,7 +71,7 @@ func checkGolden(t *testing.T, tok Tokenizer, key string, rows []goldenRow) {
 
 func TestTiktokenGolden(t *testing.T) {
 	rows := readGolden(t, filepath.Join("testdata", "golden", "tiktoken.jsonl"))
-	for _, name := range Encodings() {
+	for _, name := range encodings() {
 		t.Run(name, func(t *testing.T) {
 			tok, err := New(name)
 			if err != nil {
@@ -133,14 +133,14 @@ func TestRunsGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	toks := map[string]Tokenizer{}
-	for _, name := range Encodings() {
+	for _, name := range encodings() {
 		if toks[name], err = New(name); err != nil {
 			t.Fatal(err)
 		}
 	}
 	fixtures, _ := filepath.Glob(filepath.Join("testdata", "hf", "*.json"))
 	for _, f := range fixtures {
-		if toks[strings.TrimSuffix(filepath.Base(f), ".json")], err = New(HFPrefix + f); err != nil {
+		if toks[strings.TrimSuffix(filepath.Base(f), ".json")], err = New(hfPrefix + f); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -57,7 +57,7 @@ func TestOracleGoldenCurrent(t *testing.T) {
 		}
 	}
 	t.Run("llama3", func(t *testing.T) {
-		tok, err := New(HFPrefix + llama3)
+		tok, err := New(hfPrefix + llama3)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -12,7 +12,7 @@ import (
 // the table, and twice in a row through a merger's cache of ranks (looked
 // up, then remembered).
 func TestRankTable(t *testing.T) {
-	for _, name := range Encodings() {
+	for _, name := range encodings() {
 		ranks, err := tiktoken_loader.NewOfflineLoader().LoadTiktokenBpe(specs[name].file)
 		if err != nil {
 			t.Fatal(err)

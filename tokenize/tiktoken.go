@@ -28,8 +28,8 @@ var specs = map[string]encodingSpec{
 	"r50k_base":   {"r50k_base.tiktoken", pieces.GPT2, false},
 }
 
-// Encodings returns the names of the built-in tiktoken encodings, sorted.
-func Encodings() []string {
+// encodings returns the names of the built-in tiktoken encodings, sorted.
+func encodings() []string {
 	names := make([]string, 0, len(specs))
 	for name := range specs {
 		names = append(names, name)

@@ -40,12 +40,12 @@ type Tokenizer interface {
 	Encode(text string) []int
 }
 
-// HFPrefix introduces a Hugging Face tokenizer.json path in a tokenizer name.
-const HFPrefix = "hf:"
+// hfPrefix introduces a Hugging Face tokenizer.json path in a tokenizer name.
+const hfPrefix = "hf:"
 
-// New returns the tokenizer called name: one of [Encodings] or "hf:PATH".
+// New returns the tokenizer called name: one of [encodings] or "hf:PATH".
 func New(name string) (Tokenizer, error) {
-	if path, ok := strings.CutPrefix(name, HFPrefix); ok {
+	if path, ok := strings.CutPrefix(name, hfPrefix); ok {
 		t, err := hf.Load(path)
 		if err != nil {
 			return nil, err
@@ -56,7 +56,7 @@ func New(name string) (Tokenizer, error) {
 		return newTiktoken(name)
 	}
 	return nil, fmt.Errorf("tokenize: unknown tokenizer %q (want one of %s, or %sPATH to a tokenizer.json)",
-		name, strings.Join(Encodings(), ", "), HFPrefix)
+		name, strings.Join(encodings(), ", "), hfPrefix)
 }
 
 // NewWithSpecialTokens is New, except that a Hugging Face tokenizer also

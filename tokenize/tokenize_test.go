@@ -53,7 +53,7 @@ func TestNewWithSpecialTokens(t *testing.T) {
 }
 
 func TestNames(t *testing.T) {
-	if got := Encodings(); !slices.Equal(got, []string{"cl100k_base", "o200k_base", "p50k_base", "r50k_base"}) {
+	if got := encodings(); !slices.Equal(got, []string{"cl100k_base", "o200k_base", "p50k_base", "r50k_base"}) {
 		t.Errorf("Encodings() = %v", got)
 	}
 	for _, name := range []string{"o200k_base", "hf:" + filepath.Join("testdata", "hf", "wordpiece-bert.json")} {
@@ -99,7 +99,7 @@ func TestConcurrent(t *testing.T) {
 var reference = sync.OnceValue(func() map[string]*tiktoken.Tiktoken {
 	tiktoken.SetBpeLoader(tiktoken_loader.NewOfflineLoader())
 	refs := map[string]*tiktoken.Tiktoken{}
-	for _, name := range Encodings() {
+	for _, name := range encodings() {
 		enc, err := tiktoken.GetEncoding(name)
 		if err != nil {
 			panic(err)

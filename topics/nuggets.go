@@ -275,14 +275,14 @@ func (a Assignment) Scores() NuggetScores {
 	return s
 }
 
-// AddSupport makes the passages of retrieval assignments the support of
+// addSupport makes the passages of retrieval assignments the support of
 // the nugget facts they support: for each assignment with a Doc, every
 // nugget assigned Supported adds the alternative {Doc} to the fact of its
 // query with the same text. Partial support adds nothing: a fact is
 // supported or not. An assignment whose query is not in s, or whose nugget
 // text is none of its query's facts', is an error naming file and line;
 // answer assignments (no Doc) are passed over.
-func (s *Set) AddSupport(file string, as []Assignment) error {
+func (s *Set) addSupport(file string, as []Assignment) error {
 	for _, a := range as {
 		if a.Doc == "" {
 			continue

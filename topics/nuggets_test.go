@@ -41,7 +41,7 @@ func TestReadNuggets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.AddSupport("retrieval_assignments.jsonl", as); err != nil {
+	if err := s.addSupport("retrieval_assignments.jsonl", as); err != nil {
 		t.Fatal(err)
 	}
 	// Partial support (doc_01#3 for the enzymes) adds nothing.
@@ -71,7 +71,7 @@ func TestReadNuggets(t *testing.T) {
 		t.Errorf("written and read back: %+v, want %+v", got, bees.Facts)
 	}
 	// Adding the same assignments again adds no alternative twice.
-	if err := s.AddSupport("retrieval_assignments.jsonl", as); err != nil || len(bees.Facts[1].Support) != 1 {
+	if err := s.addSupport("retrieval_assignments.jsonl", as); err != nil || len(bees.Facts[1].Support) != 1 {
 		t.Errorf("again: %v, %v", err, bees.Facts[1].Support)
 	}
 }
@@ -159,7 +159,7 @@ func TestAddSupportErrors(t *testing.T) {
 		{Assignment{Query: "nope", Doc: "d", Line: 3, Nuggets: []Assigned{{Text: "x", Importance: Okay, Assignment: Supported}}}, `r.jsonl:3: query "nope", item "d": no such query in nuggets.jsonl`},
 		{Assignment{Query: "2024-1", Doc: "d", Line: 4, Nuggets: []Assigned{{Text: "Python is slow", Importance: Okay, Assignment: Supported}}}, `r.jsonl:4: query "2024-1", item "d": nugget "Python is slow" is not one of the query's`},
 	} {
-		if err := s.AddSupport("r.jsonl", []Assignment{tt.a}); err == nil || !strings.Contains(err.Error(), tt.want) {
+		if err := s.addSupport("r.jsonl", []Assignment{tt.a}); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("error %v, want %q", err, tt.want)
 		}
 	}

@@ -14,8 +14,8 @@ type Slice struct {
 	Queries []int
 }
 
-// SliceFields lists the fields Slices slices by.
-const SliceFields = "tag, tag:PREFIX, family, answerable"
+// sliceFields lists the fields Slices slices by.
+const sliceFields = "tag, tag:PREFIX, family, answerable"
 
 // Slices groups queries by what their topics in set say: "tag" (every tag),
 // "tag:PREFIX" (tags starting with PREFIX), "family", "answerable". Slices
@@ -71,7 +71,7 @@ func sliceKeys(field string) (func(*Topic) []string, error) {
 	case field == "answerable":
 		return func(t *Topic) []string { return []string{"answerable:" + strconv.FormatBool(t.Answerable)} }, nil
 	}
-	return nil, fmt.Errorf("cannot slice by %q: use %s", field, SliceFields)
+	return nil, fmt.Errorf("cannot slice by %q: use %s", field, sliceFields)
 }
 
 func orNone(s string) string {

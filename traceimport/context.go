@@ -10,10 +10,10 @@ import (
 	"github.com/ragstat/ragstat/trace"
 )
 
-// MinTruncated is the shortest prefix, in characters, that counts as a
+// minTruncated is the shortest prefix, in characters, that counts as a
 // truncated passage in the context: shorter ones are too likely to occur by
 // chance.
-const MinTruncated = 20
+const minTruncated = 20
 
 // context makes the context stage from the generator's input: each item of
 // the last retrieval stage (its text from the span, or from the corpus
@@ -77,14 +77,14 @@ func locate(text, body string) (string, int) {
 		bounds = append(bounds, i)
 	}
 	// bounds[k] is the byte length of the k-character prefix.
-	if utf8.RuneCountInString(body) <= MinTruncated {
+	if utf8.RuneCountInString(body) <= minTruncated {
 		return "", -1
 	}
-	if !strings.Contains(text, body[:bounds[MinTruncated]]) {
+	if !strings.Contains(text, body[:bounds[minTruncated]]) {
 		return "", -1
 	}
-	lo, hi := MinTruncated+1, len(bounds)-1 // character counts: lo to try, hi the largest candidate
-	best := MinTruncated
+	lo, hi := minTruncated+1, len(bounds)-1 // character counts: lo to try, hi the largest candidate
+	best := minTruncated
 	for lo <= hi {
 		mid := (lo + hi) / 2
 		if strings.Contains(text, body[:bounds[mid]]) {

@@ -31,9 +31,9 @@ const (
 	GenAI Convention = "genai"
 )
 
-// Conventions lists every convention, in the order a span's markers are
+// allConventions lists every convention, in the order a span's markers are
 // tried when none is forced.
-var Conventions = []Convention{OpenInference, LangfuseOTel, OpenLLMetry, GenAI}
+var allConventions = []Convention{OpenInference, LangfuseOTel, OpenLLMetry, GenAI}
 
 // mappedConvention counts, in the manifest, the spans a documents rule
 // read; noConvention those no convention's marker was found on.
@@ -48,7 +48,7 @@ func ParseConvention(s string) (Convention, error) {
 	if s == "" || strings.EqualFold(s, "auto") {
 		return "", nil
 	}
-	for _, c := range Conventions {
+	for _, c := range allConventions {
 		if strings.EqualFold(s, string(c)) {
 			return c, nil
 		}
@@ -58,7 +58,7 @@ func ParseConvention(s string) (Convention, error) {
 
 func conventionNames() string {
 	var names []string
-	for _, c := range Conventions {
+	for _, c := range allConventions {
 		names = append(names, string(c))
 	}
 	return strings.Join(names, ", ")
@@ -100,7 +100,7 @@ func (r *rules) conventionOf(attrs pcommon.Map, events ptrace.SpanEventSlice) Co
 		}
 		return ""
 	}
-	for _, c := range Conventions {
+	for _, c := range allConventions {
 		if marks(c, attrs, events) {
 			return c
 		}

@@ -289,7 +289,7 @@ func conventions(spans []*span) []string {
 // the order traces close; "" and 0 when no span holds one.
 func (a *assembler) turn(spans []*span, system string) (string, int) {
 	off := len(a.r.queryKeys) + len(a.r.systemKeys)
-	for i := range ConversationKeys {
+	for i := range conversationKeys {
 		for _, s := range spans {
 			if v := s.keys[off+i]; v != "" {
 				key := [2]string{v, system}

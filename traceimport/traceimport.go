@@ -26,9 +26,8 @@
 // file. A span that arrives for a trace already closed is reported, never
 // merged or dropped silently. See docs/traces.md.
 //
-// Import maps files to a callback, ImportJSONL to a file of ragstat
-// traces, and Request.Run is ragstat import: files to files, with the
-// manifest.
+// Import maps files to a callback, ImportJSONL to a file of ragstat traces
+// with its manifest.
 package traceimport
 
 import (
@@ -52,12 +51,12 @@ const (
 	Langfuse  Format = "langfuse"  // Langfuse observation exports (JSON Lines, a JSON array or {"data":[...]})
 )
 
-// Formats lists every format, in the order of their names.
-var Formats = []Format{Langfuse, LangSmith, OTLP}
+// formats lists every format, in the order of their names.
+var formats = []Format{Langfuse, LangSmith, OTLP}
 
 // ParseFormat reads a format name.
 func ParseFormat(s string) (Format, error) {
-	for _, f := range Formats {
+	for _, f := range formats {
 		if strings.EqualFold(s, string(f)) {
 			return f, nil
 		}
@@ -69,27 +68,27 @@ func ParseFormat(s string) (Format, error) {
 // input has been read.
 const EndOfInput = -1
 
-// DefaultCloseAfter is how many records an OTLP trace stays open after it
+// defaultCloseAfter is how many records an OTLP trace stays open after it
 // is complete, for spans of other processes that are exported late.
-const DefaultCloseAfter = 1000
+const defaultCloseAfter = 1000
 
 // DefaultCitation is the citation pattern used when none is given: an id in
 // square brackets, as "[policy#2]".
 const DefaultCitation = `\[([^\]\s]+)\]`
 
-// DefaultQueryID lists the keys tried, in order, for a trace's query id
+// defaultQueryID lists the keys tried, in order, for a trace's query id
 // when Mapping.QueryID is empty.
-var DefaultQueryID = []string{"metadata.query_id", "session.id", "gen_ai.conversation.id"}
+var defaultQueryID = []string{"metadata.query_id", "session.id", "gen_ai.conversation.id"}
 
-// ConversationKeys are the attributes that make traces turns of one
+// conversationKeys are the attributes that make traces turns of one
 // conversation: traces sharing the value are its turns, numbered in the
 // order they close.
-var ConversationKeys = []string{"session.id", "gen_ai.conversation.id"}
+var conversationKeys = []string{"session.id", "gen_ai.conversation.id"}
 
-// DefaultSystemFrom lists the keys tried for the system name when neither
+// defaultSystemFrom lists the keys tried for the system name when neither
 // Mapping.System nor Mapping.SystemFrom is given; failing them, the input
 // file's base name is the system.
-var DefaultSystemFrom = []string{"metadata.system", "resource.service.name"}
+var defaultSystemFrom = []string{"metadata.system", "resource.service.name"}
 
 // Mapping says how spans become ragstat traces. The zero Mapping is the
 // default mapping.
@@ -157,7 +156,7 @@ type rules struct {
 
 func (m Mapping) compile(f Format) (*rules, error) {
 	r := &rules{Mapping: m}
-	r.queryKeys = DefaultQueryID
+	r.queryKeys = defaultQueryID
 	if m.QueryID != "" {
 		if err := checkKey("query id", m.QueryID); err != nil {
 			return nil, err
@@ -177,9 +176,9 @@ func (m Mapping) compile(f Format) (*rules, error) {
 		}
 		r.systemKeys = []string{m.SystemFrom}
 	default:
-		r.systemKeys = DefaultSystemFrom
+		r.systemKeys = defaultSystemFrom
 	}
-	r.keys = append(append(append([]string{}, r.queryKeys...), r.systemKeys...), ConversationKeys...)
+	r.keys = append(append(append([]string{}, r.queryKeys...), r.systemKeys...), conversationKeys...)
 	var err error
 	if r.itemID, err = metadataKey("item id", m.ItemID); err != nil {
 		return nil, err
@@ -215,7 +214,7 @@ func (m Mapping) compile(f Format) (*rules, error) {
 	case m.CloseAfter != 0:
 		r.closeAfter = m.CloseAfter
 	case f == OTLP:
-		r.closeAfter = DefaultCloseAfter
+		r.closeAfter = defaultCloseAfter
 	default:
 		r.closeAfter = EndOfInput
 	}

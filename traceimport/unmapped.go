@@ -112,7 +112,7 @@ func (e *NothingMappedError) convention() Convention {
 	}
 	prefixes := map[Convention][]string{OpenInference: {"openinference.", "retrieval.documents."}, LangfuseOTel: {"langfuse."},
 		OpenLLMetry: {"traceloop.", "llm.request.type"}, GenAI: {"gen_ai.operation.name"}}
-	for _, c := range Conventions {
+	for _, c := range allConventions {
 		if c == e.Forced {
 			continue
 		}

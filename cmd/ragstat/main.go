@@ -22,6 +22,7 @@ import (
 	"github.com/alecthomas/kong"
 	"golang.org/x/term"
 
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/files"
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/flagname"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/idtext"
@@ -84,14 +85,14 @@ func (c *cli) config(e *env) (input.Config, error) {
 	cfg := input.Config{Warn: func(msg string) { e.notes("warning: " + msg) }}
 	var err error
 	if c.CopyLimit != "" {
-		if cfg.CopyLimit, err = input.ParseSize(c.CopyLimit); err != nil {
+		if cfg.CopyLimit, err = files.ParseSize(c.CopyLimit); err != nil {
 			return cfg, fmt.Errorf("--copy-limit: %w", err)
 		}
 	}
-	if cfg.MaxRead, err = input.ParseSize(c.MaxRead); err != nil {
+	if cfg.MaxRead, err = files.ParseSize(c.MaxRead); err != nil {
 		return cfg, fmt.Errorf("--max-read: %w", err)
 	}
-	line, err := input.ParseSize(c.MaxLine)
+	line, err := files.ParseSize(c.MaxLine)
 	if err == nil && line > math.MaxInt32 {
 		err = fmt.Errorf("size %q: at most 2GiB", c.MaxLine)
 	}

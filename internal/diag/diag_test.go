@@ -167,3 +167,11 @@ func TestRenderHints(t *testing.T) {
 		}
 	}
 }
+
+func TestSize(t *testing.T) {
+	for n, want := range map[int64]string{32 << 30: "32 GiB", 1 << 20: "1 MiB", 1000: "1000 bytes"} {
+		if got := Size(n); got != want {
+			t.Errorf("Size(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

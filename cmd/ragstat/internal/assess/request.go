@@ -6,9 +6,9 @@ import (
 	"io"
 	"log"
 
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/files"
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/pool"
 	"github.com/ragstat/ragstat/corpus"
-	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/outfile"
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/topics"
@@ -38,8 +38,8 @@ func (r ServeRequest) Run(ctx context.Context, stdin io.Reader, out io.Writer, l
 	if _, err := outfile.Start(outfile.Options{Force: true}, ins, outfile.Input{Flag: "--db", Path: r.DB}); err != nil {
 		return err
 	}
-	fs := input.Batch{Stdin: stdin}
-	q, cs, ts := input.ReadIn(&fs, r.Queue, pool.ReadQueue), input.ReadIn(&fs, r.Corpus, corpus.Read), input.ReadIn(&fs, r.Topics, topics.Read)
+	fs := files.Batch{Stdin: stdin}
+	q, cs, ts := files.ReadIn(&fs, r.Queue, pool.ReadQueue), files.ReadIn(&fs, r.Corpus, corpus.Read), files.ReadIn(&fs, r.Topics, topics.Read)
 	if fs.Err != nil {
 		return fs.Err
 	}

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/files"
 	"github.com/ragstat/ragstat/corpus"
-	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/outfile"
 	"github.com/ragstat/ragstat/topics"
 )
@@ -34,8 +34,8 @@ func (r Request) Run(stdin io.Reader, stdout, stderr io.Writer, notes func(...st
 		return err
 	}
 	defer out.Abort()
-	fs := input.Batch{Stdin: stdin}
-	cs, ts := input.ReadIn(&fs, r.Corpus, corpus.Read), input.ReadIn(&fs, r.Topics, topics.Read)
+	fs := files.Batch{Stdin: stdin}
+	cs, ts := files.ReadIn(&fs, r.Corpus, corpus.Read), files.ReadIn(&fs, r.Topics, topics.Read)
 	if fs.Err != nil {
 		return fs.Err
 	}

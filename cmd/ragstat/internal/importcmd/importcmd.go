@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/files"
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/settings"
 	"github.com/ragstat/ragstat/corpus"
 	"github.com/ragstat/ragstat/input"
@@ -51,19 +52,19 @@ func (r Request) Run(stdin io.Reader, stdout, summary io.Writer) error {
 		cfg.Strict = true // a torn last line too is an error
 		stdin = input.WithConfig(stdin, cfg)
 	}
-	fs := input.Batch{Stdin: stdin}
-	m, err := r.Mapping(input.ReadIn(&fs, r.Corpus, corpus.Read))
+	fs := files.Batch{Stdin: stdin}
+	m, err := r.Mapping(files.ReadIn(&fs, r.Corpus, corpus.Read))
 	if fs.Err != nil || err != nil {
 		return cmp.Or(fs.Err, err)
 	}
-	files, err := input.OpenAll(r.Files, stdin)
+	in, err := files.OpenAll(r.Files, stdin)
 	if err != nil {
 		return err
 	}
-	defer input.CloseAll(files)
+	defer files.CloseAll(in)
 	var man *traceimport.Manifest
 	err = out.Write(r.Out, func(w io.Writer) (err error) {
-		man, err = traceimport.ImportJSONL(w, format, files, m)
+		man, err = traceimport.ImportJSONL(w, format, in, m)
 		return err
 	})
 	if man != nil {

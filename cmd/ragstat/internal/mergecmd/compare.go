@@ -64,9 +64,9 @@ func disagreeCompare(a, b *compare.Result) []string {
 		d = append(d, fmt.Sprintf("the slices (by %v vs by %v)", pa.SliceBy, pb.SliceBy))
 	}
 	if !slices.Equal(pa.FailOn, pb.FailOn) || pa.FailOnSignificant != pb.FailOnSignificant || !slices.Equal(pa.GateSlices, pb.GateSlices) || pa.Quality != pb.Quality {
-		d = append(d, fmt.Sprintf("the gate (%s vs %s)", gate(pa), gate(pb)))
+		d = append(d, fmt.Sprintf("the gate (%s vs %s)", gate(a), gate(b)))
 	}
-	if sa, sb := systems(pa), systems(pb); sa != sb {
+	if sa, sb := systems(a), systems(b); sa != sb {
 		d = append(d, fmt.Sprintf("the systems (%s vs %s)", sa, sb))
 	}
 	return d
@@ -85,11 +85,13 @@ func statSettings(r *compare.Result) string {
 	return string(b)
 }
 
-func gate(p *compare.Partial) string {
+func gate(r *compare.Result) string {
+	p := r.Partial
 	return fmt.Sprintf("--fail-on %q, significant %t, slices %v, quality %q", p.FailOn, p.FailOnSignificant, p.GateSlices, p.Quality)
 }
 
-func systems(p *compare.Partial) string {
+func systems(r *compare.Result) string {
+	p := r.Partial
 	var s []string
 	for _, side := range p.Sides {
 		if side.Traced == nil { // a trace file's systems are those its shard traced

@@ -3,6 +3,7 @@ package pool
 import (
 	"io"
 
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/files"
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/systems"
 	"github.com/ragstat/ragstat/corpus"
 	"github.com/ragstat/ragstat/input"
@@ -66,9 +67,9 @@ func (r Request) Run(stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fs := input.Batch{Stdin: stdin}
-	src.Corpus, src.Topics = input.ReadIn(&fs, r.Corpus, corpus.Read), input.ReadIn(&fs, r.Topics, topics.Read)
-	src.Judgments = input.ReadIn(&fs, r.Judgments, func(f *input.File) (*judgments.Set, error) {
+	fs := files.Batch{Stdin: stdin}
+	src.Corpus, src.Topics = files.ReadIn(&fs, r.Corpus, corpus.Read), files.ReadIn(&fs, r.Topics, topics.Read)
+	src.Judgments = files.ReadIn(&fs, r.Judgments, func(f *input.File) (*judgments.Set, error) {
 		return judgments.Read(f, judgments.Options{Scale: JudgedScale, NumericIDs: r.NumericIDs})
 	})
 	if fs.Err != nil {

@@ -6,7 +6,7 @@ import (
 	"io"
 
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/chunks"
-	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/files"
 	"github.com/ragstat/ragstat/internal/diag"
 	"github.com/ragstat/ragstat/internal/outfile"
 	"github.com/ragstat/ragstat/judgments"
@@ -52,10 +52,10 @@ func (r Request) Run(stdin io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer out.Abort()
-	fs := input.Batch{Stdin: stdin}
-	src := Sources{Old: input.ReadIn(&fs, r.OldChunks, chunks.Read), New: input.ReadIn(&fs, r.NewChunks, chunks.Read),
-		Documents: input.ReadIn(&fs, r.Documents, chunks.ReadDocuments), Judgments: input.ReadIn(&fs, r.Judgments, judgments.ReadOn(r.Grades, judgments.Options{})),
-		Topics: input.ReadIn(&fs, r.Topics, topics.Read)}
+	fs := files.Batch{Stdin: stdin}
+	src := Sources{Old: files.ReadIn(&fs, r.OldChunks, chunks.Read), New: files.ReadIn(&fs, r.NewChunks, chunks.Read),
+		Documents: files.ReadIn(&fs, r.Documents, chunks.ReadDocuments), Judgments: files.ReadIn(&fs, r.Judgments, judgments.ReadOn(r.Grades, judgments.Options{})),
+		Topics: files.ReadIn(&fs, r.Topics, topics.Read)}
 	if fs.Err != nil {
 		return fs.Err
 	}

@@ -134,7 +134,7 @@ func (j *jsonWriter) members(v any, stream map[string]func() error) error {
 	rv := reflect.Indirect(reflect.ValueOf(v))
 	for _, f := range jsonFields(rv.Type()) {
 		fv, err := rv.FieldByIndexErr(f.index)
-		if err != nil || f.omitEmpty && isEmpty(fv) {
+		if err != nil || f.omitEmpty && isEmpty(fv) || f.omitZero && isZero(fv) {
 			continue // a nil embedded pointer's fields are left out, as encoding/json leaves them
 		}
 		j.key(jsonKey(f.name))
@@ -159,6 +159,7 @@ type jsonField struct {
 	index     []int
 	tagged    bool
 	omitEmpty bool
+	omitZero  bool
 }
 
 var fieldCache sync.Map // reflect.Type -> []jsonField
@@ -193,7 +194,8 @@ func jsonFields(t reflect.Type) []jsonField {
 			if !sf.IsExported() {
 				continue
 			}
-			f := jsonField{name: name, index: at, tagged: name != "", omitEmpty: slices.Contains(strings.Split(opts, ","), "omitempty")}
+			o := strings.Split(opts, ",")
+			f := jsonField{name: name, index: at, tagged: name != "", omitEmpty: slices.Contains(o, "omitempty"), omitZero: slices.Contains(o, "omitzero")}
 			if f.name == "" {
 				f.name = sf.Name
 			}
@@ -222,6 +224,18 @@ func jsonFields(t reflect.Type) []jsonField {
 	}
 	fieldCache.Store(t, out)
 	return out
+}
+
+// isZero is encoding/json's omitzero test: the value's IsZero method, or
+// the zero value.
+func isZero(v reflect.Value) bool {
+	if (v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface) && v.IsNil() {
+		return true
+	}
+	if z, ok := v.Interface().(interface{ IsZero() bool }); ok {
+		return z.IsZero()
+	}
+	return v.IsZero()
 }
 
 // isEmpty is encoding/json's omitempty test.

@@ -8,6 +8,7 @@ package settings
 
 import (
 	"cmp"
+	"encoding"
 	"fmt"
 
 	"github.com/ragstat/ragstat/eval"
@@ -63,7 +64,7 @@ func (s Eval) Policy() (eval.Policy, []string, error) {
 	}
 	p.MinGrade = s.MinGrade
 	for _, err := range []error{
-		set(&p.Unit, s.Unit, eval.ParseUnit),
+		set(&p.Unit, s.Unit, text[eval.Unit]),
 		set(&p.Order, s.Order, func(v string) (runs.Order, error) {
 			o, err := runs.ParseOrder(v)
 			if err != nil {
@@ -72,16 +73,26 @@ func (s Eval) Policy() (eval.Policy, []string, error) {
 			return o, nil
 		}),
 		set(&p.Gain, s.Gain, metric.ParseGain),
-		set(&p.Unjudged, s.Unjudged, eval.ParseUnjudged),
-		set(&p.Unanswerable, s.Unanswerable, eval.ParseUnanswerable),
-		set(&p.Queries, s.Queries, eval.ParseQuerySet),
-		set(&p.JudgedDivisor, s.JudgedDivisor, eval.ParseJudgedDivisor),
+		set(&p.Unjudged, s.Unjudged, text[eval.Unjudged]),
+		set(&p.Unanswerable, s.Unanswerable, text[eval.Unanswerable]),
+		set(&p.Queries, s.Queries, text[eval.QuerySet]),
+		set(&p.JudgedDivisor, s.JudgedDivisor, text[eval.JudgedDivisor]),
 	} {
 		if err != nil {
 			return p, nil, err
 		}
 	}
 	return p, preset, p.Validate()
+}
+
+// text reads a setting's name into its type.
+func text[T any, PT interface {
+	*T
+	encoding.TextUnmarshaler
+}](s string) (T, error) {
+	var v T
+	err := PT(&v).UnmarshalText([]byte(s))
+	return v, err
 }
 
 // set parses a setting given into *dst; "" keeps *dst.

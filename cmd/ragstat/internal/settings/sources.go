@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/files"
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/systems"
 	"github.com/ragstat/ragstat/corpus"
 	"github.com/ragstat/ragstat/input"
@@ -79,6 +80,6 @@ func (s *Sources) Read() judgments.Format {
 // removes the spill file, if any.
 func (s *Sources) Close() {
 	s.Input.Close()
-	input.CloseAll(s.Files)
+	files.CloseAll(s.Files)
 	systems.Close(s.Traces)
 }

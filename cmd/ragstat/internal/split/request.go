@@ -3,7 +3,7 @@ package split
 import (
 	"io"
 
-	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/files"
 	"github.com/ragstat/ragstat/internal/outfile"
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/topics"
@@ -40,8 +40,8 @@ func (r Request) Run(stdin io.Reader, stdout io.Writer) error {
 	if err := Claim(out, r.OutDir, r.Judgments != ""); err != nil {
 		return err
 	}
-	fs := input.Batch{Stdin: stdin}
-	ts, js := input.ReadIn(&fs, r.Topics, topics.Read), input.ReadIn(&fs, r.Judgments, judgments.ReadOn(r.Grades, judgments.Options{}))
+	fs := files.Batch{Stdin: stdin}
+	ts, js := files.ReadIn(&fs, r.Topics, topics.Read), files.ReadIn(&fs, r.Judgments, judgments.ReadOn(r.Grades, judgments.Options{}))
 	if fs.Err != nil {
 		return fs.Err
 	}
