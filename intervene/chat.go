@@ -49,8 +49,7 @@ type Response struct {
 
 // Generator answers chat requests: an OpenAI-compatible endpoint (Client),
 // answers read back from a batch (BatchAnswers), or a test's stand-in. id
-// names the request within one intervention (see CallID); a live endpoint
-// ignores it.
+// names the request within one intervention; a live endpoint ignores it.
 type Generator interface {
 	Generate(ctx context.Context, id string, req Request) (Response, error)
 }
