@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ragstat/ragstat/internal/llm"
 	"github.com/ragstat/ragstat/stages"
 	"github.com/ragstat/ragstat/topics"
 	"github.com/ragstat/ragstat/trace"
@@ -160,7 +161,7 @@ func (opt *Options) intervene(ctx context.Context, t *trace.Trace, topic *topics
 		}
 		resp, err := opt.Generator.Generate(ctx, CallID(a.name, t.System, t.Query), Prompt(settings, instructions, a.text, request))
 		switch {
-		case errors.Is(err, errBatched):
+		case errors.Is(err, llm.ErrBatched):
 			notRun = true
 			continue
 		case err != nil && ctx.Err() != nil:

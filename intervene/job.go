@@ -11,6 +11,7 @@ import (
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/diag"
+	"github.com/ragstat/ragstat/internal/llm"
 	"github.com/ragstat/ragstat/internal/outfile"
 	"github.com/ragstat/ragstat/internal/systems"
 	"github.com/ragstat/ragstat/stages"
@@ -155,7 +156,7 @@ func (j Job) Run(w World) (*Outcome, error) {
 	if out.Batch != nil {
 		return out, set.Finish(j.WriteBatch, func(w io.Writer) error { _, err := out.Batch.WriteTo(w); return err })
 	}
-	if cache, ok := opt.Generator.(*Cache); ok {
+	if cache, ok := opt.Generator.(*llm.Cache); ok {
 		out.Notes = append(out.Notes, cache.Note())
 	}
 	return out, nil

@@ -1,4 +1,4 @@
-package intervene
+package llm
 
 import (
 	"bufio"
