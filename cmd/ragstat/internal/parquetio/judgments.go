@@ -75,8 +75,9 @@ func MergedName(paths []string) string { return strings.Join(paths, " + ") }
 // MergingJudgments is files where MergedName(paths), for two paths or
 // more, opens the judgments of every path, each read with opt
 // (ReadAnyJudgments) and merged (judgments.Merge: a pair graded
-// differently in two files is an error naming both), as one JSON Lines
-// file of that name. Other names open as files opens them.
+// differently in two files is an error naming both; LLM labels kept beside
+// people's grades, of two labels of a pair the later file's, which the
+// files' Config.Warn is told), as one JSON Lines file of that name. Other names open as files opens them.
 func MergingJudgments(files eval.Files, paths []string, opt judgments.Options) eval.Files {
 	if len(paths) < 2 {
 		return files
@@ -87,11 +88,13 @@ func MergingJudgments(files eval.Files, paths []string, opt judgments.Options) e
 			return open(path)
 		}
 		sets := make([]*judgments.Set, len(paths))
+		var warn func(string)
 		for i, p := range paths {
 			f, err := open(p)
 			if err != nil {
 				return nil, err
 			}
+			warn = f.Config().Warn
 			sets[i], err = ReadAnyJudgments(f, opt)
 			f.Close()
 			if err != nil {
@@ -102,9 +105,19 @@ func MergingJudgments(files eval.Files, paths []string, opt judgments.Options) e
 		if err != nil {
 			return nil, err
 		}
+		for _, n := range merged.Notes() {
+			if warn != nil {
+				warn(n)
+			}
+		}
 		var b bytes.Buffer
 		for _, id := range merged.IDs() {
 			if err := judgments.WriteJSONL(&b, merged.Judgments(id)); err != nil {
+				return nil, err
+			}
+		}
+		for _, id := range merged.LLMQueries() {
+			if err := judgments.WriteJSONL(&b, merged.LLMJudgments(id)); err != nil {
 				return nil, err
 			}
 		}
