@@ -65,6 +65,7 @@ func interrupted() (context.Context, context.CancelFunc) {
 
 type judgeCmd struct {
 	Serve     judgeServeCmd     `cmd:"" default:"withargs" help:"Serve the assessment app (the default)."`
+	Fill      judgeFillCmd      `cmd:"" help:"Grade the holes of the judgments with an LLM judge (UMBRELA's prompt), labels with their provenance; draw the queries people audit."`
 	Export    judgeExportCmd    `cmd:"" help:"Write the grades as judgments that eval and stages read."`
 	Agreement judgeAgreementCmd `cmd:"" help:"Cohen's weighted kappa and the confusion matrix of every two assessors."`
 }

@@ -96,11 +96,12 @@ func (c *Client) Generate(ctx context.Context, _ string, req Request) (Response,
 	return resp, err
 }
 
-func (c *Client) generate(ctx context.Context, req Request) (Response, error) {
+func (c *Client) generate(parent context.Context, req Request) (Response, error) {
 	body, err := json.Marshal(req)
 	if err != nil {
 		return Response{}, err
 	}
+	ctx := parent
 	var deadline time.Time
 	if c.Timeout > 0 {
 		deadline = time.Now().Add(c.Timeout)
@@ -115,10 +116,13 @@ func (c *Client) generate(ctx context.Context, req Request) (Response, error) {
 			return Response{}, err
 		}
 		resp, retryAfter, err := c.post(ctx, url, body)
+		if err != nil && parent.Err() == nil && ctx.Err() != nil {
+			return Response{}, fmt.Errorf("%s: no answer within the time limit of %s (%s)", c.role(), c.Timeout, tries(attempt+1))
+		}
 		var retry *retryable
 		if err == nil || !errors.As(err, &retry) || attempt >= c.Retries {
 			if retry != nil && attempt >= c.Retries {
-				err = fmt.Errorf("%w (after %d tries)", err, attempt+1)
+				err = fmt.Errorf("%w (%s)", err, tries(attempt+1))
 			}
 			return resp, err
 		}
@@ -127,13 +131,21 @@ func (c *Client) generate(ctx context.Context, req Request) (Response, error) {
 			d = min(retryAfter, cmp.Or(c.MaxRetryAfter, DefaultMaxRetryAfter))
 		}
 		if !deadline.IsZero() && time.Now().Add(d).After(deadline) {
-			return Response{}, fmt.Errorf("%w; the next try, %s later, would end past the time limit of %s (after %d tries)", err, d, c.Timeout, attempt+1)
+			return Response{}, fmt.Errorf("%w; the next try, %s later, would end past the time limit of %s (%s)", err, d, c.Timeout, tries(attempt+1))
 		}
 		if err := c.sleep(ctx, d); err != nil {
 			return Response{}, err
 		}
 		wait *= 2
 	}
+}
+
+// tries says how many tries were made.
+func tries(n int) string {
+	if n == 1 {
+		return "after 1 try"
+	}
+	return fmt.Sprintf("after %d tries", n)
 }
 
 // retryable is a failure worth trying again.
