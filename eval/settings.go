@@ -10,6 +10,7 @@ import (
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/metric"
 	"github.com/ragstat/ragstat/runs"
+	"github.com/ragstat/ragstat/stats"
 )
 
 // Settings describe an evaluation in words, as a command line or a
@@ -37,6 +38,10 @@ type Settings struct {
 	// documents.
 	DocMap, DocIDPattern string
 	NumericIDs           bool // JSON ids written as integers are accepted
+	// Labels is the label choice (ParseLabels), needed when the judgments
+	// hold LLM labels; Confidence the level of ppi's intervals (0: 0.95).
+	Labels     string
+	Confidence float64
 }
 
 // Policy is the strict default, then what Like sets (listed, one "name
@@ -75,6 +80,7 @@ func (s Settings) Policy() (Policy, []string, error) {
 		set(&p.Unanswerable, s.Unanswerable, ParseUnanswerable),
 		set(&p.Queries, s.Queries, ParseQuerySet),
 		set(&p.JudgedDivisor, s.JudgedDivisor, ParseJudgedDivisor),
+		set(&p.Labels, s.Labels, ParseLabels),
 	} {
 		if err != nil {
 			return p, nil, err
@@ -128,6 +134,16 @@ type Evaluation struct {
 	*Evaluator
 	File   *input.File // the judgments file, for its name and digest; Close closes it
 	Preset []string    // what Like set, one "name value (why)" each
+	// Labelled is the judgments as read, LLM labels and all; the
+	// Evaluator scores the reading the policy's Labels chose.
+	Labelled *judgments.Set
+	// LabelNotes say what the label choice reads; Agreement is how the
+	// LLM labels agree with people's grades of the same pairs (nil when
+	// none carries both); Correction corrects the means under ppi (nil
+	// otherwise).
+	LabelNotes []string
+	Agreement  *Agreement
+	Correction *Correction
 }
 
 // Open builds the policy and metrics, reads the judgments, the document
@@ -168,21 +184,42 @@ func (s Settings) Open(files Files) (_ *Evaluation, err error) {
 		keep = files.Keep(qrels)
 		qrels = qrels.Subset(keep)
 	}
+	out := &Evaluation{File: jf, Preset: preset, Labelled: qrels}
+	if qrels, out.LabelNotes, err = p.Labels.Choose(qrels); err != nil {
+		return nil, err
+	}
 	docOf, err := s.docOf(p.Unit, files.Open)
 	if err != nil {
 		return nil, err
 	}
-	ev, err := New(qrels, p, ms, docOf)
-	if err != nil {
+	if out.Evaluator, err = New(qrels, p, ms, docOf); err != nil {
 		return nil, err
 	}
-	if s.Subtopics != "" {
-		if err := ev.readSubtopics(s.Subtopics, files.Open); err != nil {
+	if out.Agreement, err = Agree(out.Labelled, p.Scale); err != nil {
+		return nil, err
+	}
+	if p.Labels == LabelsPPI {
+		if keep != nil {
+			return nil, &diag.OptionError{Scope: "policy", Option: "labels", Value: string(LabelsPPI), Msg: "draws on the whole audit: it does not split into shards"}
+		}
+		if out.Correction, err = NewCorrection(out.Labelled, p, ms, docOf, cmp.Or(s.Confidence, stats.DefaultLevel)); err != nil {
 			return nil, err
 		}
+		out.LabelNotes = append(out.LabelNotes, out.Correction.Notes()...)
 	}
-	ev.Restrict(keep)
-	return &Evaluation{Evaluator: ev, File: jf, Preset: preset}, nil
+	if s.Subtopics != "" {
+		st, err := out.readSubtopics(s.Subtopics, files.Open)
+		if err != nil {
+			return nil, err
+		}
+		if out.Correction != nil {
+			if err := out.Correction.UseSubtopics(st); err != nil {
+				return nil, err
+			}
+		}
+	}
+	out.Restrict(keep)
+	return out, nil
 }
 
 // docOf is the document of each item under the doc unit: from the pattern
@@ -215,16 +252,16 @@ func (s Settings) docOf(unit Unit, open func(string) (*input.File, error)) (func
 }
 
 // readSubtopics reads the subtopic judgments at path for the diversity
-// metrics.
-func (e *Evaluator) readSubtopics(path string, open func(string) (*input.File, error)) error {
+// metrics, and returns them.
+func (e *Evaluator) readSubtopics(path string, open func(string) (*input.File, error)) (*judgments.Subtopics, error) {
 	sf, err := open(path)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer sf.Close()
 	st, err := judgments.ReadSubtopics(sf, e.policy.Scale)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return e.UseSubtopics(st)
+	return st, e.UseSubtopics(st)
 }

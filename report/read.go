@@ -114,6 +114,9 @@ func (doc *jsonDocument) eval() (*Eval, error) {
 		}
 		r.Results = append(r.Results, res)
 	}
+	if labels := doc.LLMLabels; !labels.empty() {
+		r.LLM = &labels
+	}
 	return r, nil
 }
 

@@ -26,9 +26,15 @@ import (
 // (candidate − base) in all three slices: PPI then estimates the mean
 // difference over the N queries under human labels, with λ tuned for the
 // differences (not the two systems' λ), and its interval.
+//
+// Exact, when given, holds the values of further queries known exactly:
+// queries without an LLM label, whose LLM-filled value is their human
+// value. They join the mean with no uncertainty; the audit is then a
+// uniform sample of the queries of Filled alone, and N counts both.
 type PPIInput struct {
 	Filled               []float64
 	Human, FilledAudited []float64
+	Exact                []float64
 }
 
 // PPIEstimate is what PPI finds about the mean over the N queries under
@@ -97,6 +103,9 @@ type PPIEstimate struct {
 // queries, a value is NaN or infinite, or level is outside (0, 1), and an
 // error when values near the float64 range make the interval infinite.
 func PPI(in PPIInput, level float64) (PPIEstimate, error) {
+	if len(in.Exact) > 0 {
+		return in.stratified(level)
+	}
 	if err := in.validate(level); err != nil {
 		return PPIEstimate{}, err
 	}

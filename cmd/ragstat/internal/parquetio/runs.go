@@ -202,10 +202,18 @@ func EvaluateRuns(rep *report.Eval, ev *eval.Evaluation, sys []*systems.Input, o
 			in.File.KeepSHA256()
 		}
 	}
+	var ppi []*eval.PPIResult
 	for _, in := range sys {
 		res, err := Evaluate(ev.Evaluator, in.System(), in.File, opt)
 		if err != nil {
 			return err
+		}
+		if ev.Correction != nil {
+			p, err := correct(ev.Correction, res, in, opt)
+			if err != nil {
+				return err
+			}
+			ppi = append(ppi, p)
 		}
 		rep.Results = append(rep.Results, res)
 		rep.Inputs = append(rep.Inputs, report.Input{Role: "run", Path: in.File.Name, Format: res.Format})
@@ -215,6 +223,7 @@ func EvaluateRuns(rep *report.Eval, ev *eval.Evaluation, sys []*systems.Input, o
 			return err
 		}
 	}
-	rep.Notes = report.Notes(ev.FoldedJudgments, ev.Policy(), ev.Preset, rep.Results)
+	rep.Notes = append(report.Notes(ev.FoldedJudgments, ev.Policy(), ev.Preset, rep.Results), ev.LabelNotes...)
+	rep.LLM = llmLabels(ev, ppi)
 	return nil
 }
