@@ -12,6 +12,7 @@ import (
 	"github.com/ragstat/ragstat/internal/idtext"
 	"github.com/ragstat/ragstat/internal/manifest"
 	"github.com/ragstat/ragstat/metric"
+	"github.com/ragstat/ragstat/report"
 )
 
 // Formats lists the text formats Render writes; the HTML report is rendered
@@ -117,6 +118,10 @@ func (r *Result) head(withNotes bool) []string {
 		for _, n := range r.Notes {
 			out = append(out, "note: "+n)
 		}
+	}
+	out = append(out, r.ppiLines()...)
+	if r.Agreement != nil {
+		out = append(out, (&report.LLMLabels{Agreement: r.Agreement}).Lines()...)
 	}
 	for _, g := range r.GatePower {
 		out = append(out, g.Line(r.Settings.Level))

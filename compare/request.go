@@ -3,6 +3,7 @@ package compare
 import (
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/ragstat/ragstat/corpus"
 	"github.com/ragstat/ragstat/eval"
@@ -88,6 +89,7 @@ func (s Request) Compare(cfg Config, src Sources) (*Result, []string, error) {
 	if src.Keep != nil && s.Format != "json" {
 		return nil, nil, &diag.OptionError{Option: "shard", Msg: "writes a partial comparison for ragstat merge: give {format} json"}
 	}
+	s.Confidence = s.Level // the level of every interval, the PPI++ ones included
 	ev, err := s.Open(src.Files)
 	if err != nil {
 		return nil, nil, err
@@ -102,6 +104,7 @@ func (s Request) Compare(cfg Config, src Sources) (*Result, []string, error) {
 	}
 	defer g.Close()
 	g.Mapping, g.Version, g.Keep, g.Shard = src.Mapping, src.Version, src.Keep, src.Shard
+	g.Correction, g.Agreement = ev.Correction, ev.Agreement
 	var readers []systems.TraceReader
 	if src.Traces != nil {
 		if readers, err = src.Traces(g.Corpus); err != nil {
@@ -113,7 +116,11 @@ func (s Request) Compare(cfg Config, src Sources) (*Result, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return Run(g, sys, cfg)
+	res, reasons, err := Run(g, sys, cfg)
+	if err == nil {
+		res.Notes = slices.Concat(ev.LabelNotes, res.Notes)
+	}
+	return res, reasons, err
 }
 
 // errBounds refuses the unjudged policy bounds, whose two values a query

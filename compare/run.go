@@ -19,6 +19,7 @@ import (
 	"github.com/ragstat/ragstat/report"
 	"github.com/ragstat/ragstat/runs"
 	"github.com/ragstat/ragstat/stages"
+	"github.com/ragstat/ragstat/stats"
 	"github.com/ragstat/ragstat/topics"
 	"github.com/ragstat/ragstat/trace"
 	"github.com/ragstat/ragstat/traceimport"
@@ -58,6 +59,15 @@ type Given struct {
 	// shard's record, its judged positions filled in.
 	Keep  func(query string) bool
 	Shard *manifest.Shard
+	// Correction, under the label choice ppi, corrects every mean
+	// difference with the human audit (PPIDiff); nil otherwise. Agreement
+	// is how the judgments' LLM labels agree with people's grades (nil:
+	// no pair carries both).
+	Correction *eval.Correction
+	Agreement  *eval.Agreement
+	// only, when set, reads the queries it accepts alone (the audited
+	// ones, under people's grades).
+	only func(query string) bool
 }
 
 // Config is how a comparison is made and gated.
@@ -78,6 +88,11 @@ type Config struct {
 	// beside its cost and latency (Frontier); "" picks the first metric of
 	// the last stage.
 	Quality string
+	// correction and human are the label choice ppi's: the audit, and the
+	// systems' values under people's grades on the audited queries.
+	correction *eval.Correction
+	human      human
+	agreement  *eval.Agreement
 }
 
 // rankingDepth is how much of each list the regressions view shows.
@@ -118,6 +133,13 @@ func Run(g Given, sys []*systems.Input, cfg Config) (*Result, []string, error) {
 		res, err := g.partial(ref, sides, cfg)
 		return res, nil, err
 	}
+	if g.Correction != nil {
+		if cfg.human, err = g.humanValues(ref, sys); err != nil {
+			return nil, nil, err
+		}
+		cfg.correction = g.Correction
+	}
+	cfg.agreement = g.Agreement
 	return finish(ref, sides, g.Topics, cfg, g.Price, g.TokenizerName)
 }
 
@@ -133,6 +155,18 @@ func finish(ref *manifest.Manifest, sides []*Side, tps *topics.Set, cfg Config, 
 		return nil, nil, err
 	}
 	res.Manifest, res.Notes = ref, append(notes, res.Notes...)
+	if cfg.correction != nil {
+		if res.PPI, err = ppiDiffs(table, cfg.human, cfg.correction, opt, stats.Correction(res.Settings.Correction)); err != nil {
+			return nil, nil, err
+		}
+	}
+	if cfg.agreement != nil {
+		a := *cfg.agreement
+		if cfg.correction != nil {
+			a.Rankings = rankAgreements(table, cfg.human, cfg.correction)
+		}
+		res.Agreement = &a
+	}
 	for _, s := range sides {
 		if s.Loss != nil {
 			res.Losses = append(res.Losses, *s.Loss)
@@ -338,8 +372,12 @@ func (g *Given) traceSides(ref *manifest.Manifest, in *systems.Input) ([]*Side, 
 		return nil, fmt.Errorf("comparing traces needs topics: what each query requires")
 	}
 	ev := g.Evaluator
+	only := g.Keep
+	if only == nil {
+		only = g.only
+	}
 	opt := stages.Options{Policy: ev.Policy(), Metrics: ev.Metrics(), Cutoffs: g.Cutoffs,
-		Truncated: stages.TruncatedError, Tokenizer: g.Tokenizer, Shard: g.Keep}
+		Truncated: stages.TruncatedError, Tokenizer: g.Tokenizer, Shard: only}
 	if g.Price != nil && g.Keep != nil {
 		return nil, fmt.Errorf("%s: the cost of traces does not merge across shards yet: compare priced traces in one process", in.File.Name)
 	}
@@ -353,8 +391,8 @@ func (g *Given) traceSides(ref *manifest.Manifest, in *systems.Input) ([]*Side, 
 	traced := &PartialTraces{Name: in.Name, Unanswerable: map[string][]string{}, Latencies: map[string][]float64{}}
 	res, err := stages.Evaluate(st, func(fn func(*trace.Trace) error) error {
 		return in.Scan(func(t *trace.Trace) error {
-			if g.Keep != nil && !g.Keep(t.Query) {
-				return fn(t) // another shard's: stages passes it over
+			if only != nil && !only(t.Query) {
+				return fn(t) // another shard's (or not audited): stages passes it over
 			}
 			tp := g.Topics.Get(t.Query)
 			ms, timed := endToEnd(t)

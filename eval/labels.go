@@ -152,6 +152,13 @@ func NewCorrection(set *judgments.Set, p Policy, ms []metric.Metric, docOf func(
 	return c, nil
 }
 
+// Labelled reports whether query holds an LLM label.
+func (c *Correction) Labelled(query string) bool { return c.labelled[query] }
+
+// Audited reports whether query is audited: drawn, and its every LLM label
+// graded by a person.
+func (c *Correction) Audited(query string) bool { return c.audited[query] }
+
 // UseSubtopics gives the correction's evaluators the subtopic judgments.
 func (c *Correction) UseSubtopics(st *judgments.Subtopics) error {
 	return errors.Join(c.Human.UseSubtopics(st), c.Bounds.UseSubtopics(st))

@@ -56,6 +56,9 @@ type PPIEstimate struct {
 	// HumanMean is the mean of Human; HumanLo and HumanHi bound the
 	// classical interval from the audit alone.
 	HumanMean, HumanLo, HumanHi float64
+	// SE is the standard error of Mean: the interval is Mean ± t·SE, t
+	// Student's quantile with Audited − 1 degrees of freedom.
+	SE float64
 }
 
 // PPI returns the PPI++ estimate of the mean of the per-query values under
@@ -139,11 +142,12 @@ func PPI(in PPIInput, level float64) (PPIEstimate, error) {
 	}
 	fpc := 1 - float64(n)/float64(N)
 	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: m}.Quantile((1 + level) / 2)
-	half := t * math.Sqrt(fpc*squaredDeviations(loo, mean(loo))*m/float64(n))
+	est.SE = math.Sqrt(fpc * squaredDeviations(loo, mean(loo)) * m / float64(n))
+	half := t * est.SE
 	est.Lo, est.Hi = est.Mean-half, est.Mean+half
 	half = t * math.Sqrt(fpc*squaredDeviations(in.Human, mh)/m/float64(n))
 	est.HumanLo, est.HumanHi = mh-half, mh+half
-	for _, v := range []float64{est.Mean, est.Lo, est.Hi, est.FilledMean, est.HumanLo, est.HumanHi} {
+	for _, v := range []float64{est.Mean, est.Lo, est.Hi, est.FilledMean, est.HumanLo, est.HumanHi, est.SE} {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return PPIEstimate{}, errors.New("stats: PPI: the values are too large for their variance to be finite in float64")
 		}

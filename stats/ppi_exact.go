@@ -40,6 +40,7 @@ func (in PPIInput) stratified(level float64) (PPIEstimate, error) {
 	share := func(x float64) float64 { return (sum + float64(nU)*x) / float64(N) }
 	est.Mean, est.Lo, est.Hi = share(est.Mean), share(est.Lo), share(est.Hi)
 	est.FilledMean, est.HumanMean, est.HumanLo, est.HumanHi = share(est.FilledMean), share(est.HumanMean), share(est.HumanLo), share(est.HumanHi)
+	est.SE *= float64(nU) / float64(N)
 	est.N = N
 	return est, nil
 }

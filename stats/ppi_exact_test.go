@@ -20,7 +20,7 @@ func TestPPIExact(t *testing.T) {
 	}
 	share := func(x float64) float64 { return (1 + 4*x) / 6 }
 	for _, c := range [][2]float64{{est.Mean, share(inner.Mean)}, {est.Lo, share(inner.Lo)}, {est.Hi, share(inner.Hi)},
-		{est.FilledMean, share(0.5)}, {est.HumanLo, share(inner.HumanLo)}} {
+		{est.FilledMean, share(0.5)}, {est.HumanLo, share(inner.HumanLo)}, {est.SE, inner.SE * 4 / 6}} {
 		if math.Abs(c[0]-c[1]) > 1e-12 {
 			t.Errorf("got %v, want %v", c[0], c[1])
 		}
