@@ -104,7 +104,7 @@ func (s Request) Compare(cfg Config, src Sources) (*Result, []string, error) {
 	}
 	defer g.Close()
 	g.Mapping, g.Version, g.Keep, g.Shard = src.Mapping, src.Version, src.Keep, src.Shard
-	g.Correction, g.Agreement = ev.Correction, ev.Agreement
+	g.Correction, g.Agreement, g.Judges = ev.Correction, ev.Agreement, ev.Labelled.Models()
 	var readers []systems.TraceReader
 	if src.Traces != nil {
 		if readers, err = src.Traces(g.Corpus); err != nil {

@@ -65,6 +65,10 @@ type Given struct {
 	// no pair carries both).
 	Correction *eval.Correction
 	Agreement  *eval.Agreement
+	// Judges are the models that gave the judgments' LLM labels: a traced
+	// system whose configuration names one is warned of
+	// (stages.JudgeWarnings).
+	Judges []string
 	// only, when set, reads the queries it accepts alone (the audited
 	// ones, under people's grades).
 	only func(query string) bool
@@ -93,6 +97,7 @@ type Config struct {
 	correction *eval.Correction
 	human      human
 	agreement  *eval.Agreement
+	warnings   []string
 }
 
 // rankingDepth is how much of each list the regressions view shows.
@@ -140,6 +145,13 @@ func Run(g Given, sys []*systems.Input, cfg Config) (*Result, []string, error) {
 		cfg.correction = g.Correction
 	}
 	cfg.agreement = g.Agreement
+	for _, side := range sides {
+		if side.Config != nil {
+			for _, w := range stages.JudgeWarnings(g.Judges, side.Name, []string{string(side.Config)}) {
+				cfg.warnings = append(cfg.warnings, "warning: "+w)
+			}
+		}
+	}
 	return finish(ref, sides, g.Topics, cfg, g.Price, g.TokenizerName)
 }
 
@@ -154,7 +166,7 @@ func finish(ref *manifest.Manifest, sides []*Side, tps *topics.Set, cfg Config, 
 	if err != nil {
 		return nil, nil, err
 	}
-	res.Manifest, res.Notes = ref, append(notes, res.Notes...)
+	res.Manifest, res.Notes = ref, slices.Concat(notes, cfg.warnings, res.Notes)
 	if cfg.correction != nil {
 		if res.PPI, err = ppiDiffs(table, cfg.human, cfg.correction, opt, stats.Correction(res.Settings.Correction)); err != nil {
 			return nil, nil, err

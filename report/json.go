@@ -175,14 +175,7 @@ func jsonDoc(w io.Writer, r *Eval) error {
 	j.key(`"runs":`)
 	jm := r.jsonMetrics()
 	j.list(len(r.Results), func(i int) error { j.run(jm, r.Results[i]); return nil })
-	if r.LLM != nil && len(r.LLM.PPI) > 0 {
-		j.key(`"ppi":`)
-		j.Write(labels[0])
-	}
-	if r.LLM != nil && r.LLM.Agreement != nil {
-		j.key(`"agreement":`)
-		j.Write(labels[1])
-	}
+	j.labels(r.LLM, labels)
 	return j.endDoc(r.Notes, head)
 }
 

@@ -73,6 +73,9 @@ func (doc *stagesDoc) stages() (*Stages, error) {
 	}
 	r := &Stages{Tool: doc.Tool, Version: doc.Version, Policy: ev.Policy, Inputs: doc.Inputs, Notes: doc.Notes,
 		Result: &stages.Result{Tokenizer: doc.Result.Tokenizer}}
+	if labels := doc.LLMLabels; !labels.empty() {
+		r.LLM = &labels
+	}
 	for _, js := range doc.Result.Systems {
 		if js.System == nil {
 			return nil, fmt.Errorf("a system has no fields")

@@ -31,6 +31,9 @@ type Stages struct {
 	// Shard marks a partial result (stages --shard): recorded in the JSON
 	// manifest for ragstat merge.
 	Shard *manifest.Shard
+	// LLM is the PPI++ means and the LLM's agreement with people, when
+	// the judgments hold LLM labels; nil otherwise.
+	LLM *LLMLabels
 }
 
 // RenderStages writes r as a table, JSON or Markdown-free text.
@@ -105,6 +108,7 @@ func stagesTable(w io.Writer, r *Stages) error {
 			analysesLines(w, sys.Analyses)
 		}
 	}
+	out.WriteString(r.LLM.Text())
 	return out.Flush()
 }
 
@@ -351,12 +355,13 @@ func latencyLines(w io.Writer, sys *stages.System) {
 }
 
 type stagesDoc struct {
-	Tool     string             `json:"tool"`
-	Version  string             `json:"version"`
-	Kind     string             `json:"kind"`
-	Policy   jsonPolicy         `json:"policy"`
-	Inputs   []Input            `json:"inputs"`
-	Result   *stagesResult      `json:"result"`
+	Tool    string        `json:"tool"`
+	Version string        `json:"version"`
+	Kind    string        `json:"kind"`
+	Policy  jsonPolicy    `json:"policy"`
+	Inputs  []Input       `json:"inputs"`
+	Result  *stagesResult `json:"result"`
+	LLMLabels
 	Notes    []string           `json:"notes,omitempty"`
 	Manifest *manifest.Manifest `json:"manifest"`
 }
@@ -392,6 +397,12 @@ func stagesJSON(w io.Writer, r *Stages) error {
 	if err != nil {
 		return err
 	}
+	var labels [][]byte
+	if !r.LLM.empty() {
+		if labels, err = j.marshalAll(1, r.LLM.PPI, r.LLM.Agreement); err != nil {
+			return err
+		}
+	}
 	j.key(`"result":`)
 	j.open('{')
 	if r.Result.Tokenizer != "" {
@@ -403,6 +414,7 @@ func stagesJSON(w io.Writer, r *Stages) error {
 		return err
 	}
 	j.close('}')
+	j.labels(r.LLM, labels)
 	return j.endDoc(r.Notes, head)
 }
 

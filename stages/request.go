@@ -140,34 +140,28 @@ func (r Request) Read(scale judgments.Scale, files eval.Files) (Input, []*input.
 	}
 	format, _ := input.ParseFormat(r.JudgmentsFormat)
 	opt := judgments.Options{Format: format, Scale: scale, NumericIDs: r.NumericIDs, Keep: r.Keep}
+	labels, err := eval.ParseLabels(r.Labels)
+	if r.Labels == "" {
+		labels, err = "", nil
+	}
+	if err != nil {
+		return in, nil, err
+	}
 	jf, err := open(r.Judgments)
-	if err == nil && r.Spill {
-		dir := r.TempDir
-		if dir == "" {
-			dir = os.TempDir()
+	if err == nil && r.Spill && labels != eval.LabelsPPI {
+		in, err = r.spill(jf, files, readJudgments, opt, open)
+		if !errors.Is(err, errLabelled) {
+			return in, opened, err
 		}
-		src := func(emit func(judgments.Judgment)) (judgments.Format, error) {
-			if head, _ := jf.Head(4); string(head) == "PAR1" && files.ReadJudgments != nil {
-				set, err := readJudgments(jf, opt)
-				if err != nil {
-					return judgments.Auto, err
-				}
-				emitSet(set, emit)
-				return set.Format, nil
-			}
-			return judgments.Stream(jf, opt, emit)
-		}
-		in.Spilled, err = spillInputs(jf.Name, src, func() (*input.File, error) { return open(r.Topics) }, r.Keep, opt.Scale, dir)
-		if err == nil && r.Corpus != "" {
-			in.Corpus, err = r.readCorpus(open)
-		}
-		if err == nil {
-			in.Nuggets, err = r.readNuggets(open)
-		}
-		return in, opened, err
+		input.CloseAll(opened[1:]) // LLM labels: the judgments are read into memory
+		opened, err = opened[:1], nil
 	}
 	if err == nil {
 		in.Judgments, err = readJudgments(jf, opt)
+	}
+	if err == nil {
+		in.Labelled = in.Judgments
+		in.Judgments, in.LabelNotes, err = labels.Choose(in.Judgments)
 	}
 	if err != nil {
 		return in, opened, err
@@ -183,6 +177,57 @@ func (r Request) Read(scale judgments.Scale, files eval.Files) (Input, []*input.
 		in.Nuggets, err = r.readNuggets(open)
 	}
 	return in, opened, err
+}
+
+// errLabelled stops a spill of judgments that hold LLM labels: they are
+// read into memory instead, where the label choice reads them.
+var errLabelled = errors.New("the judgments hold LLM labels")
+
+// spill reads the judgments (file jf, already opened) and the topics into
+// a temporary file (Input.Spilled), then the corpus and the nuggets, each
+// opened by open. Judgments that hold LLM labels are not spilled: it
+// returns errLabelled, the spill removed.
+func (r Request) spill(jf *input.File, files eval.Files, readJudgments func(*input.File, judgments.Options) (*judgments.Set, error),
+	opt judgments.Options, open func(string) (*input.File, error)) (Input, error) {
+	var in Input
+	var err error
+	dir := r.TempDir
+	if dir == "" {
+		dir = os.TempDir()
+	}
+	labelled := false
+	src := func(emit func(judgments.Judgment)) (judgments.Format, error) {
+		if head, _ := jf.Head(4); string(head) == "PAR1" && files.ReadJudgments != nil {
+			set, err := readJudgments(jf, opt)
+			if err != nil {
+				return judgments.Auto, err
+			}
+			if set.LLMLen() > 0 {
+				return judgments.Auto, errLabelled
+			}
+			emitSet(set, emit)
+			return set.Format, nil
+		}
+		return judgments.Stream(jf, opt, func(j judgments.Judgment) {
+			if j.LLM != nil {
+				labelled = true
+				return
+			}
+			emit(j)
+		})
+	}
+	in.Spilled, err = spillInputs(jf.Name, src, func() (*input.File, error) { return open(r.Topics) }, r.Keep, opt.Scale, dir)
+	if errors.Is(err, errLabelled) || err == nil && labelled {
+		in.Spilled.Close()
+		return Input{}, errLabelled
+	}
+	if err == nil && r.Corpus != "" {
+		in.Corpus, err = r.readCorpus(open)
+	}
+	if err == nil {
+		in.Nuggets, err = r.readNuggets(open)
+	}
+	return in, err
 }
 
 // readNuggets reads the answer assignments, when named.

@@ -94,6 +94,11 @@ type Input struct {
 	// Nuggets, when set, holds the four nugget scores of each query's
 	// answer (NuggetAnswers), reported beside fact coverage.
 	Nuggets map[string]topics.NuggetScores
+	// Labelled is the judgments as read, LLM labels and all, when they
+	// hold any (Judgments is then the reading the label choice made, and
+	// they are never spilled); LabelNotes say what was read.
+	Labelled   *judgments.Set
+	LabelNotes []string
 }
 
 // Close removes the spill file, if any.

@@ -46,12 +46,15 @@ type stagesCmd struct {
 	PriceOut        float64           `placeholder:"USD" help:"With --analyses and --tokenizer: price per million output tokens."`
 	Traces          []string          `arg:"" placeholder:"TRACES" help:"Trace files: ragstat traces (JSONL, one per query and system), or OTLP, LangSmith or Langfuse files mapped as by import."`
 
-	NuggetAssignments string `placeholder:"FILE" help:"Nuggetizer's answer assignments (JSONL, TREC RAG 2024): the answers' four nugget scores (strict and partial, vital and all) beside fact coverage."`
+	NuggetAssignments string  `placeholder:"FILE" help:"Nuggetizer's answer assignments (JSONL, TREC RAG 2024): the answers' four nugget scores (strict and partial, vital and all) beside fact coverage."`
+	Confidence        float64 `default:"0.95" help:"Confidence level of the intervals of --labels ppi (default ${default})."`
 }
 
 // request is the flags in the library's words.
 func (c *stagesCmd) request() stages.Request {
-	return stages.Request{Settings: c.settings(), Topics: c.Topics, Corpus: c.Corpus, Tokenizer: c.Tokenizer,
+	settings := c.settings()
+	settings.Confidence = c.Confidence
+	return stages.Request{Settings: settings, Topics: c.Topics, Corpus: c.Corpus, Tokenizer: c.Tokenizer,
 		StageCutoffs: c.K.ByStage, Truncated: c.Truncated, AllowNoMetadata: c.UnknownMetadata == "allow",
 		Analyses: c.Analyses, Target: c.Target, Bins: c.Bins, Shingle: c.Shingle, Jaccard: c.Jaccard, PriceIn: c.PriceIn, PriceOut: c.PriceOut, PassF1: c.PassF1,
 		NuggetAssignments: c.NuggetAssignments}

@@ -138,6 +138,9 @@ func (r StagesRun) Run(w StagesWorld, render func(*report.Stages) error) (violat
 		r.Shard.Positions = res.Positions
 	}
 	rep := &report.Stages{Tool: "ragstat", Version: r.Version, Policy: p, Inputs: inputs, Result: res, PerQuery: r.PerQuery, PerQueryOut: r.PerQueryOut, Shard: r.Shard}
+	if err := r.labels(rep, src, opt); err != nil {
+		return nil, err
+	}
 	var emitted *os.File
 	var c evalemit.Counts
 	if em != nil {
@@ -174,7 +177,7 @@ func (r StagesRun) Run(w StagesWorld, render func(*report.Stages) error) (violat
 // with the judgments and topics spilled: memory stays flat in the number of
 // traces): the table without the per-query listings, of every query.
 func (r StagesRun) summary(opt stages.Options) bool {
-	return r.Format == "table" && !r.PerQuery && opt.Shard == nil
+	return r.Format == "table" && !r.PerQuery && opt.Shard == nil && opt.Policy.Labels != eval.LabelsPPI
 }
 
 // evaluate evaluates the traces, writing each trace's record to
