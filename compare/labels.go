@@ -46,6 +46,11 @@ type PPIDiff struct {
 	// Missing says why a slice has no estimate (fewer than two audited
 	// queries); the values are then zero.
 	Missing string `json:"missing,omitempty"`
+	// NoWidth marks a PPI++ interval of no width though some queries with
+	// LLM labels are not audited: the audited ones showed no disagreement,
+	// which does not show there is none in the others. The estimate, its
+	// interval and P are then the audit alone's (lambda 0).
+	NoWidth bool `json:"no_width,omitempty"`
 }
 
 // Interval is the estimate's interval, as the tables write it.
@@ -174,6 +179,14 @@ func ppiDiff(t *Table, h human, c *eval.Correction, base, cand System, m int, qs
 	}
 	d.Mean, d.Low, d.High, d.Lambda = est.Mean, est.Lo, est.Hi, est.Lambda
 	d.P = pValue(est.Mean, est.SE, d.Audited-1)
+	if d.NoWidth = eval.NoWidth(est) && d.Audited < d.Labelled; d.NoWidth {
+		// The audit showed no disagreement, which the others may hold: the
+		// classical estimate from the audit alone (lambda 0) stands in.
+		t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(d.Audited - 1)}.Quantile((1 + c.Level) / 2)
+		se := (est.HumanHi - est.HumanMean) / t
+		d.Mean, d.Low, d.High, d.Lambda = est.HumanMean, est.HumanLo, est.HumanHi, 0
+		d.P = pValue(d.Mean, se, d.Audited-1)
+	}
 	return d, nil
 }
 
@@ -260,8 +273,12 @@ func (r *Result) ppiLines() []string {
 		if d.PAdjusted != nil {
 			adj = fmt.Sprintf("%.4g", *d.PAdjusted)
 		}
-		out = append(out, fmt.Sprintf("ppi %s %s%s: %+.4f %s, lambda %.2f, LLM-filled %+.4f, adjusted p %s",
-			d.Candidate, d.Metric, where(d.Slice), d.Mean, d.Interval(), d.Lambda, d.Filled, adj))
+		flat := ""
+		if d.NoWidth {
+			flat = " (PPI++ gave an interval of no width: the audited queries showed no disagreement, which does not show there is none in the others; the audit alone's estimate stands in)"
+		}
+		out = append(out, fmt.Sprintf("ppi %s %s%s: %+.4f %s, lambda %.2f, LLM-filled %+.4f, adjusted p %s%s",
+			d.Candidate, d.Metric, where(d.Slice), d.Mean, d.Interval(), d.Lambda, d.Filled, adj, flat))
 	}
 	return out
 }

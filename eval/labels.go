@@ -231,6 +231,10 @@ type PPIMetric struct {
 	// systems' rankings are compared on them (RankAgreement).
 	AuditedHuman  float64 `json:"audited_human_mean"`
 	AuditedFilled float64 `json:"audited_llm_filled_mean"`
+	// NoWidth marks an interval of no width though some queries with LLM
+	// labels are not audited: the audited ones showed no disagreement,
+	// which does not show there is none elsewhere.
+	NoWidth bool `json:"no_width,omitempty"`
 }
 
 // Estimate corrects filled, a run evaluated under the LLM-filled labels,
@@ -287,7 +291,8 @@ func (c *Correction) Estimate(filled, human, bounds *Result, boundsErr error) (*
 		}
 		pm := PPIMetric{Metric: filled.Metrics[m].Name(), Mean: est.Mean, Low: est.Lo, High: est.Hi, Lambda: est.Lambda,
 			Filled: est.FilledMean, Audit: est.HumanMean, AuditLow: est.HumanLo, AuditHigh: est.HumanHi,
-			AuditedHuman: audHuman[m] / float64(out.Audited), AuditedFilled: audFilled[m] / float64(out.Audited)}
+			AuditedHuman: audHuman[m] / float64(out.Audited), AuditedFilled: audFilled[m] / float64(out.Audited),
+			NoWidth: NoWidth(est) && out.Audited < out.Labelled}
 		if bounds != nil {
 			lo, hi := bounds.Mean[m], bounds.MeanHigh[m]
 			pm.HumanLow, pm.HumanHigh = &lo, &hi
@@ -296,6 +301,10 @@ func (c *Correction) Estimate(filled, human, bounds *Result, boundsErr error) (*
 	}
 	return out, nil
 }
+
+// NoWidth reports whether est's interval has no width, up to rounding: its
+// standard error is below a billionth of its mean's size (or of 1).
+func NoWidth(est stats.PPIEstimate) bool { return est.SE <= 1e-9*max(1, math.Abs(est.Mean)) }
 
 // Apply makes res's means the PPI++ estimates.
 func (p *PPIResult) Apply(res *Result) {

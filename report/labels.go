@@ -48,6 +48,18 @@ func (l *LLMLabels) Text() string {
 			}
 		}
 		tw.Flush()
+		var flat []string
+		for _, r := range l.PPI {
+			for _, m := range r.Metrics {
+				if m.NoWidth {
+					flat = append(flat, idtext.Show(r.Run)+" "+idtext.Show(m.Metric))
+				}
+			}
+		}
+		if len(flat) > 0 {
+			fmt.Fprintf(&b, "intervals of no width (%s): the audited queries showed no disagreement there, which does not show there is none in the others; audit more queries\n",
+				strings.Join(flat, ", "))
+		}
 		for _, r := range l.PPI {
 			if r.BoundsError != "" {
 				fmt.Fprintf(&b, "%s: no human-only bounds: %s\n", idtext.Show(r.Run), idtext.Line(r.BoundsError))
