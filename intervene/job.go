@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strconv"
 
 	"github.com/ragstat/ragstat/corpus"
@@ -98,8 +99,9 @@ func (j Job) Run(w World) (*Outcome, error) {
 	if _, _, err := (eval.Settings{MinGrade: strconv.Itoa(j.MinGrade), Grades: j.Grades}).Policy(); err != nil {
 		return nil, err
 	}
-	req := stages.Request{Settings: eval.Settings{Judgments: j.Judgments, JudgmentsFormat: j.JudgmentsFormat, Grades: j.Grades},
-		Topics: j.Topics, Corpus: j.Corpus}
+	// The verified evidence is what people graded: LLM labels are left out.
+	req := stages.Request{Settings: eval.Settings{Judgments: j.Judgments, JudgmentsFormat: j.JudgmentsFormat, Grades: j.Grades,
+		Labels: string(eval.LabelsHuman)}, Topics: j.Topics, Corpus: j.Corpus}
 	src, err := req.Open(w.Files, j.Traces, w.Stdin, w.Formats)
 	defer src.Close()
 	if err != nil {
@@ -153,6 +155,7 @@ func (j Job) Run(w World) (*Outcome, error) {
 	if out.Result, err = Run(ctx, traces, opt); err != nil {
 		return nil, err
 	}
+	out.Notes = slices.Concat(src.LabelNotes, out.Notes)
 	if out.Batch != nil {
 		return out, set.Finish(j.WriteBatch, func(w io.Writer) error { _, err := out.Batch.WriteTo(w); return err })
 	}

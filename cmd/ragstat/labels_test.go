@@ -273,3 +273,43 @@ func TestLabelsLoop(t *testing.T) {
 		t.Errorf("stages without --labels: exit %d: %s", code, stderr)
 	}
 }
+
+// TestLabelsElsewhere: of two LLM labels of one pair in two files the later
+// stands, with a warning; pool counts people's grades alone as judged; the
+// commands that carry people's grades refuse a file with LLM labels.
+func TestLabelsElsewhere(t *testing.T) {
+	d := newLabelsData(t)
+	_, endpoint := d.judge(t, 0.8)
+	t.Setenv("OPENAI_API_KEY", "")
+	filled := d.path("filled.jsonl")
+	if _, stderr, code := ragstat(t, "", "judge", "fill", "-j", d.path("qrels.txt"), "--topics", d.path("topics.jsonl"), "--corpus", d.path("corpus.jsonl"),
+		"--endpoint", endpoint, "--model", "judge-1", "--depth", "5", "--rate-limit", "0", "--out", filled, "A=" + d.path("A.run")); code != 0 {
+		t.Fatalf("judge fill: exit %d: %s", code, stderr)
+	}
+	// A second file labels one of the pairs again, with another grade.
+	data, _ := os.ReadFile(filled)
+	var relabel []byte
+	for l := range strings.Lines(string(data)) {
+		var label map[string]any
+		if json.Unmarshal([]byte(l), &label) != nil || label["source"] != "llm" {
+			continue
+		}
+		label["model"], label["grade"] = "judge-2", (int(label["grade"].(float64))+1)%4
+		relabel, _ = json.Marshal(label)
+		break
+	}
+	second := d.path("second.jsonl")
+	os.WriteFile(second, append(relabel, '\n'), 0o644)
+	_, stderr, code := ragstat(t, "", "eval", "-j", filled, "-j", second, "--labels", "llm", "-k", "5", "--unjudged", "nonrelevant", "A="+d.path("A.run"))
+	if code != 0 || !strings.Contains(stderr, "1 pairs carry an LLM label in two judgment files: the later file's label is kept") {
+		t.Errorf("two labels of a pair: exit %d: %s", code, stderr)
+	}
+	out, stderr, code := ragstat(t, "", "pool", "--depth", "5", "-j", filled, "--out", "-", "A="+d.path("A.run"))
+	if code != 0 || !strings.Contains(stderr, "LLM labels: only people's grades count as judged") || !strings.Contains(out, `"order":1`) {
+		t.Errorf("pool: exit %d: %s", code, stderr)
+	}
+	_, stderr, code = ragstat(t, "", "split", "--topics", d.path("topics.jsonl"), "--held-out", "0.5", "--judgments", filled, "--out-dir", d.path("split"))
+	if code != exitInput || !strings.Contains(stderr, "LLM labels; split divides people's grades alone") {
+		t.Errorf("split: exit %d: %s", code, stderr)
+	}
+}

@@ -43,6 +43,10 @@ type Sources struct {
 // Audit reads the files, audits the set (Run) and gates the report: it
 // returns the report and the rules it met, one a line.
 func (r Request) Audit(src Sources) (*Report, []string, error) {
+	if strings.EqualFold(r.Labels, string(eval.LabelsPPI)) {
+		return nil, nil, &diag.OptionError{Scope: "policy", Option: "labels", Value: r.Labels,
+			Msg: "corrects means with the human audit; an audit of the test set reads grades: choose human or llm"}
+	}
 	var rules []Rule
 	for _, s := range r.FailOn {
 		rule, err := ParseRule(s)
