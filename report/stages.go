@@ -256,6 +256,8 @@ func contextLines(w io.Writer, c stages.ContextReport) {
 			fmt.Fprintln(w, "  "+c.Fits())
 		}
 		reportedLines(w, c)
+	} else {
+		fmt.Fprintln(w, "  tokens not counted (no tokenizer given), so no budget is checked")
 	}
 	for _, l := range c.TruncatedAway {
 		fmt.Fprintf(w, "  truncated away: query %s, item %s lost its answer-bearing span and counts as grade 0 in the context\n", idtext.Show(l.Query), idtext.Show(l.What))
