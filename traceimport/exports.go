@@ -30,7 +30,7 @@ func readExport(f *input.File, each func(place, []*span) error, decode func(map[
 		}
 		return each(at, []*span{s})
 	}
-	line, first, err := leading(f)
+	line, first, err := leading(f, MaxRecord)
 	if err != nil {
 		return err
 	}

@@ -21,7 +21,7 @@ import (
 // the Collector's file exporter writes them), one OTLP/JSON document, or
 // one OTLP protobuf body.
 func readOTLP(f *input.File, r *rules, each func(place, []*span) error) error {
-	line, first, err := leading(f)
+	line, first, err := leading(f, MaxRecord)
 	if err != nil {
 		return err
 	}

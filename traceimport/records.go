@@ -33,20 +33,20 @@ func eachLine(f *input.File, fn func(line int, data []byte) error) error {
 	defer rc.Close()
 	br := bufio.NewReaderSize(rc, 1<<16)
 	var errs diag.List
-	var long []byte
+	var long input.Gather // a line past the buffer, held a buffer at a time
 	for n := 1; ; n++ {
 		data, err := br.ReadSlice('\n')
-		for errors.Is(err, bufio.ErrBufferFull) {
-			if len(long)+len(data) > MaxRecord {
+		for errors.Is(err, bufio.ErrBufferFull) || long.Len() > 0 {
+			if long.Len()+len(data) > MaxRecord {
 				errs.Add(&diag.Error{File: f.Name, Line: n, Msg: fmt.Sprintf("line longer than %d MiB", MaxRecord>>20)})
 				return errs.Err()
 			}
-			long = append(long, data...)
+			if !errors.Is(err, bufio.ErrBufferFull) {
+				data = long.Join(nil, data)
+				break
+			}
+			long.Add(data)
 			data, err = br.ReadSlice('\n')
-		}
-		if long != nil {
-			data = append(long, data...)
-			long = nil
 		}
 		if err != nil && err != io.EOF {
 			errs.Add(fmt.Errorf("reading %s: %w", f.Name, err))
@@ -83,11 +83,11 @@ func readAll(f *input.File) ([]byte, error) {
 }
 
 // leading reads a file's first non-blank line as stored after
-// decompression, up to MaxRecord bytes, after a newline when the file
+// decompression, up to about limit bytes (at least a buffer of it), after a newline when the file
 // starts with one (a protobuf body may: its first byte is then kept), and
 // its first non-blank byte. Blank lines before it are skipped as they are
 // read, in one pass.
-func leading(f *input.File) (line []byte, first byte, err error) {
+func leading(f *input.File, limit int) (line []byte, first byte, err error) {
 	rc, err := f.Open()
 	if err != nil {
 		return nil, 0, err
@@ -102,7 +102,7 @@ func leading(f *input.File) (line []byte, first byte, err error) {
 	}
 	head, _ := br.Peek(1)
 	first = head[0]
-	for len(line) <= MaxRecord {
+	for len(line) <= limit {
 		chunk, err := br.ReadSlice('\n')
 		line = append(line, chunk...)
 		if err == nil || !errors.Is(err, bufio.ErrBufferFull) {

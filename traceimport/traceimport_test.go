@@ -622,7 +622,7 @@ func TestLeading(t *testing.T) {
 		{strings.Repeat(" ", 100_000), "", 0},
 		{"\n\x05abc\n", "\n\x05abc\n", 5},
 	} {
-		line, first, err := leading(input.FromBytes("l", []byte(c.data)))
+		line, first, err := leading(input.FromBytes("l", []byte(c.data)), MaxRecord)
 		if err != nil || string(line) != c.line || first != c.first {
 			t.Errorf("leading(%.20q) = %.20q, %q, %v; want %.20q, %q", c.data, line, first, err, c.line, c.first)
 		}
