@@ -24,7 +24,7 @@ func Detect(f *input.File) (Format, error) {
 	if t := bytes.TrimLeft(peek, " \t\r\n\ufeff"); peek[0] != 0x0a && len(t) > 0 && t[0] != '{' && t[0] != '[' {
 		return "", nil // neither JSON nor a protobuf body: no need to read a first line that may be huge
 	}
-	line, first, err := leading(f, 0)
+	line, first, _, err := leading(f, 1<<16)
 	if err != nil {
 		return "", err
 	}
