@@ -221,3 +221,50 @@ func TestHostileIDsStages(t *testing.T) {
 		}
 	}
 }
+
+// TestHostileIDsAudit: audit's table and Markdown print query ids, slice
+// names (tags from the topics) and systems by the rule for ids: hostile
+// ones give the lines plain ones give.
+func TestHostileIDsAudit(t *testing.T) {
+	write := func(dir string, id func(i int) string) []string {
+		var q, a, b, topics strings.Builder
+		line := func(sb *strings.Builder, v any) {
+			data, err := json.Marshal(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sb.Write(append(data, '\n'))
+		}
+		for i := range 6 {
+			query := id(i)
+			line(&q, map[string]any{"query": query, "item": "d1", "grade": 1})
+			line(&a, map[string]any{"query": query, "items": []string{"d1", "d2"}})
+			line(&b, map[string]any{"query": query, "items": []string{"d2", "d1"}})
+			line(&topics, map[string]any{"id": query, "text": "x", "tags": []string{id(10 + i%2)}})
+		}
+		var paths []string
+		for name, text := range map[string]string{"q.jsonl": q.String(), "a.jsonl": a.String(), "b.jsonl": b.String(), "t.jsonl": topics.String()} {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			paths = append(paths, filepath.Join(dir, name))
+		}
+		return []string{"audit", "--unjudged", "nonrelevant", "-j", filepath.Join(dir, "q.jsonl"), "--topics", filepath.Join(dir, "t.jsonl"),
+			id(21) + "=" + filepath.Join(dir, "a.jsonl"), id(24) + "=" + filepath.Join(dir, "b.jsonl")}
+	}
+	hostile := write(t.TempDir(), func(i int) string { return "x" + hostileIDs[i%len(hostileIDs)] + strconv.Itoa(i) })
+	plain := write(t.TempDir(), func(i int) string { return "x" + strconv.Itoa(i) })
+	for _, format := range []string{"table", "markdown"} {
+		got, errs, code := ragstat(t, "", append(hostile, "-f", format)...)
+		want, _, code2 := ragstat(t, "", append(plain, "-f", format)...)
+		if code != 0 || code2 != 0 {
+			t.Fatalf("audit %s: exit %d with hostile ids, %d with plain ones: %s", format, code, code2, errs)
+		}
+		if g, w := strings.Count(got, "\n"), strings.Count(want, "\n"); g != w {
+			t.Errorf("audit %s: %d lines with hostile ids, %d with plain ones:\n%s\n%s", format, g, w, got, want)
+		}
+		if strings.ContainsRune(got, '\u202e') || format == "markdown" && strings.Contains(strings.ReplaceAll(got, `\<`, ""), "<img") {
+			t.Errorf("audit %s prints an id raw:\n%s", format, got)
+		}
+	}
+}
