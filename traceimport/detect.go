@@ -53,38 +53,39 @@ func Detect(f *input.File) (Format, error) {
 func detectJSON(br *bufio.Reader) Format {
 	c, ok := nextByte(br)
 	if c == '[' {
-		if c, ok = nextByte(br); c != '{' {
-			return ""
-		}
-		keys := map[string]bool{}
-		for key := range objectKeys(br) {
-			keys[key] = true
-			if f := classify(keys); f != "" {
-				return f
-			}
-		}
-		return ""
+		return firstElement(br)
 	}
 	if !ok || c != '{' {
 		return ""
 	}
+	return classifyObject(br, func(key string, keys map[string]bool) (Format, bool) {
+		if (key == "data" || key == "runs") && !keys["id"] { // an envelope
+			if c, _ := nextByte(br); c != '[' {
+				return "", true
+			}
+			return firstElement(br), true
+		}
+		return "", false
+	})
+}
+
+// firstElement classifies the first element of the array whose '[' br has
+// just read, an object.
+func firstElement(br *bufio.Reader) Format {
+	if c, _ := nextByte(br); c != '{' {
+		return ""
+	}
+	return classifyObject(br, func(string, map[string]bool) (Format, bool) { return "", false })
+}
+
+// classifyObject reads the keys of the object whose '{' br has just read
+// until they tell its format. Before each key is counted, decide may take
+// the answer instead (and read the key's value).
+func classifyObject(br *bufio.Reader, decide func(key string, keys map[string]bool) (Format, bool)) Format {
 	keys := map[string]bool{}
 	for key := range objectKeys(br) {
-		if (key == "data" || key == "runs") && !keys["id"] {
-			if c, _ := nextByte(br); c != '[' {
-				return ""
-			}
-			if c, _ := nextByte(br); c != '{' {
-				return ""
-			}
-			first := map[string]bool{}
-			for key := range objectKeys(br) {
-				first[key] = true
-				if f := classify(first); f != "" {
-					return f
-				}
-			}
-			return ""
+		if f, ok := decide(key, keys); ok {
+			return f
 		}
 		keys[key] = true
 		if f := classify(keys); f != "" {
