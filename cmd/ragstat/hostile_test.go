@@ -280,7 +280,7 @@ func TestHostileInputs(t *testing.T) {
 		{"a 128 MB line as JSON Lines", nil, []string{"eval", "-j", qrels, "--run-format", "jsonl", letters}, "line longer than 1 MiB", 32, 20 * sec, false},
 		{"a 128 MB line as topics", nil, []string{"baseline", "--corpus", letters, "--topics", letters, "--out", "-"}, "line longer than", 160, 20 * sec, false},
 		{"a 1 GB line of OTLP/JSON, gzip-compressed, to import", nil, []string{"import", "otlp", otlpLine}, "line longer than 256 MiB", 640, 30 * sec, false},
-		{"a LangSmith run past a 1 GB value, gzip-compressed, as traces", nil, []string{"stages", "-j", qrels, "--topics", topics, jsonValue}, "line longer than 256 MiB", 384, 20 * sec, false},
+		{"a LangSmith run past a 1 GB value, gzip-compressed, as traces", nil, []string{"stages", "-j", qrels, "--topics", topics, jsonValue}, "line longer than 256 MiB", 448, 20 * sec, false},
 		{"a million nested arrays", nil, []string{"eval", "-j", qrels, deep}, "", 32, 20 * sec, false},
 		{"Parquet and 512 MB of zeros, gzip-compressed, as a run", nil, []string{"eval", "-j", qrels, pqbomb}, "more than 256 MiB once decompressed", 320, 20 * sec, false},
 		{"a zstd Parquet page declaring 2^31-1 bytes", nil, []string{"eval", "-j", qrels, pageBytes}, "not a readable Parquet file", 32, 20 * sec, false},
