@@ -59,6 +59,7 @@ type rowChoice struct {
 type evalCmd struct {
 	policyFlags `set:"cutoff_help=Cutoff of the default metrics R@K RR@K nDCG@K (default 10)."`
 	rowFlags
+	strictFlag
 	PerQueryOut string   `placeholder:"FILE" help:"Also write a row per query to FILE: Parquet when it ends in .parquet, JSON Lines otherwise."`
 	Force       bool     `help:"Overwrite --per-query-out's FILE if it exists."`
 	Shard       string   `placeholder:"I/N" help:"Evaluate only shard I of N (0 <= I < N): the queries whose id's FNV-1a 64-bit hash is I modulo N; merge the --format json parts with ragstat merge."`

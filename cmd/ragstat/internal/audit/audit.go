@@ -32,6 +32,7 @@ import (
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/internal/analysis"
 	"github.com/ragstat/ragstat/internal/diag"
+	"github.com/ragstat/ragstat/internal/idtext"
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/metric"
 	"github.com/ragstat/ragstat/runs"
@@ -568,7 +569,7 @@ func (a *auditor) kTooLarge(t *topics.Topic) (Flag, bool) {
 	least, who := 0, ""
 	for _, sys := range a.systems {
 		if n, ok := sys.Searched[t.ID]; ok && (who == "" || n < least) {
-			least, who = n, sys.Name
+			least, who = n, idtext.Show(sys.Name)
 		}
 	}
 	if who != "" && a.cutoff >= least {
@@ -632,10 +633,10 @@ func (a *auditor) ungrounded(s *scratch, t *topics.Topic, relevant []string) (Fl
 			}
 		}
 		if len(absent) > 0 {
-			parts = append(parts, fmt.Sprintf("fact %s: %d supporting items missing from the corpus: %s", f.ID, len(absent), listIDs(absent)))
+			parts = append(parts, fmt.Sprintf("fact %s: %d supporting items missing from the corpus: %s", idtext.Show(f.ID), len(absent), listIDs(absent)))
 		}
 		if want != "" && texts > 0 && !held {
-			parts = append(parts, fmt.Sprintf("fact %s: its text occurs in none of its %d supporting passages", f.ID, texts))
+			parts = append(parts, fmt.Sprintf("fact %s: its text occurs in none of its %d supporting passages", idtext.Show(f.ID), texts))
 		}
 	}
 	if len(parts) == 0 {
@@ -667,9 +668,9 @@ func duplicates(ts []*topics.Topic, opt Options) (map[string][]string, error) {
 	of := map[string][]string{}
 	for _, d := range red.Duplicates {
 		if d.Exact {
-			of[d.Second] = append(of[d.Second], "exact duplicate of "+d.First)
+			of[d.Second] = append(of[d.Second], "exact duplicate of "+idtext.Show(d.First))
 		} else {
-			of[d.Second] = append(of[d.Second], fmt.Sprintf("near duplicate of %s (Jaccard %.2f of %d-word shingles, threshold %g)", d.First, d.Jaccard, opt.Shingle, opt.Jaccard))
+			of[d.Second] = append(of[d.Second], fmt.Sprintf("near duplicate of %s (Jaccard %.2f of %d-word shingles, threshold %g)", idtext.Show(d.First), d.Jaccard, opt.Shingle, opt.Jaccard))
 		}
 	}
 	return of, nil
@@ -765,10 +766,16 @@ func power(diffs []float64, level float64) (Power, error) {
 	return p, nil
 }
 
-// listIDs joins the first ten ids and counts the rest.
+// listIDs joins the first ten ids, each shown by the rule for ids
+// (idtext.Show), and counts the rest.
 func listIDs(ids []string) string {
-	if len(ids) > 10 {
-		return strings.Join(ids[:10], ", ") + fmt.Sprintf(" and %d more", len(ids)-10)
+	n := min(len(ids), 10)
+	shown := make([]string, n)
+	for i, id := range ids[:n] {
+		shown[i] = idtext.Show(id)
 	}
-	return strings.Join(ids, ", ")
+	if len(ids) > n {
+		return strings.Join(shown, ", ") + fmt.Sprintf(" and %d more", len(ids)-n)
+	}
+	return strings.Join(shown, ", ")
 }
