@@ -75,7 +75,7 @@ func stagesTable(w io.Writer, r *Stages) error {
 	if tok == "" {
 		tok = "none (token budgets not checked: give --tokenizer)"
 	}
-	fmt.Fprintf(w, "# tokenizer: %s\n", tok)
+	fmt.Fprintf(w, "# tokenizer: %s\n", idtext.Line(tok))
 	for _, n := range r.Notes {
 		fmt.Fprintf(w, "# note: %s\n", idtext.Line(n))
 	}
@@ -197,11 +197,11 @@ func waterfall(w io.Writer, title string, wf stages.Waterfall, perQuery bool, mo
 			continue
 		}
 		shown++
-		reached := l.Reached
-		if reached == "" {
-			reached = "-"
+		reached := "-"
+		if l.Reached != "" {
+			reached = idtext.Show(l.Reached)
 		}
-		what := l.What
+		what := l.Shown()
 		if l.Grade > 0 {
 			what += fmt.Sprintf(" (grade %d)", l.Grade)
 		}
@@ -235,7 +235,11 @@ func factLines(w io.Writer, sys *stages.System, more string) {
 	for _, qf := range sys.Facts {
 		line := fmt.Sprintf("  %s: %d/%d", idtext.Show(qf.Query), qf.Supported[last], qf.Facts)
 		if len(qf.Missing) > 0 {
-			line += "; missing: " + strings.Join(qf.Missing, ", ")
+			missing := make([]string, len(qf.Missing))
+			for i, f := range qf.Missing {
+				missing[i] = idtext.Show(f)
+			}
+			line += "; missing: " + strings.Join(missing, ", ")
 		}
 		fmt.Fprintln(w, line)
 	}
@@ -260,6 +264,8 @@ func contextLines(w io.Writer, c stages.ContextReport) {
 			fmt.Fprintln(w, "  "+c.Fits())
 		}
 		reportedLines(w, c)
+	} else {
+		fmt.Fprintln(w, "  tokens not counted (no tokenizer given), so no budget is checked")
 	}
 	for _, l := range c.TruncatedAway {
 		fmt.Fprintf(w, "  truncated away: query %s, item %s lost its answer-bearing span and counts as grade 0 in the context\n", idtext.Show(l.Query), idtext.Show(l.What))
@@ -525,7 +531,7 @@ func searchLines(w io.Writer, steps []stages.SearchStep) {
 	}
 	fmt.Fprintf(w, "\nSearch steps (calls of one search, not stages):\n")
 	for _, s := range steps {
-		fmt.Fprintf(w, "  query %s, %s: %d calls, %d relevant judged\n", s.Query, s.Stage, len(s.Calls), s.Relevant)
+		fmt.Fprintf(w, "  query %s, %s: %d calls, %d relevant judged\n", idtext.Show(s.Query), idtext.Show(s.Stage), len(s.Calls), s.Relevant)
 		for i, c := range s.Calls {
 			recall := "-"
 			if c.Recall != nil {
@@ -567,7 +573,7 @@ func turnLines(w io.Writer, turns []stages.TurnSlice) {
 				}
 				parts = append(parts, v.Metric+" "+mean)
 			}
-			fmt.Fprintf(w, "    %s: %s\n", st.Name, strings.Join(parts, ", "))
+			fmt.Fprintf(w, "    %s: %s\n", idtext.Show(st.Name), strings.Join(parts, ", "))
 		}
 	}
 }

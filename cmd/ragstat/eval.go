@@ -60,6 +60,7 @@ type rowChoice struct {
 type evalCmd struct {
 	policyFlags `set:"cutoff_help=Cutoff of the default metrics R@K RR@K nDCG@K (default 10)."`
 	rowFlags
+	strictFlag
 	Confidence  float64  `default:"0.95" help:"Confidence level of the intervals of --labels ppi (default ${default})."`
 	PerQueryOut string   `placeholder:"FILE" help:"Also write a row per query to FILE: Parquet when it ends in .parquet, JSON Lines otherwise."`
 	Force       bool     `help:"Overwrite --per-query-out's FILE if it exists."`

@@ -42,6 +42,7 @@ func (c *poolCmd) Run(e *env) error {
 }
 
 type baselineCmd struct {
+	strictFlag
 	Corpus string `required:"" placeholder:"FILE" help:"Corpus (JSONL) with the passages' text."`
 	Topics string `required:"" placeholder:"FILE" help:"Topics (JSONL): each topic's text is its query."`
 	K      int    `short:"k" default:"100" help:"Passages per query."`
@@ -71,6 +72,7 @@ type judgeCmd struct {
 }
 
 type judgeServeCmd struct {
+	strictFlag
 	DB     string `name:"db" required:"" placeholder:"FILE" help:"The judgments database (SQLite); created when missing."`
 	Queue  string `required:"" placeholder:"FILE" help:"The queue from ragstat pool (JSONL)."`
 	Corpus string `required:"" placeholder:"FILE" help:"Corpus (JSONL) with the passages' text."`

@@ -283,7 +283,7 @@ func TestLabelsElsewhere(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "")
 	filled := d.path("filled.jsonl")
 	if _, stderr, code := ragstat(t, "", "judge", "fill", "-j", d.path("qrels.txt"), "--topics", d.path("topics.jsonl"), "--corpus", d.path("corpus.jsonl"),
-		"--endpoint", endpoint, "--model", "judge-1", "--depth", "5", "--rate-limit", "0", "--out", filled, "A=" + d.path("A.run")); code != 0 {
+		"--endpoint", endpoint, "--model", "judge-1", "--depth", "5", "--rate-limit", "0", "--out", filled, "A="+d.path("A.run")); code != 0 {
 		t.Fatalf("judge fill: exit %d: %s", code, stderr)
 	}
 	// A second file labels one of the pairs again, with another grade.

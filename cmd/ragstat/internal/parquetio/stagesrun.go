@@ -55,6 +55,9 @@ type StagesRun struct {
 	Emit    evalemit.Format
 	EmitOut string
 	EmitTo  *evalemit.Endpoint
+	// EmitResource adds resource attributes to the OTLP forms
+	// (evalemit.Options.Resource).
+	EmitResource map[string]string
 }
 
 // StagesWorld is the outside world of a StagesRun.
@@ -90,7 +93,10 @@ func (r StagesRun) Run(w StagesWorld, render func(*report.Stages) error) (violat
 		return nil, &diag.OptionError{Option: "emit", Msg: "needs EmitOut or EmitTo, and they need Emit: a format and where to write it"}
 	}
 	if r.EmitTo != nil && r.Emit != evalemit.OTLP && r.Emit != evalemit.OpenInference {
-		return nil, &diag.OptionError{Option: "emit", Value: string(r.Emit), Msg: "is not an OTLP form: an endpoint takes otlp or openinference"}
+		return nil, &diag.OptionError{Option: "emit", Value: string(r.Emit), Msg: "is not an OTLP form: an endpoint takes otlp or openinference; write Langfuse scores to a file ({emit_out}) and post each line to Langfuse's /api/public/scores"}
+	}
+	if len(r.EmitResource) > 0 && r.Emit != evalemit.OTLP && r.Emit != evalemit.OpenInference {
+		return nil, &diag.OptionError{Option: "emit_resource", Msg: "applies to the OTLP forms of {emit}: otlp and openinference"}
 	}
 	p, preset, err := r.Policy()
 	if err != nil {
@@ -116,7 +122,7 @@ func (r StagesRun) Run(w StagesWorld, render func(*report.Stages) error) (violat
 	bar := progress.Files(w.Stderr, "evaluating traces", systems.Files(src.Traces), w.Terminal, now)
 	var em *evalemit.Emitter
 	if r.Emit != "" {
-		if em, err = evalemit.New(evalemit.Options{Format: r.Emit, Version: r.Version, Time: now()}); err != nil {
+		if em, err = evalemit.New(evalemit.Options{Format: r.Emit, Version: r.Version, Time: now(), Resource: r.EmitResource}); err != nil {
 			return nil, err
 		}
 		defer em.Close()
