@@ -179,9 +179,14 @@ func (d labelsData) judge(t *testing.T, agree float64) (*standIn, string) {
 		s.queries["question "+p[0]] = p[0]
 		s.items["passage "+p[1]] = p[1]
 	}
-	srv := httptest.NewServer(s)
+	return s, newServer(t, s)
+}
+
+// newServer serves h on loopback and returns its API's base URL.
+func newServer(t *testing.T, h http.Handler) string {
+	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
-	return s, srv.URL + "/v1"
+	return srv.URL + "/v1"
 }
 
 // export is what judge export writes once people graded the audit queue:
