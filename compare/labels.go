@@ -232,7 +232,8 @@ func (r *Result) ppiGate(rules []Rule, significant bool, gated []string) ([]stri
 			}
 		}
 		if !found {
-			return nil, fmt.Errorf("--fail-on %q: no metric %s compared (%s)", rule.text, rule.Metric, strings.Join(r.Metrics, " "))
+			return nil, &diag.OptionError{Option: "fail_on", Value: fmt.Sprintf("%q", rule.text),
+				Msg: diag.Literal(fmt.Sprintf(": no metric %s compared (%s)", rule.Metric, strings.Join(r.Metrics, " ")))}
 		}
 	}
 	if !significant {

@@ -170,7 +170,7 @@ func (c *Correction) Notes() []string {
 	a := c.Audit
 	out := []string{fmt.Sprintf("audit: %d of the %d queries with LLM labels audited (every LLM label graded by a person)", len(a.Audited), len(a.Labelled))}
 	if len(a.Drawn) == 0 {
-		out = append(out, "audit: no draw is recorded in the judgments (judge fill --audit marks one): the interval holds only if the audited queries were chosen uniformly at random")
+		out = append(out, "audit: no draw is recorded in the judgments (no label is marked audit, as a fill that draws one marks them): the interval holds only if the audited queries were chosen uniformly at random")
 	}
 	if len(a.Missing) > 0 {
 		qs := slices.Sorted(func(yield func(string) bool) {

@@ -13,7 +13,6 @@ import (
 	"testing"
 
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/pool"
-	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/longtest"
 	"github.com/ragstat/ragstat/internal/systems"
 	"github.com/ragstat/ragstat/runs"
@@ -210,19 +209,7 @@ func runSharedLoop(t *testing.T, data string, seed uint64, audit int) sharedLoop
 	}
 	l.asked = int(judge.hits.Load())
 	// People grade the audit queue: the full qrels' grades.
-	qf, err := input.Open(path("queue.jsonl"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	queue, err := pool.ReadQueue(qf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var export strings.Builder
-	for _, e := range queue {
-		fmt.Fprintf(&export, `{"query":%q,"item":%q,"grade":%d}`+"\n", e.Query, e.Item, truth[pair{e.Query, e.Item}])
-	}
-	os.WriteFile(path("export.jsonl"), []byte(export.String()), 0o644)
+	writeExport(t, path("queue.jsonl"), path("export.jsonl"), func(p pair) int { return truth[p] })
 
 	policy := []string{"-k", "10", "--unjudged", "nonrelevant", "--unanswerable", "zero", "-f", "json"}
 	full := evalMeans(t, append(append([]string{"eval", "-j", qrelsPath}, policy...), runArgs...))

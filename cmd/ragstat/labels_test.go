@@ -192,6 +192,12 @@ func newServer(t *testing.T, h http.Handler) string {
 // export is what judge export writes once people graded the audit queue:
 // the true grade of every pair queued.
 func (d labelsData) export(t *testing.T, queue, out string) {
+	writeExport(t, queue, out, func(p pair) int { return d.truth[p] })
+}
+
+// writeExport writes to out the judgments people give the pairs of the
+// queue file: grade's.
+func writeExport(t *testing.T, queue, out string, grade func(pair) int) {
 	t.Helper()
 	f, err := input.Open(queue, nil)
 	if err != nil {
@@ -203,7 +209,8 @@ func (d labelsData) export(t *testing.T, queue, out string) {
 	}
 	var b strings.Builder
 	for _, e := range q {
-		fmt.Fprintf(&b, `{"query":%q,"item":%q,"grade":%d,"meta":{"assessors":{"ann":%d}}}`+"\n", e.Query, e.Item, d.truth[pair{e.Query, e.Item}], d.truth[pair{e.Query, e.Item}])
+		g := grade(pair{e.Query, e.Item})
+		fmt.Fprintf(&b, `{"query":%q,"item":%q,"grade":%d,"meta":{"assessors":{"ann":%d}}}`+"\n", e.Query, e.Item, g, g)
 	}
 	if err := os.WriteFile(out, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
