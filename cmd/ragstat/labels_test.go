@@ -262,6 +262,12 @@ func TestLabelsLoop(t *testing.T) {
 	if code != 0 || !strings.Contains(out, `"ppi": [`) || !strings.Contains(out, `"weighted_kappa":`) || !strings.Contains(out, `"labels": "ppi"`) {
 		t.Errorf("eval -f json: exit %d: %s\n%s", code, stderr, out)
 	}
+	// The saved result reads back, the estimates with it, into the HTML report.
+	saved := d.path("ppi.json")
+	os.WriteFile(saved, []byte(out), 0o644)
+	if page, stderr, code := ragstat(t, "", "report", saved); code != 0 || !strings.Contains(page, "<h2>LLM labels</h2><pre>PPI&#43;&#43; means (labels ppi)") || !strings.Contains(page, "weighted kappa") {
+		t.Errorf("report of the saved result: exit %d: %s", code, stderr)
+	}
 
 	// compare: the gate reads the PPI++ interval of the difference.
 	out, stderr, code = ragstat(t, "", append(append([]string{"compare", "--labels", "ppi", "--fail-on", "nDCG@5 < -0.02"}, audited...), runs...)...)

@@ -63,6 +63,7 @@ func Stages(w io.Writer, s *report.SavedStages) error {
 	if err != nil {
 		return err
 	}
+	p.LLM = strings.TrimLeft(s.LLM.Text(), "\n")
 	v := stagesView{page: p}
 	for _, sys := range s.Result.Systems {
 		v.Systems = append(v.Systems, systemOf(sys))
