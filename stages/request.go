@@ -87,6 +87,9 @@ func (r Request) Options(p eval.Policy) (Options, error) {
 	if err != nil {
 		return Options{}, err
 	}
+	if p.Labels == eval.LabelsPPI && r.Keep != nil {
+		return Options{}, &diag.OptionError{Scope: "policy", Option: "labels", Value: string(eval.LabelsPPI), Msg: "draws on the whole audit: it does not split into shards"}
+	}
 	opt := Options{Policy: p, Metrics: ms, Cutoffs: r.StageCutoffs, Truncated: TruncatedError, AllowNoMetadata: r.AllowNoMetadata, Shard: r.Keep}
 	if r.Truncated != "" {
 		if opt.Truncated, err = ParseTruncated(r.Truncated); err != nil {
