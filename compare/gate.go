@@ -49,9 +49,13 @@ func (r Rule) holds(d float64) bool {
 
 // Gate checks rules, and when significant is set, that no metric is
 // significantly worse after correction on the whole set or on any slice
-// named in gated. It returns one reason a line for every failure, and an
+// named in gated. Under the label choice ppi it reads the PPI++
+// differences instead (ppiGate). It returns one reason a line for every failure, and an
 // error when a rule names an unknown metric or slice.
 func (r *Result) Gate(rules []Rule, significant bool, gated []string) ([]string, error) {
+	if r.PPI != nil {
+		return r.ppiGate(rules, significant, gated)
+	}
 	var reasons []string
 	for _, rule := range rules {
 		cs, err := r.scope(rule.Slice)

@@ -45,6 +45,11 @@ type Result struct {
 	// Partial is present in the comparison of one shard of a split by
 	// query: what Merge needs to compare every query.
 	Partial *partial `json:"partial,omitempty"`
+	// PPI holds, under the label choice ppi, the PPI++ estimate of every
+	// mean difference, over the whole set then each slice: the gate reads
+	// them. Agreement is how the LLM labels agree with people's grades.
+	PPI       []PPIDiff       `json:"ppi,omitempty"`
+	Agreement *eval.Agreement `json:"agreement,omitempty"`
 }
 
 // Loss is one traced system's evidence waterfall (stages.Waterfall without

@@ -3,9 +3,11 @@ package compare
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/internal/analysis"
+	"github.com/ragstat/ragstat/stats"
 	"github.com/ragstat/ragstat/topics"
 )
 
@@ -33,6 +35,16 @@ type Config struct {
 	// Names writes an option's name in the notes, as the caller names it
 	// (nil: the option's own name, "allow_mismatch").
 	Names func(option string) string
+	// PPI, under the label choice ppi, corrects every mean difference
+	// with the human audit (PPIDiff), and Human holds the
+	// systems' values under people's grades on the audited queries, by
+	// system, metric and query; nil otherwise. Agreement is how the LLM
+	// labels agree with people's grades (nil: no pair carries both).
+	PPI       *eval.Correction
+	Human     map[string]map[string]map[string]float64
+	Agreement *eval.Agreement
+	// Warnings go to the result's notes after the inputs' own.
+	Warnings []string
 }
 
 // Run compares the sides, the first the base, recorded in ref (the
@@ -64,7 +76,19 @@ func Run(ref *eval.Manifest, sides []*Side, set *topics.Set, cfg Config) (*Resul
 	if err != nil {
 		return nil, nil, err
 	}
-	res.Manifest, res.Notes = ref, append(notes, res.Notes...)
+	res.Manifest, res.Notes = ref, slices.Concat(notes, cfg.Warnings, res.Notes)
+	if cfg.PPI != nil {
+		if res.PPI, err = ppiDiffs(table, cfg.Human, cfg.PPI, opt, stats.Correction(res.Settings.Correction)); err != nil {
+			return nil, nil, err
+		}
+	}
+	if cfg.Agreement != nil {
+		a := *cfg.Agreement
+		if cfg.PPI != nil {
+			a.Rankings = rankAgreements(table, cfg.Human, cfg.PPI)
+		}
+		res.Agreement = &a
+	}
 	for _, s := range sides {
 		if s.Loss != nil {
 			res.Losses = append(res.Losses, *s.Loss)

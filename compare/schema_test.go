@@ -3,6 +3,7 @@ package compare
 import (
 	"testing"
 
+	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/internal/schematest"
 )
 
@@ -25,6 +26,9 @@ func TestSchema(t *testing.T) {
 		{[]string{"properties", "partial"}, partial{}},
 		{[]string{"$defs", "partial_side"}, partialSide{}},
 		{[]string{"$defs", "traced"}, tracedSide{}},
+		{[]string{"$defs", "ppi_diff"}, PPIDiff{}},
+		{[]string{"$defs", "agreement"}, eval.Agreement{}},
+		{[]string{"$defs", "rank_agreement"}, eval.RankAgreement{}},
 	}
 	for _, tt := range tests {
 		schematest.Check(t, "compare.schema.json", tt.typ, tt.path...)

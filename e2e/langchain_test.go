@@ -56,7 +56,7 @@ func nodeProject(t *testing.T, root, sub string) string {
 			if ci {
 				t.Fatalf("CI is set but %s is missing", tool)
 			}
-			t.Skipf("%s is missing", tool)
+			t.Skipf("skipped: %s needs %s, which is missing", t.Name(), tool)
 		}
 	}
 	src, err := filepath.Abs(filepath.Join(root, sub))
@@ -67,7 +67,7 @@ func nodeProject(t *testing.T, root, sub string) string {
 		return src
 	}
 	if !ci {
-		t.Skipf("%s has no node_modules: run npm ci --prefix %s (CI does)", src, filepath.Join(root, sub))
+		t.Skipf("skipped: %s needs the npm packages of %s: run npm ci --prefix %s (CI does)", t.Name(), src, src)
 	}
 	dir := t.TempDir()
 	for _, d := range []string{"", sub} {

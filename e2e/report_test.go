@@ -30,7 +30,7 @@ func browser(t *testing.T) context.Context {
 		if os.Getenv("CI") != "" {
 			t.Fatalf("chromium missing: %v", err)
 		}
-		t.Skipf("chromium missing: %v", err)
+		t.Skipf("skipped: %s needs Debian's chromium: %v", t.Name(), err)
 	}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromium),
 		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.UserDataDir(t.TempDir()),

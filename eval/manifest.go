@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -97,7 +98,7 @@ func DigestQueries(ids []string) QueryDigest {
 // the metrics with their cutoffs, and the query set.
 var frozen = []string{
 	"judgments", "policy.min_grade", "policy.grades", "policy.gain", "policy.unjudged",
-	"policy.unanswerable", "policy.queries", "policy.unit", "policy.order", "metrics", "query_set",
+	"policy.unanswerable", "policy.queries", "policy.unit", "policy.order", "policy.labels", "metrics", "query_set",
 }
 
 // Mismatch is one frozen field on which two manifests differ.
@@ -135,6 +136,7 @@ func (m *Manifest) frozen() [][2]string {
 		{"policy.min_grade", strconv.Itoa(p.MinGrade)}, {"policy.grades", p.Scale.String()}, {"policy.gain", p.Gain.String()},
 		{"policy.unjudged", string(p.Unjudged)}, {"policy.unanswerable", string(p.Unanswerable)},
 		{"policy.queries", string(p.Queries)}, {"policy.unit", string(p.Unit)}, {"policy.order", string(p.Order)},
+		{"policy.labels", cmp.Or(string(p.Labels), "(no LLM labels)")},
 	}...)
 	return append(out, [2]string{"metrics", strings.Join(m.Metrics, " ")},
 		[2]string{"query_set", fmt.Sprintf("%d queries, sha256 %s", m.Queries.N, short(m.Queries.SHA256))})

@@ -90,6 +90,9 @@ type Policy struct {
 	// for none; ranx's meaning of the names it shares with ragstat follows
 	// it.
 	Like string `json:"like,omitempty"`
+	// Labels says which grades are read where the judgments hold LLM
+	// labels (human, llm or ppi); "" when they hold none.
+	Labels Labels `json:"labels,omitempty"`
 }
 
 // DefaultPolicy is strict: threshold 1, exponential gain, every hole an error.
@@ -209,6 +212,11 @@ func (p Policy) Validate() error {
 	if _, err := parseLike(p.Like); err != nil {
 		return err
 	}
+	if p.Labels != "" {
+		if _, err := ParseLabels(string(p.Labels)); err != nil {
+			return err
+		}
+	}
 	if _, err := runs.ParseOrder(string(p.Order)); err != nil {
 		return &diag.OptionError{Scope: "policy", Option: "order", Value: string(p.Order), Msg: "is not score or rank"}
 	}
@@ -226,22 +234,31 @@ func (p Policy) Validate() error {
 }
 
 // textFields names the choices in the order String writes them; the last
-// two (judged-divisor, like) are written only when they are not at their
-// defaults (k, none), and may be left out of what ParsePolicy reads.
+// three (judged-divisor, like, labels) are written only when they are not
+// at their defaults (k, none, none), and may be left out of what
+// ParsePolicy reads.
 var textFields = []string{"min-grade", "grades", "gain", "unjudged", "unanswerable", "queries", "unit", "order",
-	"judged-divisor", "like"}
+	"judged-divisor", "like", "labels"}
 
 // requiredFields is how many of textFields every policy text names.
 const requiredFields = 8
 
-func (p Policy) values() []string {
-	out := []string{strconv.Itoa(p.MinGrade), p.Scale.String(), p.Gain.String(), string(p.Unjudged),
+// values lists the choices String writes, name and value.
+func (p Policy) values() [][2]string {
+	vs := []string{strconv.Itoa(p.MinGrade), p.Scale.String(), p.Gain.String(), string(p.Unjudged),
 		string(p.Unanswerable), string(p.Queries), string(p.Unit), string(p.Order)}
 	if p.JudgedDivisor != "" && p.JudgedDivisor != JudgedByK || p.Like != "" {
-		out = append(out, string(cmp.Or(p.JudgedDivisor, JudgedByK)))
+		vs = append(vs, string(cmp.Or(p.JudgedDivisor, JudgedByK)))
 	}
 	if p.Like != "" {
-		out = append(out, p.Like)
+		vs = append(vs, p.Like)
+	}
+	out := make([][2]string, len(vs))
+	for i, v := range vs {
+		out[i] = [2]string{textFields[i], v}
+	}
+	if p.Labels != "" {
+		out = append(out, [2]string{"labels", string(p.Labels)})
 	}
 	return out
 }
@@ -252,7 +269,7 @@ func (p Policy) values() []string {
 func (p Policy) String() string {
 	parts := make([]string, len(p.values()))
 	for i, v := range p.values() {
-		parts[i] = textFields[i] + " " + v
+		parts[i] = v[0] + " " + v[1]
 	}
 	return strings.Join(parts, ", ")
 }
@@ -292,6 +309,8 @@ func ParsePolicy(b string) (Policy, error) {
 			err = out.JudgedDivisor.UnmarshalText([]byte(value))
 		case "like":
 			out.Like, err = parseLike(value)
+		case "labels":
+			out.Labels, err = ParseLabels(value)
 		default:
 			return out, fmt.Errorf("policy %q: unknown choice %q: the choices are %s", b, name, strings.Join(textFields, ", "))
 		}
@@ -299,7 +318,7 @@ func ParsePolicy(b string) (Policy, error) {
 			return out, fmt.Errorf("policy %q: %s: %w", b, name, err)
 		}
 	}
-	if len(seen)-btoi(seen["judged-divisor"])-btoi(seen["like"]) != requiredFields {
+	if len(seen)-btoi(seen["judged-divisor"])-btoi(seen["like"])-btoi(seen["labels"]) != requiredFields {
 		return out, fmt.Errorf("policy %q: name every choice: %s", b, strings.Join(textFields, ", "))
 	}
 	return out, out.Validate()
@@ -307,10 +326,7 @@ func ParsePolicy(b string) (Policy, error) {
 
 // Fields lists the policy as name/value pairs in a fixed order, for headers.
 func (p Policy) Fields() [][2]string {
-	out := make([][2]string, len(p.values()))
-	for i, v := range p.values() {
-		out[i] = [2]string{textFields[i], v}
-	}
+	out := p.values()
 	out[2][1] += " (" + p.Gain.Formula() + ", discount log2(rank+1), ideal from all judgments)"
 	return out
 }

@@ -6,9 +6,8 @@
 // Tokens are whitespace-separated words. The packer keeps passages whole
 // while they fit in budget_tokens; the first that does not fit is cut to
 // the tokens left (when at least min_tokens are) and packing stops.
-import { readFileSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
 import { createServer } from "node:http";
-import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const data = JSON.parse(readFileSync(new URL("./data.json", import.meta.url), "utf8"));
@@ -88,8 +87,9 @@ export async function fakeOpenAI() {
 
 // node rag.mjs corpus prints the passages as a ragstat corpus (JSON Lines:
 // each passage's metadata and its text), for ragstat import and stages
-// --corpus.
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+// --corpus. The script run is compared by its real path, as node loads it,
+// so that it is found through a symbolic link too.
+if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
   if (process.argv[2] !== "corpus") {
     console.error("usage: node rag.mjs corpus > corpus.jsonl");
     process.exit(2);

@@ -21,6 +21,7 @@ import (
 	"sync"
 
 	"github.com/ragstat/ragstat/internal/diag"
+	"github.com/ragstat/ragstat/internal/gather"
 )
 
 // File is one input as the user named it.
@@ -463,7 +464,9 @@ func FromBytes(name string, data []byte) *File {
 
 // ReadAll returns the whole decompressed content, when it is at most the
 // Config's MaxRead bytes; past that it stops with an error naming the
-// limit, having held no more than it.
+// limit, having held no more than it. The content is read a chunk at a
+// time and joined at the end (gather.Pieces), so a file within the limit holds
+// twice its size for the join, and no more.
 func (f *File) ReadAll() ([]byte, error) {
 	r, err := f.Open()
 	if err != nil {
@@ -471,11 +474,19 @@ func (f *File) ReadAll() ([]byte, error) {
 	}
 	defer r.Close()
 	limit := f.maxRead()
-	data, err := io.ReadAll(io.LimitReader(r, limit+1))
-	if err != nil {
-		return nil, err
+	var g gather.Pieces
+	buf := make([]byte, 1<<20)
+	for int64(g.Len()) <= limit {
+		n, err := io.ReadFull(r, buf[:min(int64(len(buf)), limit+1-int64(g.Len()))])
+		g.Add(buf[:n])
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
-	if int64(len(data)) > limit {
+	if int64(g.Len()) > limit {
 		what := ""
 		if f.gzip {
 			what = " once decompressed"
@@ -483,7 +494,7 @@ func (f *File) ReadAll() ([]byte, error) {
 		return nil, &diag.Error{File: f.Name, Msg: fmt.Sprintf("more than %s%s: a file read whole is held in memory, up to the read limit", diag.Size(limit), what),
 			Hint: "raise the read limit if the file is what it should be"}
 	}
-	return data, nil
+	return g.Join(nil, nil), nil
 }
 
 // Format is the format of a judgments or run file.

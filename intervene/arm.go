@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ragstat/ragstat/internal/llm"
 	"github.com/ragstat/ragstat/topics"
 	"github.com/ragstat/ragstat/trace"
 )
@@ -159,7 +160,7 @@ func (opt *Options) intervene(ctx context.Context, t *trace.Trace, topic *topics
 		}
 		resp, err := opt.Generator.Generate(ctx, callID(a.name, t.System, t.Query), prompt(settings, instructions, a.text, request))
 		switch {
-		case errors.Is(err, errBatched):
+		case errors.Is(err, llm.ErrBatched):
 			notRun = true
 			continue
 		case err != nil && ctx.Err() != nil:

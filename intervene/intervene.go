@@ -7,7 +7,7 @@
 //
 // Both arms are sent by this package, framed the same way (see Prompt), to
 // the same Generator, so the only difference between them is the evidence.
-// The generator is passed in: an OpenAI-compatible endpoint (Client),
+// The generator is passed in: an OpenAI-compatible endpoint (Endpoint.Open),
 // wrapped in a Cache, a Batch written for offline processing, the
 // BatchAnswers read back, or a test's stand-in.
 package intervene

@@ -95,6 +95,10 @@ type Judgment struct {
 	Grade int
 	Spans []string // answer-bearing text within the item, if the assessor marked any
 	Line  int      // where it was read
+	// LLM, when set, makes the judgment an LLM judge's label, with where
+	// it came from; nil is a person's grade. A set keeps LLM labels apart
+	// (see View): its grades are people's.
+	LLM *Provenance
 }
 
 // Query holds every judgment of one query. Item ids are packed into one
@@ -220,6 +224,8 @@ type Set struct {
 		grades, lines []int32
 	}
 	lastScratch bool
+	labels      *labels  // the LLM labels, nil when none
+	notes       []string // see Notes
 }
 
 func newSet(file string, f Format) *Set {
@@ -308,7 +314,8 @@ func (s *Set) settle() {
 // Map maps every item id through f, for evaluation at document level: the
 // judgments of items that map to one document become one judgment whose
 // grade is the highest among them. It returns the new set and how many
-// judgments were folded into another.
+// judgments were folded into another. It maps people's grades: take a View
+// first to fold LLM labels too.
 func (s *Set) Map(f func(item string) string) (*Set, int) {
 	out := newSet(s.File, s.Format)
 	folded := 0
@@ -356,8 +363,8 @@ func (s *Set) finish(errs *diag.List) {
 	errs.Add(&other)
 }
 
-// Subset returns the judgments of the queries keep accepts, sharing them
-// with s.
+// Subset returns the judgments (and LLM labels) of the queries keep
+// accepts, sharing them with s.
 func (s *Set) Subset(keep func(query string) bool) *Set {
 	out := newSet(s.File, s.Format)
 	for _, id := range s.order {
@@ -367,5 +374,6 @@ func (s *Set) Subset(keep func(query string) bool) *Set {
 			out.count += s.queries[id].Len()
 		}
 	}
+	out.labels, out.notes = s.labels.subset(keep), s.notes
 	return out
 }

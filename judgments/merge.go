@@ -16,8 +16,8 @@ type Sourced struct {
 
 // A Resolver decides between two different grades of one (query, item)
 // pair from two sets, kept (read first) and other: the judgment that
-// stands, and true; false leaves the pair an error naming both. A rule
-// such as "a person's grade beats a model's" is a Resolver.
+// stands, and true; false leaves the pair an error naming both. It is
+// asked about people's grades; LLM labels follow Merge's own rule.
 type Resolver func(kept, other Sourced) (Sourced, bool)
 
 // Merge joins the judgments of several sets, read from several files, into
@@ -26,6 +26,11 @@ type Resolver func(kept, other Sourced) (Sourced, bool)
 // spans of both), and is an error naming both files and lines when they
 // differ, unless resolve (nil: none) settles it. Judgments keep their
 // lines in their own files.
+//
+// LLM labels are merged apart from people's grades, which always take
+// precedence when an evaluation reads both (View): a pair may keep a
+// person's grade and an LLM label. Two LLM labels of one pair keep the
+// later set's, and the merged set's Notes say so.
 func Merge(sets []*Set, scale Scale, resolve Resolver) (*Set, error) {
 	if len(sets) == 1 {
 		return sets[0], nil
@@ -34,46 +39,85 @@ func Merge(sets []*Set, scale Scale, resolve Resolver) (*Set, error) {
 	for i, s := range sets {
 		names[i] = s.File
 	}
-	var out []Sourced
-	at := map[[2]string]int{}
 	var errs diag.List
-	for _, s := range sets {
-		for _, id := range s.IDs() {
-			for _, j := range s.Judgments(id) {
-				key := [2]string{j.Query, j.Item}
-				i, seen := at[key]
-				if !seen {
-					at[key] = len(out)
-					out = append(out, Sourced{j, s})
-					continue
-				}
-				kept, other := out[i], Sourced{j, s}
-				if kept.Grade == other.Grade {
-					out[i].Spans = union(kept.Spans, other.Spans)
-					continue
-				}
-				if resolve != nil {
-					if won, ok := resolve(kept, other); ok {
-						out[i] = won
-						continue
-					}
-				}
-				if errs.Add(&diag.Error{File: s.File, Line: j.Line, Query: j.Query, Item: j.Item,
-					Msg:  fmt.Sprintf("graded %d here and %d in %s line %d", other.Grade, kept.Grade, kept.From.File, kept.Line),
-					Hint: "the judgment files disagree: correct one of them, or give one file"}) {
-					return nil, errs.Err()
-				}
+	out := joinPairs(sets, false, func(kept *Sourced, other Sourced) bool {
+		if kept.Grade == other.Grade {
+			kept.Spans = union(kept.Spans, other.Spans)
+			return false
+		}
+		if resolve != nil {
+			if won, ok := resolve(*kept, other); ok {
+				*kept = won
+				return false
 			}
 		}
-	}
+		return errs.Add(&diag.Error{File: other.From.File, Line: other.Line, Query: other.Query, Item: other.Item,
+			Msg:  fmt.Sprintf("graded %d here and %d in %s line %d", other.Grade, kept.Grade, kept.From.File, kept.Line),
+			Hint: "the judgment files disagree: correct one of them, or give one file"})
+	})
 	if err := errs.Err(); err != nil {
 		return nil, err
+	}
+	llm, notes := mergeLabels(sets)
+	merged, err := New(strings.Join(names, " + "), append(out, llm...), scale)
+	if err != nil {
+		return nil, err
+	}
+	merged.notes = notes
+	return merged, nil
+}
+
+// mergeLabels joins the LLM labels of sets: of two labels of one pair, the
+// later set's stands. The notes count the pairs so settled, with the first
+// of them.
+func mergeLabels(sets []*Set) ([]Judgment, []string) {
+	replaced := 0
+	var first string
+	out := joinPairs(sets, true, func(kept *Sourced, other Sourced) bool {
+		if replaced == 0 {
+			first = fmt.Sprintf("query %q item %q: %s line %d replaces %s line %d", other.Query, other.Item, other.From.File, other.Line, kept.From.File, kept.Line)
+		}
+		replaced++
+		*kept = other
+		return false
+	})
+	if replaced == 0 {
+		return out, nil
+	}
+	return out, []string{fmt.Sprintf("%d pairs carry an LLM label in two judgment files: the later file's label is kept (%s)", replaced, first)}
+}
+
+// joinPairs lists the judgments of sets, set by set and query by query
+// (people's grades, or the LLM labels), a pair once: at its first
+// judgment, which repeat may change when the pair comes again. repeat
+// returning true stops the listing.
+func joinPairs(sets []*Set, labels bool, repeat func(kept *Sourced, other Sourced) (stop bool)) []Judgment {
+	var out []Sourced
+	at := map[[2]string]int{}
+	for _, s := range sets {
+		ids, of := s.IDs(), s.Judgments
+		if labels {
+			ids, of = s.LLMQueries(), s.LLMJudgments
+		}
+		for _, id := range ids {
+			for _, j := range of(id) {
+				key := [2]string{j.Query, j.Item}
+				if i, seen := at[key]; seen {
+					if repeat(&out[i], Sourced{j, s}) {
+						return nil
+					}
+					continue
+				}
+				at[key] = len(out)
+				out = append(out, Sourced{j, s})
+			}
+		}
 	}
 	js := make([]Judgment, len(out))
 	for i, j := range out {
 		js[i] = j.Judgment
 	}
-	return New(strings.Join(names, " + "), js, scale)
+	return js
 }
 
 // union is a's spans, then those of b that a lacks.

@@ -204,11 +204,16 @@ func (rd *reader) accept(j Judgment) error {
 		return nil
 	}
 	rd.count++
-	if rd.emit != nil {
+	switch {
+	case rd.emit != nil:
 		rd.emit(j)
-		return nil
+	case j.LLM != nil:
+		if err := rd.set.addLabel(j); err != nil {
+			return rd.bad(j.Line, j.Query, j.Item, err.Error(), "keep one LLM label per (query, item)")
+		}
+	default:
+		rd.set.add(j)
 	}
-	rd.set.add(j)
 	return nil
 }
 
@@ -260,6 +265,7 @@ type jsonlJudgment struct {
 	Spans []string        `json:"spans"`
 	Facts []string        `json:"facts"`
 	Meta  json.RawMessage `json:"meta"`
+	wireProvenance
 }
 
 // quickLine is the common line, {"query":"q","item":"d","grade":3}, as
@@ -341,7 +347,11 @@ func (rd *reader) jsonLine(line int, data []byte) error {
 	if err != nil {
 		return rd.bad(line, q, item, err.Error(), "")
 	}
-	return rd.accept(Judgment{Query: q, Item: item, Grade: g, Spans: v.Spans, Line: line})
+	prov, err := v.provenance()
+	if err != nil {
+		return rd.bad(line, q, item, err.Error(), `an LLM label reads {"source":"llm","model":"M","prompt_sha256":"…","time":"2025-01-02T03:04:05Z",…}; a person's grade has none of these`)
+	}
+	return rd.accept(Judgment{Query: q, Item: item, Grade: g, Spans: v.Spans, Line: line, LLM: prov})
 }
 
 // grade reads a JSON integer; a string, a fraction or an exponent is not one.

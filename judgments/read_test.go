@@ -154,6 +154,7 @@ func FuzzRead(f *testing.F) {
 		"q 0 d 3\n", "q 0 d 1\nq 0 d 2\n", `{"query":"q","item":"d","grade":3}`,
 		`{"q":{"d":1,"e":0}}`, `{"q":{}}`, "{\"q\": {\"d\": 1,\n \"d\": 2}}", "", "\x1f\x8b", "q 0 d\n",
 		`{"query":"q","item":"d","grade":1,"spans":["x"]}`,
+		`{"query":"q","item":"d","grade":1,"source":"llm","model":"m","prompt_sha256":"` + strings.Repeat("ab", 32) + `","time":"2025-01-02T03:04:05Z","seed":1,"audit":true}` + "\n" + `{"query":"q","item":"d","grade":0}`,
 	} {
 		f.Add([]byte(seed))
 	}

@@ -29,16 +29,19 @@ type jsonlOut struct {
 	Item  string   `json:"item"`
 	Grade int      `json:"grade"`
 	Spans []string `json:"spans,omitempty"`
+	wireProvenance
 }
 
 // WriteJSONL writes js as JSON Lines, one {"query","item","grade","spans"}
-// object a line, in the order given; Read reads the result back.
+// object a line, in the order given, an LLM label with its provenance
+// ("source":"llm", "model", "prompt_sha256", "endpoint", "temperature",
+// "seed", "time", "audit"); Read reads the result back.
 func WriteJSONL(w io.Writer, js []Judgment) error {
 	bw := bufio.NewWriter(w)
 	enc := json.NewEncoder(bw)
 	enc.SetEscapeHTML(false)
 	for _, j := range js {
-		if err := enc.Encode(jsonlOut{j.Query, j.Item, j.Grade, j.Spans}); err != nil {
+		if err := enc.Encode(jsonlOut{j.Query, j.Item, j.Grade, j.Spans, j.LLM.wire()}); err != nil {
 			return err
 		}
 	}

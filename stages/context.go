@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ragstat/ragstat/internal/idtext"
 	"github.com/ragstat/ragstat/trace"
 )
 
@@ -72,7 +73,7 @@ func (b Budget) overage() string {
 	if !b.Over() {
 		return ""
 	}
-	return fmt.Sprintf("%s: %d tokens, budget %d, %d over", b.Query, b.Total, b.Limit, b.Total-b.Limit)
+	return fmt.Sprintf("%s: %d tokens, budget %d, %d over", idtext.Show(b.Query), b.Total, b.Limit, b.Total-b.Limit)
 }
 
 // Overages lists every query over its budget with its total, budget and

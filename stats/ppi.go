@@ -26,9 +26,15 @@ import (
 // (candidate − base) in all three slices: PPI then estimates the mean
 // difference over the N queries under human labels, with λ tuned for the
 // differences (not the two systems' λ), and its interval.
+//
+// Exact, when given, holds the values of further queries known exactly:
+// queries without an LLM label, whose LLM-filled value is their human
+// value. They join the mean with no uncertainty; the audit is then a
+// uniform sample of the queries of Filled alone, and N counts both.
 type PPIInput struct {
 	Filled               []float64
 	Human, FilledAudited []float64
+	Exact                []float64
 }
 
 // PPIEstimate is what PPI finds about the mean over the N queries under
@@ -50,6 +56,9 @@ type PPIEstimate struct {
 	// HumanMean is the mean of Human; HumanLo and HumanHi bound the
 	// classical interval from the audit alone.
 	HumanMean, HumanLo, HumanHi float64
+	// SE is the standard error of Mean: the interval is Mean ± t·SE, t
+	// Student's quantile with Audited − 1 degrees of freedom.
+	SE float64
 }
 
 // PPI returns the PPI++ estimate of the mean of the per-query values under
@@ -63,6 +72,9 @@ type PPIEstimate struct {
 // queries, a value is NaN or infinite, or level is outside (0, 1), and an
 // error when values near the float64 range make the interval infinite.
 func PPI(in PPIInput, level float64) (PPIEstimate, error) {
+	if len(in.Exact) > 0 {
+		return in.stratified(level)
+	}
 	// The estimand is the mean over the N queries at hand, as complete human
 	// judgments would give it: the queries are fixed, the only randomness is
 	// which n of them the audit drew. The estimator is
@@ -132,11 +144,12 @@ func PPI(in PPIInput, level float64) (PPIEstimate, error) {
 	}
 	fpc := 1 - float64(n)/float64(N)
 	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: m}.Quantile((1 + level) / 2)
-	half := t * math.Sqrt(fpc*squaredDeviations(loo, mean(loo))*m/float64(n))
+	est.SE = math.Sqrt(fpc * squaredDeviations(loo, mean(loo)) * m / float64(n))
+	half := t * est.SE
 	est.Lo, est.Hi = est.Mean-half, est.Mean+half
 	half = t * math.Sqrt(fpc*squaredDeviations(in.Human, mh)/m/float64(n))
 	est.HumanLo, est.HumanHi = mh-half, mh+half
-	for _, v := range []float64{est.Mean, est.Lo, est.Hi, est.FilledMean, est.HumanLo, est.HumanHi} {
+	for _, v := range []float64{est.Mean, est.Lo, est.Hi, est.FilledMean, est.HumanLo, est.HumanHi, est.SE} {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return PPIEstimate{}, errors.New("stats: PPI: the values are too large for their variance to be finite in float64")
 		}

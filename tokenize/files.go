@@ -5,16 +5,20 @@ import (
 	"io"
 
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/idtext"
 )
 
 // CountFiles counts the tokens of each file at paths ("-": stdin) with
 // tok and writes a line COUNT<TAB>TOKENIZER<TAB>PATH for each, then, for
-// more than one file, the total as a line whose path is "total". An error
-// writing to w is returned as a [WriteError].
+// more than one file, the total as a line whose path is "total". A path or
+// tokenizer name holding a tab, a line break or any other character that
+// is not printable is written quoted, as the text formats write ids, so
+// that it cannot forge a line. An error writing to w is returned as a
+// [WriteError].
 func CountFiles(w io.Writer, tok Tokenizer, paths []string, stdin io.Reader) error {
 	total := 0
 	line := func(n int, path string) error {
-		if _, err := fmt.Fprintf(w, "%d\t%s\t%s\n", n, tok.Name(), path); err != nil {
+		if _, err := fmt.Fprintf(w, "%d\t%s\t%s\n", n, idtext.Show(tok.Name()), idtext.Show(path)); err != nil {
 			return &WriteError{Err: err}
 		}
 		return nil

@@ -16,6 +16,8 @@ func TestCountFiles(t *testing.T) {
 	dir := t.TempDir()
 	a := filepath.Join(dir, "a.txt")
 	os.WriteFile(a, []byte("hello world"), 0o644)
+	forged := filepath.Join(dir, "b\t1\to200k_base\ttotal\n100")
+	os.WriteFile(forged, []byte("hello world"), 0o644)
 	n := tok.Count("hello world")
 	m := tok.Count("from stdin")
 	for _, c := range []struct {
@@ -26,6 +28,7 @@ func TestCountFiles(t *testing.T) {
 	}{
 		{"one file, no total", []string{a}, 1, ""},
 		{"two, with the total", []string{a, "-"}, 3, ""},
+		{"a name with tabs and a line break, quoted", []string{a, forged}, 3, ""},
 		{"missing", []string{filepath.Join(dir, "none.txt")}, 0, "none.txt"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -41,8 +44,11 @@ func TestCountFiles(t *testing.T) {
 			if len(lines) != c.lines || !strings.HasPrefix(lines[0], strings.Join([]string{strconv.Itoa(n), "o200k_base", a}, "\t")) {
 				t.Errorf("wrote %q", out.String())
 			}
-			if c.lines == 3 && lines[2] != strconv.Itoa(n+m)+"\to200k_base\ttotal" {
+			if c.lines == 3 && c.paths[1] == "-" && lines[2] != strconv.Itoa(n+m)+"\to200k_base\ttotal" {
 				t.Errorf("total line %q", lines[2])
+			}
+			if len(c.paths) > 1 && c.paths[1] == forged && lines[1] != strconv.Itoa(n)+"\to200k_base\t"+strconv.Quote(forged) {
+				t.Errorf("the second line %q", lines[1])
 			}
 		})
 	}

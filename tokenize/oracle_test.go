@@ -28,7 +28,7 @@ func TestOracleGoldenCurrent(t *testing.T) {
 		if ci {
 			t.Fatal("CI is set but npm is missing")
 		}
-		t.Skip("npm is missing")
+		t.Skipf("skipped: %s needs npm, which is missing", t.Name())
 	}
 	oracle, err := filepath.Abs(filepath.Join("testdata", "oracle"))
 	if err != nil {

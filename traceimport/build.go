@@ -44,7 +44,8 @@ func (a *assembler) build(t *openTrace) (*trace.Trace, error) {
 		out.Query = fmt.Sprintf("%s#%d", conversation, turn)
 	}
 	stageOrder(spans, retrievers)
-	a.settle(out.System, retrievers, dataFlow(spans, retrievers))
+	parent := parentIDs(spans)
+	a.settle(out.System, retrievers, dataFlow(parent, retrievers), parent)
 	var last *trace.Stage
 	var lastDocs []document
 	outputs := map[string]bool{}

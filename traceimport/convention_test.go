@@ -138,6 +138,31 @@ func TestConventions(t *testing.T) {
 			Mapping{},
 			"q-chroma | chroma.query=c1,c2@0.4 | context=c2,c1 | cites=c1",
 			"openllmetry (3 spans)"},
+		// OpenLLMetry's tasks carry whatever the function returned: here
+		// LangChain documents (JS, and serialised from Python) and a plain
+		// list of {id, score, text}.
+		{"openllmetry document shapes", otlp(t,
+			sp{"D", "d1", "d0", "retriever.task", 1, 5, map[string]any{"traceloop.span.kind": "task",
+				"traceloop.entity.output": js([]any{
+					map[string]any{"pageContent": passage("d1"), "metadata": map[string]any{"id": "d1"}},
+					map[string]any{"lc": 1, "type": "constructor", "id": []any{"langchain", "schema", "document", "Document"},
+						"kwargs": map[string]any{"page_content": passage("d2"), "metadata": map[string]any{"id": "d2", "relevance_score": 0.6}}}})}},
+			sp{"D", "d2", "d0", "search.task", 6, 9, map[string]any{"traceloop.span.kind": "task",
+				"traceloop.entity.output": js([]any{map[string]any{"id": "e1", "score": 0.5, "text": passage("e1")}})}},
+			sp{"D", "d0", "", "rag.workflow", 0, 10, map[string]any{"traceloop.span.kind": "workflow",
+				"traceloop.association.properties.query_id": "q-shapes"}}),
+			Mapping{ItemID: "metadata.id"},
+			"q-shapes | retriever.task=d1,d2@0.6 | search.task=e1@0.5",
+			"openllmetry (3 spans)"},
+		// The Langfuse SDK puts trace-level metadata on the root span.
+		{"langfuse query id from the trace's metadata", otlp(t,
+			sp{"T", "t1", "t0", "search", 1, 5, map[string]any{"langfuse.observation.type": "retriever",
+				"langfuse.observation.output": js([]any{map[string]any{"id": "k1", "pageContent": passage("k1")}})}},
+			sp{"T", "t0", "", "handler", 0, 9, map[string]any{"langfuse.observation.type": "span",
+				"langfuse.trace.metadata.query_id": "q-trace-meta"}}),
+			Mapping{},
+			"q-trace-meta | search=k1",
+			"langfuse (2 spans)"},
 		{"langfuse langchain", otlp(t,
 			sp{"F", "f1", "f2", "VectorStoreRetriever", 1, 10, map[string]any{"langfuse.observation.type": "span",
 				"langfuse.observation.input": js("clearance returns"),

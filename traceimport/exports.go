@@ -30,11 +30,11 @@ func readExport(f *input.File, each func(place, []*span) error, decode func(map[
 		}
 		return each(at, []*span{s})
 	}
-	line, first, err := leading(f)
+	line, first, cut, err := leading(f, MaxRecord)
 	if err != nil {
 		return err
 	}
-	data := wholeDocument(f, line)
+	data := wholeDocument(f, line, cut)
 	if data == nil && first == '{' {
 		var envelope map[string]json.RawMessage
 		if json.Unmarshal(line, &envelope) == nil && envelope["id"] == nil && (envelope["data"] != nil || envelope["runs"] != nil) {

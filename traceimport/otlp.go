@@ -21,7 +21,7 @@ import (
 // the Collector's file exporter writes them), one OTLP/JSON document, or
 // one OTLP protobuf body.
 func readOTLP(f *input.File, r *rules, each func(place, []*span) error) error {
-	line, first, err := leading(f)
+	line, first, cut, err := leading(f, MaxRecord)
 	if err != nil {
 		return err
 	}
@@ -31,7 +31,7 @@ func readOTLP(f *input.File, r *rules, each func(place, []*span) error) error {
 			return err
 		}
 	}
-	if doc := wholeDocument(f, line); doc != nil {
+	if doc := wholeDocument(f, line, cut); doc != nil {
 		return r.otlpJSON(f.Name, 0, doc, each)
 	}
 	return parallelLines(f, 0, func(n int, data []byte) ([]*span, error) {

@@ -3,6 +3,7 @@ package traceimport
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/diag"
+	"github.com/ragstat/ragstat/internal/gather"
 )
 
 // MaxRecord is the longest line read, in bytes: an OTLP request or a run
@@ -33,20 +35,20 @@ func eachLine(f *input.File, fn func(line int, data []byte) error) error {
 	defer rc.Close()
 	br := bufio.NewReaderSize(rc, 1<<16)
 	var errs diag.List
-	var long []byte
+	var long gather.Pieces // a line past the buffer, held a buffer at a time
 	for n := 1; ; n++ {
 		data, err := br.ReadSlice('\n')
-		for errors.Is(err, bufio.ErrBufferFull) {
-			if len(long)+len(data) > MaxRecord {
+		for errors.Is(err, bufio.ErrBufferFull) || long.Len() > 0 {
+			if long.Len()+len(data) > MaxRecord {
 				errs.Add(&diag.Error{File: f.Name, Line: n, Msg: fmt.Sprintf("line longer than %d MiB", MaxRecord>>20)})
 				return errs.Err()
 			}
-			long = append(long, data...)
+			if !errors.Is(err, bufio.ErrBufferFull) {
+				data = long.Join(nil, data)
+				break
+			}
+			long.Add(data)
 			data, err = br.ReadSlice('\n')
-		}
-		if long != nil {
-			data = append(long, data...)
-			long = nil
 		}
 		if err != nil && err != io.EOF {
 			errs.Add(fmt.Errorf("reading %s: %w", f.Name, err))
@@ -83,33 +85,43 @@ func readAll(f *input.File) ([]byte, error) {
 }
 
 // leading reads a file's first non-blank line as stored after
-// decompression, up to MaxRecord bytes, after a newline when the file
-// starts with one (a protobuf body may: its first byte is then kept), and
-// its first non-blank byte. Blank lines before it are skipped as they are
-// read, in one pass.
-func leading(f *input.File) (line []byte, first byte, err error) {
+// decompression, up to limit bytes, after a newline when the file starts
+// with one (a protobuf body may: its first byte is then kept), and its
+// first non-blank byte. Blank lines before it are skipped as they are
+// read, in one pass. A line longer than limit is cut: only its first
+// buffer is returned, and cut is true.
+func leading(f *input.File, limit int) (line []byte, first byte, cut bool, err error) {
 	rc, err := f.Open()
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, false, err
 	}
 	defer rc.Close()
 	br := bufio.NewReaderSize(rc, 1<<16)
+	var start []byte
 	if head, _ := br.Peek(1); len(head) == 1 && head[0] == '\n' {
-		line = append(line, '\n')
+		start = []byte{'\n'}
 	}
 	if !skipBlank(br) {
-		return line, 0, nil
+		return start, 0, false, nil
 	}
 	head, _ := br.Peek(1)
 	first = head[0]
-	for len(line) <= MaxRecord {
+	var long gather.Pieces
+	long.Add(start)
+	var opening []byte // the line's first buffer
+	for {
 		chunk, err := br.ReadSlice('\n')
-		line = append(line, chunk...)
-		if err == nil || !errors.Is(err, bufio.ErrBufferFull) {
-			break
+		if opening == nil {
+			opening = append(start, chunk...)
 		}
+		if long.Len()+len(chunk) > limit {
+			return opening, first, true, nil
+		}
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return long.Join(nil, chunk), first, false, nil
+		}
+		long.Add(chunk)
 	}
-	return line, first, nil
 }
 
 // skipBlank reads past white space and byte-order marks, a buffer at a
@@ -138,9 +150,11 @@ func skipBlank(br *bufio.Reader) bool {
 
 // wholeDocument reads a file as one JSON document when its first line alone
 // is not valid JSON and the whole is; otherwise it returns nil, and the
-// file is read line by line.
-func wholeDocument(f *input.File, firstLine []byte) []byte {
-	if json.Valid(bytes.TrimSpace(firstLine)) {
+// file is read line by line. A first line cut at MaxRecord (leading) is
+// not read again whole where the read limit would refuse it: the line
+// reader reports it.
+func wholeDocument(f *input.File, firstLine []byte, cut bool) []byte {
+	if cut && cmp.Or(f.Config().MaxRead, input.DefaultMaxRead) <= MaxRecord || json.Valid(bytes.TrimSpace(firstLine)) {
 		return nil
 	}
 	data, err := readAll(f)

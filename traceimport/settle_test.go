@@ -24,7 +24,7 @@ func TestSettle(t *testing.T) {
 	a := &assembler{orders: map[string]map[string]int{}}
 	// A trace whose order is known: the steps started in different milliseconds.
 	known := []*span{step("retrieve", 1, false, p8), step("rerank", 2, true, p8), step("pack", 3, true, p8)}
-	a.settle("sys", known, nil)
+	a.settle("sys", known, nil, nil)
 	if got := names(known); !slices.Equal(got, []string{"retrieve", "rerank", "pack"}) {
 		t.Fatalf("known trace reordered: %v", got)
 	}
@@ -38,7 +38,7 @@ func TestSettle(t *testing.T) {
 		{"sys", []*span{step("pack", 5, true, p8), step("rerank", 6, true, p8)}, []string{"pack", "rerank"}},
 		{"sys", []*span{step("pack", 5, true, p8), step("rerank", 5, true, []document{{id: "p1"}})}, []string{"pack", "rerank"}},
 	} {
-		a.settle(c.system, c.in, nil)
+		a.settle(c.system, c.in, nil, nil)
 		if got := names(c.in); !slices.Equal(got, c.want) {
 			t.Errorf("%s %v: got %v", c.system, c.want, got)
 		}
@@ -46,8 +46,21 @@ func TestSettle(t *testing.T) {
 	// A producer link orders two steps: they are not tied.
 	x, y := step("pack", 7, true, p8), step("rerank", 7, true, p8)
 	in := []*span{x, y}
-	a.settle("third", in, map[*span]*span{x: y})
+	a.settle("third", in, map[*span]*span{x: y}, nil)
 	if got := names(in); !slices.Equal(got, []string{"pack", "rerank"}) {
 		t.Errorf("producer-linked steps reordered: %v", got)
+	}
+	// A step that holds another (LlamaIndex.TS's query engine retrieve
+	// span, whose output is what its packer left) comes after it, though
+	// it takes no documents: as captured from a trace exported over gRPC
+	// in one batch, the packer and the span around it started in one
+	// millisecond with one list. A trace of the system "sys" learned no
+	// order for them either way.
+	pack, retrieve := step("pack.task", 9, true, p8), step("retriever_query_engine.retrieve", 9, false, p8)
+	pack.id, retrieve.id, pack.parent = "pack", "retrieve", "retrieve"
+	in = []*span{pack, retrieve}
+	a.settle("fourth", in, nil, parentIDs([]*span{pack, retrieve}))
+	if got := names(in); !slices.Equal(got, []string{"pack.task", "retriever_query_engine.retrieve"}) {
+		t.Errorf("a step put before the step it holds: %v", got)
 	}
 }

@@ -56,15 +56,12 @@ func searchSteps(spans, retrievers []*span) [][]*span {
 // say nothing of the order: a span whose input several spans output keeps
 // its place. Each span is visited once, then its consumers in their order.
 // It returns the spans that took another's output: the producer of each.
-func dataFlow(spans, retrievers []*span) map[*span]*span {
+// parent maps each span's id to its parent's (parentIDs).
+func dataFlow(parent map[string]string, retrievers []*span) map[*span]*span {
 	output := map[string][]*span{}
 	for _, s := range retrievers {
 		k := docsKey(s.docs)
 		output[k] = append(output[k], s)
-	}
-	parent := make(map[string]string, len(spans))
-	for _, s := range spans {
-		parent[s.id] = s.parent
 	}
 	producer := map[*span]*span{}
 	for _, s := range retrievers {
@@ -122,18 +119,21 @@ func dataFlow(spans, retrievers []*span) map[*span]*span {
 
 // settle orders the steps that neither the clock nor the data can order:
 // neighbours that started in the same millisecond with the same list, of
-// which neither took the other's output (a reranker that kept its input's
-// order, then a packer that dropped nothing). A step that takes no
+// which neither took the other's output nor holds the other (a reranker
+// that kept its input's order, then a packer that dropped nothing; but a
+// query engine's retrieve span that holds the packer returns what the
+// packer left, after it, as stageOrder put it). A step that takes no
 // documents (a retriever) comes before those that take some; the rest take
 // the order the same system's earlier trace showed where every step was
 // told apart, so that the traces of one pipeline record its stages in one
 // order. The numbers are the same either way, since the lists are. A trace
-// whose order is known is remembered for the later ones.
-func (a *assembler) settle(system string, retrievers []*span, producer map[*span]*span) {
+// whose order is known is remembered for the later ones. parent maps each
+// span's id to its parent's (parentIDs).
+func (a *assembler) settle(system string, retrievers []*span, producer map[*span]*span, parent map[string]string) {
 	tied := func(i int) bool {
 		x, y := retrievers[i], retrievers[i+1]
 		return x.start/1e6 == y.start/1e6 && docsKey(x.docs) == docsKey(y.docs) &&
-			producer[x] != y && producer[y] != x
+			producer[x] != y && producer[y] != x && !holds(parent, x.id, y.id) && !holds(parent, y.id, x.id)
 	}
 	order, learned := a.orders[system]
 	known := true
@@ -172,6 +172,15 @@ func (a *assembler) settle(system string, retrievers []*span, producer map[*span
 		}
 		a.orders[system] = order
 	}
+}
+
+// parentIDs maps every span's id to its parent's.
+func parentIDs(spans []*span) map[string]string {
+	parent := make(map[string]string, len(spans))
+	for _, s := range spans {
+		parent[s.id] = s.parent
+	}
+	return parent
 }
 
 // holds tells whether span a is an ancestor of span s.

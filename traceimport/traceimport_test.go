@@ -609,22 +609,30 @@ func naiveStageOrder(spans, retrievers []*span) []*span {
 }
 
 // TestLeading: the first line is found past any run of blank lines and
-// byte-order marks, the file's first newline kept for the protobuf check.
+// byte-order marks, the file's first newline kept for the protobuf check;
+// a line past the limit is cut to its first buffer.
 func TestLeading(t *testing.T) {
+	long := "{" + strings.Repeat("a", 200_000) + "}\n"
 	for _, c := range []struct {
 		data, line string
 		first      byte
+		limit      int
+		cut        bool
 	}{
-		{"{\"a\":1}\n{}\n", "{\"a\":1}\n", '{'},
-		{"  \r\n\t\n{\"a\":1}", "{\"a\":1}", '{'},
-		{"\n\n\ufeff \n[1]\nx", "\n[1]\n", '['},
-		{strings.Repeat("\n", 200_000) + "{}", "\n{}", '{'},
-		{strings.Repeat(" ", 100_000), "", 0},
-		{"\n\x05abc\n", "\n\x05abc\n", 5},
+		{"{\"a\":1}\n{}\n", "{\"a\":1}\n", '{', MaxRecord, false},
+		{"  \r\n\t\n{\"a\":1}", "{\"a\":1}", '{', MaxRecord, false},
+		{"\n\n\ufeff \n[1]\nx", "\n[1]\n", '[', MaxRecord, false},
+		{strings.Repeat("\n", 200_000) + "{}", "\n{}", '{', MaxRecord, false},
+		{strings.Repeat(" ", 100_000), "", 0, MaxRecord, false},
+		{"\n\x05abc\n", "\n\x05abc\n", 5, MaxRecord, false},
+		{long + "{}\n", long, '{', len(long), false},
+		{long + "{}\n", long[:1<<16], '{', len(long) - 1, true},
+		{"\n" + long, "\n" + long[:1<<16], '{', 1 << 16, true},
 	} {
-		line, first, err := leading(input.FromBytes("l", []byte(c.data)))
-		if err != nil || string(line) != c.line || first != c.first {
-			t.Errorf("leading(%.20q) = %.20q, %q, %v; want %.20q, %q", c.data, line, first, err, c.line, c.first)
+		line, first, cut, err := leading(input.FromBytes("l", []byte(c.data)), c.limit)
+		if err != nil || string(line) != c.line || first != c.first || cut != c.cut {
+			t.Errorf("leading(%.20q, %d) = %.20q (%d bytes), %q, %v, %v; want %.20q (%d bytes), %q, %v",
+				c.data, c.limit, line, len(line), first, cut, err, c.line, len(c.line), c.first, c.cut)
 		}
 	}
 }

@@ -14,23 +14,14 @@ import (
 	"github.com/ragstat/ragstat/compare"
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/sharedtest"
 )
 
 // dlHard locates the DL-HARD passage data beside the repository; it skips
 // when absent, unless CI is set.
 func dlHard(t *testing.T) string {
 	t.Helper()
-	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "data", "dl-hard-passage"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(dir); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("real data missing: %v", err)
-		}
-		t.Skipf("real data missing: %v", err)
-	}
-	return dir
+	return sharedtest.Dir(t, filepath.Join("data", "dl-hard-passage"))
 }
 
 // dlHardSystems are the six runs, base first.

@@ -19,12 +19,14 @@ type remapCmd struct {
 	Out        string  `required:"" placeholder:"FILE" help:"Where to write the remapped judgments (JSONL, with spans)."`
 	Review     string  `placeholder:"FILE" help:"Where to write review lines (JSONL); default: standard error."`
 	MinOverlap float64 `default:"0.9" help:"Share of an old chunk's text a new chunk must cover to take a judgment without spans."`
-	Strict     bool    `help:"Exit 2 when anything needs review."`
+	Strict     bool    `help:"Exit 2 when anything needs review; a last line cut short (a writer stopped mid-line) is an error, not a warning."`
 	Topics     string  `placeholder:"FILE" help:"Topics whose facts' supporting items are remapped too (needs --out-topics)."`
 	OutTopics  string  `placeholder:"FILE" help:"Where to write the remapped topics."`
 	Grades     string  `default:"0..3" placeholder:"MIN..MAX" help:"Allowed grades (default ${default})."`
 	Force      bool    `help:"Replace output files that exist."`
 }
+
+func (c *remapCmd) strictInput() bool { return c.Strict }
 
 func (c *remapCmd) Run(e *env) error {
 	opt, out := remap.Options{MinOverlap: c.MinOverlap, Strict: c.Strict}, remap.Paths{Judgments: c.Out, Topics: c.OutTopics, Review: c.Review}
@@ -33,6 +35,7 @@ func (c *remapCmd) Run(e *env) error {
 }
 
 type splitCmd struct {
+	strictFlag
 	Topics    string  `required:"" placeholder:"FILE" help:"Topics to split (JSONL)."`
 	HeldOut   float64 `required:"" placeholder:"SHARE" help:"Share of topics to hold out, e.g. 0.3."`
 	Seed      uint64  `default:"1" help:"Seed: the same seed gives the same split."`

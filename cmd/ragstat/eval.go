@@ -40,6 +40,7 @@ type policyFlags struct {
 	DocIDPattern    string           `placeholder:"REGEX" help:"For --unit doc: the first group of REGEX is the document id."`
 	Order           string           `default:"score" enum:"score,rank" help:"Rank by score (ties: item id descending) or by the TREC rank column."`
 	NumericIDs      bool             `name:"numeric-ids" help:"Accept JSON ids written as integers (7 reads as \"7\"; pandas' to_json writes them); other numbers stay errors."`
+	Labels          string           `placeholder:"human|llm|ppi" help:"Judgments with LLM labels (judge fill): human (people's grades alone), llm (LLM labels fill the holes) or ppi (LLM-filled per query, each mean corrected by the human audit with its interval). Required when they hold any."`
 }
 
 // rowFlags choose the format and the rows of an evaluation's result.
@@ -58,6 +59,8 @@ type rowChoice struct {
 type evalCmd struct {
 	policyFlags `set:"cutoff_help=Cutoff of the default metrics R@K RR@K nDCG@K (default 10)."`
 	rowFlags
+	strictFlag
+	Confidence  float64  `default:"0.95" help:"Confidence level of the intervals of --labels ppi (default ${default})."`
 	PerQueryOut string   `placeholder:"FILE" help:"Also write a row per query to FILE: Parquet when it ends in .parquet, JSON Lines otherwise."`
 	Force       bool     `help:"Overwrite --per-query-out's FILE if it exists."`
 	Shard       string   `placeholder:"I/N" help:"Evaluate only shard I of N (0 <= I < N): the queries whose id's FNV-1a 64-bit hash is I modulo N; merge the --format json parts with ragstat merge."`
@@ -70,7 +73,7 @@ func (f *policyFlags) settings() settings.Eval {
 	return settings.Eval{Judgments: settings.MergedName(f.Judgments), JudgmentsFormat: mergedFormat(f.Judgments, f.JudgmentsFormat), Metrics: f.Metric, Cutoff: f.K.Default,
 		Like: f.Like, MinGrade: f.MinGrade, Grades: f.Grades, Gain: f.Gain, Unjudged: f.Unjudged,
 		Unanswerable: f.Unanswerable, Queries: f.Queries, JudgedDivisor: f.JudgedDivisor, Unit: f.Unit, Order: f.Order,
-		Subtopics: f.Subtopics, DocMap: f.DocMap, DocIDPattern: f.DocIDPattern, NumericIDs: f.NumericIDs}
+		Subtopics: f.Subtopics, DocMap: f.DocMap, DocIDPattern: f.DocIDPattern, NumericIDs: f.NumericIDs, Labels: f.Labels}
 }
 
 // files opens what the flags name, standard input for "-", and reads
@@ -113,7 +116,9 @@ func (f *policyFlags) announcePreset(e *env, preset []string) {
 }
 
 func (c *evalCmd) Run(e *env) error {
-	req := evalcmd.Request{Eval: c.settings(), Runs: c.Runs, RunFormat: c.RunFormat, StageCutoffs: c.K.ByStage,
+	ev := c.settings()
+	ev.Confidence = c.Confidence
+	req := evalcmd.Request{Eval: ev, Runs: c.Runs, RunFormat: c.RunFormat, StageCutoffs: c.K.ByStage,
 		Shard: c.Shard, Digests: c.Format == "json", PerQuery: c.PerQuery, Summary: c.Summary, PerQueryOut: c.PerQueryOut, Force: c.Force}
 	// Judgments stay in memory while runs stream past them: a tighter
 	// collector target keeps peak memory near what is live. While they are

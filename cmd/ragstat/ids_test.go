@@ -161,3 +161,110 @@ func TestHostileNotes(t *testing.T) {
 		t.Errorf("notes:\n%s", errs)
 	}
 }
+
+// TestHostileIDsStages: stages prints every id that comes from the data
+// (system, stage, query, item, fact) by the same rule, in its table (every
+// listing included) and its HTML: the same traces with hostile ids and
+// with plain ones give the same lines, and no hostile id is printed raw.
+func TestHostileIDsStages(t *testing.T) {
+	write := func(dir string, id func(i int) string) []string {
+		var traces, judgments, topicLines strings.Builder
+		line := func(sb *strings.Builder, v any) {
+			data, err := json.Marshal(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sb.Write(append(data, '\n'))
+		}
+		system, stage, item, kept, fact := id(0), id(1), id(2), id(3), id(4)
+		for i := range 3 {
+			q := id(5 + i)
+			line(&traces, map[string]any{"query": q, "system": system, "stages": []any{
+				map[string]any{"name": stage, "items": []any{map[string]any{"id": item}, map[string]any{"id": kept}}},
+				map[string]any{"name": "context", "text": "kept text", "items": []any{map[string]any{"id": kept, "text": "kept text"}}}},
+				"answer": map[string]any{"text": "a", "citations": []string{item}, "abstained": false}})
+			line(&judgments, map[string]any{"query": q, "item": item, "grade": 2})
+			line(&judgments, map[string]any{"query": q, "item": kept, "grade": 1, "spans": []string{"lost span"}})
+			line(&topicLines, map[string]any{"id": q, "text": "x", "facts": []any{map[string]any{"id": fact, "support": []any{map[string]any{"item": item}}}}})
+		}
+		paths := []string{filepath.Join(dir, "j.jsonl"), filepath.Join(dir, "t.jsonl"), filepath.Join(dir, "tr.jsonl")}
+		for i, text := range []string{judgments.String(), topicLines.String(), traces.String()} {
+			if err := os.WriteFile(paths[i], []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return []string{"stages", "-j", paths[0], "--topics", paths[1], "--per-query", paths[2]}
+	}
+	hostile := write(t.TempDir(), func(i int) string { return hostileIDs[i%len(hostileIDs)] + strconv.Itoa(i) })
+	plain := write(t.TempDir(), func(i int) string { return "id" + strconv.Itoa(i) })
+	for _, format := range []string{"table", "html"} {
+		got, errs, code := ragstat(t, "", append(hostile, "-f", format)...)
+		if code != 0 {
+			t.Fatalf("stages %s: exit %d: %s", format, code, errs)
+		}
+		want, errs, code := ragstat(t, "", append(plain, "-f", format)...)
+		if code != 0 {
+			t.Fatalf("stages %s with plain ids: exit %d: %s", format, code, errs)
+		}
+		if g, w := strings.Count(got, "\n"), strings.Count(want, "\n"); g != w {
+			t.Errorf("stages %s: %d lines with hostile ids, %d with plain ones:\n%s", format, g, w, got)
+		}
+		for i := range 8 {
+			if id := hostileIDs[i%len(hostileIDs)] + strconv.Itoa(i); strings.ContainsAny(id, "\n\u202e") && strings.Contains(got, id) {
+				t.Errorf("stages %s prints %q raw", format, id)
+			}
+		}
+		for _, l := range strings.Split(got, "\n") {
+			if strings.ContainsAny(l, "\r\u202e") {
+				t.Errorf("stages %s: a line holds a control or format character: %q", format, l)
+			}
+		}
+	}
+}
+
+// TestHostileIDsAudit: audit's table and Markdown print query ids, slice
+// names (tags from the topics) and systems by the rule for ids: hostile
+// ones give the lines plain ones give.
+func TestHostileIDsAudit(t *testing.T) {
+	write := func(dir string, id func(i int) string) []string {
+		var q, a, b, topics strings.Builder
+		line := func(sb *strings.Builder, v any) {
+			data, err := json.Marshal(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sb.Write(append(data, '\n'))
+		}
+		for i := range 6 {
+			query := id(i)
+			line(&q, map[string]any{"query": query, "item": "d1", "grade": 1})
+			line(&a, map[string]any{"query": query, "items": []string{"d1", "d2"}})
+			line(&b, map[string]any{"query": query, "items": []string{"d2", "d1"}})
+			line(&topics, map[string]any{"id": query, "text": "x", "tags": []string{id(10 + i%2)}})
+		}
+		var paths []string
+		for name, text := range map[string]string{"q.jsonl": q.String(), "a.jsonl": a.String(), "b.jsonl": b.String(), "t.jsonl": topics.String()} {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			paths = append(paths, filepath.Join(dir, name))
+		}
+		return []string{"audit", "--unjudged", "nonrelevant", "-j", filepath.Join(dir, "q.jsonl"), "--topics", filepath.Join(dir, "t.jsonl"),
+			id(21) + "=" + filepath.Join(dir, "a.jsonl"), id(24) + "=" + filepath.Join(dir, "b.jsonl")}
+	}
+	hostile := write(t.TempDir(), func(i int) string { return "x" + hostileIDs[i%len(hostileIDs)] + strconv.Itoa(i) })
+	plain := write(t.TempDir(), func(i int) string { return "x" + strconv.Itoa(i) })
+	for _, format := range []string{"table", "markdown"} {
+		got, errs, code := ragstat(t, "", append(hostile, "-f", format)...)
+		want, _, code2 := ragstat(t, "", append(plain, "-f", format)...)
+		if code != 0 || code2 != 0 {
+			t.Fatalf("audit %s: exit %d with hostile ids, %d with plain ones: %s", format, code, code2, errs)
+		}
+		if g, w := strings.Count(got, "\n"), strings.Count(want, "\n"); g != w {
+			t.Errorf("audit %s: %d lines with hostile ids, %d with plain ones:\n%s\n%s", format, g, w, got, want)
+		}
+		if strings.ContainsRune(got, '\u202e') || format == "markdown" && strings.Contains(strings.ReplaceAll(got, `\<`, ""), "<img") {
+			t.Errorf("audit %s prints an id raw:\n%s", format, got)
+		}
+	}
+}

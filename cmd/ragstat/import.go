@@ -50,6 +50,15 @@ func (f *mappingFlags) traceSettings(renames stageFlags) settings.Traces {
 // a torn last line of any input included.
 func (f mappingFlags) strictInput() bool { return f.Strict }
 
+// strictFlag is --strict for the commands that read JSON Lines and map no
+// traces: a last line a writer left cut short is then an error, not a
+// warning.
+type strictFlag struct {
+	Strict bool `help:"Make a last line cut short (a writer stopped mid-line) an error, not a warning."`
+}
+
+func (f strictFlag) strictInput() bool { return f.Strict }
+
 func (e *env) traceFormats(f mappingFlags, renames stageFlags, mapped *traceimport.Manifests) func(*corpus.Corpus) ([]systems.TraceReader, error) {
 	return func(c *corpus.Corpus) ([]systems.TraceReader, error) {
 		m, err := f.traceSettings(renames).Mapping(c)

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"time"
 
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/intervenecmd"
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/report"
@@ -14,33 +13,24 @@ import (
 
 type interveneCmd struct {
 	mappingFlags
-	Judgments       []string      `short:"j" required:"" sep:"none" placeholder:"FILE" help:"Judgments (qrels): TREC, JSONL or JSON object; spans are kept in the verified context. Repeatable: the files are merged, and a pair graded differently in two of them is an error."`
-	JudgmentsFormat string        `default:"auto" enum:"auto,trec,jsonl,json" help:"Force the judgments format (${enum})."`
-	Grades          string        `default:"0..3" placeholder:"MIN..MAX" help:"Allowed grades (default ${default})."`
-	MinGrade        int           `default:"1" help:"Relevance threshold: a query without required facts gets every valid judged item at this grade or above as its verified set."`
-	Topics          string        `required:"" placeholder:"FILE" help:"Topics (JSONL): facts, reference answers, scopes, as_of."`
-	Corpus          string        `placeholder:"FILE" help:"Corpus (JSONL): the full text and metadata of the verified items."`
-	Tokenizer       string        `default:"o200k_base" placeholder:"NAME" help:"The generator's tokenizer, to count both prompts against the trace's budget (default ${default})."`
-	Queries         []string      `placeholder:"ID" help:"Queries to intervene on (comma-separated or repeated). Default: every failing query (--failing)."`
-	Failing         bool          `help:"Intervene on every answerable query whose recorded answer misses a reference or a required fact (the default without --queries)."`
-	PassF1          float64       `name:"pass-f1" placeholder:"X" help:"An answer matches a reference at token F1 >= X (default: exact match only)."`
-	Endpoint        string        `placeholder:"URL" help:"OpenAI-compatible API base URL, up to /v1 (e.g. http://127.0.0.1:8000/v1)."`
-	APIKeyEnv       string        `default:"OPENAI_API_KEY" placeholder:"NAME" help:"Environment variable holding the API key (default ${default})."`
-	Model           string        `placeholder:"NAME" help:"Generator model (default: the trace's config.model)."`
-	Temperature     *float64      `placeholder:"T" help:"Sampling temperature (default: the trace's config.temperature, else the endpoint's)."`
-	Seed            *int64        `placeholder:"N" help:"Sampling seed (default: the trace's config.seed)."`
-	MaxTokens       *int          `placeholder:"N" help:"Answer length limit (default: the trace's config.max_tokens)."`
-	Retries         int           `default:"4" help:"Retries of a request that met a rate limit, a server or a network error (default ${default})."`
-	RateLimit       float64       `default:"2" placeholder:"N" help:"At most N requests a second; 0 for no limit (default ${default})."`
-	Timeout         time.Duration `default:"120s" help:"Time limit of one request, its retries and their waits included (default ${default})."`
-	MaxRetryAfter   time.Duration `default:"60s" placeholder:"D" help:"Longest wait a Retry-After header gets (default ${default})."`
-	Cache           string        `placeholder:"FILE" help:"Keep the answers in FILE, by endpoint URL and request: a rerun sends only what is new (default: no cache, every request sent)."`
-	NoCache         bool          `help:"Send every request, keep no answer, even with --cache."`
-	WriteBatch      string        `placeholder:"FILE" help:"Send nothing: write both arms' requests as an OpenAI Batch API input file (JSONL)."`
-	ReadBatch       string        `placeholder:"FILE" help:"Send nothing: read the answers from a Batch API output file."`
-	Force           bool          `help:"Overwrite --write-batch if it exists."`
-	Format          string        `short:"f" default:"table" enum:"table,json,markdown" help:"Output format (${enum})."`
-	Traces          []string      `arg:"" placeholder:"TRACES" help:"Trace files: ragstat traces, or OTLP, LangSmith or Langfuse files mapped as by import."`
+	endpointFlags   `set:"rate_limit=2"`
+	Judgments       []string `short:"j" required:"" sep:"none" placeholder:"FILE" help:"Judgments (qrels): TREC, JSONL or JSON object; spans are kept in the verified context. Repeatable: the files are merged, and a pair graded differently in two of them is an error."`
+	JudgmentsFormat string   `default:"auto" enum:"auto,trec,jsonl,json" help:"Force the judgments format (${enum})."`
+	Grades          string   `default:"0..3" placeholder:"MIN..MAX" help:"Allowed grades (default ${default})."`
+	MinGrade        int      `default:"1" help:"Relevance threshold: a query without required facts gets every valid judged item at this grade or above as its verified set."`
+	Topics          string   `required:"" placeholder:"FILE" help:"Topics (JSONL): facts, reference answers, scopes, as_of."`
+	Corpus          string   `placeholder:"FILE" help:"Corpus (JSONL): the full text and metadata of the verified items."`
+	Tokenizer       string   `default:"o200k_base" placeholder:"NAME" help:"The generator's tokenizer, to count both prompts against the trace's budget (default ${default})."`
+	Queries         []string `placeholder:"ID" help:"Queries to intervene on (comma-separated or repeated). Default: every failing query (--failing)."`
+	Failing         bool     `help:"Intervene on every answerable query whose recorded answer misses a reference or a required fact (the default without --queries)."`
+	PassF1          float64  `name:"pass-f1" placeholder:"X" help:"An answer matches a reference at token F1 >= X (default: exact match only)."`
+	Model           string   `placeholder:"NAME" help:"Generator model (default: the trace's config.model)."`
+	Temperature     *float64 `placeholder:"T" help:"Sampling temperature (default: the trace's config.temperature, else the endpoint's)."`
+	Seed            *int64   `placeholder:"N" help:"Sampling seed (default: the trace's config.seed)."`
+	MaxTokens       *int     `placeholder:"N" help:"Answer length limit (default: the trace's config.max_tokens)."`
+	Force           bool     `help:"Overwrite --write-batch if it exists."`
+	Format          string   `short:"f" default:"table" enum:"table,json,markdown" help:"Output format (${enum})."`
+	Traces          []string `arg:"" placeholder:"TRACES" help:"Trace files: ragstat traces, or OTLP, LangSmith or Langfuse files mapped as by import."`
 }
 
 func (c *interveneCmd) Run(e *env) error {
@@ -49,8 +39,7 @@ func (c *interveneCmd) Run(e *env) error {
 		Corpus: c.Corpus, Traces: c.Traces, Tokenizer: c.Tokenizer, MinGrade: c.MinGrade, PassF1: c.PassF1, Queries: c.Queries,
 		Failing: c.Failing, Settings: intervene.Settings{Model: c.Model, Temperature: c.Temperature, Seed: c.Seed, MaxTokens: c.MaxTokens},
 		Citation: c.CitationPattern, Abstain: c.AbstainPattern, KeyEnv: c.APIKeyEnv, NoCache: c.NoCache, WriteBatch: c.WriteBatch,
-		ReadBatch: c.ReadBatch, Force: c.Force, Endpoint: intervene.Endpoint{URL: c.Endpoint, Timeout: c.Timeout, Retries: c.Retries,
-			RateLimit: c.RateLimit, Cache: c.Cache, MaxRetryAfter: c.MaxRetryAfter}}
+		ReadBatch: c.ReadBatch, Force: c.Force, Endpoint: c.endpoint()}
 	release := ownSignals(os.Interrupt) // it cancels the requests and reports what was done
 	defer release()
 	out, err := job.Run(intervenecmd.World{Files: e.judgmentFiles(c.Judgments, c.JudgmentsFormat, c.Grades, false), Stdin: e.stdin, Stdout: e.stdout, Getenv: os.Getenv,

@@ -42,6 +42,7 @@ func (c *poolCmd) Run(e *env) error {
 }
 
 type baselineCmd struct {
+	strictFlag
 	Corpus string `required:"" placeholder:"FILE" help:"Corpus (JSONL) with the passages' text."`
 	Topics string `required:"" placeholder:"FILE" help:"Topics (JSONL): each topic's text is its query."`
 	K      int    `short:"k" default:"100" help:"Passages per query."`
@@ -65,11 +66,13 @@ func interrupted() (context.Context, context.CancelFunc) {
 
 type judgeCmd struct {
 	Serve     judgeServeCmd     `cmd:"" default:"withargs" help:"Serve the assessment app (the default)."`
+	Fill      judgeFillCmd      `cmd:"" help:"Grade the holes of the judgments with an LLM judge (UMBRELA's prompt), labels with their provenance; draw the queries people audit."`
 	Export    judgeExportCmd    `cmd:"" help:"Write the grades as judgments that eval and stages read."`
 	Agreement judgeAgreementCmd `cmd:"" help:"Cohen's weighted kappa and the confusion matrix of every two assessors."`
 }
 
 type judgeServeCmd struct {
+	strictFlag
 	DB     string `name:"db" required:"" placeholder:"FILE" help:"The judgments database (SQLite); created when missing."`
 	Queue  string `required:"" placeholder:"FILE" help:"The queue from ragstat pool (JSONL)."`
 	Corpus string `required:"" placeholder:"FILE" help:"Corpus (JSONL) with the passages' text."`

@@ -101,6 +101,21 @@ func TestMergeRefuses(t *testing.T) {
 			delete(doc["manifest"].(map[string]any)["shard"].(map[string]any), "values_sha256")
 			return qs
 		}), "records no digest of its values"},
+		{edited("stray.json", func(doc map[string]any, qs []any) []any { // a query of another shard taken in
+			var other string
+			for _, p := range parts {
+				for q := range readDoc(t, p)["manifest"].(map[string]any)["shard"].(map[string]any)["judged_positions"].(map[string]any) {
+					if p != parts[i] {
+						other = q
+					}
+				}
+			}
+			if other == "" {
+				t.Fatal("no other part holds a query")
+			}
+			doc["manifest"].(map[string]any)["shard"].(map[string]any)["judged_positions"].(map[string]any)[other] = 99
+			return qs
+		}), "which belongs to shard"},
 	} {
 		_, errs, code := ragstat(t, "", append([]string{"merge"}, tc.parts...)...)
 		if code != exitInput || !strings.Contains(errs, tc.want) {

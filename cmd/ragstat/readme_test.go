@@ -78,6 +78,32 @@ func words(t *testing.T, line string) []string {
 	return out[1:] // without "ragstat"
 }
 
+// readmeGoLine returns the words of the README's code line that starts
+// with prefix (a go command of "Get ragstat").
+func readmeGoLine(t *testing.T, prefix string) []string {
+	t.Helper()
+	for _, line := range readmeCode(t) {
+		if strings.HasPrefix(line, prefix) {
+			return strings.Fields(line)
+		}
+	}
+	t.Fatalf("the README has no line %q...", prefix)
+	return nil
+}
+
+// TestReadmeGetRagstat: the README's "Get ragstat" lines build this
+// command: go install and go build -o name its package, from the root of
+// the clone (TestReadmeWalk, in the long suite, runs the build).
+func TestReadmeGetRagstat(t *testing.T) {
+	for _, prefix := range []string{"go install ", "go build -o ragstat "} {
+		words := readmeGoLine(t, prefix)
+		pkg := words[len(words)-1]
+		if filepath.Clean(pkg) != filepath.Join("cmd", "ragstat") {
+			t.Errorf("%s builds %s, not ./cmd/ragstat", strings.Join(words, " "), pkg)
+		}
+	}
+}
+
 // TestReadmeCommands keeps the README honest: every command it shows
 // parses (commands, flags and their values exist), and those on the
 // example files `ragstat demo --write ex` writes run and succeed.

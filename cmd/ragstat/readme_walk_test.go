@@ -43,9 +43,14 @@ func readmeScript(t *testing.T, addr string) string {
 func TestReadmeWalk(t *testing.T) {
 	longtest.Skip(t)
 	bin := t.TempDir()
-	build := exec.Command("go", "build", "-o", filepath.Join(bin, "ragstat"), ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build -o: %v\n%s", err, out)
+	// The README's own build line, run from the root of the clone, its
+	// binary written to bin instead of the clone.
+	build := readmeGoLine(t, "go build -o ragstat ")
+	build[3] = filepath.Join(bin, "ragstat")
+	cmd := exec.Command(build[0], build[1:]...)
+	cmd.Dir = filepath.Join("..", "..")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", strings.Join(build, " "), err, out)
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

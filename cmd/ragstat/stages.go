@@ -31,8 +31,9 @@ type stagesCmd struct {
 	PerQueryOut     string            `placeholder:"FILE" help:"Write each trace's record (per-stage values, lost items, facts, budget, validity, answer) to FILE as it is evaluated: Parquet (a row per trace and stage) when it ends in .parquet, JSON Lines otherwise. (With the table and no --per-query, memory stays flat in the number of traces, with or without it.)"`
 	Emit            string            `placeholder:"FORMAT" help:"Write the evaluations back onto the traces' spans, to --emit-out: otlp (gen_ai.evaluation.result log records, OTLP/JSON), openinference (annotation spans, OTLP/JSON) or langfuse (score objects, one a line). Needs traces imported from OTLP, LangSmith or Langfuse."`
 	EmitOut         string            `placeholder:"FILE" help:"Where --emit writes (- for standard output)."`
-	EmitEndpoint    string            `placeholder:"URL" help:"Where --emit posts its otlp or openinference form as OTLP/HTTP JSON, one request a line, once the report is out: a collector's or Phoenix's /v1/logs (otlp) or /v1/traces (openinference)."`
+	EmitEndpoint    string            `placeholder:"URL" help:"Where --emit posts its otlp or openinference form as OTLP/HTTP JSON, one request a line, once the report is out: a collector's /v1/logs (otlp), or a collector's or Phoenix's /v1/traces (openinference). Langfuse scores go to a file (--emit-out)."`
 	EmitHeader      map[string]string `placeholder:"NAME=VALUE" help:"A header of every --emit-endpoint request (repeatable), e.g. an authorization."`
+	EmitResource    map[string]string `placeholder:"NAME=VALUE" help:"A resource attribute of the otlp and openinference forms (repeatable), beside service.name=ragstat: openinference.project.name=PROJECT files the evaluation spans in that Phoenix project, with the traces they evaluate."`
 	Force           bool              `help:"Overwrite --per-query-out's or --emit-out's FILE if it exists."`
 	Shard           string            `placeholder:"I/N" help:"Evaluate only shard I of N (0 <= I < N): the queries whose id's FNV-1a 64-bit hash is I modulo N; merge the --format json parts with ragstat merge."`
 	Analyses        bool              `help:"Add the analyses of the evidence boundary per system: score calibration per stage, redundancy, evidence position, stale items, cost."`
@@ -45,12 +46,15 @@ type stagesCmd struct {
 	PriceOut        float64           `placeholder:"USD" help:"With --analyses and --tokenizer: price per million output tokens."`
 	Traces          []string          `arg:"" placeholder:"TRACES" help:"Trace files: ragstat traces (JSONL, one per query and system), or OTLP, LangSmith or Langfuse files mapped as by import."`
 
-	NuggetAssignments string `placeholder:"FILE" help:"Nuggetizer's answer assignments (JSONL, TREC RAG 2024): the answers' four nugget scores (strict and partial, vital and all) beside fact coverage."`
+	NuggetAssignments string  `placeholder:"FILE" help:"Nuggetizer's answer assignments (JSONL, TREC RAG 2024): the answers' four nugget scores (strict and partial, vital and all) beside fact coverage."`
+	Confidence        float64 `default:"0.95" help:"Confidence level of the intervals of --labels ppi (default ${default})."`
 }
 
 // request is the flags as the stages evaluation's settings.
 func (c *stagesCmd) request() settings.Stages {
-	return settings.Stages{Eval: c.settings(), Topics: c.Topics, Corpus: c.Corpus, Tokenizer: c.Tokenizer,
+	ev := c.settings()
+	ev.Confidence = c.Confidence
+	return settings.Stages{Eval: ev, Topics: c.Topics, Corpus: c.Corpus, Tokenizer: c.Tokenizer,
 		StageCutoffs: c.K.ByStage, Truncated: c.Truncated, AllowNoMetadata: c.UnknownMetadata == "allow",
 		Analyses: c.Analyses, Target: c.Target, Bins: c.Bins, Shingle: c.Shingle, Jaccard: c.Jaccard, PriceIn: c.PriceIn, PriceOut: c.PriceOut, PassF1: c.PassF1,
 		NuggetAssignments: c.NuggetAssignments}
@@ -79,7 +83,7 @@ func (c *stagesCmd) Run(e *env) error {
 			endpoint = &evalemit.Endpoint{URL: c.EmitEndpoint, Headers: c.EmitHeader}
 		}
 	}
-	run := stagescmd.Run{Emit: format, EmitOut: c.EmitOut, EmitTo: endpoint, Stages: c.request(), Traces: c.Traces, Shard: sel.Part(), Format: c.Format, PerQuery: c.PerQuery,
+	run := stagescmd.Run{Emit: format, EmitOut: c.EmitOut, EmitTo: endpoint, EmitResource: c.EmitResource, Stages: c.request(), Traces: c.Traces, Shard: sel.Part(), Format: c.Format, PerQuery: c.PerQuery,
 		PerQueryOut: c.PerQueryOut, Force: c.Force, FailOnViolation: c.FailOnViolation, Version: Version}
 	run.Keep = sel.Keep()
 	world := stagescmd.World{Files: c.files(e), Stdin: e.stdin, Stdout: e.stdout, Stderr: e.stderr, Terminal: e.terminal,

@@ -223,6 +223,7 @@ func TestStagesEmit(t *testing.T) {
 		{[]string{"--emit", "phoenix", "--emit-out", filepath.Join(dir, "y")}, `--emit: unknown evaluation format "phoenix"`},
 		{[]string{"--emit", "otlp", "--emit-out", "internal/evalemit/testdata/topics.jsonl", "--force"}, "is the same file as the input"},
 		{[]string{"--emit", "langfuse", "--emit-endpoint", "http://127.0.0.1:1/v1/logs"}, "--emit langfuse is not an OTLP form"},
+		{[]string{"--emit", "langfuse", "--emit-out", filepath.Join(dir, "z"), "--emit-resource", "openinference.project.name=rag"}, "--emit-resource applies to the OTLP forms of --emit"},
 	} {
 		if _, errs, code := ragstat(t, "", append(args, tc.args...)...); code != exitInput || !strings.Contains(errs, tc.want) {
 			t.Errorf("%v: exit %d, %s", tc.args, code, errs)

@@ -84,8 +84,14 @@ func Cell(s string) string {
 // Markdown returns s as a Markdown table cell or line holds it: Show's
 // text with '|' (a cell's end), '<' (the start of inline HTML) and '\'
 // escaped with a backslash.
-func Markdown(s string) string {
-	s = Show(s)
+func Markdown(s string) string { return escapeMarkdown(Show(s)) }
+
+// MarkdownLine returns a line naming ids (a note, a message) as a Markdown
+// line holds it: Line's text with Markdown's characters escaped as
+// Markdown escapes them.
+func MarkdownLine(s string) string { return escapeMarkdown(Line(s)) }
+
+func escapeMarkdown(s string) string {
 	if !strings.ContainsAny(s, markdownSpecial) {
 		return s
 	}

@@ -78,6 +78,19 @@ func TestMarkdown(t *testing.T) {
 	}
 }
 
+func TestMarkdownLine(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`"q" has no judgment`, `"q" has no judgment`}, // a line may begin with a quote
+		{"pattern \\[(\\w+)\\]", `pattern \\[(\\w+)\\]`},
+		{"a <b>|c", `a \<b>\|c`},
+		{"two\nlines", `"two\\nlines"`},
+	} {
+		if got := MarkdownLine(c.in); got != c.want {
+			t.Errorf("MarkdownLine(%q) = %s, want %s", c.in, got, c.want)
+		}
+	}
+}
+
 func BenchmarkShowPlain(b *testing.B) {
 	id := "refund-clearance-0001#chunk-17"
 	for b.Loop() {

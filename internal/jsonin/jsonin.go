@@ -19,6 +19,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/ragstat/ragstat/internal/diag"
+	"github.com/ragstat/ragstat/internal/gather"
 )
 
 // DocumentLine is the floor of the line limit of the readers whose
@@ -88,19 +89,21 @@ var errLong = errors.New("line too long")
 // error past limit bytes.
 func ReadLine(br *bufio.Reader, limit int) ([]byte, error) { return readLine(br, nil, limit) }
 
-// readLine is ReadLine appending to buf[:0].
+// readLine is ReadLine into buf[:0]. A line longer than br's buffer is
+// gathered a buffer at a time (gather.Pieces), so a line past limit costs
+// limit at most.
 func readLine(br *bufio.Reader, buf []byte, limit int) ([]byte, error) {
-	buf = buf[:0]
+	var long gather.Pieces
 	for {
 		chunk, err := br.ReadSlice('\n')
-		buf = append(buf, chunk...)
 		switch {
-		case len(buf) > limit:
-			return buf, errLong
+		case long.Len()+len(chunk) > limit:
+			return nil, errLong
 		case err == bufio.ErrBufferFull:
+			long.Add(chunk)
 			continue
 		}
-		return buf, err
+		return long.Join(buf, chunk), err
 	}
 }
 

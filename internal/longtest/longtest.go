@@ -13,7 +13,7 @@ import "testing"
 func Skip(t testing.TB) {
 	t.Helper()
 	if !Enabled {
-		t.Skip("part of the long suite: run with -tags long")
+		t.Skipf("skipped: %s is part of the long suite: run with -tags long", t.Name())
 	}
 }
 

@@ -59,7 +59,7 @@ func TestStaleTemporaryRemoved(t *testing.T) {
 	dest := filepath.Join(dir, "out[1].json") // a name with glob characters
 	ended := exec.Command("true")
 	if err := ended.Run(); err != nil {
-		t.Skip("no true command:", err)
+		t.Skipf("skipped: %s needs a true command: %v", t.Name(), err)
 	}
 	deadPID := strconv.Itoa(ended.Process.Pid)
 	stale := filepath.Join(dir, ".out[1].json."+deadPID+"-AAAAAAAAAA.tmp")

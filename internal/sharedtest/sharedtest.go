@@ -11,7 +11,9 @@ import (
 )
 
 // Dir returns ../shared/sub (relative to the module root). When it is
-// absent the test is skipped, except under CI, where it fails.
+// absent the test is skipped, saying so with the word "skipped:" that
+// every skip for a missing need starts with (go test -v ... | grep
+// skipped: lists them), except under CI, where it fails.
 func Dir(t testing.TB, sub string) string {
 	t.Helper()
 	dir, err := os.Getwd()
@@ -35,7 +37,7 @@ func Dir(t testing.TB, sub string) string {
 		if os.Getenv("CI") != "" {
 			t.Fatalf("%s is missing: CI must have the shared data beside the repository", p)
 		}
-		t.Skipf("%s not present", p)
+		t.Skipf("skipped: %s needs %s, which is not present (public data sets beside the clone, for the extended checks)", t.Name(), p)
 	}
 	return p
 }

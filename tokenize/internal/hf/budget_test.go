@@ -67,6 +67,11 @@ func TestSplitBudget(t *testing.T) {
 		if special, err := tok.WithSpecialTokens(); err == nil && special.Err() == nil {
 			t.Errorf("%s: the copy WithSpecialTokens makes lost the error", re)
 		}
+		// Past its budget once, it encodes nothing more: another hostile
+		// text would cost the budget again.
+		if n, ids := tok.Count(hostile), tok.Encode("ab ab"); n != 0 || len(ids) != 0 {
+			t.Errorf("%s: after the error, Count = %d and Encode = %v, want nothing", re, n, ids)
+		}
 	}
 	tok, err := Parse([]byte(splitWith(`[a-z]+(?:-[a-z]+)?|\s+(?!\S)`)))
 	if err != nil {

@@ -69,8 +69,10 @@ type failure struct {
 // Replace regular expression that took longer than its budget to match,
 // as a backtracking pattern can on a hostile text (0.5 s plus 10 µs a
 // character, rounded up to a power of two of milliseconds, so at most
-// twice that). The ids and count of that text are incomplete, so a
-// program that counts untrusted text checks Err before using the counts.
+// twice that). The ids and count of that text are incomplete, and from
+// then on Encode and Count give nothing, so that a hostile pattern costs
+// one budget, not one a text: a program that counts untrusted text checks
+// Err before using the counts.
 func (t *Tokenizer) Err() error {
 	if t.failed == nil {
 		return nil
@@ -131,8 +133,13 @@ func (t *Tokenizer) Count(text string) int {
 }
 
 // each calls emit with every id of text, in order; a pattern past its
-// budget stops it and becomes t's Err.
+// budget stops it and becomes t's Err. Once t has an Err it encodes
+// nothing more: the counts are incomplete already, and a pattern that
+// backtracks on one text would spend its budget again on every other.
 func (t *Tokenizer) each(text string, emit func(int)) {
+	if t.Err() != nil {
+		return
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			mf, ok := r.(matchFailure)

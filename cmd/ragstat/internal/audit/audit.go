@@ -31,6 +31,9 @@ import (
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/internal/analysis"
 	"github.com/ragstat/ragstat/internal/diag"
+	"github.com/ragstat/ragstat/internal/idtext"
+	"github.com/ragstat/ragstat/judgments"
+	"github.com/ragstat/ragstat/metric"
 	"github.com/ragstat/ragstat/runs"
 	"github.com/ragstat/ragstat/stages"
 	"github.com/ragstat/ragstat/topics"
@@ -352,36 +355,45 @@ func (a *auditor) scratch() *scratch {
 func (a *auditor) query(s *scratch, t *topics.Topic, value func(sys int, v []float64)) (Query, error) {
 	q := Query{ID: t.ID, Text: t.Text, Flags: []Flag{}}
 	jq := a.set.Evaluator.Judgments().Query(t.ID)
-	var relevant []string
+	invalid := a.invalid(t, jq)
+	// relevant are the query's relevant judgments; valid those that are
+	// acceptable evidence for it, which every score reads.
+	var relevant, valid []string
 	if jq != nil {
 		for i := range jq.Len() {
 			if jq.GradeAt(i) >= a.minGrade {
 				relevant = append(relevant, jq.Key(i))
+				if !invalid[jq.Key(i)] {
+					valid = append(valid, jq.Key(i))
+				}
 			}
 		}
 	}
-	q.Relevant = len(relevant)
+	q.Relevant = len(valid)
 	isRelevant := func(item string) bool {
 		g, ok := jq.Grade(item)
-		return ok && g >= a.minGrade
+		return ok && g >= a.minGrade && !invalid[item]
 	}
 	a.leakage(s, &q, relevant)
 	trivial := false
-	if s.scorer != nil && len(relevant) > 0 {
-		best := s.scorer.BestRank(t.Text, relevant)
+	if s.scorer != nil && len(valid) > 0 {
+		best := s.scorer.BestRank(t.Text, valid)
 		q.BM25Rank = &best
 		trivial = best == 1
 	}
 	if q.Overlap != nil && *q.Overlap >= a.opt.MaxOverlap {
 		rank := "no baseline"
-		if q.BM25Rank != nil {
+		switch {
+		case s.scorer != nil && len(valid) == 0:
+			rank = "no relevant passage is evidence for it, so none is ranked"
+		case q.BM25Rank != nil:
 			rank = "best relevant passage at BM25 rank " + rankText(*q.BM25Rank)
 		}
 		q.Flags = append(q.Flags, Flag{Leakage, fmt.Sprintf("%.2f of its %d content words occur in its relevant passages (threshold %.2f); %s",
 			*q.Overlap, q.Terms, a.opt.MaxOverlap, rank)})
 	}
-	if jq != nil && len(relevant) > 0 {
-		flags, err := a.scored(t, jq.ID, relevant, isRelevant, trivial, value)
+	if jq != nil && len(valid) > 0 {
+		flags, err := a.scored(t, jq.ID, valid, invalid, isRelevant, trivial, value)
 		if err != nil {
 			return q, err
 		}
@@ -393,10 +405,13 @@ func (a *auditor) query(s *scratch, t *topics.Topic, value func(sys int, v []flo
 	if f, ok := a.ungrounded(s, t, relevant); ok {
 		q.Flags = append(q.Flags, f)
 	}
-	if t.Answerable && len(relevant) == 0 {
+	if t.Answerable && len(valid) == 0 {
 		detail := "answerable, but no judgment reaches grade " + fmt.Sprint(a.minGrade)
-		if jq == nil {
+		switch {
+		case jq == nil:
 			detail = "answerable, but not judged"
+		case len(relevant) > 0:
+			detail = fmt.Sprintf("answerable, but its %d relevant judgments are out of its scopes or not in effect at its as_of date", len(relevant))
 		}
 		q.Flags = append(q.Flags, Flag{NoPositives, detail})
 	}
@@ -437,8 +452,11 @@ func distinct(words []string) map[string]bool {
 
 // scored scores every system's list of the query and flags it trivial
 // (BM25 and every system put a relevant passage first) or saturated
-// (every system at a metric's maximum, or all at 0).
-func (a *auditor) scored(t *topics.Topic, id string, relevant []string, isRelevant func(string) bool, bm25First bool, value func(int, []float64)) ([]Flag, error) {
+// (every system at a metric's maximum, or all at 0). The judgments in
+// invalid are no evidence for the query, as stages and compare score
+// traces: grade 0 where a list holds them, and out of the ideal ranking
+// and every denominator.
+func (a *auditor) scored(t *topics.Topic, id string, relevant []string, invalid map[string]bool, isRelevant func(string) bool, bm25First bool, value func(int, []float64)) ([]Flag, error) {
 	ev := a.set.Evaluator
 	ideal := slices.Clone(relevant)
 	jq := ev.Judgments().Query(id)
@@ -447,7 +465,29 @@ func (a *auditor) scored(t *topics.Topic, id string, relevant []string, isReleva
 		gy, _ := jq.Grade(y)
 		return cmp.Compare(gy, gx)
 	})
-	best, err := ev.Score("ideal ranking", &runs.Ranking{Query: id, Items: ideal})
+	var without []int32 // the invalid judgments' grades
+	for k := range jq.Len() {
+		if invalid[jq.Key(k)] {
+			without = append(without, int32(jq.GradeAt(k)))
+		}
+	}
+	score := func(name string, list []string) (eval.Row, error) {
+		row, err := ev.Score(name, &runs.Ranking{Query: id, Items: list})
+		if err != nil || len(without) == 0 {
+			return row, err
+		}
+		grades := make([]int32, len(list))
+		for i, item := range list {
+			switch g, ok := jq.Grade(item); {
+			case !ok:
+				grades[i] = metric.Unjudged // the unjudged policy decides, as Score did
+			case !invalid[item]:
+				grades[i] = int32(g)
+			}
+		}
+		return ev.ScoreGradesWithout(id, grades, without), nil
+	}
+	best, err := score("ideal ranking", ideal)
 	if err != nil {
 		return nil, err
 	}
@@ -459,7 +499,7 @@ func (a *auditor) scored(t *topics.Topic, id string, relevant []string, isReleva
 	}
 	for k, sys := range a.systems {
 		list := sys.Lists[id]
-		row, err := ev.Score(sys.Name, &runs.Ranking{Query: id, Items: list})
+		row, err := score(sys.Name, list)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", sys.Name, err)
 		}
@@ -495,6 +535,30 @@ func (a *auditor) scored(t *topics.Topic, id string, relevant []string, isReleva
 	return flags, nil
 }
 
+// invalid lists the query's judged items that are not acceptable evidence
+// for it, by the corpus: out of its scopes, or not in effect at its as_of
+// date (the rule of stages, corpus.Meta.Validity). Without a corpus, or
+// with items folded into documents, there are none.
+func (a *auditor) invalid(t *topics.Topic, jq *judgments.Query) map[string]bool {
+	if jq == nil || a.set.Corpus == nil || a.set.Evaluator.Policy().Unit != eval.UnitItem || len(t.Scopes) == 0 && t.AsOf.IsZero() {
+		return nil
+	}
+	var out map[string]bool
+	for k := range jq.Len() {
+		it := a.set.Corpus.Get(jq.Key(k))
+		if it == nil {
+			continue
+		}
+		if outOfScope, stale := it.Meta.Validity(t.Scopes, t.AsOf.Time); outOfScope || stale {
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out[jq.Key(k)] = true
+		}
+	}
+	return out
+}
+
 // kTooLarge flags a cutoff at least the candidates a system searched or
 // the corpus items the query may see.
 func (a *auditor) kTooLarge(t *topics.Topic) (Flag, bool) {
@@ -505,7 +569,7 @@ func (a *auditor) kTooLarge(t *topics.Topic) (Flag, bool) {
 	least, who := 0, ""
 	for _, sys := range a.systems {
 		if n, ok := sys.Searched[t.ID]; ok && (who == "" || n < least) {
-			least, who = n, sys.Name
+			least, who = n, idtext.Show(sys.Name)
 		}
 	}
 	if who != "" && a.cutoff >= least {
@@ -569,10 +633,10 @@ func (a *auditor) ungrounded(s *scratch, t *topics.Topic, relevant []string) (Fl
 			}
 		}
 		if len(absent) > 0 {
-			parts = append(parts, fmt.Sprintf("fact %s: %d supporting items missing from the corpus: %s", f.ID, len(absent), listIDs(absent)))
+			parts = append(parts, fmt.Sprintf("fact %s: %d supporting items missing from the corpus: %s", idtext.Show(f.ID), len(absent), listIDs(absent)))
 		}
 		if want != "" && texts > 0 && !held {
-			parts = append(parts, fmt.Sprintf("fact %s: its text occurs in none of its %d supporting passages", f.ID, texts))
+			parts = append(parts, fmt.Sprintf("fact %s: its text occurs in none of its %d supporting passages", idtext.Show(f.ID), texts))
 		}
 	}
 	if len(parts) == 0 {
@@ -604,9 +668,9 @@ func duplicates(ts []*topics.Topic, opt Options) (map[string][]string, error) {
 	of := map[string][]string{}
 	for _, d := range red.Duplicates {
 		if d.Exact {
-			of[d.Second] = append(of[d.Second], "exact duplicate of "+d.First)
+			of[d.Second] = append(of[d.Second], "exact duplicate of "+idtext.Show(d.First))
 		} else {
-			of[d.Second] = append(of[d.Second], fmt.Sprintf("near duplicate of %s (Jaccard %.2f of %d-word shingles, threshold %g)", d.First, d.Jaccard, opt.Shingle, opt.Jaccard))
+			of[d.Second] = append(of[d.Second], fmt.Sprintf("near duplicate of %s (Jaccard %.2f of %d-word shingles, threshold %g)", idtext.Show(d.First), d.Jaccard, opt.Shingle, opt.Jaccard))
 		}
 	}
 	return of, nil
@@ -702,10 +766,16 @@ func power(diffs []float64, level float64) (Power, error) {
 	return p, nil
 }
 
-// listIDs joins the first ten ids and counts the rest.
+// listIDs joins the first ten ids, each shown by the rule for ids
+// (idtext.Show), and counts the rest.
 func listIDs(ids []string) string {
-	if len(ids) > 10 {
-		return strings.Join(ids[:10], ", ") + fmt.Sprintf(" and %d more", len(ids)-10)
+	n := min(len(ids), 10)
+	shown := make([]string, n)
+	for i, id := range ids[:n] {
+		shown[i] = idtext.Show(id)
 	}
-	return strings.Join(ids, ", ")
+	if len(ids) > n {
+		return strings.Join(shown, ", ") + fmt.Sprintf(" and %d more", len(ids)-n)
+	}
+	return strings.Join(shown, ", ")
 }

@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/ragstat/ragstat/internal/diag"
+	"github.com/ragstat/ragstat/internal/idtext"
 )
 
 // Output writes a report in one format: table, json, markdown or html.
@@ -50,7 +51,11 @@ func (s Settings) Rules() string {
 	}
 	systems := "no systems"
 	if len(s.Systems) > 0 {
-		systems = "systems " + strings.Join(s.Systems, ", ")
+		names := make([]string, len(s.Systems))
+		for i, name := range s.Systems {
+			names[i] = idtext.Show(name)
+		}
+		systems = "systems " + strings.Join(names, ", ")
 	}
 	cutoff := "no cutoff"
 	if s.Cutoff > 0 {
@@ -89,7 +94,7 @@ func (q *Query) Reasons() string {
 func writeTable(w io.Writer, rep *Report) error {
 	s := rep.Summary
 	fmt.Fprintln(w, "Audit:", s.Headline())
-	fmt.Fprintln(w, "Rules:", rep.Settings.Rules())
+	fmt.Fprintln(w, "Rules:", idtext.Line(rep.Settings.Rules()))
 	fmt.Fprintln(w, "\nFlagged by:")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "  reason\tqueries\tshare")
@@ -101,7 +106,7 @@ func writeTable(w io.Writer, rep *Report) error {
 		fmt.Fprintln(w, "\nSlices:")
 		fmt.Fprintln(tw, "  slice\tqueries\tinformative")
 		for _, c := range s.Slices {
-			fmt.Fprintf(tw, "  %s\t%d\t%d\n", c.Name, c.Queries, c.Informative)
+			fmt.Fprintf(tw, "  %s\t%d\t%d\n", idtext.Show(c.Name), c.Queries, c.Informative)
 		}
 		tw.Flush()
 	}
@@ -109,7 +114,7 @@ func writeTable(w io.Writer, rep *Report) error {
 		fmt.Fprintf(w, "\nSmallest difference a paired t-test detects (%g%% confidence, %g%% power):\n", rep.Settings.Level*100, rep.Settings.Power*100)
 		fmt.Fprintln(tw, "  metric\tbase\tcandidate\tall queries\tMDE\tinformative\tMDE")
 		for _, r := range s.Resolution {
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%d\t%s\t%d\t%s\n", r.Metric, r.Base, r.Candidate, r.All.Queries, r.All.Text(), r.Informative.Queries, r.Informative.Text())
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%d\t%s\t%d\t%s\n", idtext.Show(r.Metric), idtext.Show(r.Base), idtext.Show(r.Candidate), r.All.Queries, r.All.Text(), r.Informative.Queries, r.Informative.Text())
 		}
 		tw.Flush()
 	}
@@ -123,13 +128,13 @@ func writeTable(w io.Writer, rep *Report) error {
 			fmt.Fprintln(w, "\nFlagged queries:")
 		}
 		flagged++
-		fmt.Fprintf(w, "  %s: %s\n", q.ID, q.Reasons())
+		fmt.Fprintf(w, "  %s: %s\n", idtext.Show(q.ID), q.Reasons())
 		for _, f := range q.Flags {
-			fmt.Fprintf(w, "    %s: %s\n", f.Reason, f.Detail)
+			fmt.Fprintf(w, "    %s: %s\n", f.Reason, idtext.Line(f.Detail))
 		}
 	}
 	for _, n := range rep.Notes {
-		fmt.Fprintln(w, "Note:", n)
+		fmt.Fprintln(w, "Note:", idtext.Line(n))
 	}
 	return nil
 }
@@ -139,7 +144,7 @@ func writeMarkdown(w io.Writer, rep *Report, rows int) error {
 		rows = 100
 	}
 	s := rep.Summary
-	fmt.Fprintf(w, "### Test set audit\n\n**%s**\n\n%s\n\n", s.Headline(), cell(rep.Settings.Rules()))
+	fmt.Fprintf(w, "### Test set audit\n\n**%s**\n\n%s\n\n", s.Headline(), idtext.MarkdownLine(rep.Settings.Rules()))
 	fmt.Fprintln(w, "| reason | queries | share |\n|---|---:|---:|")
 	for _, c := range s.Reasons {
 		fmt.Fprintf(w, "| %s | %d | %.4f |\n", c.Reason, c.Queries, c.Share)
@@ -147,14 +152,14 @@ func writeMarkdown(w io.Writer, rep *Report, rows int) error {
 	if len(s.Slices) > 0 {
 		fmt.Fprintln(w, "\n| slice | queries | informative |\n|---|---:|---:|")
 		for _, c := range s.Slices {
-			fmt.Fprintf(w, "| %s | %d | %d |\n", cell(c.Name), c.Queries, c.Informative)
+			fmt.Fprintf(w, "| %s | %d | %d |\n", idtext.Markdown(c.Name), c.Queries, c.Informative)
 		}
 	}
 	if len(s.Resolution) > 0 {
 		fmt.Fprintf(w, "\nSmallest difference a paired t-test detects (%g%% confidence, %g%% power):\n\n", rep.Settings.Level*100, rep.Settings.Power*100)
 		fmt.Fprintln(w, "| metric | base | candidate | all queries | MDE | informative | MDE |\n|---|---|---|---:|---:|---:|---:|")
 		for _, r := range s.Resolution {
-			fmt.Fprintf(w, "| %s | %s | %s | %d | %s | %d | %s |\n", cell(r.Metric), cell(r.Base), cell(r.Candidate), r.All.Queries, r.All.Text(), r.Informative.Queries, r.Informative.Text())
+			fmt.Fprintf(w, "| %s | %s | %s | %d | %s | %d | %s |\n", idtext.Markdown(r.Metric), idtext.Markdown(r.Base), idtext.Markdown(r.Candidate), r.All.Queries, r.All.Text(), r.Informative.Queries, r.Informative.Text())
 		}
 	}
 	shown, flagged := 0, 0
@@ -175,18 +180,13 @@ func writeMarkdown(w io.Writer, rep *Report, rows int) error {
 		for k, f := range q.Flags {
 			details[k] = f.Reason + ": " + f.Detail
 		}
-		fmt.Fprintf(w, "| %s | %s | %s |\n", cell(q.ID), q.Reasons(), cell(strings.Join(details, "; ")))
+		fmt.Fprintf(w, "| %s | %s | %s |\n", idtext.Markdown(q.ID), q.Reasons(), idtext.MarkdownLine(strings.Join(details, "; ")))
 	}
 	if flagged > shown {
 		fmt.Fprintf(w, "\n%d more flagged queries are not listed.\n", flagged-shown)
 	}
 	for _, n := range rep.Notes {
-		fmt.Fprintf(w, "\n> %s\n", cell(n))
+		fmt.Fprintf(w, "\n> %s\n", idtext.MarkdownLine(n))
 	}
 	return nil
-}
-
-// cell escapes text for a Markdown table cell.
-func cell(s string) string {
-	return strings.NewReplacer("|", `\|`, "\n", " ", "<", "&lt;").Replace(s)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/settings"
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/systems"
 	"github.com/ragstat/ragstat/corpus"
+	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/diag"
 	"github.com/ragstat/ragstat/runs"
@@ -47,6 +48,10 @@ type Sources struct {
 // Audit reads the files, audits the set (audit.Run) and gates the report: it
 // returns the report and the rules it met, one a line.
 func (r Request) Audit(src Sources) (*audit.Report, []string, error) {
+	if strings.EqualFold(r.Labels, string(eval.LabelsPPI)) {
+		return nil, nil, &diag.OptionError{Scope: "policy", Option: "labels", Value: r.Labels,
+			Msg: "corrects means with the human audit; an audit of the test set reads grades: choose human or llm"}
+	}
 	var rules []audit.Rule
 	for _, s := range r.FailOn {
 		rule, err := audit.ParseRule(s)

@@ -2,11 +2,13 @@ package auditcmd
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/audit"
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/demo"
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/settings"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/golden"
@@ -122,6 +124,71 @@ func TestOptionErrors(t *testing.T) {
 		_, _, err := r.Audit(flagsSources())
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("err %v, want %q", err, c.want)
+		}
+	}
+}
+
+// TestValidity: a judged item out of the query's scopes or not in effect
+// at its as_of date is no evidence, as stages and compare score traces,
+// so an audit of the demo's pipelines agrees with their comparison. By
+// hand: refund-window's grade-2 policy-2025#2 is stale at 2026-06-01 and
+// v1 ranks it first, its valid policy#2 second (RR@10 0.5, as compare
+// says of v1's reranked stage), so neither trivial nor saturated on RR@10
+// (both systems hold every valid relevant item: R@10 at its maximum); the
+// same for api-limits, whose limits-b#1 is out of tenant-a's scope. A
+// query whose only relevant judgment is out of scope has no positives.
+func TestValidity(t *testing.T) {
+	dir := t.TempDir()
+	if err := demo.Write(dir, false); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "pipeline")
+	r := Request{Eval: settings.Eval{MinGrade: 1, Judgments: filepath.Join(p, "judgments.jsonl")},
+		Topics: filepath.Join(p, "topics.jsonl"), Corpus: filepath.Join(p, "corpus.jsonl"), Options: audit.DefaultOptions()}
+	rep, _, err := r.Audit(Sources{Files: files(), Systems: []string{filepath.Join(p, "traces-v1.jsonl"), filepath.Join(p, "traces-v2.jsonl")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"refund-window":    "leakage, saturated, k_too_large",
+		"api-limits":       "leakage, saturated, k_too_large",
+		"refund-clearance": "leakage, trivial, saturated, k_too_large, ungrounded",
+		"crypto-refund":    "k_too_large",
+	}
+	for _, q := range rep.Queries {
+		if got := q.Reasons(); got != want[q.ID] {
+			t.Errorf("%s flagged %q, want %q", q.ID, got, want[q.ID])
+		}
+		for _, f := range q.Flags {
+			if f.Reason == audit.Saturated && q.ID != "refund-clearance" && f.Detail != "all 2 systems score R@10 at its maximum 1.0000" {
+				t.Errorf("%s: %s", q.ID, f.Detail)
+			}
+		}
+	}
+	// The only relevant judgment out of the query's scopes.
+	write := func(name, text string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	r = Request{Eval: settings.Eval{MinGrade: 1, Judgments: write("q.jsonl", `{"query":"q","item":"x","grade":2}`+"\n")},
+		Topics:  write("t.jsonl", `{"id":"q","text":"what is x","scopes":["a"]}`+"\n"),
+		Corpus:  write("c.jsonl", `{"id":"x","scope":"b","text":"x is a thing"}`+"\n"),
+		Options: audit.DefaultOptions()}
+	rep, _, err = r.Audit(Sources{Files: files()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := rep.Queries[0]
+	if got := q.Reasons(); got != "leakage, k_too_large, no_positives" {
+		t.Errorf("flagged %q", got)
+	}
+	for _, f := range q.Flags {
+		if f.Reason == audit.NoPositives && !strings.Contains(f.Detail, "its 1 relevant judgments are out of its scopes") ||
+			f.Reason == audit.Leakage && !strings.Contains(f.Detail, "no relevant passage is evidence for it") {
+			t.Errorf("%s: %s", f.Reason, f.Detail)
 		}
 	}
 }

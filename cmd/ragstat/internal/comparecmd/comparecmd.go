@@ -102,6 +102,7 @@ func (s Request) Compare(cfg compare.Config, src Sources) (*compare.Result, []st
 	if src.Keep != nil && s.Format != "json" {
 		return nil, nil, &diag.OptionError{Option: "shard", Msg: "writes a partial comparison for ragstat merge: give {format} json"}
 	}
+	s.Confidence = s.Level // the level of every interval, the PPI++ ones included
 	ev, err := s.Open(src.Files)
 	if err != nil {
 		return nil, nil, err
@@ -116,6 +117,7 @@ func (s Request) Compare(cfg compare.Config, src Sources) (*compare.Result, []st
 	}
 	defer g.Close()
 	g.Mapping, g.Version, g.Keep, g.Shard = src.Mapping, src.Version, src.Keep, src.Shard
+	g.Correction, g.Agreement, g.Judges = ev.Correction, ev.Agreement, ev.Labelled.Models()
 	var readers []systems.TraceReader
 	if src.Traces != nil {
 		if readers, err = src.Traces(g.Corpus); err != nil {
@@ -127,7 +129,11 @@ func (s Request) Compare(cfg compare.Config, src Sources) (*compare.Result, []st
 	if err != nil {
 		return nil, nil, err
 	}
-	return g.run(sys, cfg)
+	res, reasons, err := g.run(sys, cfg)
+	if err == nil {
+		res.Notes = slices.Concat(ev.LabelNotes, res.Notes)
+	}
+	return res, reasons, err
 }
 
 // errBounds refuses the unjudged policy bounds, whose two values a query
@@ -247,6 +253,19 @@ type Given struct {
 	// shard's record, its judged positions filled in.
 	Keep  func(query string) bool
 	Shard *eval.Shard
+	// Correction, under the label choice ppi, corrects every mean
+	// difference with the human audit (compare.PPIDiff); nil otherwise.
+	// Agreement is how the judgments' LLM labels agree with people's
+	// grades (nil: no pair carries both).
+	Correction *eval.Correction
+	Agreement  *eval.Agreement
+	// Judges are the models that gave the judgments' LLM labels: a traced
+	// system whose configuration names one is warned of
+	// (stages.JudgeWarnings).
+	Judges []string
+	// only, when set, reads the queries it accepts alone (the audited
+	// ones, under people's grades).
+	only func(query string) bool
 }
 
 // rankingDepth is how much of each list the regressions view shows.
@@ -284,7 +303,54 @@ func (g *Given) run(sys []*systems.Input, cfg compare.Config) (*compare.Result, 
 		res, err := compare.Part(ref, sides, traced, g.Topics, cfg, g.Shard)
 		return res, nil, err
 	}
+	if g.Correction != nil {
+		if cfg.Human, err = g.humanValues(ref, sys); err != nil {
+			return nil, nil, err
+		}
+		cfg.PPI = g.Correction
+	}
+	cfg.Agreement = g.Agreement
+	for _, side := range sides {
+		if side.Config != nil {
+			for _, w := range stages.JudgeWarnings(g.Judges, side.Name, []string{string(side.Config)}) {
+				cfg.Warnings = append(cfg.Warnings, "warning: "+w)
+			}
+		}
+	}
 	return compare.Run(ref, sides, g.Topics, cfg)
+}
+
+// humanValues reads the systems again under people's grades, on the
+// audited queries alone (the correction's evaluator), for the PPI++
+// differences: system, metric, query. Saved results hold one reading and
+// are refused.
+func (g *Given) humanValues(ref *eval.Manifest, sys []*systems.Input) (map[string]map[string]map[string]float64, error) {
+	for _, in := range sys {
+		if in.Kind == systems.Result {
+			return nil, &diag.OptionError{Scope: "policy", Option: "labels", Value: string(eval.LabelsPPI),
+				Msg: diag.Literal(fmt.Sprintf("reads every system under both the LLM-filled labels and people's grades: %s is a saved result, which holds one reading; give its run", in.Path))}
+		}
+	}
+	c := g.Correction
+	hg := *g
+	hg.Evaluator, hg.Correction, hg.only = c.Human, nil, c.Audited
+	sides, err := hg.sides(&eval.Manifest{Judgments: ref.Judgments, Policy: ref.Policy, Metrics: ref.Metrics}, sys)
+	if err != nil {
+		return nil, fmt.Errorf("labels ppi: the audited queries under people's grades: %w", err)
+	}
+	out := map[string]map[string]map[string]float64{}
+	for _, s := range sides {
+		byMetric := map[string]map[string]float64{}
+		for m, name := range s.Metrics {
+			byQuery := map[string]float64{}
+			for q, id := range s.Queries {
+				byQuery[id] = s.Values[m][q]
+			}
+			byMetric[name] = byQuery
+		}
+		out[s.Name] = byMetric
+	}
+	return out, nil
 }
 
 // reference is the manifest of the comparison: the judgments, topics and
@@ -433,9 +499,6 @@ func (g *Given) evaluate(in *systems.Input) (*compare.Side, error) {
 	return s, nil
 }
 
-// traceSides evaluates every system of a trace file stage by stage: each
-// becomes a side whose metrics are "stage/metric" (and "stage/facts", the
-// required-fact coverage, where topics have facts). Under Keep, the sides
 // traceSides evaluates every system of a trace file (input) stage by
 // stage: each becomes a side whose metrics are "stage/metric" (and
 // "stage/facts", the required-fact coverage, where every query has
@@ -446,8 +509,12 @@ func (g *Given) traceSides(ref *eval.Manifest, in *systems.Input, input int) ([]
 		return nil, fmt.Errorf("comparing traces needs topics: what each query requires")
 	}
 	ev := g.Evaluator
+	only := g.Keep
+	if only == nil {
+		only = g.only
+	}
 	opt := stages.Options{Policy: ev.Policy(), Metrics: ev.Metrics(), Cutoffs: g.Cutoffs,
-		Truncated: stages.TruncatedError, Tokenizer: g.Tokenizer, Shard: g.Keep}
+		Truncated: stages.TruncatedError, Tokenizer: g.Tokenizer, Shard: only}
 	if g.Price != nil && g.Keep != nil {
 		return nil, fmt.Errorf("%s: the cost of traces does not merge across shards yet: compare priced traces in one process", in.File.Name)
 	}
@@ -461,8 +528,8 @@ func (g *Given) traceSides(ref *eval.Manifest, in *systems.Input, input int) ([]
 	unanswerable, latencies := map[string][]string{}, map[string][]float64{}
 	res, err := stages.Evaluate(st, func(fn func(*trace.Trace) error) error {
 		return in.Scan(func(t *trace.Trace) error {
-			if g.Keep != nil && !g.Keep(t.Query) {
-				return fn(t) // another shard's: stages passes it over
+			if only != nil && !only(t.Query) {
+				return fn(t) // another shard's (or not audited): stages passes it over
 			}
 			tp := g.Topics.Get(t.Query)
 			ms, timed := endToEnd(t)

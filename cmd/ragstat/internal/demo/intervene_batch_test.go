@@ -75,32 +75,3 @@ func withGenerator(opt intervene.Options, g intervene.Generator) intervene.Optio
 	opt.Generator = g
 	return opt
 }
-
-func TestReadBatchErrors(t *testing.T) {
-	for _, tc := range []struct{ name, data, want string }{
-		{"not json", "nope\n", "output.jsonl:1: not a Batch API output line"},
-		{"no custom id", `{"response":{"status_code":200,"body":{"choices":[]}}}` + "\n", `output.jsonl:1: missing "custom_id"`},
-		{"twice", `{"custom_id":"a","error":{"code":"x","message":"y"}}` + "\n" + `{"custom_id":"a","error":{"code":"x","message":"y"}}` + "\n", "output.jsonl:2: custom_id a appears twice"},
-		{"neither", `{"custom_id":"a"}` + "\n", `neither "response" nor "error"`},
-		{"no choices", `{"custom_id":"a","response":{"status_code":200,"body":{"choices":[]}}}` + "\n", "no choices"},
-		{"key twice", `{"custom_id":"a","custom_id":"b","error":{"code":"x","message":"y"}}` + "\n", `output.jsonl:1: key "custom_id" given twice in one object`},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			_, err := intervene.ReadBatch(input.FromBytes("output.jsonl", []byte(tc.data)))
-			if err == nil || !bytes.Contains([]byte(err.Error()), []byte(tc.want)) {
-				t.Errorf("error %v, want %q", err, tc.want)
-			}
-		})
-	}
-	// A failed request is reported when its answer is asked for.
-	b, err := intervene.ReadBatch(input.FromBytes("output.jsonl", []byte(`{"custom_id":"a","error":{"code":"rate_limit","message":"later"}}`+"\n")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := b.Generate(context.Background(), "a", intervene.Request{}); err == nil || err.Error() != "the batch failed request a: rate_limit: later" {
-		t.Errorf("failed request: %v", err)
-	}
-	if _, err := b.Generate(context.Background(), "b", intervene.Request{}); err == nil {
-		t.Error("a request the batch lacks is answered")
-	}
-}

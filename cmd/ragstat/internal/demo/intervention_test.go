@@ -17,6 +17,7 @@ import (
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/demo"
 	"github.com/ragstat/ragstat/corpus"
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/llm"
 	"github.com/ragstat/ragstat/intervene"
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/tokenize"
@@ -117,7 +118,7 @@ func TestRunAgainstAnEndpoint(t *testing.T) {
 	s.fail = 1
 	srv := s.start(t)
 	var slept []time.Duration
-	client := &intervene.Client{Endpoint: srv.URL + "/v1", APIKey: "k", Retries: 2, Backoff: time.Second,
+	client := &llm.Client{Endpoint: srv.URL + "/v1", APIKey: "k", Retries: 2, Backoff: time.Second,
 		Sleep: func(_ context.Context, d time.Duration) error { slept = append(slept, d); return nil }}
 	opt, traces := options(t, client)
 	res, err := intervene.Run(context.Background(), traces, opt)
@@ -194,7 +195,7 @@ func TestRunAgainstAnEndpoint(t *testing.T) {
 	// rerun sends nothing.
 	cachePath := filepath.Join(t.TempDir(), "cache.jsonl")
 	for run, wantSent := range []int{2*len(want) - 1, 0} {
-		cache, err := intervene.OpenCache(cachePath, client.Endpoint, client)
+		cache, err := llm.OpenCache(cachePath, client.Endpoint, client)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -226,8 +227,8 @@ func TestRunAgainstAnEndpoint(t *testing.T) {
 	// The same file for another endpoint answers none of the first
 	// endpoint's requests: all are sent there (but the one the run repeats).
 	other := s.start(t)
-	to := &intervene.Client{Endpoint: other.URL + "/v1", APIKey: "k"}
-	cache, err := intervene.OpenCache(cachePath, to.Endpoint, to)
+	to := &llm.Client{Endpoint: other.URL + "/v1", APIKey: "k"}
+	cache, err := llm.OpenCache(cachePath, to.Endpoint, to)
 	if err != nil {
 		t.Fatal(err)
 	}

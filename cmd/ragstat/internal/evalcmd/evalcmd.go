@@ -13,6 +13,7 @@ import (
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/report"
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/settings"
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/systems"
+	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/outfile"
 	"github.com/ragstat/ragstat/runs"
@@ -126,10 +127,18 @@ func evaluateRuns(rep *report.Eval, ev *settings.Evaluation, sys []*systems.Inpu
 			in.File.KeepSHA256()
 		}
 	}
+	var ppi []*eval.PPIResult
 	for _, in := range sys {
 		res, err := parquetio.Evaluate(ev.Evaluator, in.System(), in.File, opt)
 		if err != nil {
 			return err
+		}
+		if ev.Correction != nil {
+			p, err := correct(ev.Correction, res, in, opt)
+			if err != nil {
+				return err
+			}
+			ppi = append(ppi, p)
 		}
 		rep.Results = append(rep.Results, res)
 		rep.Inputs = append(rep.Inputs, report.Input{Role: "run", Path: in.File.Name, Format: res.Format})
@@ -139,7 +148,8 @@ func evaluateRuns(rep *report.Eval, ev *settings.Evaluation, sys []*systems.Inpu
 			return err
 		}
 	}
-	rep.Notes = report.Notes(ev.FoldedJudgments, ev.Policy(), ev.Preset, rep.Results)
+	rep.Notes = append(report.Notes(ev.FoldedJudgments, ev.Policy(), ev.Preset, rep.Results), ev.LabelNotes...)
+	rep.LLM = llmLabels(ev, ppi)
 	return nil
 }
 

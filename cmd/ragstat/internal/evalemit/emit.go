@@ -62,6 +62,10 @@ type Options struct {
 	// Time stamps the records (OTLP log records, carrier spans); zero:
 	// no timestamp.
 	Time time.Time
+	// Resource holds resource attributes of the OTLP forms' requests,
+	// beside service.name "ragstat" (which they may replace): Phoenix, for
+	// one, files spans in the project named by openinference.project.name.
+	Resource map[string]string
 }
 
 // Counts say what Finish wrote and left out.
@@ -89,6 +93,14 @@ type Emitter struct {
 func New(opt Options) (*Emitter, error) {
 	if _, err := ParseFormat(string(opt.Format)); err != nil {
 		return nil, fmt.Errorf("evalemit: Options.Format: %v", err)
+	}
+	if len(opt.Resource) > 0 && opt.Format == Langfuse {
+		return nil, errors.New("evalemit: Options.Resource: Langfuse scores have no resource")
+	}
+	for k := range opt.Resource {
+		if strings.TrimSpace(k) == "" {
+			return nil, errors.New("evalemit: Options.Resource: a blank attribute name")
+		}
 	}
 	f, err := os.CreateTemp("", "ragstat-annotations-*.jsonl")
 	if err != nil {
@@ -122,7 +134,7 @@ func (e *Emitter) Finish(w io.Writer, manifestDigest string) (Counts, error) {
 	if _, err := e.spool.Seek(0, io.SeekStart); err != nil {
 		return c, err
 	}
-	s := stamp{version: e.opt.Version, digest: manifestDigest, time: e.opt.Time}
+	s := stamp{version: e.opt.Version, digest: manifestDigest, time: e.opt.Time, resource: e.opt.Resource}
 	write := map[Format]func(io.Writer, []Annotation, stamp) (int, error){OTLP: writeOTLP, OpenInference: writeOpenInference, Langfuse: writeLangfuse}[e.opt.Format]
 	bw := bufio.NewWriter(w)
 	dec := json.NewDecoder(bufio.NewReader(e.spool))
@@ -160,4 +172,5 @@ func (e *Emitter) Close() error {
 type stamp struct {
 	version, digest string
 	time            time.Time
+	resource        map[string]string
 }

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -50,6 +51,12 @@ var when = time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
 // and judgments and writes the evaluations in format.
 func emit(t *testing.T, file string, m traceimport.Mapping, format evalemit.Format) (string, evalemit.Counts) {
 	t.Helper()
+	return emitWith(t, file, m, evalemit.Options{Format: format, Version: "test", Time: when})
+}
+
+// emitWith is emit with the emitter's options.
+func emitWith(t *testing.T, file string, m traceimport.Mapping, opt evalemit.Options) (string, evalemit.Counts) {
+	t.Helper()
 	capture := readFile(t, filepath.Join("..", "..", "..", "..", "traceimport", "testdata", file))
 	var traces []*trace.Trace
 	if _, err := traceimport.Import(traceimport.OTLP, []*input.File{input.FromBytes(file, capture)}, m,
@@ -68,7 +75,7 @@ func emit(t *testing.T, file string, m traceimport.Mapping, format evalemit.Form
 	if err != nil {
 		t.Fatal(err)
 	}
-	em, err := evalemit.New(evalemit.Options{Format: format, Version: "test", Time: when})
+	em, err := evalemit.New(opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -424,6 +431,50 @@ func TestBudget(t *testing.T) {
 		}
 		if got != tc.want || unlinked != 0 {
 			t.Errorf("%d of %d: %q (%d unlinked), want %q", tc.total, tc.limit, got, unlinked, tc.want)
+		}
+	}
+}
+
+// TestResource: the resource attributes given are on every request of the
+// OTLP forms, beside service.name (Phoenix files the carrier spans in the
+// project openinference.project.name names); Langfuse scores have no
+// resource, and a blank name is refused.
+func TestResource(t *testing.T) {
+	res := map[string]string{"openinference.project.name": "rag-app", "deployment.environment": "ci"}
+	c := captures[0]
+	for _, f := range []evalemit.Format{evalemit.OTLP, evalemit.OpenInference} {
+		out, counts := emitWith(t, c.file, c.mapping, evalemit.Options{Format: f, Version: "test", Time: when, Resource: res})
+		if counts.Written == 0 {
+			t.Fatalf("%s: nothing written", f)
+		}
+		for i, l := range lines(out) {
+			var attrs pcommon.Map
+			if f == evalemit.OTLP {
+				req := plogotlp.NewExportRequest()
+				if err := req.UnmarshalJSON([]byte(l)); err != nil {
+					t.Fatal(err)
+				}
+				attrs = req.Logs().ResourceLogs().At(0).Resource().Attributes()
+			} else {
+				req := ptraceotlp.NewExportRequest()
+				if err := req.UnmarshalJSON([]byte(l)); err != nil {
+					t.Fatal(err)
+				}
+				attrs = req.Traces().ResourceSpans().At(0).Resource().Attributes()
+			}
+			want := map[string]any{"service.name": "ragstat", "openinference.project.name": "rag-app", "deployment.environment": "ci"}
+			if got := attrs.AsRaw(); !reflect.DeepEqual(got, want) {
+				t.Errorf("%s line %d: resource %v, want %v", f, i+1, got, want)
+			}
+		}
+	}
+	for _, bad := range []evalemit.Options{
+		{Format: evalemit.Langfuse, Resource: res},
+		{Format: evalemit.OTLP, Resource: map[string]string{" ": "x"}},
+	} {
+		if em, err := evalemit.New(bad); err == nil {
+			em.Close()
+			t.Errorf("%+v accepted", bad)
 		}
 	}
 }

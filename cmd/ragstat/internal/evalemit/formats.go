@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
@@ -50,7 +52,14 @@ func scope(sc pcommon.InstrumentationScope, s stamp) {
 	sc.SetVersion(s.version)
 }
 
-func resource(r pcommon.Resource) { r.Attributes().PutStr("service.name", "ragstat") }
+// resource names ragstat as the service, then puts the stamp's resource
+// attributes, in the order of their names.
+func resource(r pcommon.Resource, s stamp) {
+	r.Attributes().PutStr("service.name", "ragstat")
+	for _, k := range slices.Sorted(maps.Keys(s.resource)) {
+		r.Attributes().PutStr(k, s.resource[k])
+	}
+}
 
 // common puts the attributes every record carries.
 func common(m pcommon.Map, a Annotation, s stamp) {
@@ -66,7 +75,7 @@ func common(m pcommon.Map, a Annotation, s stamp) {
 func writeOTLP(w io.Writer, anns []Annotation, s stamp) (int, error) {
 	ld := plog.NewLogs()
 	rl := ld.ResourceLogs().AppendEmpty()
-	resource(rl.Resource())
+	resource(rl.Resource(), s)
 	sl := rl.ScopeLogs().AppendEmpty()
 	scope(sl.Scope(), s)
 	n := 0
@@ -110,7 +119,7 @@ func writeOTLP(w io.Writer, anns []Annotation, s stamp) (int, error) {
 func writeOpenInference(w io.Writer, anns []Annotation, s stamp) (int, error) {
 	td := ptrace.NewTraces()
 	rs := td.ResourceSpans().AppendEmpty()
-	resource(rs.Resource())
+	resource(rs.Resource(), s)
 	ss := rs.ScopeSpans().AppendEmpty()
 	scope(ss.Scope(), s)
 	// Each annotation's metadata names the version and the manifest.

@@ -82,8 +82,11 @@ func gradeClass(p eval.Policy) func(compare.Item) string {
 
 // page is what every page shows around its content.
 type page struct {
-	Title    string
-	Head     []string
+	Title string
+	Head  []string
+	// LLM is what the LLM labels add (report.LLMLabels.Text): the PPI++
+	// means and the agreement, aligned; "" when there are none.
+	LLM      string
 	Manifest *eval.Manifest
 	CSS      template.CSS
 	JS       template.JS
@@ -302,6 +305,7 @@ func Eval(w io.Writer, s *report.Saved) error {
 	if err != nil {
 		return err
 	}
+	p.LLM = strings.TrimLeft(s.LLM.Text(), "\n")
 	v := evalView{page: p, Metrics: s.Manifest.Metrics}
 	var names []string
 	for _, res := range s.Results {

@@ -64,6 +64,7 @@ func Stages(w io.Writer, s *report.SavedStages) error {
 	if err != nil {
 		return err
 	}
+	p.LLM = strings.TrimLeft(s.LLM.Text(), "\n")
 	v := stagesView{page: p}
 	for _, sys := range s.Result.Systems {
 		v.Systems = append(v.Systems, systemOf(sys))
@@ -152,7 +153,7 @@ func calibrationSummary(c stages.StageCalibration) string {
 func reliability(c stages.StageCalibration) template.HTML {
 	const w, h, pad = 480, 160, 20
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg viewBox="0 0 %d %d" role="img" aria-label="reliability diagram, stage %s">`, w, h+pad, template.HTMLEscapeString(c.Stage))
+	fmt.Fprintf(&b, `<svg viewBox="0 0 %d %d" role="img" aria-label="reliability diagram, stage %s">`, w, h+pad, escID(c.Stage))
 	bw := float64(w) / float64(max(len(c.Bins), 1))
 	for i, bin := range c.Bins {
 		x := float64(i) * bw

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ragstat/ragstat/compare"
+	"github.com/ragstat/ragstat/internal/idtext"
 )
 
 // Chart sizes, in SVG user units.
@@ -18,11 +19,16 @@ const (
 
 // svgOpen starts an SVG drawn at its own size, one user unit a pixel, so
 // its labels have the tables' text size; it shrinks to a narrower
-// container (style.css).
+// container (style.css). The label, which may name ids, is written as a
+// line naming ids is (idtext.Line).
 func svgOpen(b *strings.Builder, w, h float64, label string) {
 	fmt.Fprintf(b, `<svg viewBox="0 0 %g %g" width="%g" height="%g" role="img" aria-label="%s" xmlns="http://www.w3.org/2000/svg">`,
-		w, h, w, h, template.HTMLEscapeString(label))
+		w, h, w, h, template.HTMLEscapeString(idtext.Line(label)))
 }
+
+// escID is an id, a name or a stage from the data as an SVG's text holds
+// it: as the text formats print ids (idtext.Show), HTML-escaped.
+func escID(s string) string { return template.HTMLEscapeString(idtext.Show(s)) }
 
 // diffBars draws every query's difference as a bar, sorted from the
 // largest drop to the largest gain: red below zero, green above.
@@ -127,12 +133,12 @@ func meanBars(names []string, means []float64, label string) template.HTML {
 	for i, n := range names {
 		y := 4 + float64(i)*rowH
 		if math.IsNaN(means[i]) || math.IsInf(means[i], 0) { // undefined: no bar
-			fmt.Fprintf(&b, `<text x="0" y="%.1f">%s</text><text x="186" y="%.1f">-</text>`, y+15, template.HTMLEscapeString(n), y+15)
+			fmt.Fprintf(&b, `<text x="0" y="%.1f">%s</text><text x="186" y="%.1f">-</text>`, y+15, escID(n), y+15)
 			continue
 		}
 		w := means[i] / top * (chartW - 260)
 		fmt.Fprintf(&b, `<text x="0" y="%.1f">%s</text><rect class="pos" x="180" y="%.1f" width="%.2f" height="%g"/><text x="%.2f" y="%.1f">%.4f</text>`,
-			y+15, template.HTMLEscapeString(n), y+2, w, rowH-6, 186+w, y+15, means[i])
+			y+15, escID(n), y+2, w, rowH-6, 186+w, y+15, means[i])
 	}
 	b.WriteString("</svg>")
 	return template.HTML(b.String())
@@ -165,12 +171,12 @@ func frontierPlot(f *compare.Frontier, axis string, x func(compare.FrontierSyste
 		}
 		cx, cy := px(x(s)), py(float64(s.Quality))
 		fmt.Fprintf(&b, `<circle class="%s" cx="%.2f" cy="%.2f" r="5"><title>%s: quality %.4f, %s %.6g</title></circle>`,
-			class, cx, cy, template.HTMLEscapeString(s.System), float64(s.Quality), axis, x(s))
-		fmt.Fprintf(&b, `<text x="%.2f" y="%.2f">%s</text>`, cx+8, cy+4, template.HTMLEscapeString(s.System))
+			class, cx, cy, escID(s.System), float64(s.Quality), axis, x(s))
+		fmt.Fprintf(&b, `<text x="%.2f" y="%.2f">%s</text>`, cx+8, cy+4, escID(s.System))
 	}
 	fmt.Fprintf(&b, `<text x="%g" y="%g" text-anchor="middle">%s</text>`, scatterSide/2, scatterSide-8, axis)
 	fmt.Fprintf(&b, `<text x="12" y="%g" transform="rotate(-90 12 %g)" text-anchor="middle">quality (%s)</text>`,
-		scatterSide/2, scatterSide/2, template.HTMLEscapeString(f.Metric))
+		scatterSide/2, scatterSide/2, escID(f.Metric))
 	fmt.Fprintf(&b, `<text x="%g" y="%g">0</text><text x="%g" y="%g" text-anchor="end">%.3g</text><text x="%g" y="%g" text-anchor="end">%.3g</text></svg>`,
 		pad-10, scatterSide-pad+12, scatterSide-pad, scatterSide-pad+12, xTop, pad-4, pad+4, yTop)
 	return template.HTML(b.String())

@@ -9,13 +9,16 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/flagname"
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/settings"
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/systems"
 	"github.com/ragstat/ragstat/corpus"
+	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/diag"
+	"github.com/ragstat/ragstat/internal/llm"
 	"github.com/ragstat/ragstat/internal/outfile"
 	"github.com/ragstat/ragstat/intervene"
 	"github.com/ragstat/ragstat/traceimport"
@@ -103,6 +106,8 @@ func (j Job) Run(w World) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The verified evidence is what people graded: LLM labels are left out.
+	ev.Labels = string(eval.LabelsHuman)
 	req := settings.Stages{Eval: ev, Topics: j.Topics, Corpus: j.Corpus}
 	src, err := req.Open(w.Files, j.Traces, w.Stdin, w.Formats)
 	defer src.Close()
@@ -157,10 +162,11 @@ func (j Job) Run(w World) (*Outcome, error) {
 	if out.Result, err = intervene.Run(ctx, traces, opt); err != nil {
 		return nil, err
 	}
+	out.Notes = slices.Concat(src.LabelNotes, out.Notes)
 	if out.Batch != nil {
 		return out, set.Finish(j.WriteBatch, func(w io.Writer) error { _, err := out.Batch.WriteTo(w); return err })
 	}
-	if cache, ok := opt.Generator.(*intervene.Cache); ok {
+	if cache, ok := opt.Generator.(*llm.Cache); ok {
 		out.Notes = append(out.Notes, cache.Note())
 	}
 	return out, nil

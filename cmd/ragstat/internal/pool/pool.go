@@ -173,7 +173,7 @@ func Build(rankings []Ranking, opt Options) (*Result, error) {
 		slices.Sort(systems)
 		res.Queue = append(res.Queue, Entry{Query: k.query, Item: k.item, Systems: systems})
 	}
-	shuffle(res.Queue, opt.Seed)
+	Shuffle(res.Queue, opt.Seed)
 	for sys, pairs := range top {
 		s := stats(sys, len(queries[sys]), pairs, deeper[sys], contributors, judged)
 		s.Invalid = len(refused[sys])
@@ -208,12 +208,12 @@ func stats(sys string, queries int, top, deeper map[key]bool, contributors map[k
 	return s
 }
 
-// shuffle puts the queue in its assessment order: queries in id order (an
+// Shuffle puts the queue in its assessment order: queries in id order (an
 // assessor reads a query once and judges its passages together), each
 // query's items in a shuffle drawn from a stream seeded by the seed and the
 // query id, so adding a query leaves the others' order alone. Orders are
 // then numbered from 1.
-func shuffle(q []Entry, seed uint64) {
+func Shuffle(q []Entry, seed uint64) {
 	slices.SortFunc(q, func(a, b Entry) int {
 		return cmp.Or(strings.Compare(a.Query, b.Query), strings.Compare(a.Item, b.Item))
 	})

@@ -1,6 +1,7 @@
 package pool
 
 import (
+	"fmt"
 	"io"
 
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/files"
@@ -8,6 +9,7 @@ import (
 	"github.com/ragstat/ragstat/corpus"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/diag"
+	"github.com/ragstat/ragstat/internal/idtext"
 	"github.com/ragstat/ragstat/internal/outfile"
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/runs"
@@ -82,5 +84,13 @@ func (r Request) Run(stdin io.Reader, stdout, stderr io.Writer) error {
 	if err := out.Finish(r.Out, func(w io.Writer) error { return WriteQueue(w, res.Queue) }); err != nil {
 		return err
 	}
-	return res.WriteSummary(outfile.ReportTo(r.Out, stdout, stderr), r.Out)
+	report := outfile.ReportTo(r.Out, stdout, stderr)
+	if err := res.WriteSummary(report, r.Out); err != nil {
+		return err
+	}
+	if j := src.Judgments; j != nil && j.LLMLen() > 0 {
+		_, err = fmt.Fprintf(report, "%s holds %d LLM labels: only people's grades count as judged, so the pairs the LLM labelled are pooled for people to grade\n",
+			idtext.Show(j.File), j.LLMLen())
+	}
+	return err
 }

@@ -59,6 +59,11 @@ func (r Request) Run(stdin io.Reader, stdout, stderr io.Writer) error {
 	if fs.Err != nil {
 		return fs.Err
 	}
+	if src.Judgments != nil {
+		if err := src.Judgments.RefuseLabels("remap carries"); err != nil {
+			return err
+		}
+	}
 	res, err := Run(src, r.Options)
 	if err != nil {
 		return err

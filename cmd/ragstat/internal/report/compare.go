@@ -95,6 +95,10 @@ func comparisonHead(r *compare.Result, withNotes bool) []string {
 			out = append(out, "note: "+n)
 		}
 	}
+	out = append(out, ppiLines(r)...)
+	if r.Agreement != nil {
+		out = append(out, (&LLMLabels{Agreement: r.Agreement}).Lines()...)
+	}
 	for _, g := range r.GatePower {
 		out = append(out, gateLine(g, r.Settings.Level))
 	}
@@ -599,4 +603,31 @@ func where(slice string) string {
 		return ""
 	}
 	return " in slice " + slice
+}
+
+// ppiLines are the PPI++ differences for a table's reader.
+func ppiLines(r *compare.Result) []string {
+	if len(r.PPI) == 0 {
+		return nil
+	}
+	d0 := r.PPI[0]
+	out := []string{fmt.Sprintf("labels ppi: the gate reads these PPI++ mean differences (%s intervals; %d of the %d queries with LLM labels audited, %d without exact), not the LLM-filled statistics above",
+		Level(r), d0.Audited, d0.Labelled, d0.N-d0.Labelled)}
+	for _, d := range r.PPI {
+		if d.Missing != "" {
+			out = append(out, fmt.Sprintf("ppi %s %s%s: no estimate: %s", d.Candidate, d.Metric, where(d.Slice), d.Missing))
+			continue
+		}
+		adj := "-"
+		if d.PAdjusted != nil {
+			adj = fmt.Sprintf("%.4g", *d.PAdjusted)
+		}
+		flat := ""
+		if d.NoWidth {
+			flat = " (PPI++ gave an interval of no width: the audited queries showed no disagreement, which does not show there is none in the others; the audit alone's estimate stands in)"
+		}
+		out = append(out, fmt.Sprintf("ppi %s %s%s: %+.4f %s, lambda %.2f, LLM-filled %+.4f, adjusted p %s%s",
+			d.Candidate, d.Metric, where(d.Slice), d.Mean, d.Interval(), d.Lambda, d.Filled, adj, flat))
+	}
+	return out
 }

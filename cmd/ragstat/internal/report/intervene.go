@@ -75,8 +75,14 @@ func interventionText(w io.Writer, r *Intervention, md bool) error {
 	if md {
 		prefix, rowStart, sep, rowEnd = "- ", "| ", " | ", " |\n"
 	}
+	// id shows an id and text a line naming ids (a message, a note) by
+	// the rule for ids, in the format's way.
+	id, text := idtext.Show, idtext.Line
+	if md {
+		id, text = idtext.Markdown, idtext.MarkdownLine
+	}
 	for _, l := range head {
-		fmt.Fprintf(w, "%s%s\n", prefix, idtext.Line(l))
+		fmt.Fprintf(w, "%s%s\n", prefix, text(l))
 	}
 	if md {
 		fmt.Fprintln(w)
@@ -92,7 +98,11 @@ func interventionText(w io.Writer, r *Intervention, md bool) error {
 		row(slices.Repeat([]string{"---"}, len(cols))...)
 	}
 	for _, c := range res.Cases {
-		row(c.System, c.Query, strings.Join(c.Verified.IDs(), " "), armCell(c.Original), armCell(c.Fixed),
+		var items []string
+		for _, it := range c.Verified.IDs() {
+			items = append(items, id(it))
+		}
+		row(id(c.System), id(c.Query), strings.Join(items, " "), armCell(c.Original), armCell(c.Fixed),
 			tokens(c), string(c.Verdict))
 	}
 	if err := tw.Flush(); err != nil {
@@ -110,30 +120,31 @@ func interventionText(w io.Writer, r *Intervention, md bool) error {
 	}
 	fmt.Fprintf(w, "%sverdicts: %s\n", prefix, strings.Join(counts, ", "))
 	for _, c := range res.Cases {
+		who := id(c.System) + "/" + id(c.Query)
 		for _, m := range c.Verified.Missing {
-			fmt.Fprintf(w, "%s%s/%s: verified set lacks %s\n", prefix, idtext.Show(c.System), idtext.Show(c.Query), m)
+			fmt.Fprintf(w, "%s%s: verified set lacks %s\n", prefix, who, text(m))
 		}
 		for _, a := range []struct {
 			name string
 			arm  intervene.Arm
 		}{{"original", c.Original}, {"verified", c.Fixed}} {
 			if a.arm.Error != "" {
-				fmt.Fprintf(w, "%s%s/%s: %s arm not run: %s\n", prefix, idtext.Show(c.System), idtext.Show(c.Query), a.name, a.arm.Error)
+				fmt.Fprintf(w, "%s%s: %s arm not run: %s\n", prefix, who, a.name, text(a.arm.Error))
 			}
 		}
 		if c.Note != "" {
-			fmt.Fprintf(w, "%s%s/%s: %s\n", prefix, idtext.Show(c.System), idtext.Show(c.Query), c.Note)
+			fmt.Fprintf(w, "%s%s: %s\n", prefix, who, text(c.Note))
 		}
 		if c.Layout != "trace" {
-			fmt.Fprintf(w, "%s%s/%s: context layout %s\n", prefix, idtext.Show(c.System), idtext.Show(c.Query), c.Layout)
+			fmt.Fprintf(w, "%s%s: context layout %s\n", prefix, who, text(c.Layout))
 		}
 	}
 	for _, s := range res.Skipped {
-		who := s.Query
+		who := id(s.Query)
 		if s.System != "" {
-			who = s.System + "/" + s.Query
+			who = id(s.System) + "/" + who
 		}
-		fmt.Fprintf(w, "%sleft out %s: %s\n", prefix, who, s.Why)
+		fmt.Fprintf(w, "%sleft out %s: %s\n", prefix, who, text(s.Why))
 	}
 	return nil
 }

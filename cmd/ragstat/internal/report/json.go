@@ -43,7 +43,8 @@ type jsonDocument struct {
 	Policy  jsonPolicy `json:"policy"`
 	Inputs  []Input    `json:"inputs"`
 	Runs    []jsonRun  `json:"runs"`
-	Notes   []string   `json:"notes,omitempty"`
+	LLMLabels
+	Notes []string `json:"notes,omitempty"`
 	// Manifest freezes what the result was computed from, for compare.
 	Manifest *eval.Manifest `json:"manifest"`
 }
@@ -165,9 +166,16 @@ func jsonDoc(w io.Writer, r *Eval) error {
 	if err != nil {
 		return err
 	}
+	var labels [][]byte
+	if !r.LLM.empty() {
+		if labels, err = j.marshalAll(1, r.LLM.PPI, r.LLM.Agreement); err != nil {
+			return err
+		}
+	}
 	j.key(`"runs":`)
 	jm := r.jsonMetrics()
 	j.list(len(r.Results), func(i int) error { j.run(jm, r.Results[i]); return nil })
+	j.labels(r.LLM, labels)
 	return j.endDoc(r.Notes, head)
 }
 

@@ -101,6 +101,9 @@ func (r *Eval) Beside(format string) []string {
 	if (format == "csv" || format == "tsv") && !r.CSVComments {
 		out = append(out, r.Definitions()...)
 	}
+	if !printsNotes(format) {
+		out = append(out, r.LLM.Lines()...)
+	}
 	return append(out, Warnings(r.Results)...)
 }
 

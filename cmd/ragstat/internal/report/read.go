@@ -73,6 +73,9 @@ func (doc *stagesDoc) stages() (*Stages, error) {
 	}
 	r := &Stages{Tool: doc.Tool, Version: doc.Version, Policy: ev.Policy, Inputs: doc.Inputs, Notes: doc.Notes,
 		Result: &stages.Result{Tokenizer: doc.Result.Tokenizer}}
+	if labels := doc.LLMLabels; !labels.empty() {
+		r.LLM = &labels
+	}
 	for _, js := range doc.Result.Systems {
 		if js.System == nil {
 			return nil, fmt.Errorf("a system has no fields")
@@ -113,6 +116,9 @@ func (doc *jsonDocument) eval() (*Eval, error) {
 			return nil, fmt.Errorf("run %q: %w", jr.Name, err)
 		}
 		r.Results = append(r.Results, res)
+	}
+	if labels := doc.LLMLabels; !labels.empty() {
+		r.LLM = &labels
 	}
 	return r, nil
 }

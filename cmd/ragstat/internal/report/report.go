@@ -47,6 +47,9 @@ type Eval struct {
 	// Shard marks a partial result (eval --shard): recorded in the JSON
 	// manifest for the merge.
 	Shard *eval.Shard
+	// LLM is the PPI++ means and the LLM's agreement with people, when
+	// the judgments hold LLM labels; nil otherwise.
+	LLM *LLMLabels
 }
 
 // Formats lists the names Render accepts.

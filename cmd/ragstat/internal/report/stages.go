@@ -31,6 +31,9 @@ type Stages struct {
 	// Shard marks a partial result (stages --shard): recorded in the JSON
 	// manifest for ragstat merge.
 	Shard *eval.Shard
+	// LLM is the PPI++ means and the LLM's agreement with people, when
+	// the judgments hold LLM labels; nil otherwise.
+	LLM *LLMLabels
 }
 
 // RenderStages writes r as a table, JSON or Markdown-free text.
@@ -72,7 +75,7 @@ func stagesTable(w io.Writer, r *Stages) error {
 	if tok == "" {
 		tok = "none (token budgets not checked: give --tokenizer)"
 	}
-	fmt.Fprintf(w, "# tokenizer: %s\n", tok)
+	fmt.Fprintf(w, "# tokenizer: %s\n", idtext.Line(tok))
 	for _, n := range r.Notes {
 		fmt.Fprintf(w, "# note: %s\n", idtext.Line(n))
 	}
@@ -105,6 +108,7 @@ func stagesTable(w io.Writer, r *Stages) error {
 			analysesLines(w, sys.Analyses)
 		}
 	}
+	out.WriteString(r.LLM.Text())
 	return out.Flush()
 }
 
@@ -193,11 +197,11 @@ func waterfall(w io.Writer, title string, wf stages.Waterfall, perQuery bool, mo
 			continue
 		}
 		shown++
-		reached := l.Reached
-		if reached == "" {
-			reached = "-"
+		reached := "-"
+		if l.Reached != "" {
+			reached = idtext.Show(l.Reached)
 		}
-		what := l.What
+		what := l.Shown()
 		if l.Grade > 0 {
 			what += fmt.Sprintf(" (grade %d)", l.Grade)
 		}
@@ -231,7 +235,11 @@ func factLines(w io.Writer, sys *stages.System, more string) {
 	for _, qf := range sys.Facts {
 		line := fmt.Sprintf("  %s: %d/%d", idtext.Show(qf.Query), qf.Supported[last], qf.Facts)
 		if len(qf.Missing) > 0 {
-			line += "; missing: " + strings.Join(qf.Missing, ", ")
+			missing := make([]string, len(qf.Missing))
+			for i, f := range qf.Missing {
+				missing[i] = idtext.Show(f)
+			}
+			line += "; missing: " + strings.Join(missing, ", ")
 		}
 		fmt.Fprintln(w, line)
 	}
@@ -256,6 +264,8 @@ func contextLines(w io.Writer, c stages.ContextReport) {
 			fmt.Fprintln(w, "  "+c.Fits())
 		}
 		reportedLines(w, c)
+	} else {
+		fmt.Fprintln(w, "  tokens not counted (no tokenizer given), so no budget is checked")
 	}
 	for _, l := range c.TruncatedAway {
 		fmt.Fprintf(w, "  truncated away: query %s, item %s lost its answer-bearing span and counts as grade 0 in the context\n", idtext.Show(l.Query), idtext.Show(l.What))
@@ -351,12 +361,13 @@ func latencyLines(w io.Writer, sys *stages.System) {
 }
 
 type stagesDoc struct {
-	Tool     string         `json:"tool"`
-	Version  string         `json:"version"`
-	Kind     string         `json:"kind"`
-	Policy   jsonPolicy     `json:"policy"`
-	Inputs   []Input        `json:"inputs"`
-	Result   *stagesResult  `json:"result"`
+	Tool    string        `json:"tool"`
+	Version string        `json:"version"`
+	Kind    string        `json:"kind"`
+	Policy  jsonPolicy    `json:"policy"`
+	Inputs  []Input       `json:"inputs"`
+	Result  *stagesResult `json:"result"`
+	LLMLabels
 	Notes    []string       `json:"notes,omitempty"`
 	Manifest *eval.Manifest `json:"manifest"`
 }
@@ -392,6 +403,12 @@ func stagesJSON(w io.Writer, r *Stages) error {
 	if err != nil {
 		return err
 	}
+	var labels [][]byte
+	if !r.LLM.empty() {
+		if labels, err = j.marshalAll(1, r.LLM.PPI, r.LLM.Agreement); err != nil {
+			return err
+		}
+	}
 	j.key(`"result":`)
 	j.open('{')
 	if r.Result.Tokenizer != "" {
@@ -403,6 +420,7 @@ func stagesJSON(w io.Writer, r *Stages) error {
 		return err
 	}
 	j.close('}')
+	j.labels(r.LLM, labels)
 	return j.endDoc(r.Notes, head)
 }
 
@@ -513,7 +531,7 @@ func searchLines(w io.Writer, steps []stages.SearchStep) {
 	}
 	fmt.Fprintf(w, "\nSearch steps (calls of one search, not stages):\n")
 	for _, s := range steps {
-		fmt.Fprintf(w, "  query %s, %s: %d calls, %d relevant judged\n", s.Query, s.Stage, len(s.Calls), s.Relevant)
+		fmt.Fprintf(w, "  query %s, %s: %d calls, %d relevant judged\n", idtext.Show(s.Query), idtext.Show(s.Stage), len(s.Calls), s.Relevant)
 		for i, c := range s.Calls {
 			recall := "-"
 			if c.Recall != nil {
@@ -555,7 +573,7 @@ func turnLines(w io.Writer, turns []stages.TurnSlice) {
 				}
 				parts = append(parts, v.Metric+" "+mean)
 			}
-			fmt.Fprintf(w, "    %s: %s\n", st.Name, strings.Join(parts, ", "))
+			fmt.Fprintf(w, "    %s: %s\n", idtext.Show(st.Name), strings.Join(parts, ", "))
 		}
 	}
 }

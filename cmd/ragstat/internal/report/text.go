@@ -42,6 +42,7 @@ func table(w io.Writer, r *Eval) error {
 	if err := g.flush(); err != nil {
 		return err
 	}
+	out.WriteString(r.LLM.Text())
 	return out.Flush()
 }
 
@@ -68,6 +69,9 @@ func markdown(w io.Writer, r *Eval) error {
 	out.WriteString("\nPolicy: " + strings.Join(r.policyLines(), "; ") + ".\n")
 	for _, n := range r.Notes {
 		out.WriteString("\nNote: " + idtext.Markdown(n) + "\n")
+	}
+	if text := r.LLM.Text(); text != "" {
+		out.WriteString("\n```" + text + "```\n")
 	}
 	return out.Flush()
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/metric"
 	"github.com/ragstat/ragstat/runs"
+	"github.com/ragstat/ragstat/stats"
 )
 
 // Eval describes an evaluation as the command line gives it: the files by
@@ -45,6 +46,10 @@ type Eval struct {
 	// documents.
 	DocMap, DocIDPattern string
 	NumericIDs           bool // JSON ids written as integers are accepted
+	// Labels is the label choice (ParseLabels), needed when the judgments
+	// hold LLM labels; Confidence the level of ppi's intervals (0: 0.95).
+	Labels     string
+	Confidence float64
 }
 
 // Policy is the strict default, then what Like sets (listed, one "name
@@ -77,6 +82,7 @@ func (s Eval) Policy() (eval.Policy, []string, error) {
 		set(&p.Unanswerable, s.Unanswerable, text[eval.Unanswerable]),
 		set(&p.Queries, s.Queries, text[eval.QuerySet]),
 		set(&p.JudgedDivisor, s.JudgedDivisor, text[eval.JudgedDivisor]),
+		set(&p.Labels, s.Labels, text[eval.Labels]),
 	} {
 		if err != nil {
 			return p, nil, err
@@ -143,6 +149,16 @@ type Evaluation struct {
 	*eval.Evaluator
 	File   *input.File // the judgments file, for its name and digest; Close closes it
 	Preset []string    // what Like set, one "name value (why)" each
+	// Labelled is the judgments as read, LLM labels and all; the
+	// Evaluator scores the reading the policy's Labels chose.
+	Labelled *judgments.Set
+	// LabelNotes say what the label choice reads; Agreement is how the
+	// LLM labels agree with people's grades of the same pairs (nil when
+	// none carries both); Correction corrects the means under ppi (nil
+	// otherwise).
+	LabelNotes []string
+	Agreement  *eval.Agreement
+	Correction *eval.Correction
 }
 
 // Open builds the policy and metrics, reads the judgments, the document
@@ -183,21 +199,42 @@ func (s Eval) Open(files Files) (_ *Evaluation, err error) {
 		keep = files.Keep(qrels)
 		qrels = qrels.Subset(keep)
 	}
+	out := &Evaluation{File: jf, Preset: preset, Labelled: qrels}
+	if qrels, out.LabelNotes, err = p.Labels.Choose(qrels); err != nil {
+		return nil, err
+	}
 	docOf, err := s.docOf(p.Unit, files.Open)
 	if err != nil {
 		return nil, err
 	}
-	ev, err := eval.New(qrels, p, ms, docOf)
-	if err != nil {
+	if out.Evaluator, err = eval.New(qrels, p, ms, docOf); err != nil {
 		return nil, err
 	}
-	if s.Subtopics != "" {
-		if err := readSubtopics(ev, s.Subtopics, files.Open); err != nil {
+	if out.Agreement, err = eval.Agree(out.Labelled, p.Scale); err != nil {
+		return nil, err
+	}
+	if p.Labels == eval.LabelsPPI {
+		if keep != nil {
+			return nil, &diag.OptionError{Scope: "policy", Option: "labels", Value: string(eval.LabelsPPI), Msg: "draws on the whole audit: it does not split into shards"}
+		}
+		if out.Correction, err = eval.NewCorrection(out.Labelled, p, ms, docOf, cmp.Or(s.Confidence, stats.DefaultLevel)); err != nil {
 			return nil, err
 		}
+		out.LabelNotes = append(out.LabelNotes, out.Correction.Notes()...)
 	}
-	ev.Restrict(keep)
-	return &Evaluation{Evaluator: ev, File: jf, Preset: preset}, nil
+	if s.Subtopics != "" {
+		st, err := readSubtopics(out.Evaluator, s.Subtopics, files.Open)
+		if err != nil {
+			return nil, err
+		}
+		if out.Correction != nil {
+			if err := out.Correction.UseSubtopics(st); err != nil {
+				return nil, err
+			}
+		}
+	}
+	out.Restrict(keep)
+	return out, nil
 }
 
 // docOf is the document of each item under the doc unit: from the pattern
@@ -230,16 +267,16 @@ func (s Eval) docOf(unit eval.Unit, open func(string) (*input.File, error)) (fun
 }
 
 // readSubtopics reads the subtopic judgments at path for the diversity
-// metrics of e.
-func readSubtopics(e *eval.Evaluator, path string, open func(string) (*input.File, error)) error {
+// metrics of e, and returns them.
+func readSubtopics(e *eval.Evaluator, path string, open func(string) (*input.File, error)) (*judgments.Subtopics, error) {
 	sf, err := open(path)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer sf.Close()
 	st, err := judgments.ReadSubtopics(sf, e.Policy().Scale)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return e.UseSubtopics(st)
+	return st, e.UseSubtopics(st)
 }

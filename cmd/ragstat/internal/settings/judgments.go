@@ -16,7 +16,8 @@ func MergedName(paths []string) string { return strings.Join(paths, " + ") }
 // more, names the judgments of every path, each read with opt
 // (files.ReadJudgments, or judgments.Read when it is nil) and merged
 // (judgments.Merge: a pair graded differently in two files is an error
-// naming both). Reading that name gives the merged set itself, never
+// naming both; LLM labels kept beside people's grades, of two labels of a
+// pair the later file's, which the files' Config.Warn is told). Reading that name gives the merged set itself, never
 // parsed again; opening it gives the set written as JSON Lines, which
 // is what an evaluation records of it (its name and digest). Other names
 // open and read as files opens and reads them.
@@ -35,11 +36,13 @@ func MergingJudgments(files Files, paths []string, opt judgments.Options) Files 
 			return open(path)
 		}
 		sets := make([]*judgments.Set, len(paths))
+		var warn func(string)
 		for i, p := range paths {
 			f, err := open(p)
 			if err != nil {
 				return nil, err
 			}
+			warn = f.Config().Warn
 			sets[i], err = read(f, opt)
 			f.Close()
 			if err != nil {
@@ -50,10 +53,20 @@ func MergingJudgments(files Files, paths []string, opt judgments.Options) Files 
 		if err != nil {
 			return nil, err
 		}
+		for _, n := range set.Notes() {
+			if warn != nil {
+				warn(n)
+			}
+		}
 		set.File, set.Format = name, judgments.JSONL
 		var b bytes.Buffer
 		for _, id := range set.IDs() {
 			if err := judgments.WriteJSONL(&b, set.Judgments(id)); err != nil {
+				return nil, err
+			}
+		}
+		for _, id := range set.LLMQueries() {
+			if err := judgments.WriteJSONL(&b, set.LLMJudgments(id)); err != nil {
 				return nil, err
 			}
 		}

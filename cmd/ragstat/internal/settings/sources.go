@@ -22,6 +22,11 @@ type Sources struct {
 	// that order; Traces are the trace files.
 	Files  []*input.File
 	Traces []*systems.Input
+	// Labelled is the judgments as read, LLM labels and all, when they
+	// hold any (Judgments is then the reading the label choice made, and
+	// they are never spilled); LabelNotes say what was read.
+	Labelled   *judgments.Set
+	LabelNotes []string
 }
 
 // Open reads the judgments (on the scale r.Grades, MIN..MAX; "": the
@@ -44,7 +49,7 @@ func (r Stages) Open(files Files, paths []string, stdin io.Reader,
 			return s, &diag.OptionError{Option: "grades", Err: err}
 		}
 	}
-	if s.Input, s.Files, err = r.Read(scale, files); err != nil {
+	if err = r.Read(s, scale, files); err != nil {
 		return s, err
 	}
 	readers, err := formats(s.Corpus)

@@ -87,6 +87,9 @@ func (r Stages) Options(p eval.Policy) (stages.Options, error) {
 	if err != nil {
 		return stages.Options{}, err
 	}
+	if p.Labels == eval.LabelsPPI && r.Keep != nil {
+		return stages.Options{}, &diag.OptionError{Scope: "policy", Option: "labels", Value: string(eval.LabelsPPI), Msg: "draws on the whole audit: it does not split into shards"}
+	}
 	opt := stages.Options{Policy: p, Metrics: ms, Cutoffs: r.StageCutoffs, Truncated: stages.TruncatedError, AllowNoMetadata: r.AllowNoMetadata, Shard: r.Keep}
 	if r.Truncated != "" {
 		if opt.Truncated, err = stages.ParseTruncated(r.Truncated); err != nil {
@@ -120,15 +123,14 @@ func (r Stages) analyses() (*stages.AnalysisOptions, error) {
 }
 
 // Read reads the judgments (on scale), the topics and, when named, the
-// corpus. It returns the files it opened, in that order, to be closed by
-// the caller, also on error.
-func (r Stages) Read(scale judgments.Scale, files Files) (stages.Input, []*input.File, error) {
-	var in stages.Input
-	var opened []*input.File
+// corpus into s. It adds the files it opened to s.Files, in that order, to
+// be closed by the caller, also on error.
+func (r Stages) Read(s *Sources, scale judgments.Scale, files Files) error {
+	in := &s.Input
 	open := func(path string) (*input.File, error) {
 		f, err := files.Open(path)
 		if err == nil {
-			opened = append(opened, f)
+			s.Files = append(s.Files, f)
 		}
 		return f, err
 	}
@@ -138,37 +140,33 @@ func (r Stages) Read(scale judgments.Scale, files Files) (stages.Input, []*input
 	}
 	format, _ := input.ParseFormat(r.JudgmentsFormat)
 	opt := judgments.Options{Format: format, Scale: scale, NumericIDs: r.NumericIDs, Keep: r.Keep}
+	labels, err := eval.ParseLabels(r.Labels)
+	if r.Labels == "" {
+		labels, err = "", nil
+	}
+	if err != nil {
+		return err
+	}
 	jf, err := open(r.Judgments)
-	if err == nil && r.Spill {
-		dir := r.TempDir
-		if dir == "" {
-			dir = os.TempDir()
+	if err == nil && r.Spill && labels != eval.LabelsPPI {
+		*in, err = r.spill(jf, files, readJudgments, opt, open)
+		if !errors.Is(err, errLabelled) {
+			return err
 		}
-		src := func(emit func(judgments.Judgment)) (judgments.Format, error) {
-			if head, _ := jf.Head(4); string(head) == "PAR1" && files.ReadJudgments != nil || jf.Name == files.merged {
-				set, err := readJudgments(jf, opt)
-				if err != nil {
-					return judgments.Auto, err
-				}
-				emitSet(set, emit)
-				return set.Format, nil
-			}
-			return judgments.Stream(jf, opt, emit)
+		for _, f := range s.Files[1:] { // LLM labels: the judgments are read into memory
+			f.Close()
 		}
-		in.Spilled, err = stages.Spill(jf.Name, src, func() (*input.File, error) { return open(r.Topics) }, r.Keep, opt.Scale, dir)
-		if err == nil && r.Corpus != "" {
-			in.Corpus, err = r.readCorpus(open)
-		}
-		if err == nil {
-			in.Nuggets, err = r.readNuggets(open)
-		}
-		return in, opened, err
+		s.Files, err = s.Files[:1], nil
 	}
 	if err == nil {
 		in.Judgments, err = readJudgments(jf, opt)
 	}
+	if err == nil {
+		s.Labelled = in.Judgments
+		in.Judgments, s.LabelNotes, err = labels.Choose(in.Judgments)
+	}
 	if err != nil {
-		return in, opened, err
+		return err
 	}
 	tf, err := open(r.Topics)
 	if err == nil {
@@ -180,7 +178,58 @@ func (r Stages) Read(scale judgments.Scale, files Files) (stages.Input, []*input
 	if err == nil {
 		in.Nuggets, err = r.readNuggets(open)
 	}
-	return in, opened, err
+	return err
+}
+
+// errLabelled stops a spill of judgments that hold LLM labels: they are
+// read into memory instead, where the label choice reads them.
+var errLabelled = errors.New("the judgments hold LLM labels")
+
+// spill reads the judgments (file jf, already opened) and the topics into
+// a temporary file (stages.Input.Spilled), then the corpus and the nuggets, each
+// opened by open. Judgments that hold LLM labels are not spilled: it
+// returns errLabelled, the spill removed.
+func (r Stages) spill(jf *input.File, files Files, readJudgments func(*input.File, judgments.Options) (*judgments.Set, error),
+	opt judgments.Options, open func(string) (*input.File, error)) (stages.Input, error) {
+	var in stages.Input
+	var err error
+	dir := r.TempDir
+	if dir == "" {
+		dir = os.TempDir()
+	}
+	labelled := false
+	src := func(emit func(judgments.Judgment)) (judgments.Format, error) {
+		if head, _ := jf.Head(4); string(head) == "PAR1" && files.ReadJudgments != nil || jf.Name == files.merged {
+			set, err := readJudgments(jf, opt)
+			if err != nil {
+				return judgments.Auto, err
+			}
+			if set.LLMLen() > 0 {
+				return judgments.Auto, errLabelled
+			}
+			emitSet(set, emit)
+			return set.Format, nil
+		}
+		return judgments.Stream(jf, opt, func(j judgments.Judgment) {
+			if j.LLM != nil {
+				labelled = true
+				return
+			}
+			emit(j)
+		})
+	}
+	in.Spilled, err = stages.Spill(jf.Name, src, func() (*input.File, error) { return open(r.Topics) }, r.Keep, opt.Scale, dir)
+	if errors.Is(err, errLabelled) || err == nil && labelled {
+		in.Spilled.Close()
+		return stages.Input{}, errLabelled
+	}
+	if err == nil && r.Corpus != "" {
+		in.Corpus, err = r.readCorpus(open)
+	}
+	if err == nil {
+		in.Nuggets, err = r.readNuggets(open)
+	}
+	return in, err
 }
 
 // readNuggets reads the answer assignments, when named.

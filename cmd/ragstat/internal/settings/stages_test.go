@@ -87,7 +87,9 @@ func TestStagesRead(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			in, opened, err := tt.r.Read(judgments.DefaultScale, files)
+			var s Sources
+			err := tt.r.Read(&s, judgments.DefaultScale, files)
+			in, opened := s.Input, s.Files
 			if len(opened) != tt.opened {
 				t.Errorf("%d files opened, want %d", len(opened), tt.opened)
 			}

@@ -45,6 +45,11 @@ func (r Request) Run(stdin io.Reader, stdout io.Writer) error {
 	if fs.Err != nil {
 		return fs.Err
 	}
+	if js != nil {
+		if err := js.RefuseLabels("split divides"); err != nil {
+			return err
+		}
+	}
 	res, outputs, err := Run(ts, js, Options{HeldOut: r.HeldOut, Seed: r.Seed, GroupBy: by})
 	if err != nil {
 		return err

@@ -62,6 +62,9 @@ type Run struct {
 	Emit    evalemit.Format
 	EmitOut string
 	EmitTo  *evalemit.Endpoint
+	// EmitResource adds resource attributes to the OTLP forms
+	// (evalemit.Options.Resource).
+	EmitResource map[string]string
 }
 
 // World is the outside world of a Run.
@@ -97,7 +100,10 @@ func (r Run) Run(w World, render func(*report.Stages) error) (violations []strin
 		return nil, &diag.OptionError{Option: "emit", Msg: "needs EmitOut or EmitTo, and they need Emit: a format and where to write it"}
 	}
 	if r.EmitTo != nil && r.Emit != evalemit.OTLP && r.Emit != evalemit.OpenInference {
-		return nil, &diag.OptionError{Option: "emit", Value: string(r.Emit), Msg: "is not an OTLP form: an endpoint takes otlp or openinference"}
+		return nil, &diag.OptionError{Option: "emit", Value: string(r.Emit), Msg: "is not an OTLP form: an endpoint takes otlp or openinference; write Langfuse scores to a file ({emit_out}) and post each line to Langfuse's /api/public/scores"}
+	}
+	if len(r.EmitResource) > 0 && r.Emit != evalemit.OTLP && r.Emit != evalemit.OpenInference {
+		return nil, &diag.OptionError{Option: "emit_resource", Msg: "applies to the OTLP forms of {emit}: otlp and openinference"}
 	}
 	p, preset, err := r.Policy()
 	if err != nil {
@@ -123,7 +129,7 @@ func (r Run) Run(w World, render func(*report.Stages) error) (violations []strin
 	bar := progress.Files(w.Stderr, "evaluating traces", systems.Files(src.Traces), w.Terminal, now)
 	var em *evalemit.Emitter
 	if r.Emit != "" {
-		if em, err = evalemit.New(evalemit.Options{Format: r.Emit, Version: r.Version, Time: now()}); err != nil {
+		if em, err = evalemit.New(evalemit.Options{Format: r.Emit, Version: r.Version, Time: now(), Resource: r.EmitResource}); err != nil {
 			return nil, err
 		}
 		defer em.Close()
@@ -145,6 +151,9 @@ func (r Run) Run(w World, render func(*report.Stages) error) (violations []strin
 		r.Shard.Positions = res.Positions
 	}
 	rep := &report.Stages{Tool: "ragstat", Version: r.Version, Policy: p, Inputs: inputs, Result: res, PerQuery: r.PerQuery, PerQueryOut: r.PerQueryOut, Shard: r.Shard}
+	if err := r.labels(rep, src, opt); err != nil {
+		return nil, err
+	}
 	var emitted *os.File
 	var c evalemit.Counts
 	if em != nil {
@@ -181,7 +190,7 @@ func (r Run) Run(w World, render func(*report.Stages) error) (violations []strin
 // with the judgments and topics spilled: memory stays flat in the number of
 // traces): the table without the per-query listings, of every query.
 func (r Run) summary(opt stages.Options) bool {
-	return r.Format == "table" && !r.PerQuery && opt.Shard == nil
+	return r.Format == "table" && !r.PerQuery && opt.Shard == nil && opt.Policy.Labels != eval.LabelsPPI
 }
 
 // evaluate evaluates the traces, writing each trace's record to

@@ -1,4 +1,4 @@
-package intervene_test
+package llm_test
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ragstat/ragstat/intervene"
+	"github.com/ragstat/ragstat/internal/llm"
 )
 
 // TestClientHostileEndpoint: an endpoint that asks for an endless wait,
@@ -64,17 +64,17 @@ func TestClientHostileEndpoint(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var waits []time.Duration
-			client := &intervene.Client{Endpoint: srv.URL + c.path, APIKey: key, HTTP: &http.Client{Timeout: time.Second},
+			client := &llm.Client{Endpoint: srv.URL + c.path, APIKey: key, HTTP: &http.Client{Timeout: time.Second},
 				Retries: 2, Backoff: time.Millisecond, Timeout: c.timeout, MaxRetryAfter: c.cap,
 				Sleep: func(_ context.Context, d time.Duration) error { waits = append(waits, d); return nil }}
 			if c.path == "/redirect/v1" {
-				gen, err := intervene.Endpoint{URL: srv.URL + c.path, APIKey: key, Timeout: time.Second}.Open()
+				gen, err := llm.Endpoint{URL: srv.URL + c.path, APIKey: key, Timeout: time.Second}.Open()
 				if err != nil {
 					t.Fatal(err)
 				}
-				client = gen.(*intervene.Client)
+				client = gen.(*llm.Client)
 			}
-			_, err := client.Generate(context.Background(), "", intervene.Request{Model: "m"})
+			_, err := client.Generate(context.Background(), "", llm.Request{Model: "m"})
 			if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), key) {
 				t.Errorf("error %v, want %q and no key", err, c.want)
 			}

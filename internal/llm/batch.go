@@ -1,9 +1,10 @@
-package intervene
+package llm
 
 import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 
@@ -20,8 +21,8 @@ type batchLine struct {
 	Body     Request `json:"body"`
 }
 
-// Batch collects the requests of an intervention instead of sending them,
-// to be written as a Batch API input file (WriteTo).
+// Batch collects requests instead of sending them, to be written as a
+// Batch API input file (WriteTo); each is answered ErrBatched.
 type Batch struct {
 	lines []batchLine
 }
@@ -29,7 +30,7 @@ type Batch struct {
 // Generate records the request and answers nothing.
 func (b *Batch) Generate(_ context.Context, id string, req Request) (Response, error) {
 	b.lines = append(b.lines, batchLine{CustomID: id, Method: "POST", URL: "/v1/chat/completions", Body: req})
-	return Response{}, errBatched
+	return Response{}, ErrBatched
 }
 
 // Len is the number of requests recorded.
@@ -48,8 +49,9 @@ func (b *Batch) WriteTo(w io.Writer) (int64, error) {
 	return int64(bw.Buffered()), bw.Flush()
 }
 
-// errBatched marks a request written to a batch, not answered.
-var errBatched = fmt.Errorf("written to the batch")
+// ErrBatched is Batch's answer to every request: written to the batch,
+// not answered.
+var ErrBatched = errors.New("written to the batch")
 
 // batchOutput is one line of a Batch API output file.
 type batchOutput struct {
@@ -72,7 +74,7 @@ type BatchAnswers struct {
 }
 
 // ReadBatch reads a Batch API output file strictly: every line a result
-// with a custom_id, no custom_id twice. Fields the intervention does not
+// with a custom_id, no custom_id twice. Fields a command does not
 // read (ids, usage details) are allowed, as providers add them.
 func ReadBatch(f *input.File) (*BatchAnswers, error) {
 	r, err := f.Open()

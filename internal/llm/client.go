@@ -1,4 +1,4 @@
-package intervene
+package llm
 
 import (
 	"bytes"
@@ -41,6 +41,9 @@ type Client struct {
 	Interval time.Duration
 	// Sleep waits; nil means time.Sleep honouring ctx. Tests replace it.
 	Sleep func(ctx context.Context, d time.Duration) error
+	// Role names the endpoint in errors ("judge: 429 ..."); "" is
+	// "generator".
+	Role string
 
 	mu   sync.Mutex
 	next time.Time
@@ -88,16 +91,17 @@ func (c *Client) pace(ctx context.Context) error {
 func (c *Client) Generate(ctx context.Context, _ string, req Request) (Response, error) {
 	resp, err := c.generate(ctx, req)
 	if err != nil && ctx.Err() == nil {
-		err = errors.New(redact(err.Error(), c.APIKey))
+		err = errors.New(Redact(err.Error(), c.APIKey))
 	}
 	return resp, err
 }
 
-func (c *Client) generate(ctx context.Context, req Request) (Response, error) {
+func (c *Client) generate(parent context.Context, req Request) (Response, error) {
 	body, err := json.Marshal(req)
 	if err != nil {
 		return Response{}, err
 	}
+	ctx := parent
 	var deadline time.Time
 	if c.Timeout > 0 {
 		deadline = time.Now().Add(c.Timeout)
@@ -112,10 +116,13 @@ func (c *Client) generate(ctx context.Context, req Request) (Response, error) {
 			return Response{}, err
 		}
 		resp, retryAfter, err := c.post(ctx, url, body)
+		if err != nil && parent.Err() == nil && ctx.Err() != nil {
+			return Response{}, fmt.Errorf("%s: no answer within the time limit of %s (%s)", c.role(), c.Timeout, tries(attempt+1))
+		}
 		var retry *retryable
 		if err == nil || !errors.As(err, &retry) || attempt >= c.Retries {
 			if retry != nil && attempt >= c.Retries {
-				err = fmt.Errorf("%w (after %d tries)", err, attempt+1)
+				err = fmt.Errorf("%w (%s)", err, tries(attempt+1))
 			}
 			return resp, err
 		}
@@ -124,13 +131,21 @@ func (c *Client) generate(ctx context.Context, req Request) (Response, error) {
 			d = min(retryAfter, cmp.Or(c.MaxRetryAfter, defaultMaxRetryAfter))
 		}
 		if !deadline.IsZero() && time.Now().Add(d).After(deadline) {
-			return Response{}, fmt.Errorf("%w; the next try, %s later, would end past the time limit of %s (after %d tries)", err, d, c.Timeout, attempt+1)
+			return Response{}, fmt.Errorf("%w; the next try, %s later, would end past the time limit of %s (%s)", err, d, c.Timeout, tries(attempt+1))
 		}
 		if err := c.sleep(ctx, d); err != nil {
 			return Response{}, err
 		}
 		wait *= 2
 	}
+}
+
+// tries says how many tries were made.
+func tries(n int) string {
+	if n == 1 {
+		return "after 1 try"
+	}
+	return fmt.Sprintf("after %d tries", n)
 }
 
 // retryable is a failure worth trying again.
@@ -157,38 +172,40 @@ func (c *Client) post(ctx context.Context, url string, body []byte) (Response, t
 		if ctx.Err() != nil {
 			return Response{}, 0, err
 		}
-		return Response{}, 0, &retryable{fmt.Errorf("generator: %w", err)}
+		return Response{}, 0, &retryable{fmt.Errorf("%s: %w", c.role(), err)}
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponse+1))
 	if err != nil {
-		return Response{}, 0, &retryable{fmt.Errorf("generator: reading the response: %w", err)}
+		return Response{}, 0, &retryable{fmt.Errorf("%s: reading the response: %w", c.role(), err)}
 	}
 	if len(data) > maxResponse {
-		return Response{}, 0, fmt.Errorf("generator: response over %d bytes", maxResponse)
+		return Response{}, 0, fmt.Errorf("%s: response over %d bytes", c.role(), maxResponse)
 	}
 	if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500 {
 		after, _ := strconv.Atoi(resp.Header.Get("Retry-After"))
 		after = min(after, maxRetryAfterSeconds) // a Duration holds it
 		return Response{}, time.Duration(after) * time.Second,
-			&retryable{fmt.Errorf("generator: %s: %s", resp.Status, snippet(data))}
+			&retryable{fmt.Errorf("%s: %s: %s", c.role(), resp.Status, snippet(data))}
 	}
 	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
-		return Response{}, 0, fmt.Errorf("generator: %s to %q: redirects are not followed (the prompt and the key go to the endpoint named only): give the endpoint's final URL", resp.Status, resp.Header.Get("Location"))
+		return Response{}, 0, fmt.Errorf("%s: %s to %q: redirects are not followed (the prompt and the key go to the endpoint named only): give the endpoint's final URL", c.role(), resp.Status, resp.Header.Get("Location"))
 	}
 	if resp.StatusCode != http.StatusOK {
-		return Response{}, 0, fmt.Errorf("generator: %s: %s", resp.Status, snippet(data))
+		return Response{}, 0, fmt.Errorf("%s: %s: %s", c.role(), resp.Status, snippet(data))
 	}
 	var w wireResponse
 	if err := json.Unmarshal(data, &w); err != nil {
-		return Response{}, 0, fmt.Errorf("generator: the response is not a chat completion: %v", err)
+		return Response{}, 0, fmt.Errorf("%s: the response is not a chat completion: %v", c.role(), err)
 	}
 	r, ok := w.response()
 	if !ok {
-		return Response{}, 0, errors.New("generator: the response has no choices")
+		return Response{}, 0, fmt.Errorf("%s: the response has no choices", c.role())
 	}
 	return r, 0, nil
 }
+
+func (c *Client) role() string { return cmp.Or(c.Role, "generator") }
 
 // completions is the URL a request to endpoint goes to.
 func completions(endpoint string) string {

@@ -1,4 +1,4 @@
-package intervene
+package llm
 
 import (
 	"cmp"
@@ -7,17 +7,14 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/ragstat/ragstat/internal/diag"
-	"github.com/ragstat/ragstat/trace"
 )
 
-// Endpoint is how an intervention reaches an OpenAI-compatible endpoint:
-// the client's settings and the file its answers are kept in.
+// Endpoint is how a command reaches an OpenAI-compatible endpoint: the
+// client's settings and the file its answers are kept in.
 type Endpoint struct {
 	URL       string        // the API's base URL, up to /v1
 	APIKey    string        // sent as a Bearer token when not empty
@@ -28,6 +25,8 @@ type Endpoint struct {
 	// MaxRetryAfter is the longest wait a Retry-After header gets
 	// (DefaultMaxRetryAfter when zero); every wait counts within Timeout.
 	MaxRetryAfter time.Duration
+	// Role names the endpoint in notes and errors; "" is "generator".
+	Role string
 }
 
 // Open is the endpoint's Client, one second's backoff doubled at each
@@ -38,7 +37,7 @@ func (ep Endpoint) Open() (Generator, error) {
 		interval = time.Duration(float64(time.Second) / ep.RateLimit)
 	}
 	client := &Client{Endpoint: ep.URL, APIKey: ep.APIKey, HTTP: &http.Client{Timeout: ep.Timeout, CheckRedirect: noRedirect},
-		Retries: ep.Retries, Backoff: time.Second, Interval: interval, Timeout: ep.Timeout, MaxRetryAfter: ep.MaxRetryAfter}
+		Retries: ep.Retries, Backoff: time.Second, Interval: interval, Timeout: ep.Timeout, MaxRetryAfter: ep.MaxRetryAfter, Role: ep.Role}
 	if ep.Cache == "" {
 		return client, nil
 	}
@@ -55,8 +54,8 @@ func noRedirect(*http.Request, []*http.Request) error { return http.ErrUseLastRe
 // Note describes the endpoint for a report, credentials in its URL and
 // the API key redacted.
 func (ep Endpoint) Note() string {
-	return fmt.Sprintf("generator: %s (retries %d, Retry-After waits of at most %s, all within %s a request; at most %g requests a second)",
-		redact(ep.URL, ep.APIKey), ep.Retries, ep.retryAfter(), ep.Timeout, ep.RateLimit)
+	return fmt.Sprintf("%s: %s (retries %d, Retry-After waits of at most %s, all within %s a request; at most %g requests a second)",
+		cmp.Or(ep.Role, "generator"), Redact(ep.URL, ep.APIKey), ep.Retries, ep.retryAfter(), ep.Timeout, ep.RateLimit)
 }
 
 func (ep Endpoint) retryAfter() time.Duration { return cmp.Or(ep.MaxRetryAfter, defaultMaxRetryAfter) }
@@ -91,9 +90,9 @@ func (ep Endpoint) Connect(keyEnv string, noCache bool, getenv func(string) stri
 	return gen, notes, err
 }
 
-// redact replaces, in s, every occurrence of key and, when s is a URL,
+// Redact replaces, in s, every occurrence of key and, when s is a URL,
 // its credentials (user:key@host) with "REDACTED".
-func redact(s, key string) string {
+func Redact(s, key string) string {
 	if key != "" {
 		s = strings.ReplaceAll(s, key, "REDACTED")
 	}
@@ -102,22 +101,4 @@ func redact(s, key string) string {
 		s = u.String()
 	}
 	return s
-}
-
-// Gather collects the traces a scan yields, possibly from several
-// goroutines at once, in a stable order: by file, line, system and query.
-func Gather(scan func(fn func(*trace.Trace) error) error) ([]*trace.Trace, error) {
-	var mu sync.Mutex
-	var traces []*trace.Trace
-	err := scan(func(t *trace.Trace) error {
-		mu.Lock()
-		defer mu.Unlock()
-		traces = append(traces, t)
-		return nil
-	})
-	slices.SortStableFunc(traces, func(a, b *trace.Trace) int {
-		return cmp.Or(strings.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line),
-			strings.Compare(a.System, b.System), strings.Compare(a.Query, b.Query))
-	})
-	return traces, err
 }
