@@ -291,11 +291,11 @@ func aspectsOf(gs []judgments.SubtopicGrade) []metric.Aspect {
 }
 
 // CheckScoreGrades reports whether every metric can be scored from grades
-// alone (ScoreGrades); the diversity metrics cannot.
+// alone (ScoreGradesWithout); the diversity metrics cannot.
 func (e *Evaluator) CheckScoreGrades() error { return e.needsSubtopics(true) }
 
 // needsSubtopics refuses to score diversity metrics without subtopic
-// judgments, or from grades alone (ScoreGrades: no item ids to look up).
+// judgments, or from grades alone (ScoreGradesWithout: no item ids to look up).
 func (e *Evaluator) needsSubtopics(fromGrades bool) error {
 	for _, m := range e.metrics {
 		switch {
@@ -309,19 +309,20 @@ func (e *Evaluator) needsSubtopics(fromGrades bool) error {
 	return nil
 }
 
-// ScoreGrades scores one ranked list whose grades the caller looked up
-// itself (metric.Unjudged marks an item without a judgment), applying the
-// unjudged policy; callers that use UnjudgedError must have rejected holes
-// already. The row's Folded count is left to the caller.
-func (e *Evaluator) ScoreGrades(query string, grades []int32) Row {
+// scoreRow is ScoreGradesWithout with every judgment acceptable.
+func (e *Evaluator) scoreRow(query string, grades []int32) Row {
 	return e.ScoreGradesWithout(query, grades, nil)
 }
 
-// ScoreGradesWithout is ScoreGrades for a query some of whose judgments
-// are not acceptable evidence for this request (out of its scope, not in
-// effect at its date): invalid holds their grades, one per judgment, and
-// they leave the ideal ranking and every denominator. The caller gives
-// such items grade 0 where they appear in grades.
+// ScoreGradesWithout scores one ranked list whose grades the caller looked
+// up itself (metric.Unjudged marks an item without a judgment), applying
+// the unjudged policy (callers under UnjudgedError must have rejected
+// holes already; the row's Folded count is left to them), for a query
+// some of whose judgments are not acceptable evidence for this request
+// (out of its scope, not in effect at its date): invalid holds their
+// grades, one per judgment, and they leave the ideal ranking and every
+// denominator. The caller gives such items grade 0 where they appear in
+// grades.
 func (e *Evaluator) ScoreGradesWithout(query string, grades, invalid []int32) Row {
 	return e.scoreAgainst(query, e.ideal[query], grades, invalid)
 }

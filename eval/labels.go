@@ -42,10 +42,10 @@ func (l *Labels) UnmarshalText(b []byte) (err error) {
 	return err
 }
 
-// View is the reading of the judgments l scores each query with: people's
+// view is the reading of the judgments l scores each query with: people's
 // grades alone, people's over the LLM's, or (ppi) the LLM's over people's,
 // the same on audited pairs as on the others.
-func (l Labels) View() judgments.View {
+func (l Labels) view() judgments.View {
 	switch l {
 	case LabelsLLM:
 		return judgments.HumanOverLLM
@@ -85,7 +85,7 @@ func (l Labels) Choose(set *judgments.Set) (*judgments.Set, []string, error) {
 			"choose human (people's grades alone), llm (the LLM labels fill the holes) or ppi (the LLM-filled means corrected by the human audit, with their intervals)",
 			n, strings.Join(set.Models(), ", "))}
 	}
-	view, err := set.View(l.View())
+	view, err := set.View(l.view())
 	if err != nil {
 		return nil, nil, err
 	}

@@ -64,7 +64,7 @@ func TestCollectJudgedMatchesCollectRows(t *testing.T) {
 					}
 					grades[i] = int32(g)
 				}
-				rows.Put(held.ScoreGrades(q, grades))
+				rows.Put(held.scoreRow(q, grades))
 				if err := file.Put(pos[q], per.ScoreJudged(jq, grades, nil)); err != nil {
 					t.Fatal(err)
 				}

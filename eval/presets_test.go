@@ -125,7 +125,7 @@ func TestScoreGradesWithout(t *testing.T) {
 	if valid.Values[0] != 1 || !near(valid.Values[1], 1) {
 		t.Errorf("without the invalid judgments: R %v nDCG %v, want 1 and 1", valid.Values[0], valid.Values[1])
 	}
-	all := e.ScoreGrades("q", []int32{2, 2, 1})
+	all := e.scoreRow("q", []int32{2, 2, 1})
 	if !near(all.Values[0], 3.0/5) {
 		t.Errorf("with every judgment: R %v, want 3/5", all.Values[0])
 	}

@@ -7,8 +7,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-
-	"github.com/ragstat/ragstat/internal/diag"
 )
 
 // Provenance says where an LLM label came from: a Judgment with one is an
@@ -383,15 +381,4 @@ func (p *Provenance) wire() wireProvenance {
 		w.Audit = &p.Audit
 	}
 	return w
-}
-
-// RefuseLabels is an error naming the set's file when it holds LLM labels,
-// for a use of people's grades alone that would otherwise drop the labels
-// unsaid (use says what it does); nil when it holds none.
-func (s *Set) RefuseLabels(use string) error {
-	if n := s.LLMLen(); n > 0 {
-		return &diag.Error{File: s.File, Msg: fmt.Sprintf("holds %d LLM labels; %s people's grades alone", n, use),
-			Hint: "give the judgments without the LLM labels: the file judge fill read, or judge export's"}
-	}
-	return nil
 }

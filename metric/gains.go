@@ -21,9 +21,9 @@ type GainLevel struct {
 // (trec_eval's default gain), and gains nothing otherwise.
 type GainMap []GainLevel
 
-// ParseGainMap reads "1=1,2=3" (trec_eval) or "{0:0,1:1,2:3}" / "0:0,1:1"
+// parseGainMap reads "1=1,2=3" (trec_eval) or "{0:0,1:1,2:3}" / "0:0,1:1"
 // (ir_measures). Grades are integers, gains finite numbers, each grade once.
-func ParseGainMap(s string) (*GainMap, error) {
+func parseGainMap(s string) (*GainMap, error) {
 	body := strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(s), "{"), "}")
 	if strings.TrimSpace(body) == "" {
 		return nil, fmt.Errorf("empty gain map %q: write grade=gain pairs, as in 1=1,2=3", s)

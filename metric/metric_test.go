@@ -371,7 +371,7 @@ func TestGainMapBounds(t *testing.T) {
 		{"-2147483648=1", "grade -2147483648 is beyond"},
 		{"x=1", "is not grade=gain"},
 	} {
-		m, err := ParseGainMap(c.in)
+		m, err := parseGainMap(c.in)
 		if c.err == "" && (err != nil || len(*m) != 1) || c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)) {
 			t.Errorf("ParseGainMap(%q): %v, want %q", c.in, err, c.err)
 		}

@@ -293,7 +293,7 @@ func (f *Family) with(k int, params, name string) (Metric, error) {
 			}
 			body = rest
 		}
-		g, err := ParseGainMap(body)
+		g, err := parseGainMap(body)
 		if err != nil {
 			return bad(err.Error())
 		}

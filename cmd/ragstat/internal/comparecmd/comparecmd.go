@@ -261,7 +261,7 @@ type Given struct {
 	Agreement  *eval.Agreement
 	// Judges are the models that gave the judgments' LLM labels: a traced
 	// system whose configuration names one is warned of
-	// (stages.JudgeWarnings).
+	// (report.JudgeWarnings).
 	Judges []string
 	// only, when set, reads the queries it accepts alone (the audited
 	// ones, under people's grades).
@@ -312,7 +312,7 @@ func (g *Given) run(sys []*systems.Input, cfg compare.Config) (*compare.Result, 
 	cfg.Agreement = g.Agreement
 	for _, side := range sides {
 		if side.Config != nil {
-			for _, w := range stages.JudgeWarnings(g.Judges, side.Name, []string{string(side.Config)}) {
+			for _, w := range report.JudgeWarnings(g.Judges, side.Name, []string{string(side.Config)}) {
 				cfg.Warnings = append(cfg.Warnings, "warning: "+w)
 			}
 		}
@@ -483,7 +483,7 @@ func (g *Given) evaluate(in *systems.Input) (*compare.Side, error) {
 		if q == nil {
 			return
 		}
-		rk := compare.RankingOf(ev.AsEvaluated(r.Query, r.Items), q, ev.Policy().MinGrade, rankingDepth)
+		rk := rankingOf(ev.AsEvaluated(r.Query, r.Items), q, ev.Policy().MinGrade, rankingDepth)
 		mu.Lock()
 		defer mu.Unlock()
 		rankings[strings.Clone(r.Query)] = rk

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/chunks"
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/files"
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/settings"
 	"github.com/ragstat/ragstat/internal/diag"
 	"github.com/ragstat/ragstat/internal/outfile"
 	"github.com/ragstat/ragstat/judgments"
@@ -60,7 +61,7 @@ func (r Request) Run(stdin io.Reader, stdout, stderr io.Writer) error {
 		return fs.Err
 	}
 	if src.Judgments != nil {
-		if err := src.Judgments.RefuseLabels("remap carries"); err != nil {
+		if err := settings.RefuseLabels(src.Judgments, "remap carries"); err != nil {
 			return err
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/files"
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/settings"
 	"github.com/ragstat/ragstat/internal/outfile"
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/topics"
@@ -46,7 +47,7 @@ func (r Request) Run(stdin io.Reader, stdout io.Writer) error {
 		return fs.Err
 	}
 	if js != nil {
-		if err := js.RefuseLabels("split divides"); err != nil {
+		if err := settings.RefuseLabels(js, "split divides"); err != nil {
 			return err
 		}
 	}

@@ -1,4 +1,4 @@
-package compare
+package comparecmd
 
 import (
 	"fmt"
@@ -17,7 +17,7 @@ func TestRankingOf(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rk := RankingOf([]string{"noise", "fair", "x", "best", "good"}, set.Query("q"), 1, 2)
+	rk := rankingOf([]string{"noise", "fair", "x", "best", "good"}, set.Query("q"), 1, 2)
 	var got []string
 	for _, it := range rk.Relevant {
 		got = append(got, fmt.Sprintf("%s %d@%d", it.ID, it.Grade, it.Rank))
