@@ -15,7 +15,6 @@ import (
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/settings"
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/systems"
 	"github.com/ragstat/ragstat/input"
-	"github.com/ragstat/ragstat/judgments"
 )
 
 // policyFlags are the flags that change numbers; eval, compare and stages
@@ -85,18 +84,14 @@ func (e *env) files() settings.Files {
 // files opens what the flags name, the judgments of several -j files
 // merged (settings.MergingJudgments).
 func (f *policyFlags) files(e *env) settings.Files {
-	return e.judgmentFiles(f.Judgments, f.JudgmentsFormat, f.Grades, f.NumericIDs)
+	return e.judgmentFiles(f.Judgments, f.JudgmentsFormat)
 }
 
 // judgmentFiles opens what the flags name, the judgments of several paths
-// merged, each read in format on the scale grades.
-func (e *env) judgmentFiles(paths []string, format, grades string, numericIDs bool) settings.Files {
-	scale, err := judgments.ParseScale(grades)
-	if err != nil {
-		scale = judgments.DefaultScale // the policy refuses the scale before any file is read
-	}
+// merged, each read in format.
+func (e *env) judgmentFiles(paths []string, format string) settings.Files {
 	f, _ := input.ParseFormat(format)
-	return settings.MergingJudgments(e.files(), paths, judgments.Options{Format: f, Scale: scale, NumericIDs: numericIDs})
+	return settings.MergingJudgments(e.files(), paths, f)
 }
 
 // mergedFormat is the judgments format the library reads: the one given

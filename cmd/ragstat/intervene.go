@@ -42,7 +42,7 @@ func (c *interveneCmd) Run(e *env) error {
 		ReadBatch: c.ReadBatch, Force: c.Force, Endpoint: c.endpoint()}
 	release := ownSignals(os.Interrupt) // it cancels the requests and reports what was done
 	defer release()
-	out, err := job.Run(intervenecmd.World{Files: e.judgmentFiles(c.Judgments, c.JudgmentsFormat, c.Grades, false), Stdin: e.stdin, Stdout: e.stdout, Getenv: os.Getenv,
+	out, err := job.Run(intervenecmd.World{Files: e.judgmentFiles(c.Judgments, c.JudgmentsFormat), Stdin: e.stdin, Stdout: e.stdout, Getenv: os.Getenv,
 		Formats: e.traceFormats(c.mappingFlags, stageFlags{}, &mapped), Interrupt: []os.Signal{os.Interrupt}})
 	if err != nil {
 		return err

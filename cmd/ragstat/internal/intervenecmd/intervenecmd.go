@@ -101,15 +101,15 @@ func (j Job) Run(w World) (*Outcome, error) {
 	}
 	// The threshold is checked as eval checks it: a positive grade on the
 	// scale.
-	ev := settings.Eval{Judgments: j.Judgments, JudgmentsFormat: j.JudgmentsFormat, MinGrade: j.MinGrade, Grades: j.Grades}
+	// The verified evidence is what people graded: LLM labels are left out.
+	ev := settings.Eval{Judgments: j.Judgments, JudgmentsFormat: j.JudgmentsFormat, MinGrade: j.MinGrade, Grades: j.Grades,
+		Labels: string(eval.LabelsHuman)}
 	p, _, err := ev.Policy()
 	if err != nil {
 		return nil, err
 	}
-	// The verified evidence is what people graded: LLM labels are left out.
-	ev.Labels = string(eval.LabelsHuman)
 	req := settings.Stages{Eval: ev, Topics: j.Topics, Corpus: j.Corpus}
-	src, err := req.Open(w.Files, j.Traces, w.Stdin, w.Formats)
+	src, err := req.Open(p, w.Files, j.Traces, w.Stdin, w.Formats)
 	defer src.Close()
 	if err != nil {
 		return nil, err

@@ -140,8 +140,10 @@ type Files struct {
 	// (input.File.KeepSHA256), for a manifest.
 	Digest bool
 	// merged is the name of judgments merged from several files
-	// (MergingJudgments), which ReadJudgments gives whole.
+	// (MergingJudgments), which merge opens with the evaluation's options
+	// and ReadJudgments gives whole.
 	merged string
+	merge  func(judgments.Options) (*input.File, error)
 }
 
 // An Evaluation is what Open built.
@@ -173,7 +175,9 @@ func (s Eval) Open(files Files) (_ *Evaluation, err error) {
 	if err != nil {
 		return nil, err
 	}
-	jf, err := files.Open(s.Judgments)
+	format, _ := input.ParseFormat(s.JudgmentsFormat)
+	opt := judgments.Options{Format: format, Scale: p.Scale, NumericIDs: s.NumericIDs}
+	jf, err := files.openJudgments(s.Judgments, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -185,12 +189,11 @@ func (s Eval) Open(files Files) (_ *Evaluation, err error) {
 			jf.Close()
 		}
 	}()
-	format, _ := input.ParseFormat(s.JudgmentsFormat)
 	read := files.ReadJudgments
 	if read == nil {
 		read = judgments.Read
 	}
-	qrels, err := read(jf, judgments.Options{Format: format, Scale: p.Scale, NumericIDs: s.NumericIDs})
+	qrels, err := read(jf, opt)
 	if err != nil {
 		return nil, err
 	}

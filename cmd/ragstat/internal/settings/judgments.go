@@ -13,15 +13,17 @@ import (
 func MergedName(paths []string) string { return strings.Join(paths, " + ") }
 
 // MergingJudgments is files where MergedName(paths), for two paths or
-// more, names the judgments of every path, each read with opt
-// (files.ReadJudgments, or judgments.Read when it is nil) and merged
+// more, names the judgments of every path merged: when an evaluation opens
+// them, each path is read in format, with the evaluation's scale and id
+// rule (files.ReadJudgments, or judgments.Read when it is nil), and merged
 // (judgments.Merge: a pair graded differently in two files is an error
 // naming both; LLM labels kept beside people's grades, of two labels of a
-// pair the later file's, which the files' Config.Warn is told). Reading that name gives the merged set itself, never
-// parsed again; opening it gives the set written as JSON Lines, which
-// is what an evaluation records of it (its name and digest). Other names
-// open and read as files opens and reads them.
-func MergingJudgments(files Files, paths []string, opt judgments.Options) Files {
+// pair the later file's, which the files' Config.Warn is told). Reading
+// that name gives the merged set itself, never parsed again; opening it
+// gives the set written as JSON Lines, which is what an evaluation records
+// of it (its name and digest). Other names open and read as files opens
+// and reads them.
+func MergingJudgments(files Files, paths []string, format input.Format) Files {
 	if len(paths) < 2 {
 		return files
 	}
@@ -31,10 +33,8 @@ func MergingJudgments(files Files, paths []string, opt judgments.Options) Files 
 	}
 	var merged *judgments.Set
 	files.merged = name
-	files.Open = func(path string) (*input.File, error) {
-		if path != name {
-			return open(path)
-		}
+	files.merge = func(opt judgments.Options) (*input.File, error) {
+		opt.Format, opt.Keep = format, nil
 		sets := make([]*judgments.Set, len(paths))
 		var warn func(string)
 		for i, p := range paths {
@@ -83,4 +83,13 @@ func MergingJudgments(files Files, paths []string, opt judgments.Options) Files 
 		return merged, nil
 	}
 	return files
+}
+
+// openJudgments opens the judgments file path, to be read with opt: under
+// MergingJudgments, its name opens every file's judgments, merged.
+func (f Files) openJudgments(path string, opt judgments.Options) (*input.File, error) {
+	if f.merge != nil && path == f.merged {
+		return f.merge(opt)
+	}
+	return f.Open(path)
 }

@@ -7,8 +7,8 @@ import (
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/files"
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/systems"
 	"github.com/ragstat/ragstat/corpus"
+	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
-	"github.com/ragstat/ragstat/internal/diag"
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/stages"
 	"github.com/ragstat/ragstat/trace"
@@ -29,13 +29,12 @@ type Sources struct {
 	LabelNotes []string
 }
 
-// Open reads the judgments (on the scale r.Grades, MIN..MAX; "": the
-// default), the topics and the corpus the request names, then opens the
-// trace files at paths ("-": stdin) in the formats formats gives for the
-// corpus read. A trace file is named by its path alone: the systems' names
-// are in the traces. A malformed scale is a diag.OptionError on "grades".
-// On error the files opened are closed.
-func (r Stages) Open(files Files, paths []string, stdin io.Reader,
+// Open reads the judgments (on p's scale, read as p's label choice), the
+// topics and the corpus the request names, then opens the trace files at
+// paths ("-": stdin) in the formats formats gives for the corpus read. A
+// trace file is named by its path alone: the systems' names are in the
+// traces. p is the request's Policy. On error the files opened are closed.
+func (r Stages) Open(p eval.Policy, files Files, paths []string, stdin io.Reader,
 	formats func(*corpus.Corpus) ([]systems.TraceReader, error)) (s *Sources, err error) {
 	s = &Sources{}
 	defer func() {
@@ -43,13 +42,7 @@ func (r Stages) Open(files Files, paths []string, stdin io.Reader,
 			s.Close()
 		}
 	}()
-	scale := judgments.DefaultScale
-	if r.Grades != "" {
-		if scale, err = judgments.ParseScale(r.Grades); err != nil {
-			return s, &diag.OptionError{Option: "grades", Err: err}
-		}
-	}
-	if err = r.Read(s, scale, files); err != nil {
+	if err = r.Read(s, p, files); err != nil {
 		return s, err
 	}
 	readers, err := formats(s.Corpus)

@@ -9,8 +9,8 @@ import (
 
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/systems"
 	"github.com/ragstat/ragstat/corpus"
+	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
-	"github.com/ragstat/ragstat/internal/diag"
 	"github.com/ragstat/ragstat/trace"
 )
 
@@ -41,7 +41,7 @@ func TestStagesOpen(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			src, err := req.Open(files, tt.paths, nil, tt.formats)
+			src, err := req.Open(eval.DefaultPolicy(), files, tt.paths, nil, tt.formats)
 			defer src.Close()
 			if tt.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.err) {
@@ -63,10 +63,7 @@ func TestStagesOpen(t *testing.T) {
 	}
 	bad := req
 	bad.Grades = "3..0"
-	src, err := bad.Open(files, []string{traces}, nil, jsonl)
-	src.Close()
-	var oe *diag.OptionError
-	if !errors.As(err, &oe) || oe.Option != "grades" {
-		t.Errorf("grades 3..0: got %v, want an error on grades", err)
+	if _, _, err := bad.Policy(); err == nil || !strings.Contains(err.Error(), `"3..0"`) {
+		t.Errorf("grades 3..0: got %v, want an error naming the scale", err)
 	}
 }

@@ -122,10 +122,10 @@ func (r Stages) analyses() (*stages.AnalysisOptions, error) {
 	return o, nil
 }
 
-// Read reads the judgments (on scale), the topics and, when named, the
-// corpus into s. It adds the files it opened to s.Files, in that order, to
-// be closed by the caller, also on error.
-func (r Stages) Read(s *Sources, scale judgments.Scale, files Files) error {
+// Read reads the judgments (on p's scale, read as p's label choice), the
+// topics and, when named, the corpus into s. It adds the files it opened
+// to s.Files, in that order, to be closed by the caller, also on error.
+func (r Stages) Read(s *Sources, p eval.Policy, files Files) error {
 	in := &s.Input
 	open := func(path string) (*input.File, error) {
 		f, err := files.Open(path)
@@ -139,16 +139,12 @@ func (r Stages) Read(s *Sources, scale judgments.Scale, files Files) error {
 		readJudgments = judgments.Read
 	}
 	format, _ := input.ParseFormat(r.JudgmentsFormat)
-	opt := judgments.Options{Format: format, Scale: scale, NumericIDs: r.NumericIDs, Keep: r.Keep}
-	labels, err := eval.ParseLabels(r.Labels)
-	if r.Labels == "" {
-		labels, err = "", nil
+	opt := judgments.Options{Format: format, Scale: p.Scale, NumericIDs: r.NumericIDs, Keep: r.Keep}
+	jf, err := files.openJudgments(r.Judgments, opt)
+	if err == nil {
+		s.Files = append(s.Files, jf)
 	}
-	if err != nil {
-		return err
-	}
-	jf, err := open(r.Judgments)
-	if err == nil && r.Spill && labels != eval.LabelsPPI {
+	if err == nil && r.Spill && p.Labels != eval.LabelsPPI {
 		*in, err = r.spill(jf, files, readJudgments, opt, open)
 		if !errors.Is(err, errLabelled) {
 			return err
@@ -163,7 +159,7 @@ func (r Stages) Read(s *Sources, scale judgments.Scale, files Files) error {
 	}
 	if err == nil {
 		s.Labelled = in.Judgments
-		in.Judgments, s.LabelNotes, err = labels.Choose(in.Judgments)
+		in.Judgments, s.LabelNotes, err = p.Labels.Choose(in.Judgments)
 	}
 	if err != nil {
 		return err

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/flagname"
+	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
-	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/stages"
 )
 
@@ -88,7 +88,7 @@ func TestStagesRead(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var s Sources
-			err := tt.r.Read(&s, judgments.DefaultScale, files)
+			err := tt.r.Read(&s, eval.DefaultPolicy(), files)
 			in, opened := s.Input, s.Files
 			if len(opened) != tt.opened {
 				t.Errorf("%d files opened, want %d", len(opened), tt.opened)

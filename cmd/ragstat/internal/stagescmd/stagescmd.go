@@ -117,7 +117,7 @@ func (r Run) Run(w World, render func(*report.Stages) error) (violations []strin
 		return nil, err
 	}
 	r.Spill = r.Spill || r.PerQueryOut != "" || r.summary(opt)
-	src, err := r.Open(w.Files, r.Traces, w.Stdin, w.Formats)
+	src, err := r.Open(p, w.Files, r.Traces, w.Stdin, w.Formats)
 	defer src.Close()
 	if err != nil {
 		return nil, err
