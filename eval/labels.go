@@ -31,14 +31,14 @@ const (
 	LabelsPPI Labels = "ppi"
 )
 
-// ParseLabels reads a label choice by name.
-func ParseLabels(s string) (Labels, error) {
+// parseLabels reads a label choice by name.
+func parseLabels(s string) (Labels, error) {
 	return oneOf("labels", s, LabelsHuman, LabelsLLM, LabelsPPI)
 }
 
 // UnmarshalText reads a label choice by name, as ParseLabels does.
 func (l *Labels) UnmarshalText(b []byte) (err error) {
-	*l, err = ParseLabels(string(b))
+	*l, err = parseLabels(string(b))
 	return err
 }
 
@@ -55,8 +55,8 @@ func (l Labels) view() judgments.View {
 	return judgments.Human
 }
 
-// Describe says in words what l reads.
-func (l Labels) Describe() string {
+// describe says in words what l reads.
+func (l Labels) describe() string {
 	switch l {
 	case LabelsHuman:
 		return "people's grades alone; the LLM labels are ignored"
@@ -89,7 +89,7 @@ func (l Labels) Choose(set *judgments.Set) (*judgments.Set, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	notes := []string{fmt.Sprintf("labels %s: %s (%d LLM labels from %s)", l, l.Describe(), n, strings.Join(set.Models(), ", "))}
+	notes := []string{fmt.Sprintf("labels %s: %s (%d LLM labels from %s)", l, l.describe(), n, strings.Join(set.Models(), ", "))}
 	return view, notes, nil
 }
 

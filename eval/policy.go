@@ -213,7 +213,7 @@ func (p Policy) Validate() error {
 		return err
 	}
 	if p.Labels != "" {
-		if _, err := ParseLabels(string(p.Labels)); err != nil {
+		if _, err := parseLabels(string(p.Labels)); err != nil {
 			return err
 		}
 	}
@@ -310,7 +310,7 @@ func ParsePolicy(b string) (Policy, error) {
 		case "like":
 			out.Like, err = parseLike(value)
 		case "labels":
-			out.Labels, err = ParseLabels(value)
+			out.Labels, err = parseLabels(value)
 		default:
 			return out, fmt.Errorf("policy %q: unknown choice %q: the choices are %s", b, name, strings.Join(textFields, ", "))
 		}

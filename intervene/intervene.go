@@ -7,9 +7,9 @@
 //
 // Both arms are sent by this package, framed the same way (see Prompt), to
 // the same Generator, so the only difference between them is the evidence.
-// The generator is passed in: an OpenAI-compatible endpoint (Endpoint.Open),
-// wrapped in a Cache, a Batch written for offline processing, the
-// BatchAnswers read back, or a test's stand-in.
+// The generator is passed in: the command line's OpenAI-compatible client
+// (with its cache, or Batch API files written for offline processing and
+// their answers read back), or a test's stand-in.
 package intervene
 
 import (
@@ -180,8 +180,8 @@ func (r *Result) Failed() int {
 
 // Run intervenes on the chosen queries of every trace, in the traces'
 // order. An error from the generator ends the run unless the generator
-// only records (Batch): then every case is NotRun, with the requests in
-// the batch.
+// only records the requests (a Batch API file): then every case is NotRun,
+// with the requests in the batch.
 func Run(ctx context.Context, traces []*trace.Trace, opt Options) (*Result, error) {
 	if opt.Generator == nil || opt.Tokenizer == nil || opt.Topics == nil || opt.Judgments == nil || opt.Citation == nil {
 		return nil, errors.New("intervene: Options need judgments, topics, a tokenizer, a citation pattern and a generator")

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/llm"
 	"github.com/ragstat/ragstat/trace"
 )
@@ -20,23 +19,11 @@ type (
 	Request = llm.Request
 	// Response is the first choice of an answer and its token usage.
 	Response = llm.Response
-	// Generator answers chat requests: an endpoint (Endpoint.Open), the
-	// answers of a batch (ReadBatch), a Batch that records the requests,
-	// or a test's stand-in.
+	// Generator answers chat requests: the command line's client of an
+	// OpenAI-compatible endpoint, its Batch API files, or a test's
+	// stand-in.
 	Generator = llm.Generator
-	// Endpoint is an OpenAI-compatible endpoint's settings: Open gives
-	// its client (retries, a rate limit, no redirects, the key never in an
-	// error) behind a cache of the answers.
-	Endpoint = llm.Endpoint
-	// Batch records the requests as an OpenAI Batch API input file.
-	Batch = llm.Batch
-	// BatchAnswers are the answers of a Batch API output file.
-	BatchAnswers = llm.BatchAnswers
 )
-
-// ReadBatch reads a Batch API output file strictly (every line a result
-// with a custom_id, none twice): the answers, by callID.
-func ReadBatch(f *input.File) (*BatchAnswers, error) { return llm.ReadBatch(f) }
 
 // callID names one request of an intervention: the arm ("original" or
 // "verified"), the system and the query. It is the custom_id of a batch.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/demo"
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/llm"
 	"github.com/ragstat/ragstat/intervene"
 )
 
@@ -18,7 +19,7 @@ import (
 // it as the provider would, read the output back: the verdicts are those
 // of the live run.
 func TestBatchRoundTrip(t *testing.T) {
-	var batch intervene.Batch
+	var batch llm.Batch
 	opt, traces := options(t, &batch)
 	res, err := intervene.Run(context.Background(), traces, opt)
 	if err != nil {
@@ -53,7 +54,7 @@ func TestBatchRoundTrip(t *testing.T) {
 		fmt.Fprintf(&out, `{"id":"batch_req_%d","custom_id":%q,"response":{"status_code":200,"request_id":"req_%d","body":{"id":"chatcmpl-%d","object":"chat.completion","model":"reader-1","choices":[{"index":0,"message":{"role":"assistant","content":%q},"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}},"error":null}`+"\n",
 			n, line.CustomID, n, n, answer.Text)
 	}
-	answers, err := intervene.ReadBatch(input.FromBytes("output.jsonl", out.Bytes()))
+	answers, err := llm.ReadBatch(input.FromBytes("output.jsonl", out.Bytes()))
 	if err != nil {
 		t.Fatal(err)
 	}

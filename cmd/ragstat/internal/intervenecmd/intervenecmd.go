@@ -50,13 +50,13 @@ type Job struct {
 	// Citation and Abstain are the answer's patterns, as in a
 	// traceimport.Mapping ("" citation: traceimport.DefaultCitation).
 	Citation, Abstain string
-	Endpoint          intervene.Endpoint
+	Endpoint          llm.Endpoint
 	KeyEnv            string
 	NoCache           bool
 	// WriteBatch, when set, is where both arms' requests are written as a
-	// Batch API input file (intervene.Batch), atomically, never over an input, nor
+	// Batch API input file (llm.Batch), atomically, never over an input, nor
 	// over an existing file unless Force; ReadBatch, when set, is the
-	// Batch API output file holding the answers (intervene.ReadBatch). Give one at
+	// Batch API output file holding the answers (llm.ReadBatch). Give one at
 	// most.
 	WriteBatch, ReadBatch string
 	Force                 bool
@@ -88,7 +88,7 @@ type Outcome struct {
 	// names and formats are what a report records of its inputs.
 	Sources *settings.Sources
 	// Batch holds the requests written to WriteBatch; nil without it.
-	Batch *intervene.Batch
+	Batch *llm.Batch
 }
 
 // Run reads the inputs, gathers the traces, builds the intervene.Options
@@ -136,10 +136,10 @@ func (j Job) Run(w World) (*Outcome, error) {
 			return nil, err
 		}
 		defer set.Abort()
-		out.Batch = &intervene.Batch{}
+		out.Batch = &llm.Batch{}
 		opt.Generator = out.Batch
 	case j.ReadBatch != "":
-		answers, err := input.Read(j.ReadBatch, w.Stdin, intervene.ReadBatch)
+		answers, err := input.Read(j.ReadBatch, w.Stdin, llm.ReadBatch)
 		if err != nil {
 			return nil, err
 		}
