@@ -11,14 +11,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 traces=12000
 data="${TMPDIR:-/tmp}/ragstat-bench-import"
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --traces) traces=$2; shift 2 ;;
-    --data) data=$2; shift 2 ;;
-    *) echo "unknown argument $1" >&2; exit 2 ;;
-  esac
-done
 . "$here/lib.sh"
+options "traces data" "$@"
 build_ragstat
 dir="$data/t$traces"
 if [ ! -s "$dir/spans.otlp.jsonl" ]; then

@@ -1,7 +1,24 @@
-# Shared by the bench scripts (sourced, not run): build_ragstat checks for
+# Shared by the bench scripts (sourced, not run): options reads a script's
+# arguments; build_ragstat checks for
 # GNU time, makes the data folder $data and builds the command there as
 # $bin, from the checkout at $root; bigrun makes the synthetic TREC run
 # that bigrun_metrics are measured on.
+# options NAMES ARGS...: each --NAME VALUE in ARGS sets the variable NAME
+# to VALUE; a name not among the words of NAMES is an error.
+options() {
+  local known=" $1 " name
+  shift
+  while [ $# -gt 0 ]; do
+    name=${1#--}
+    case "$known" in
+      *" $name "*) [ $# -ge 2 ] || { echo "$1 needs a value" >&2; exit 2; } ;;
+      *) echo "unknown argument $1" >&2; exit 2 ;;
+    esac
+    printf -v "$name" '%s' "$2"
+    shift 2
+  done
+}
+
 build_ragstat() {
   command -v /usr/bin/time >/dev/null || { echo "needs GNU time (apt-get install time)" >&2; exit 2; }
   mkdir -p "$data"

@@ -23,16 +23,8 @@ gen="$root/../shared/bench/gen_bigrun.py"
 data="${TMPDIR:-/tmp}/ragstat-bench"
 runs=5
 sizes="1000 10000"
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --gen) gen=$2; shift 2 ;;
-    --data) data=$2; shift 2 ;;
-    --runs) runs=$2; shift 2 ;;
-    --sizes) sizes=$2; shift 2 ;;
-    *) echo "unknown argument $1" >&2; exit 2 ;;
-  esac
-done
 . "$here/lib.sh"
+options "gen data runs sizes" "$@"
 build_ragstat
 
 # warm reads the inputs before a timed run, so that every command finds

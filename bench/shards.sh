@@ -12,16 +12,8 @@ gen="$root/../shared/bench/gen_bigrun.py"
 data="${TMPDIR:-/tmp}/ragstat-bench"
 queries=10000
 shards="2 4"
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --gen) gen=$2; shift 2 ;;
-    --data) data=$2; shift 2 ;;
-    --queries) queries=$2; shift 2 ;;
-    --shards) shards=$2; shift 2 ;;
-    *) echo "unknown argument $1" >&2; exit 2 ;;
-  esac
-done
 . "$here/lib.sh"
+options "gen data queries shards" "$@"
 build_ragstat
 dir="$data/q$queries"
 bigrun "$dir" "$queries"

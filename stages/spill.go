@@ -207,18 +207,13 @@ type decoder struct {
 // damaged records the damage and stops every later read.
 func (d *decoder) damaged() { d.err, d.b = errors.New("damaged spill record"), nil }
 
-func (d *decoder) uint() uint64 {
-	v, k := binary.Uvarint(d.b)
-	if k <= 0 {
-		d.damaged()
-		return 0
-	}
-	d.b = d.b[k:]
-	return v
-}
+func (d *decoder) uint() uint64 { return varint(d, binary.Uvarint) }
 
-func (d *decoder) int() int64 {
-	v, k := binary.Varint(d.b)
+func (d *decoder) int() int64 { return varint(d, binary.Varint) }
+
+// varint reads one number with read, or records the damage.
+func varint[T uint64 | int64](d *decoder, read func([]byte) (T, int)) T {
+	v, k := read(d.b)
 	if k <= 0 {
 		d.damaged()
 		return 0

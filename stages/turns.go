@@ -49,26 +49,14 @@ func (t *tally) addTurn(n int, rows []eval.Row) {
 	if n <= 0 {
 		return
 	}
-	if t.turns == nil {
-		t.turns = map[int]*turnTally{}
-	}
-	tt := t.turns[n]
-	if tt == nil {
-		tt = &turnTally{}
-		t.turns[n] = tt
-	}
+	tt := t.turn(n)
 	tt.traces++
 	if len(rows) == 0 {
 		return
 	}
 	tt.scored++
-	for len(tt.sums) < len(rows) {
-		tt.sums, tt.counts = append(tt.sums, nil), append(tt.counts, nil)
-	}
 	for i, row := range rows {
-		for len(tt.sums[i]) < len(row.Values) {
-			tt.sums[i], tt.counts[i] = append(tt.sums[i], exactSum{}), append(tt.counts[i], 0)
-		}
+		tt.grow(i, len(row.Values))
 		for k, x := range row.Values {
 			if !math.IsNaN(x) && !math.IsInf(x, 0) {
 				tt.sums[i][k].add(x)
@@ -81,28 +69,39 @@ func (t *tally) addTurn(n int, rows []eval.Row) {
 // mergeTurns adds another tally's turns.
 func (t *tally) mergeTurns(o map[int]*turnTally) {
 	for n, ot := range o {
-		if t.turns == nil {
-			t.turns = map[int]*turnTally{}
-		}
-		tt := t.turns[n]
-		if tt == nil {
-			tt = &turnTally{}
-			t.turns[n] = tt
-		}
+		tt := t.turn(n)
 		tt.traces += ot.traces
 		tt.scored += ot.scored
-		for len(tt.sums) < len(ot.sums) {
-			tt.sums, tt.counts = append(tt.sums, nil), append(tt.counts, nil)
-		}
 		for i := range ot.sums {
-			for len(tt.sums[i]) < len(ot.sums[i]) {
-				tt.sums[i], tt.counts[i] = append(tt.sums[i], exactSum{}), append(tt.counts[i], 0)
-			}
+			tt.grow(i, len(ot.sums[i]))
 			for k := range ot.sums[i] {
 				tt.sums[i][k].merge(ot.sums[i][k])
 				tt.counts[i][k] += ot.counts[i][k]
 			}
 		}
+	}
+}
+
+// turn is the tally of turn n, made when it has none.
+func (t *tally) turn(n int) *turnTally {
+	if t.turns == nil {
+		t.turns = map[int]*turnTally{}
+	}
+	tt := t.turns[n]
+	if tt == nil {
+		tt = &turnTally{}
+		t.turns[n] = tt
+	}
+	return tt
+}
+
+// grow makes room for metric i's k values.
+func (tt *turnTally) grow(i, k int) {
+	for len(tt.sums) <= i {
+		tt.sums, tt.counts = append(tt.sums, nil), append(tt.counts, nil)
+	}
+	for len(tt.sums[i]) < k {
+		tt.sums[i], tt.counts[i] = append(tt.sums[i], exactSum{}), append(tt.counts[i], 0)
 	}
 }
 

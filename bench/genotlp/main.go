@@ -13,7 +13,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"log"
 	"math/rand/v2"
 	"strings"
 
@@ -30,17 +29,9 @@ type config struct {
 
 func main() {
 	var c config
-	out := flag.String("out", "", "output directory")
-	flag.IntVar(&c.traces, "traces", 10000, "traces (one per query)")
-	c.Flags(flag.CommandLine)
-	flag.IntVar(&c.inflight, "inflight", 8, "traces whose spans interleave")
-	flag.Parse()
-	if *out == "" {
-		log.Fatal("-out DIR is required")
-	}
-	if err := c.write(*out); err != nil {
-		log.Fatal(err)
-	}
+	synth.Main(&c.traces, 10000, &c.Pipeline,
+		func(fs *flag.FlagSet) { fs.IntVar(&c.inflight, "inflight", 8, "traces whose spans interleave") },
+		func(dir string) error { return c.write(dir) })
 }
 
 func (c config) write(dir string) error {

@@ -6,8 +6,6 @@
 package main
 
 import (
-	"flag"
-	"log"
 	"math/rand/v2"
 
 	"github.com/ragstat/ragstat/internal/synth"
@@ -20,16 +18,7 @@ type config struct {
 
 func main() {
 	var c config
-	out := flag.String("out", "", "output directory")
-	flag.IntVar(&c.traces, "traces", 100000, "traces (one per query)")
-	c.Flags(flag.CommandLine)
-	flag.Parse()
-	if *out == "" {
-		log.Fatal("-out DIR is required")
-	}
-	if err := c.write(*out); err != nil {
-		log.Fatal(err)
-	}
+	synth.Main(&c.traces, 100000, &c.Pipeline, nil, func(dir string) error { return c.write(dir) })
 }
 
 func (c config) write(dir string) error {

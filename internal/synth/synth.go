@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"log"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -156,4 +157,23 @@ func Create(dir string, names ...string) (files map[string]Out, closeAll func() 
 		}
 		return nil
 	}, nil
+}
+
+// Main reads a generator's command line (-out DIR, required, -traces N,
+// default traces, the pipeline's flags, then those more adds) and calls
+// write with the folder; an error ends the program.
+func Main(traces *int, defaultTraces int, p *Pipeline, more func(*flag.FlagSet), write func(dir string) error) {
+	out := flag.String("out", "", "output directory")
+	flag.IntVar(traces, "traces", defaultTraces, "traces (one per query)")
+	p.Flags(flag.CommandLine)
+	if more != nil {
+		more(flag.CommandLine)
+	}
+	flag.Parse()
+	if *out == "" {
+		log.Fatal("-out DIR is required")
+	}
+	if err := write(*out); err != nil {
+		log.Fatal(err)
+	}
 }

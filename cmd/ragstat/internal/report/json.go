@@ -162,30 +162,27 @@ func (j *jsonWriter) run(jm jsonMetrics, res *eval.Result) {
 // jsonDoc writes the document: the policy, the inputs, every run with its
 // means and then its queries as they are formatted, and the manifest.
 func jsonDoc(w io.Writer, r *Eval) error {
-	j, head, err := startDoc(w, r.Tool, r.Version, "", r.jsonPolicy(), r.Inputs, r.manifest())
+	j, head, err := startDoc(w, r.Tool, r.Version, "", r.jsonPolicy(), r.Inputs, r.manifest(), r.LLM)
 	if err != nil {
 		return err
-	}
-	var labels [][]byte
-	if !r.LLM.empty() {
-		if labels, err = j.marshalAll(1, r.LLM.PPI, r.LLM.Agreement); err != nil {
-			return err
-		}
 	}
 	j.key(`"runs":`)
 	jm := r.jsonMetrics()
 	j.list(len(r.Results), func(i int) error { j.run(jm, r.Results[i]); return nil })
-	j.labels(r.LLM, labels)
-	return j.endDoc(r.Notes, head)
+	return j.endDoc(r.LLM, r.Notes, head)
 }
 
 // startDoc starts a result document on w: tool, version, kind (when not
-// empty), policy and inputs. The manifest is marshaled too, with the
-// policy and inputs, before anything is written, so that an error leaves
-// nothing half written; endDoc writes it.
-func startDoc(w io.Writer, tool, version, kind string, policy jsonPolicy, inputs []Input, m *eval.Manifest) (*jsonWriter, [][]byte, error) {
+// empty), policy and inputs. The manifest and what the LLM labels add are
+// marshaled too, with the policy and inputs, before anything is written,
+// so that an error leaves nothing half written; endDoc writes them.
+func startDoc(w io.Writer, tool, version, kind string, policy jsonPolicy, inputs []Input, m *eval.Manifest, llm *LLMLabels) (*jsonWriter, [][]byte, error) {
 	j := &jsonWriter{writer: newWriter(w), indent: true}
-	head, err := j.marshalAll(1, policy, inputs, m)
+	var labels LLMLabels
+	if llm != nil {
+		labels = *llm
+	}
+	head, err := j.marshalAll(1, policy, inputs, m, labels.PPI, labels.Agreement)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -205,8 +202,17 @@ func startDoc(w io.Writer, tool, version, kind string, policy jsonPolicy, inputs
 	return j, head, nil
 }
 
-// endDoc ends what startDoc started: the notes, the manifest.
-func (j *jsonWriter) endDoc(notes []string, head [][]byte) error {
+// endDoc ends what startDoc started: what the LLM labels add, the notes,
+// the manifest.
+func (j *jsonWriter) endDoc(llm *LLMLabels, notes []string, head [][]byte) error {
+	if llm != nil && len(llm.PPI) > 0 {
+		j.key(`"ppi":`)
+		j.Write(head[3])
+	}
+	if llm != nil && llm.Agreement != nil {
+		j.key(`"agreement":`)
+		j.Write(head[4])
+	}
 	if len(notes) > 0 {
 		j.key(`"notes":`)
 		j.strings(notes)

@@ -86,15 +86,19 @@ func (j *jsonWriter) float(v float64) {
 func (j *jsonWriter) bool(b bool) { j.WriteString(strconv.FormatBool(b)) }
 
 // strings writes a list of strings; nil is null, as encoding/json has it.
-func (j *jsonWriter) strings(ss []string) {
-	if ss == nil {
+func (j *jsonWriter) strings(ss []string) { jsonList(j, ss, j.string) }
+
+// jsonList writes vs as a JSON array, each element by write; nil is null,
+// as encoding/json has it.
+func jsonList[T any](j *jsonWriter, vs []T, write func(T)) {
+	if vs == nil {
 		j.WriteString("null")
 		return
 	}
 	j.open('[')
-	for _, s := range ss {
+	for _, v := range vs {
 		j.elem()
-		j.string(s)
+		write(v)
 	}
 	j.close(']')
 }
@@ -254,18 +258,7 @@ func isEmpty(v reflect.Value) bool {
 }
 
 // floats writes a list of numbers; nil is null, as encoding/json has it.
-func (j *jsonWriter) floats(vs []float64) {
-	if vs == nil {
-		j.WriteString("null")
-		return
-	}
-	j.open('[')
-	for _, v := range vs {
-		j.elem()
-		j.float(v)
-	}
-	j.close(']')
-}
+func (j *jsonWriter) floats(vs []float64) { jsonList(j, vs, j.float) }
 
 // floatsBy writes numbers by two keys, as encoding/json writes such maps:
 // keys in order, nil as null.

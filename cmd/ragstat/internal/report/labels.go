@@ -113,19 +113,3 @@ func (l *LLMLabels) Lines() []string {
 }
 
 func interval(lo, hi float64) string { return fmt.Sprintf("[%.4f, %.4f]", lo, hi) }
-
-// labels writes l's members, "ppi" and "agreement", as marshaled (in
-// labels, by marshalAll) before the document began.
-func (j *jsonWriter) labels(l *LLMLabels, marshaled [][]byte) {
-	if l == nil {
-		return
-	}
-	if len(l.PPI) > 0 {
-		j.key(`"ppi":`)
-		j.Write(marshaled[0])
-	}
-	if l.Agreement != nil {
-		j.key(`"agreement":`)
-		j.Write(marshaled[1])
-	}
-}

@@ -399,15 +399,9 @@ type stageHead struct {
 func stagesJSON(w io.Writer, r *Stages) error {
 	h := r.header()
 	jm := h.jsonMetrics()
-	j, head, err := startDoc(w, r.Tool, r.Version, eval.KindStages, h.jsonPolicy(), r.Inputs, r.manifest())
+	j, head, err := startDoc(w, r.Tool, r.Version, eval.KindStages, h.jsonPolicy(), r.Inputs, r.manifest(), r.LLM)
 	if err != nil {
 		return err
-	}
-	var labels [][]byte
-	if !r.LLM.empty() {
-		if labels, err = j.marshalAll(1, r.LLM.PPI, r.LLM.Agreement); err != nil {
-			return err
-		}
 	}
 	j.key(`"result":`)
 	j.open('{')
@@ -420,8 +414,7 @@ func stagesJSON(w io.Writer, r *Stages) error {
 		return err
 	}
 	j.close('}')
-	j.labels(r.LLM, labels)
-	return j.endDoc(r.Notes, head)
+	return j.endDoc(r.LLM, r.Notes, head)
 }
 
 // system writes one system's object: its reports, then its stages, each
