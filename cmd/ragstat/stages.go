@@ -12,7 +12,7 @@ import (
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/report"
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/settings"
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/stagescmd"
-	"github.com/ragstat/ragstat/tokenize"
+	"github.com/ragstat/ragstat/cmd/ragstat/internal/tokenscmd"
 	"github.com/ragstat/ragstat/traceimport"
 )
 
@@ -128,8 +128,8 @@ func (c *tokensCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	err = tokenize.CountFiles(e.stdout, tok, c.Files, e.stdin)
-	if _, ok := errors.AsType[*tokenize.WriteError](err); ok {
+	err = tokenscmd.Count(e.stdout, tok, c.Files, e.stdin)
+	if _, ok := errors.AsType[*tokenscmd.WriteError](err); ok {
 		return nil // run reports a failed write to standard output, with exit 1
 	}
 	return err

@@ -1,4 +1,4 @@
-package tokenize
+package tokenscmd
 
 import (
 	"os"
@@ -6,10 +6,12 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ragstat/ragstat/tokenize"
 )
 
-func TestCountFiles(t *testing.T) {
-	tok, err := New("o200k_base")
+func TestCount(t *testing.T) {
+	tok, err := tokenize.New("o200k_base")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +35,7 @@ func TestCountFiles(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var out strings.Builder
-			err := CountFiles(&out, tok, c.paths, strings.NewReader("from stdin"))
+			err := Count(&out, tok, c.paths, strings.NewReader("from stdin"))
 			if (err == nil) != (c.err == "") || (err != nil && !strings.Contains(err.Error(), c.err)) {
 				t.Fatalf("error %v, want %q", err, c.err)
 			}
