@@ -57,14 +57,3 @@ func TestParseOptions(t *testing.T) {
 		})
 	}
 }
-
-// TestManifests: a manifest is found by its file, and a file not imported
-// has none.
-func TestManifests(t *testing.T) {
-	var ms Manifests
-	man := &Manifest{Files: []string{"a.jsonl"}}
-	ms.Keep(man)
-	if ms.Of("a.jsonl") != man || ms.Of("b.jsonl") != nil {
-		t.Errorf("Of: %v, %v", ms.Of("a.jsonl"), ms.Of("b.jsonl"))
-	}
-}

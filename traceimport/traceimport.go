@@ -25,9 +25,6 @@
 // and handed on, so memory is bounded by the traces still open, not by the
 // file. A span that arrives for a trace already closed is reported, never
 // merged or dropped silently. See docs/traces.md.
-//
-// Import maps files to a callback, ImportJSONL to a file of ragstat traces
-// with its manifest.
 package traceimport
 
 import (

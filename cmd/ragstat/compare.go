@@ -9,7 +9,6 @@ import (
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/report"
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/settings"
 	"github.com/ragstat/ragstat/compare"
-	"github.com/ragstat/ragstat/traceimport"
 )
 
 type compareCmd struct {
@@ -58,7 +57,7 @@ func (c *compareCmd) Run(e *env) error {
 	}
 	files := c.files(e)
 	sel.Read(&files)
-	var mapped traceimport.Manifests
+	var mapped settings.Manifests
 	res, reasons, err := req.Compare(cfg, comparecmd.Sources{Files: files, Systems: c.Systems, Stdin: e.stdin,
 		Traces: e.traceFormats(c.mappingFlags, c.stageFlags, &mapped), Mapping: mapped.Of, Version: Version,
 		Keep: sel.Keep(), Shard: sel.Part(), Opened: func(ev *settings.Evaluation) { c.announcePreset(e, ev.Preset) }})

@@ -11,7 +11,6 @@ import (
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/settings"
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/systems"
 	"github.com/ragstat/ragstat/corpus"
-	"github.com/ragstat/ragstat/traceimport"
 )
 
 // mappingFlags say how foreign traces (OTLP, LangSmith, Langfuse) become
@@ -59,7 +58,7 @@ type strictFlag struct {
 
 func (f strictFlag) strictInput() bool { return f.Strict }
 
-func (e *env) traceFormats(f mappingFlags, renames stageFlags, mapped *traceimport.Manifests) func(*corpus.Corpus) ([]systems.TraceReader, error) {
+func (e *env) traceFormats(f mappingFlags, renames stageFlags, mapped *settings.Manifests) func(*corpus.Corpus) ([]systems.TraceReader, error) {
 	return func(c *corpus.Corpus) ([]systems.TraceReader, error) {
 		m, err := f.traceSettings(renames).Mapping(c)
 		return settings.Readers(m, e.stderr, mapped, parquetio.Traces), err

@@ -8,7 +8,6 @@ import (
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/report"
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/settings"
 	"github.com/ragstat/ragstat/intervene"
-	"github.com/ragstat/ragstat/traceimport"
 )
 
 type interveneCmd struct {
@@ -34,7 +33,7 @@ type interveneCmd struct {
 }
 
 func (c *interveneCmd) Run(e *env) error {
-	var mapped traceimport.Manifests
+	var mapped settings.Manifests
 	job := intervenecmd.Job{Judgments: settings.MergedName(c.Judgments), JudgmentsFormat: mergedFormat(c.Judgments, c.JudgmentsFormat), Grades: c.Grades, Topics: c.Topics,
 		Corpus: c.Corpus, Traces: c.Traces, Tokenizer: c.Tokenizer, MinGrade: c.MinGrade, PassF1: c.PassF1, Queries: c.Queries,
 		Failing: c.Failing, Settings: intervene.Settings{Model: c.Model, Temperature: c.Temperature, Seed: c.Seed, MaxTokens: c.MaxTokens},
@@ -51,7 +50,7 @@ func (c *interveneCmd) Run(e *env) error {
 		fmt.Fprintf(e.stderr, "ragstat: %d requests written to %s; send it as a Batch API job, then rerun with --read-batch OUTPUT\n", out.Batch.Len(), c.WriteBatch)
 		return nil
 	}
-	rep := &report.Intervention{Tool: "ragstat", Version: Version, Inputs: report.StagesInputs(out.Sources.Files, out.Sources.Read(), out.Sources.Traces, &mapped), Result: out.Result, Notes: out.Notes}
+	rep := &report.Intervention{Tool: "ragstat", Version: Version, Inputs: report.StagesInputs(out.Sources.Files, out.Sources.Read(), out.Sources.Traces, mapped.Of), Result: out.Result, Notes: out.Notes}
 	if err := report.RenderIntervention(e.stdout, c.Format, rep); err != nil {
 		return internal(err)
 	}

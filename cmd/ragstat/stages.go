@@ -13,7 +13,6 @@ import (
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/settings"
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/stagescmd"
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/tokenscmd"
-	"github.com/ragstat/ragstat/traceimport"
 )
 
 type stagesCmd struct {
@@ -68,7 +67,7 @@ func (c *stagesCmd) Run(e *env) error {
 	// Judgments and topics stay in memory while traces stream past them: a
 	// tighter collector target keeps peak memory nearer what is live.
 	defer debug.SetGCPercent(debug.SetGCPercent(50))
-	var mapped traceimport.Manifests
+	var mapped settings.Manifests
 	var emitted evalemit.Counts
 	var format evalemit.Format
 	var endpoint *evalemit.Endpoint

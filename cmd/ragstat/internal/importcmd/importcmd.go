@@ -5,6 +5,7 @@ package importcmd
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"io"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/ragstat/ragstat/corpus"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/outfile"
+	"github.com/ragstat/ragstat/trace"
 	"github.com/ragstat/ragstat/traceimport"
 )
 
@@ -29,12 +31,13 @@ type Request struct {
 	Force    bool     // replace Out and Manifest when they exist
 }
 
-// Run reads the corpus, maps the files (traceimport.ImportJSONL) into Out and writes
-// the manifest into Manifest. Both are claimed before anything is read
-// and renamed into place once all went well: never over an input, nor
-// over an existing file unless Force; messages name them as the command's
-// flags (--out, --manifest). The manifest's summary goes to summary once
-// the files are read, also when the import failed on the way.
+// Run reads the corpus, maps the files (traceimport.Import) into Out, one
+// trace a line of JSON, and writes the manifest into Manifest. Both are
+// claimed before anything is read and renamed into place once all went
+// well: never over an input, nor over an existing file unless Force;
+// messages name them as the command's flags (--out, --manifest). The
+// manifest's summary goes to summary once the files are read, also when
+// the import failed on the way.
 func (r Request) Run(stdin io.Reader, stdout, summary io.Writer) error {
 	format, err := traceimport.ParseFormat(r.Format)
 	if err != nil {
@@ -64,7 +67,9 @@ func (r Request) Run(stdin io.Reader, stdout, summary io.Writer) error {
 	defer files.CloseAll(in)
 	var man *traceimport.Manifest
 	err = out.Write(r.Out, func(w io.Writer) (err error) {
-		man, err = traceimport.ImportJSONL(w, format, in, m)
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		man, err = traceimport.Import(format, in, m, func(t *trace.Trace) error { return enc.Encode(t) })
 		return err
 	})
 	if man != nil {
@@ -74,7 +79,12 @@ func (r Request) Run(stdin io.Reader, stdout, summary io.Writer) error {
 		return err
 	}
 	if r.Manifest != "" {
-		if err := out.Write(r.Manifest, man.WriteJSON); err != nil {
+		err := out.Write(r.Manifest, func(w io.Writer) error {
+			enc := json.NewEncoder(w)
+			enc.SetIndent("", "  ")
+			return enc.Encode(man)
+		})
+		if err != nil {
 			return err
 		}
 	}

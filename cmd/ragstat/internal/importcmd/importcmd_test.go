@@ -2,6 +2,7 @@ package importcmd
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/settings"
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/trace"
 	"github.com/ragstat/ragstat/traceimport"
 )
 
@@ -27,7 +29,9 @@ func TestRequestRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	var direct bytes.Buffer // what the file maps to with the default mapping
-	if _, err := traceimport.ImportJSONL(&direct, "langsmith", []*input.File{f}, m); err != nil {
+	enc := json.NewEncoder(&direct)
+	enc.SetEscapeHTML(false)
+	if _, err := traceimport.Import("langsmith", []*input.File{f}, m, func(t *trace.Trace) error { return enc.Encode(t) }); err != nil {
 		t.Fatal(err)
 	}
 	want := direct.Bytes()

@@ -7,7 +7,6 @@ import (
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/systems"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/judgments"
-	"github.com/ragstat/ragstat/traceimport"
 )
 
 func TestStagesInputs(t *testing.T) {
@@ -27,7 +26,7 @@ func TestStagesInputs(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []string
-			for _, in := range StagesInputs(tt.files, tt.format, tt.traces, &traceimport.Manifests{}) {
+			for _, in := range StagesInputs(tt.files, tt.format, tt.traces, nil) {
 				got = append(got, in.Role+" "+in.Path+" "+in.Format)
 				if in.Mapping != nil {
 					t.Errorf("%s: a mapping, none kept", in.Path)

@@ -173,9 +173,9 @@ func Digests(inputs []Input, files []*input.File) error {
 
 // StagesInputs are the records of a stages evaluation's files: the
 // judgments (in format, "" when they were not read), topics and corpus
-// files, then every trace file with the import manifest kept in mapped
-// when it was mapped from another format.
-func StagesInputs(files []*input.File, format judgments.Format, traces []*systems.Input, mapped *traceimport.Manifests) []Input {
+// files, then every trace file with the import manifest mapped gives for
+// its path when it was mapped from another format (nil: none was).
+func StagesInputs(files []*input.File, format judgments.Format, traces []*systems.Input, mapped func(path string) *traceimport.Manifest) []Input {
 	var inputs []Input
 	for i, f := range files {
 		inputs = append(inputs, Input{Role: []string{"judgments", "topics", "corpus"}[i], Path: f.Name, Format: "jsonl"})
@@ -185,8 +185,10 @@ func StagesInputs(files []*input.File, format judgments.Format, traces []*system
 	}
 	for _, in := range traces {
 		rec := Input{Role: "traces", Path: in.File.Name, Format: in.Format}
-		if man := mapped.Of(in.File.Name); man != nil {
-			rec.Mapping = man
+		if mapped != nil {
+			if man := mapped(in.File.Name); man != nil {
+				rec.Mapping = man
+			}
 		}
 		inputs = append(inputs, rec)
 	}

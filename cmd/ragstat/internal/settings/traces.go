@@ -5,6 +5,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/flagname"
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/systems"
@@ -104,11 +105,39 @@ func Reader(m traceimport.Mapping, report func(*traceimport.Manifest)) systems.T
 // (systems.JSONL), then others (Parquet, say), then every format Reader
 // maps with m. Each mapped file's summary is written to summary, and its
 // manifest kept in kept when it is not nil.
-func Readers(m traceimport.Mapping, summary io.Writer, kept *traceimport.Manifests, others ...systems.TraceReader) []systems.TraceReader {
+func Readers(m traceimport.Mapping, summary io.Writer, kept *Manifests, others ...systems.TraceReader) []systems.TraceReader {
 	return append(append([]systems.TraceReader{systems.JSONL}, others...), Reader(m, func(man *traceimport.Manifest) {
 		fmt.Fprint(summary, man.Summary())
 		if kept != nil {
 			kept.Keep(man)
 		}
 	}))
+}
+
+// Manifests keeps the manifest of every file a command imported, by file,
+// for the report of its inputs.
+type Manifests struct {
+	mu  sync.Mutex
+	got map[string]*traceimport.Manifest
+}
+
+// Keep records man under its (first) file.
+func (ms *Manifests) Keep(man *traceimport.Manifest) {
+	ms.mu.Lock()
+	defer ms.mu.Unlock()
+	if ms.got == nil {
+		ms.got = map[string]*traceimport.Manifest{}
+	}
+	ms.got[man.Files[0]] = man
+}
+
+// Of returns the manifest of the file at path, or nil when it was not
+// imported (or ms is nil).
+func (ms *Manifests) Of(path string) *traceimport.Manifest {
+	if ms == nil {
+		return nil
+	}
+	ms.mu.Lock()
+	defer ms.mu.Unlock()
+	return ms.got[path]
 }

@@ -17,12 +17,12 @@ func TestReaders(t *testing.T) {
 	other := systems.TraceReader{Detect: func(*input.File) (string, error) { return "", nil }}
 	for _, tt := range []struct {
 		name    string
-		kept    *traceimport.Manifests
+		kept    *Manifests
 		others  []systems.TraceReader
 		readers int
 	}{
 		{"own and mapped", nil, nil, 2},
-		{"with another format", &traceimport.Manifests{}, []systems.TraceReader{other}, 3},
+		{"with another format", &Manifests{}, []systems.TraceReader{other}, 3},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var summary strings.Builder
@@ -119,5 +119,19 @@ func TestParseTraces(t *testing.T) {
 				t.Errorf("got %q, want %q", got, c.want)
 			}
 		})
+	}
+}
+
+// TestManifests: a manifest is found by its file, and a file not imported
+// (or no Manifests at all) has none.
+func TestManifests(t *testing.T) {
+	var ms Manifests
+	man := &traceimport.Manifest{Files: []string{"a.jsonl"}}
+	ms.Keep(man)
+	if ms.Of("a.jsonl") != man || ms.Of("b.jsonl") != nil {
+		t.Errorf("Of: %v, %v", ms.Of("a.jsonl"), ms.Of("b.jsonl"))
+	}
+	if (*Manifests)(nil).Of("a.jsonl") != nil {
+		t.Error("a nil Manifests holds a manifest")
 	}
 }

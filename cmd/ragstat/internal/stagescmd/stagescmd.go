@@ -5,7 +5,6 @@
 package stagescmd
 
 import (
-	"cmp"
 	"context"
 	"io"
 	"os"
@@ -24,7 +23,6 @@ import (
 	"github.com/ragstat/ragstat/internal/diag"
 	"github.com/ragstat/ragstat/internal/outfile"
 	"github.com/ragstat/ragstat/stages"
-	"github.com/ragstat/ragstat/traceimport"
 )
 
 // A Run is an evaluation of stages from files, as `ragstat stages`
@@ -82,7 +80,7 @@ type World struct {
 	// (settings.Stages.Open), keeping in Mapped, when not nil, the
 	// manifest of every trace file they map from another format.
 	Formats func(*corpus.Corpus) ([]systems.TraceReader, error)
-	Mapped  *traceimport.Manifests
+	Mapped  *settings.Manifests
 	// Emitted, when not nil, is told what Run.Emit wrote.
 	Emitted *evalemit.Counts
 	// Preset, when not nil, is told what the policy's preset set
@@ -141,7 +139,7 @@ func (r Run) Run(w World, render func(*report.Stages) error) (violations []strin
 	if err != nil {
 		return nil, err
 	}
-	inputs := report.StagesInputs(src.Files, src.Read(), src.Traces, cmp.Or(w.Mapped, &traceimport.Manifests{}))
+	inputs := report.StagesInputs(src.Files, src.Read(), src.Traces, w.Mapped.Of)
 	if r.Format == "json" || r.Format == "html" || em != nil {
 		if err := report.Digests(inputs, src.All()); err != nil {
 			return nil, err
