@@ -1,12 +1,10 @@
 package stages
 
 import (
-	"fmt"
 	"math"
 	"slices"
 	"strings"
 
-	"github.com/ragstat/ragstat/internal/idtext"
 	"github.com/ragstat/ragstat/trace"
 )
 
@@ -28,19 +26,6 @@ type ContextReport struct {
 	// TruncatedAway lists relevant context items that lost their span and
 	// count as grade 0 there.
 	TruncatedAway []Lost `json:"truncated_away,omitempty"`
-}
-
-// Fits says how the counted contexts stand against their budgets when
-// none is over: every one fits, or the budget is not recorded (for some
-// or all of them).
-func (c ContextReport) Fits() string {
-	switch {
-	case c.Budgeted == 0:
-		return "budget not recorded (a trace's context stage records it as budget_tokens)"
-	case c.Budgeted == c.Traces:
-		return "every context fits its budget"
-	}
-	return fmt.Sprintf("the %d context(s) with a budget recorded fit it; budget not recorded for %d", c.Budgeted, c.Traces-c.Budgeted)
 }
 
 // Budget is one query's token accounting: instructions + request + context
@@ -66,27 +51,6 @@ func (b Budget) Prompt() int { return b.Total - b.Reserve }
 
 // Over reports whether the query exceeds its budget.
 func (b Budget) Over() bool { return b.Limit > 0 && b.Total > b.Limit }
-
-// overage says how far a query went over its budget: "refund: 9120 tokens,
-// budget 8000, 1120 over" (empty when it did not).
-func (b Budget) overage() string {
-	if !b.Over() {
-		return ""
-	}
-	return fmt.Sprintf("%s: %d tokens, budget %d, %d over", idtext.Show(b.Query), b.Total, b.Limit, b.Total-b.Limit)
-}
-
-// Overages lists every query over its budget with its total, budget and
-// overage, in query order.
-func (r ContextReport) Overages() []string {
-	var out []string
-	for _, b := range r.Budgets {
-		if s := b.overage(); s != "" {
-			out = append(out, s)
-		}
-	}
-	return out
-}
 
 // ItemTokens is one packed item's size.
 type ItemTokens struct {

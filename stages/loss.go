@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ragstat/ragstat/internal/idtext"
 	"github.com/ragstat/ragstat/topics"
 	"github.com/ragstat/ragstat/trace"
 )
@@ -51,15 +50,6 @@ type Lost struct {
 	Status string `json:"status"`
 	// Reached is the last stage that delivered it ("" if none did).
 	Reached string `json:"reached,omitempty"`
-}
-
-// Shown is What as the text formats print it: the item id, or "fact " and
-// the fact's id, each as ids are printed (idtext.Show).
-func (l Lost) Shown() string {
-	if id, ok := strings.CutPrefix(l.What, "fact "); ok {
-		return "fact " + idtext.Show(id)
-	}
-	return idtext.Show(l.What)
 }
 
 // count counts one piece of evidence that stopped with status.

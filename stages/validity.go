@@ -1,7 +1,6 @@
 package stages
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/ragstat/ragstat/trace"
@@ -37,10 +36,6 @@ type Conflict struct {
 	Revisions []string `json:"revisions"`
 	Items     []string `json:"items"`
 }
-
-// Violations is the number of out-of-scope appearances: what
-// a gate on violations reads.
-func (r ValidityReport) Violations() int { return len(r.OutOfScope) }
 
 // validityOf lists one trace's invalid evidence.
 func validityOf(v *view, names []string) ValidityReport {
@@ -110,17 +105,4 @@ func (r ValidityReport) sorted() ValidityReport {
 	r.Stale = byQuery(r.Stale, byViolation)
 	r.Conflicts = byQuery(r.Conflicts, func(c Conflict) string { return c.Query })
 	return r
-}
-
-// Violations says, one line a system, where out-of-scope items appeared:
-// what a release gate on permission violations checks. None: no system
-// showed one.
-func (r *Result) Violations() []string {
-	var lines []string
-	for _, s := range r.Systems {
-		if n := s.Validity.Violations(); n > 0 {
-			lines = append(lines, fmt.Sprintf("system %s: %d out-of-scope appearance(s), %d in the context", s.Name, n, s.Validity.InContext))
-		}
-	}
-	return lines
 }

@@ -201,7 +201,7 @@ func waterfall(w io.Writer, title string, wf stages.Waterfall, perQuery bool, mo
 		if l.Reached != "" {
 			reached = idtext.Show(l.Reached)
 		}
-		what := l.Shown()
+		what := shownLost(l)
 		if l.Grade > 0 {
 			what += fmt.Sprintf(" (grade %d)", l.Grade)
 		}
@@ -210,6 +210,15 @@ func waterfall(w io.Writer, title string, wf stages.Waterfall, perQuery bool, mo
 	if lost := wf.Total - delivered(wf); lost > shown {
 		fmt.Fprintf(w, "  ... %d more (%s)\n", lost-shown, more)
 	}
+}
+
+// shownLost is what was lost as the text formats print it: the item id,
+// or "fact " and the fact's id, each as ids are printed.
+func shownLost(l stages.Lost) string {
+	if id, ok := strings.CutPrefix(l.What, "fact "); ok {
+		return "fact " + idtext.Show(id)
+	}
+	return idtext.Show(l.What)
 }
 
 func delivered(wf stages.Waterfall) int {
@@ -259,9 +268,9 @@ func contextLines(w io.Writer, c stages.ContextReport) {
 			fmt.Fprintf(w, "  %d context(s) carry no text: their items' texts were counted instead (separators and metadata unknown)\n", c.NoText)
 		}
 		if len(c.OverBudget) > 0 {
-			fmt.Fprintf(w, "  OVER BUDGET: %s\n", strings.Join(c.Overages(), "; "))
+			fmt.Fprintf(w, "  OVER BUDGET: %s\n", strings.Join(overages(c), "; "))
 		} else {
-			fmt.Fprintln(w, "  "+c.Fits())
+			fmt.Fprintln(w, "  "+fits(c))
 		}
 		reportedLines(w, c)
 	} else {
@@ -270,6 +279,31 @@ func contextLines(w io.Writer, c stages.ContextReport) {
 	for _, l := range c.TruncatedAway {
 		fmt.Fprintf(w, "  truncated away: query %s, item %s lost its answer-bearing span and counts as grade 0 in the context\n", idtext.Show(l.Query), idtext.Show(l.What))
 	}
+}
+
+// fits says how the counted contexts stand against their budgets when
+// none is over: every one fits, or the budget is not recorded (for some
+// or all of them).
+func fits(c stages.ContextReport) string {
+	switch {
+	case c.Budgeted == 0:
+		return "budget not recorded (a trace's context stage records it as budget_tokens)"
+	case c.Budgeted == c.Traces:
+		return "every context fits its budget"
+	}
+	return fmt.Sprintf("the %d context(s) with a budget recorded fit it; budget not recorded for %d", c.Budgeted, c.Traces-c.Budgeted)
+}
+
+// overages lists every query over its budget with its total, budget and
+// overage ("refund: 9120 tokens, budget 8000, 1120 over"), in query order.
+func overages(c stages.ContextReport) []string {
+	var out []string
+	for _, b := range c.Budgets {
+		if b.Over() {
+			out = append(out, fmt.Sprintf("%s: %d tokens, budget %d, %d over", idtext.Show(b.Query), b.Total, b.Limit, b.Total-b.Limit))
+		}
+	}
+	return out
 }
 
 // reportedLines sets ragstat's prompt counts beside those the generator

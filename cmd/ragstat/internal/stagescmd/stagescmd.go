@@ -6,6 +6,7 @@ package stagescmd
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -49,7 +50,7 @@ type Run struct {
 	PerQueryOut string
 	Force       bool
 	// FailOnViolation has Run return the permission violations
-	// (stages.Result.Violations).
+	// (gateLines).
 	FailOnViolation bool
 	// Version is the tool's version, recorded in the report.
 	Version string
@@ -181,7 +182,20 @@ func (r Run) Run(w World, render func(*report.Stages) error) (violations []strin
 	if !r.FailOnViolation {
 		return nil, nil
 	}
-	return res.Violations(), nil
+	return gateLines(res), nil
+}
+
+// gateLines says, one line a system, where out-of-scope items appeared:
+// what the gate on permission violations checks. None: no system showed
+// one.
+func gateLines(r *stages.Result) []string {
+	var lines []string
+	for _, s := range r.Systems {
+		if n := len(s.Validity.OutOfScope); n > 0 {
+			lines = append(lines, fmt.Sprintf("system %s: %d out-of-scope appearance(s), %d in the context", s.Name, n, s.Validity.InContext))
+		}
+	}
+	return lines
 }
 
 // summary says whether the report needs sums only (stages.Options.Summary,
