@@ -1,6 +1,10 @@
 package metric
 
-import "math"
+import (
+	"math"
+
+	"github.com/ragstat/ragstat/internal/trecmath"
+)
 
 // The names of other tools. Each computes its tool's measure whatever the
 // policy's gain says; the arithmetic is ragstat's where the definitions
@@ -159,18 +163,7 @@ func elevenPoint(l *List, p Policy, _ Metric) float64 {
 }
 
 func trecSetF(l *List, p Policy, m Metric) float64 {
-	return TrecSetF(relCount(l.Grades, p), len(l.Grades), l.NumRel(p), m.Value)
-}
-
-// TrecSetF is trec_eval's set_F of hits relevant items among n returned
-// and r relevant: (x+1)PR/(xP+R), 0 when hits is 0. trec-eval's set_F
-// calls it too, so both print the same bytes.
-func TrecSetF(hits, n, r int, x float64) float64 {
-	if hits == 0 {
-		return 0
-	}
-	prec, rec := float64(hits)/float64(n), float64(hits)/float64(r)
-	return float64(float64((x+1.0)*prec)*rec) / (float64(x*prec) + rec)
+	return trecmath.SetF(relCount(l.Grades, p), len(l.Grades), l.NumRel(p), m.Value)
 }
 
 // trecRBP is trec_eval's graded RBP: gains of the grades 0..max judged

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/ragstat/ragstat/internal/trecmath"
 )
 
 // compute parses name and scores l under p.
@@ -23,7 +25,7 @@ func TestNewMetricsByHand(t *testing.T) {
 	l := NewList([]int32{0, 3, Unjudged, 1, 0, 2}, []int32{3, 2, 2, 1, 0, 0})
 	p := Policy{MinGrade: 1, Gain: Exp, MaxGrade: 3}
 	log3 := math.Log2(3)
-	e := infAPEpsilon
+	e := trecmath.InfAPEpsilon
 	tests := []struct {
 		name string
 		want float64

@@ -1,6 +1,10 @@
 package metric
 
-import "math"
+import (
+	"math"
+
+	"github.com/ragstat/ragstat/internal/trecmath"
+)
 
 // Families lists every metric family in the order `ragstat metrics` prints
 // them: ragstat's own names first, then the names of trec_eval and ranx,
@@ -187,9 +191,6 @@ func bpref(l *List, p Policy, _ Metric) float64 {
 	return ratio(sum, float64(r))
 }
 
-// infAPEpsilon keeps infAP's estimate defined with nothing judged above.
-const infAPEpsilon = 0.00001
-
 // infAP follows trec_eval's arithmetic, operation for operation.
 func infAP(l *List, p Policy, _ Metric) float64 {
 	sum := 0.0
@@ -203,26 +204,10 @@ func infAP(l *List, p Policy, _ Metric) float64 {
 			nonrel++
 		default:
 			rel++
-			sum += InfAPTerm(j, rel, nonrel, sampledOut)
+			sum += trecmath.InfAPTerm(j, rel, nonrel, sampledOut)
 		}
 	}
 	return ratio(sum, float64(l.NumRel(p)))
-}
-
-// InfAPTerm is what the relevant item at 0-based rank j adds to inferred
-// AP's sum, with rel relevant items (itself included), nonrel judged
-// non-relevant ones and sampledOut pooled but unjudged ones at or above
-// it: 1 at rank 0, else 1/(j+1) + (j/(j+1)) * (pooled above / j) *
-// ((rel-1 + e) / (rel-1 + nonrel + 2e)). trec-eval's infAP calls it too,
-// so both print the same bytes.
-func InfAPTerm(j, rel, nonrel, sampledOut int) float64 {
-	if j == 0 {
-		return 1.0
-	}
-	fj := float64(j)
-	above := float64(rel - 1 + nonrel + sampledOut)
-	return 1.0/(fj+1.0) + float64(float64(float64(fj/(fj+1.0))*(above/fj))*
-		((float64(rel-1)+infAPEpsilon)/(float64(rel-1+nonrel)+2*infAPEpsilon)))
 }
 
 func err(l *List, p Policy, m Metric) float64 {

@@ -4,12 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"github.com/ragstat/ragstat/internal/sharedtest"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ragstat/ragstat/internal/sharedtest"
 )
 
 // conformanceCase is one line of a cmd.txt: an expected output, the exit

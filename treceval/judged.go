@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/ragstat/ragstat/metric"
+	"github.com/ragstat/ragstat/internal/trecmath"
 )
 
 // Measures that look only at judged documents (bpref, infAP), and the
@@ -70,7 +70,7 @@ func calcInfAP(q *queryEval, in *instance) error {
 			nonrel++
 		default:
 			rel++
-			infAP += metric.InfAPTerm(j, rel, nonrel, unjudged)
+			infAP += trecmath.InfAPTerm(j, rel, nonrel, unjudged)
 		}
 	}
 	if rr.numRel > 0 {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/ragstat/ragstat/metric"
+	"github.com/ragstat/ragstat/internal/trecmath"
 )
 
 // Measures over the ranked relevance list: precision, recall and their
@@ -367,6 +367,6 @@ func setMAP(rr *resRels) (float64, bool) {
 
 func calcSetF(q *queryEval, in *instance) error {
 	rr := &q.rr
-	q.vals[in.off] = metric.TrecSetF(rr.numRelRet, rr.numRet, rr.numRel, in.nums[0])
+	q.vals[in.off] = trecmath.SetF(rr.numRelRet, rr.numRet, rr.numRel, in.nums[0])
 	return nil
 }
