@@ -28,10 +28,10 @@ const (
 	JSON  = input.FormatJSON  // {"q": {"d": 3}}
 )
 
-// Detect guesses the format from the first bytes of a file: JSON Lines
+// detect guesses the format from the first bytes of a file: JSON Lines
 // when the first object has "item" and a "query" that is not an object
 // (JSON object files hold objects).
-func Detect(head []byte) Format {
+func detect(head []byte) Format {
 	return input.DetectFormat(head, func(keys map[string]json.RawMessage) bool {
 		q := keys["query"]
 		_, item := keys["item"]
@@ -93,7 +93,7 @@ func readWith(f *input.File, opt Options, emit func(Judgment)) (*reader, error) 
 	}
 	format := opt.Format
 	if format == Auto {
-		format = Detect(head)
+		format = detect(head)
 	}
 	if LooksLikeRun(head) {
 		return nil, &diag.Error{File: f.Name, Msg: "looks like a run (query Q0 item rank score tag, or {\"query\",\"items\"}), not judgments",
@@ -398,18 +398,4 @@ func LooksLikeRun(head []byte) bool {
 	}
 	items := jsonin.FirstKeys(head)["items"]
 	return len(items) > 0 && items[0] == '[' // not a query named "items"
-}
-
-// ReadOn is Read on the grade scale written as MIN..MAX (ParseScale),
-// with opt's other options: a reader for input.Read. A malformed scale is
-// the reader's error.
-func ReadOn(grades string, opt Options) func(*input.File) (*Set, error) {
-	return func(f *input.File) (*Set, error) {
-		scale, err := ParseScale(grades)
-		if err != nil {
-			return nil, err
-		}
-		opt.Scale = scale
-		return Read(f, opt)
-	}
 }

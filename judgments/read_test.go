@@ -259,20 +259,6 @@ func TestNumericIDsExact(t *testing.T) {
 	}
 }
 
-func TestReadOn(t *testing.T) {
-	for _, c := range []struct{ grades, data, err string }{
-		{"0..3", "q 0 a 3\n", ""},
-		{"0..9", "q 0 a 7\n", ""},
-		{"0..3", "q 0 a 7\n", "grade"},
-		{"3..0", "q 0 a 1\n", "3..0"},
-	} {
-		_, err := ReadOn(c.grades, Options{})(input.FromBytes("q.txt", []byte(c.data)))
-		if (err == nil) != (c.err == "") || (err != nil && !strings.Contains(err.Error(), c.err)) {
-			t.Errorf("ReadOn(%s) on %q: error %v, want %q", c.grades, c.data, err, c.err)
-		}
-	}
-}
-
 // FuzzQuick checks that a line the quick path reads is one Decode reads
 // without error, to the same values.
 func FuzzQuick(f *testing.F) {

@@ -27,10 +27,10 @@ const (
 	JSON  = input.FormatJSON  // {"q": {"d": 2.5}}
 )
 
-// Detect guesses the format from the first bytes of a file: JSON Lines
+// detect guesses the format from the first bytes of a file: JSON Lines
 // when the first object has "items", or a "query" that is not an object
 // (JSON object files hold objects).
-func Detect(head []byte) Format {
+func detect(head []byte) Format {
 	return input.DetectFormat(head, func(keys map[string]json.RawMessage) bool {
 		q := keys["query"]
 		_, items := keys["items"]
@@ -65,7 +65,7 @@ func Read(f *input.File, opt Options, fn func(*Ranking) error) (Format, error) {
 	}
 	format := opt.Format
 	if format == Auto {
-		format = Detect(head)
+		format = detect(head)
 	}
 	if looksLikeJudgments(head) {
 		return format, &diag.Error{File: f.Name, Msg: "looks like judgments (query iteration item grade, or {\"query\",\"item\",\"grade\"}), not a run",

@@ -10,7 +10,6 @@ import (
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/settings"
 	"github.com/ragstat/ragstat/internal/diag"
 	"github.com/ragstat/ragstat/internal/outfile"
-	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/topics"
 )
 
@@ -55,7 +54,7 @@ func (r Request) Run(stdin io.Reader, stdout, stderr io.Writer) error {
 	defer out.Abort()
 	fs := files.Batch{Stdin: stdin}
 	src := Sources{Old: files.ReadIn(&fs, r.OldChunks, chunks.Read), New: files.ReadIn(&fs, r.NewChunks, chunks.Read),
-		Documents: files.ReadIn(&fs, r.Documents, chunks.ReadDocuments), Judgments: files.ReadIn(&fs, r.Judgments, judgments.ReadOn(r.Grades, judgments.Options{})),
+		Documents: files.ReadIn(&fs, r.Documents, chunks.ReadDocuments), Judgments: files.ReadIn(&fs, r.Judgments, settings.JudgmentsOn(r.Grades)),
 		Topics: files.ReadIn(&fs, r.Topics, topics.Read)}
 	if fs.Err != nil {
 		return fs.Err

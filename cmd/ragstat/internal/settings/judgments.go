@@ -8,6 +8,19 @@ import (
 	"github.com/ragstat/ragstat/judgments"
 )
 
+// JudgmentsOn reads judgments on the grade scale written MIN..MAX
+// (judgments.ParseScale): a reader for files.ReadIn, for the commands that
+// take the scale alone. A malformed scale is the reader's error.
+func JudgmentsOn(grades string) func(*input.File) (*judgments.Set, error) {
+	return func(f *input.File) (*judgments.Set, error) {
+		scale, err := judgments.ParseScale(grades)
+		if err != nil {
+			return nil, err
+		}
+		return judgments.Read(f, judgments.Options{Scale: scale})
+	}
+}
+
 // MergedName is the name under which MergingJudgments opens the judgments
 // of several files merged: the paths joined by " + ".
 func MergedName(paths []string) string { return strings.Join(paths, " + ") }

@@ -6,7 +6,6 @@ import (
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/files"
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/settings"
 	"github.com/ragstat/ragstat/internal/outfile"
-	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/topics"
 )
 
@@ -42,7 +41,7 @@ func (r Request) Run(stdin io.Reader, stdout io.Writer) error {
 		return err
 	}
 	fs := files.Batch{Stdin: stdin}
-	ts, js := files.ReadIn(&fs, r.Topics, topics.Read), files.ReadIn(&fs, r.Judgments, judgments.ReadOn(r.Grades, judgments.Options{}))
+	ts, js := files.ReadIn(&fs, r.Topics, topics.Read), files.ReadIn(&fs, r.Judgments, settings.JudgmentsOn(r.Grades))
 	if fs.Err != nil {
 		return fs.Err
 	}
