@@ -5,11 +5,14 @@
 package intervenecmd
 
 import (
+	"cmp"
 	"context"
 	"io"
 	"os"
 	"os/signal"
 	"slices"
+	"strings"
+	"sync"
 
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/flagname"
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/settings"
@@ -21,6 +24,7 @@ import (
 	"github.com/ragstat/ragstat/internal/llm"
 	"github.com/ragstat/ragstat/internal/outfile"
 	"github.com/ragstat/ragstat/intervene"
+	"github.com/ragstat/ragstat/trace"
 	"github.com/ragstat/ragstat/traceimport"
 )
 
@@ -114,7 +118,7 @@ func (j Job) Run(w World) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	traces, err := intervene.Gather(src.Scan)
+	traces, err := gather(src.Scan)
 	if err != nil {
 		return nil, err
 	}
@@ -170,4 +174,22 @@ func (j Job) Run(w World) (*Outcome, error) {
 		out.Notes = append(out.Notes, cache.Note())
 	}
 	return out, nil
+}
+
+// gather collects the traces a scan yields, possibly from several
+// goroutines at once, in a stable order: by file, line, system and query.
+func gather(scan func(fn func(*trace.Trace) error) error) ([]*trace.Trace, error) {
+	var mu sync.Mutex
+	var traces []*trace.Trace
+	err := scan(func(t *trace.Trace) error {
+		mu.Lock()
+		defer mu.Unlock()
+		traces = append(traces, t)
+		return nil
+	})
+	slices.SortStableFunc(traces, func(a, b *trace.Trace) int {
+		return cmp.Or(strings.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line),
+			strings.Compare(a.System, b.System), strings.Compare(a.Query, b.Query))
+	})
+	return traces, err
 }

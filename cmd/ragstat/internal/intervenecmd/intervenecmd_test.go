@@ -17,6 +17,7 @@ import (
 	"github.com/ragstat/ragstat/internal/diag"
 	"github.com/ragstat/ragstat/internal/sharedtest"
 	"github.com/ragstat/ragstat/intervene"
+	"github.com/ragstat/ragstat/trace"
 )
 
 // fixtures are the demo's pipeline files.
@@ -86,5 +87,29 @@ func TestJobRun(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestGather: traces scanned in any order come back by file, line,
+// system and query.
+func TestGather(t *testing.T) {
+	in := []*trace.Trace{{File: "b", Line: 1}, {File: "a", Line: 2}, {File: "a", Line: 1, Query: "q2"}, {File: "a", Line: 1, Query: "q1"}}
+	got, err := gather(func(fn func(*trace.Trace) error) error {
+		for _, t := range in {
+			if err := fn(t); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	for _, tr := range got {
+		order = append(order, tr.File+tr.Query)
+	}
+	if strings.Join(order, " ") != "aq1 aq2 a b" {
+		t.Errorf("order %v", order)
 	}
 }
