@@ -37,10 +37,10 @@ const ScopeName = "github.com/ragstat/ragstat/trace/openinference"
 
 // Span kinds (openinference.span.kind).
 const (
-	KindChain     = "CHAIN"
-	KindRetriever = "RETRIEVER"
-	KindReranker  = "RERANKER"
-	KindLLM       = "LLM"
+	kindChain     = "CHAIN"
+	kindRetriever = "RETRIEVER"
+	kindReranker  = "RERANKER"
+	kindLLM       = "LLM"
 )
 
 // Tracer starts the spans of a pipeline. It is safe for concurrent use.
@@ -86,7 +86,7 @@ type Query struct{ span }
 func (t *Tracer) Query(ctx context.Context, id, text string) (context.Context, *Query) {
 	meta, _ := json.Marshal(map[string]string{"query_id": id})
 	ctx, s := t.t.Start(ctx, "query", oteltrace.WithAttributes(
-		attribute.String("openinference.span.kind", KindChain),
+		attribute.String("openinference.span.kind", kindChain),
 		attribute.String("input.value", text),
 		attribute.String("input.mime_type", "text/plain"),
 		attribute.String("metadata", string(meta)),
@@ -110,7 +110,7 @@ type Retrieval struct {
 // once imported) searching for query.
 func (t *Tracer) Retrieve(ctx context.Context, name, query string) (context.Context, *Retrieval) {
 	ctx, s := t.t.Start(ctx, name, oteltrace.WithAttributes(
-		attribute.String("openinference.span.kind", KindRetriever),
+		attribute.String("openinference.span.kind", kindRetriever),
 		attribute.String("input.value", query),
 		attribute.String("input.mime_type", "text/plain"),
 	))
@@ -121,7 +121,7 @@ func (t *Tracer) Retrieve(ctx context.Context, name, query string) (context.Cont
 // documents in for query.
 func (t *Tracer) Rerank(ctx context.Context, name, query string, in []trace.Item) (context.Context, *Retrieval) {
 	attrs := []attribute.KeyValue{
-		attribute.String("openinference.span.kind", KindReranker),
+		attribute.String("openinference.span.kind", kindReranker),
 		attribute.String("reranker.query", query),
 	}
 	ctx, s := t.t.Start(ctx, name, oteltrace.WithAttributes(append(attrs, documents("reranker.input_documents.", in)...)...))
@@ -160,7 +160,7 @@ type Generation struct{ span }
 // Generate starts the span of a call to the model with the messages sent,
 // exactly as sent: the importer finds the packed documents in them.
 func (t *Tracer) Generate(ctx context.Context, model string, messages ...Message) (context.Context, *Generation) {
-	attrs := []attribute.KeyValue{attribute.String("openinference.span.kind", KindLLM)}
+	attrs := []attribute.KeyValue{attribute.String("openinference.span.kind", kindLLM)}
 	if model != "" {
 		attrs = append(attrs, attribute.String("llm.model_name", model))
 	}
