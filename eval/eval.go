@@ -614,7 +614,7 @@ func (e *Evaluator) collect(name, file string, visit func(*runs.Ranking), read f
 	if err := unjudged.err(); err != nil {
 		return nil, err
 	}
-	return e.Collect(name, file, rows, slices.Collect(maps.Keys(notJudged)))
+	return e.result(name, file, rows, slices.Collect(maps.Keys(notJudged)))
 }
 
 // Lists evaluates rankings held in memory, keyed by query, as a run named name.
@@ -640,23 +640,25 @@ func (e *Evaluator) Lists(name string, lists map[string][]string) (*Result, erro
 	if err := unjudged.err(); err != nil {
 		return nil, err
 	}
-	return e.Collect(name, name, rows, notJudged)
+	return e.result(name, name, rows, notJudged)
 }
 
-// Collect turns per-query rows of one run (keyed by query; notJudged lists
+// result turns per-query rows of one run (keyed by query; notJudged lists
 // the run's queries that have no judgments) into a Result, applying the
 // query-set and unanswerable policies and averaging.
-func (e *Evaluator) Collect(name, file string, rows map[string]Row, notJudged []string) (*Result, error) {
+func (e *Evaluator) result(name, file string, rows map[string]Row, notJudged []string) (*Result, error) {
 	res := &Result{Name: name, File: file, Metrics: e.metrics}
 	return res, e.assemble(res, e.judged(func(q string) (Row, bool) { r, ok := rows[q]; return r, ok }), notJudged, true)
 }
 
-// CollectRows is Collect over rows held compactly. Unless keep is set, the
-// result holds no rows: only the means, counts and query lists, computed
-// from the rows in the judgments' order exactly as Collect computes them.
+// CollectRows turns the per-query rows of one run, held compactly
+// (notJudged lists the run's queries that have no judgments), into a
+// Result, applying the query-set and unanswerable policies and averaging
+// in the judgments' order, as Run does. Unless keep is set, the result
+// holds no rows: only the means, counts and query lists.
 func (e *Evaluator) CollectRows(name, file string, rows *Rows, notJudged []string, keep bool) (*Result, error) {
 	res := &Result{Name: name, File: file, Metrics: e.metrics}
-	return res, e.assemble(res, e.judged(rows.Get), notJudged, keep)
+	return res, e.assemble(res, e.judged(rows.get), notJudged, keep)
 }
 
 // Judged is one judged query as CollectJudged reads it: its id, the grades

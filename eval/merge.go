@@ -9,7 +9,7 @@ import (
 // Merge combines the results of one run evaluated on disjoint parts of its
 // queries (shards, see Evaluator.Restrict) into the result one evaluation
 // over every query gives, bit for bit: rows and excluded queries in the
-// judgments' order, ignored queries as Collect lists them (judged ones in
+// judgments' order, ignored queries as Run lists them (judged ones in
 // the judgments' order, then the run's unjudged ones by id), the means
 // recomputed over the merged rows in that order, counts summed. position
 // gives a judged query's place in the judgments.

@@ -32,9 +32,6 @@ func NewRows(metrics int, bounds bool) *Rows {
 	return &Rows{metrics: metrics, bounds: bounds, index: map[string]int32{}}
 }
 
-// Len is the number of queries held.
-func (s *Rows) Len() int { return len(s.index) }
-
 // Put holds r, replacing the row of its query if there was one.
 func (s *Rows) Put(r Row) {
 	i, ok := s.index[r.Query]
@@ -69,8 +66,8 @@ func (s *Rows) width() int {
 	return s.metrics
 }
 
-// Get returns query q's row (its values in a new slice).
-func (s *Rows) Get(q string) (Row, bool) {
+// get returns query q's row (its values in a new slice).
+func (s *Rows) get(q string) (Row, bool) {
 	i, ok := s.index[q]
 	if !ok {
 		return Row{}, false
