@@ -80,7 +80,7 @@ type Options struct {
 // Defaults for zero Options fields.
 const (
 	defaultTop      = 10
-	DefaultMinSlice = 10
+	defaultMinSlice = 10
 )
 
 func (o Options) withDefaults() Options {
@@ -91,7 +91,7 @@ func (o Options) withDefaults() Options {
 		o.Top = defaultTop
 	}
 	if o.MinSlice == 0 {
-		o.MinSlice = DefaultMinSlice
+		o.MinSlice = defaultMinSlice
 	}
 	if o.Stats.Level == 0 {
 		o.Stats.Level = stats.DefaultLevel
