@@ -169,7 +169,7 @@ func TestMergeLabels(t *testing.T) {
 	fill := read("fill.jsonl", `{"query":"q","item":"a","grade":3}`+"\n"+label("q", "b", 1, "")+label("q", "c", 0, ""))
 	audit := read("audit.jsonl", `{"query":"q","item":"b","grade":2}`+"\n")
 	again := read("again.jsonl", label("q", "c", 2, "")+label("q", "d", 1, ""))
-	m, err := Merge([]*Set{fill, audit, again}, Scale{}, nil)
+	m, err := Merge([]*Set{fill, audit, again}, Scale{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,30 +8,23 @@ import (
 	"github.com/ragstat/ragstat/internal/diag"
 )
 
-// Sourced is a judgment with the set it was read from.
-type Sourced struct {
+// sourced is a judgment with the set it was read from.
+type sourced struct {
 	Judgment
 	From *Set
 }
-
-// A Resolver decides between two different grades of one (query, item)
-// pair from two sets, kept (read first) and other: the judgment that
-// stands, and true; false leaves the pair an error naming both. It is
-// asked about people's grades; LLM labels follow Merge's own rule.
-type Resolver func(kept, other Sourced) (Sourced, bool)
 
 // Merge joins the judgments of several sets, read from several files, into
 // one set on scale, named after them all ("a.txt + b.jsonl"): a pair judged
 // in more than one set keeps its first judgment when the grades agree (the
 // spans of both), and is an error naming both files and lines when they
-// differ, unless resolve (nil: none) settles it. Judgments keep their
-// lines in their own files.
+// differ. Judgments keep their lines in their own files.
 //
 // LLM labels are merged apart from people's grades, which always take
 // precedence when an evaluation reads both (View): a pair may keep a
 // person's grade and an LLM label. Two LLM labels of one pair keep the
 // later set's, and the merged set's Notes say so.
-func Merge(sets []*Set, scale Scale, resolve Resolver) (*Set, error) {
+func Merge(sets []*Set, scale Scale) (*Set, error) {
 	if len(sets) == 1 {
 		return sets[0], nil
 	}
@@ -40,16 +33,10 @@ func Merge(sets []*Set, scale Scale, resolve Resolver) (*Set, error) {
 		names[i] = s.File
 	}
 	var errs diag.List
-	out := joinPairs(sets, false, func(kept *Sourced, other Sourced) bool {
+	out := joinPairs(sets, false, func(kept *sourced, other sourced) bool {
 		if kept.Grade == other.Grade {
 			kept.Spans = union(kept.Spans, other.Spans)
 			return false
-		}
-		if resolve != nil {
-			if won, ok := resolve(*kept, other); ok {
-				*kept = won
-				return false
-			}
 		}
 		return errs.Add(&diag.Error{File: other.From.File, Line: other.Line, Query: other.Query, Item: other.Item,
 			Msg:  fmt.Sprintf("graded %d here and %d in %s line %d", other.Grade, kept.Grade, kept.From.File, kept.Line),
@@ -73,7 +60,7 @@ func Merge(sets []*Set, scale Scale, resolve Resolver) (*Set, error) {
 func mergeLabels(sets []*Set) ([]Judgment, []string) {
 	replaced := 0
 	var first string
-	out := joinPairs(sets, true, func(kept *Sourced, other Sourced) bool {
+	out := joinPairs(sets, true, func(kept *sourced, other sourced) bool {
 		if replaced == 0 {
 			first = fmt.Sprintf("query %q item %q: %s line %d replaces %s line %d", other.Query, other.Item, other.From.File, other.Line, kept.From.File, kept.Line)
 		}
@@ -91,8 +78,8 @@ func mergeLabels(sets []*Set) ([]Judgment, []string) {
 // (people's grades, or the LLM labels), a pair once: at its first
 // judgment, which repeat may change when the pair comes again. repeat
 // returning true stops the listing.
-func joinPairs(sets []*Set, labels bool, repeat func(kept *Sourced, other Sourced) (stop bool)) []Judgment {
-	var out []Sourced
+func joinPairs(sets []*Set, labels bool, repeat func(kept *sourced, other sourced) (stop bool)) []Judgment {
+	var out []sourced
 	at := map[[2]string]int{}
 	for _, s := range sets {
 		ids, of := s.IDs(), s.Judgments
@@ -103,13 +90,13 @@ func joinPairs(sets []*Set, labels bool, repeat func(kept *Sourced, other Source
 			for _, j := range of(id) {
 				key := [2]string{j.Query, j.Item}
 				if i, seen := at[key]; seen {
-					if repeat(&out[i], Sourced{j, s}) {
+					if repeat(&out[i], sourced{j, s}) {
 						return nil
 					}
 					continue
 				}
 				at[key] = len(out)
-				out = append(out, Sourced{j, s})
+				out = append(out, sourced{j, s})
 			}
 		}
 	}

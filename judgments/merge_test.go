@@ -7,7 +7,7 @@ import (
 
 // TestMerge: the judgments of several files join; a pair judged alike
 // twice is kept once with both files' spans, and a pair graded differently
-// is an error naming both files and lines, unless a Resolver settles it.
+// is an error naming both files and lines.
 func TestMerge(t *testing.T) {
 	set := func(name string, js ...Judgment) *Set {
 		s, err := New(name, js, Scale{})
@@ -20,7 +20,7 @@ func TestMerge(t *testing.T) {
 	b := set("b.jsonl", Judgment{Query: "q", Item: "y", Grade: 0, Line: 1, Spans: []string{"s2"}}, Judgment{Query: "r", Item: "z", Grade: 1, Line: 2})
 	c := set("c.jsonl", Judgment{Query: "q", Item: "x", Grade: 3, Line: 7})
 
-	m, err := Merge([]*Set{a, b}, Scale{}, nil)
+	m, err := Merge([]*Set{a, b}, Scale{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,20 +34,12 @@ func TestMerge(t *testing.T) {
 		t.Errorf("q/y spans %v, want both files'", sp)
 	}
 
-	_, err = Merge([]*Set{a, b, c}, Scale{}, nil)
+	_, err = Merge([]*Set{a, b, c}, Scale{})
 	if err == nil || !strings.Contains(err.Error(), `c.jsonl:7: query "q", item "x": graded 3 here and 2 in a.txt line 1`) {
 		t.Errorf("conflict: %v", err)
 	}
 
-	later := func(kept, other Sourced) (Sourced, bool) { return other, other.From.File == "c.jsonl" }
-	m, err = Merge([]*Set{a, c}, Scale{}, later)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if g, _ := m.Query("q").Grade("x"); g != 3 {
-		t.Errorf("resolved grade %d, want c's 3", g)
-	}
-	if one, err := Merge([]*Set{a}, Scale{}, nil); err != nil || one != a {
+	if one, err := Merge([]*Set{a}, Scale{}); err != nil || one != a {
 		t.Errorf("one set: %v", err)
 	}
 }

@@ -261,7 +261,7 @@ func (r Request) readJudgments(open func(string) (*input.File, error)) (*judgmen
 			return nil, err
 		}
 	}
-	return judgments.Merge(sets, opt.Scale, nil)
+	return judgments.Merge(sets, opt.Scale)
 }
 
 // pool is the queue of holes: the pairs of every list's top Depth that set

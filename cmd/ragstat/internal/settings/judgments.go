@@ -62,7 +62,7 @@ func MergingJudgments(files Files, paths []string, format input.Format) Files {
 				return nil, err
 			}
 		}
-		set, err := judgments.Merge(sets, opt.Scale, nil)
+		set, err := judgments.Merge(sets, opt.Scale)
 		if err != nil {
 			return nil, err
 		}
