@@ -3,7 +3,6 @@ package eval
 import (
 	"cmp"
 	"errors"
-	"fmt"
 	"maps"
 	"slices"
 
@@ -101,20 +100,6 @@ func (h *holes) err() error {
 	for _, n := range h.count {
 		items += n
 	}
-	l.Tally(UnjudgedTally(items, len(h.count)), l.Len())
+	l.Tally(diag.Unjudged(items, len(h.count)), l.Len())
 	return l.Err()
-}
-
-// UnjudgedTally is the total of returned items without a judgment, in so
-// many queries, and the policies that would accept them.
-func UnjudgedTally(items, queries int) diag.Tally {
-	in := "queries"
-	if queries == 1 {
-		in = "query"
-	}
-	msg := fmt.Sprintf("%s returned items in %s %s have no judgment", diag.Count(items), diag.Count(queries), in)
-	if items == 1 {
-		msg = "1 returned item in 1 query has no judgment"
-	}
-	return diag.Tally{N: items, Msg: msg, Hint: "judge them, or accept them with {unjudged} nonrelevant|skip|bounds, or {like} trec_eval"}
 }

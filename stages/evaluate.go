@@ -119,7 +119,7 @@ func Evaluate(in Input, traces Traces, opt Options) (*Result, error) {
 	})
 	errs.Add(err)
 	if holes > 0 {
-		errs.Tally(eval.UnjudgedTally(holes, len(holeQueries)), holes) // each counted once a trace
+		errs.Tally(diag.Unjudged(holes, len(holeQueries)), holes) // each counted once a trace
 	}
 	res := &Result{Options: opt, Positions: positions}
 	if opt.Tokenizer != nil {

@@ -117,6 +117,21 @@ func (l *List) Tally(t Tally, shown int) {
 	l.tallies = append(l.tallies, t)
 }
 
+// Unjudged is the tally of returned items without a judgment, in so many
+// queries, with the unjudged policies that would accept them: eval's and
+// stages' problem of a run or trace that returns unjudged items.
+func Unjudged(items, queries int) Tally {
+	in := "queries"
+	if queries == 1 {
+		in = "query"
+	}
+	msg := fmt.Sprintf("%s returned items in %s %s have no judgment", Count(items), Count(queries), in)
+	if items == 1 {
+		msg = "1 returned item in 1 query has no judgment"
+	}
+	return Tally{N: items, Msg: msg, Hint: "judge them, or accept them with {unjudged} nonrelevant|skip|bounds, or {like} trec_eval"}
+}
+
 // Tallies returns the totals recorded with Tally.
 func (l *List) Tallies() []Tally { return l.tallies }
 
