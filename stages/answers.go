@@ -146,17 +146,18 @@ func (a *answerTally) one(v *view, ci int, minGrade int32) {
 		a.r.FalseAbstentions++
 		return
 	}
-	a.citations(v, ci, ans.Citations, minGrade)
-	if len(v.topic.Answers) > 0 {
+	g := topics.GradeAnswer(v.topic, ans.Text, ans.Citations, false)
+	a.citations(v, ci, ans.Citations, minGrade, g)
+	if g.References {
 		a.r.Graded++
-		em, f1 := topics.MatchAnswer(ans.Text, ans.Citations, v.topic.Answers)
-		a.r.ExactMatch += em
-		a.f1.add(f1)
+		a.r.ExactMatch += g.EM
+		a.f1.add(g.F1)
 	}
 }
 
-// citations checks each cited item against the final context.
-func (a *answerTally) citations(v *view, ci int, cited []string, minGrade int32) {
+// citations checks each cited item against the final context, and counts
+// the share of required facts the answer's grade g says they support.
+func (a *answerTally) citations(v *view, ci int, cited []string, minGrade int32, g topics.AnswerGrade) {
 	for _, id := range cited {
 		a.r.Cited++
 		var p *placed
@@ -170,11 +171,11 @@ func (a *answerTally) citations(v *view, ci int, cited []string, minGrade int32)
 			a.r.Supported++
 		}
 	}
-	if len(v.topic.Facts) == 0 {
+	if !g.Facts {
 		return
 	}
 	a.factQueries++
-	a.factsCited.add(topics.FactsCited(v.topic.Facts, cited))
+	a.factsCited.add(g.FactsCited)
 }
 
 // latency summarises every stage latency recorded, stages in pipeline

@@ -8,11 +8,9 @@ import (
 	"unicode"
 )
 
-// MatchAnswer scores an answer against reference answers as stages does:
-// the markers of its citations removed ("[faq#12]"), the best exact match
-// and the best token F1 over the references, after SQuAD normalisation
-// (lower case, no punctuation, no articles).
-func MatchAnswer(text string, cited, refs []string) (em, f1 float64) {
+// matchAnswer is the best exact match and token F1 of an answer over
+// reference answers (AnswerGrade.EM and F1).
+func matchAnswer(text string, cited, refs []string) (em, f1 float64) {
 	text = withoutCitations(text, cited)
 	for _, ref := range refs {
 		em = max(em, exactMatch(text, ref))
@@ -25,11 +23,14 @@ func MatchAnswer(text string, cited, refs []string) (em, f1 float64) {
 type AnswerGrade struct {
 	Abstained bool
 	// EM and F1 are the best exact match and token F1 over the topic's
-	// reference answers (MatchAnswer); References false when it gives none.
+	// reference answers, the answer's citation markers ("[faq#12]")
+	// removed and SQuAD normalisation applied (lower case, no punctuation,
+	// no articles); References false when it gives none.
 	EM, F1     float64
 	References bool
 	// FactsCited is the share of the topic's required facts whose support
-	// the answer cites (FactsCited); Facts false when it requires none.
+	// the answer cites (every item of one alternative); Facts false when it
+	// requires none.
 	FactsCited float64
 	Facts      bool
 }
@@ -39,10 +40,10 @@ type AnswerGrade struct {
 func GradeAnswer(topic *Topic, text string, cited []string, abstained bool) AnswerGrade {
 	g := AnswerGrade{Abstained: abstained, References: len(topic.Answers) > 0, Facts: len(topic.Facts) > 0}
 	if g.References {
-		g.EM, g.F1 = MatchAnswer(text, cited, topic.Answers)
+		g.EM, g.F1 = matchAnswer(text, cited, topic.Answers)
 	}
 	if g.Facts {
-		g.FactsCited = FactsCited(topic.Facts, cited)
+		g.FactsCited = factsCited(topic.Facts, cited)
 	}
 	return g
 }
@@ -75,9 +76,9 @@ func CorrectRule(passF1 float64) string {
 	return "not abstained, matching a reference answer " + match + " where the topic gives answers, and citing support for every required fact where it requires facts"
 }
 
-// FactsCited is the share of facts whose support the cited ids cover: every
+// factsCited is the share of facts whose support the cited ids cover: every
 // item of at least one alternative cited. It is 0 for no facts.
-func FactsCited(facts []Fact, cited []string) float64 {
+func factsCited(facts []Fact, cited []string) float64 {
 	if len(facts) == 0 {
 		return 0
 	}
