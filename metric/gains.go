@@ -54,8 +54,8 @@ func parseGainMap(s string) (*GainMap, error) {
 	return &m, nil
 }
 
-// Of is the gain of grade g.
-func (m GainMap) Of(g int32) float64 {
+// of is the gain of grade g.
+func (m GainMap) of(g int32) float64 {
 	for _, l := range m {
 		if l.Grade == g {
 			return l.Gain
@@ -87,9 +87,9 @@ func (m *GainMap) format(trec bool) string {
 // gainOf is the gain function m uses: its gain map, or the policy's gain.
 func (m Metric) gainOf(p Policy) func(int32) float64 {
 	if m.Gains != nil {
-		return m.Gains.Of
+		return m.Gains.of
 	}
-	return p.Gain.Of
+	return p.Gain.of
 }
 
 // idealDCG is the DCG of the best ordering of every judgment of l, cut at

@@ -65,9 +65,9 @@ func (g Gain) Formula() string {
 	return "2^g-1"
 }
 
-// Of is the gain of grade g; grades at or below zero, and unjudged items,
+// of is the gain of grade g; grades at or below zero, and unjudged items,
 // gain nothing.
-func (g Gain) Of(grade int32) float64 {
+func (g Gain) of(grade int32) float64 {
 	if grade <= 0 {
 		return 0
 	}

@@ -16,9 +16,9 @@ const trecCutoffs = "5,10,15,20,30,100,200,500,1000"
 // metric's gain map.
 func linearGain(_ Policy, m Metric) func(int32) float64 {
 	if m.Gains != nil {
-		return m.Gains.Of
+		return m.Gains.of
 	}
-	return Linear.Of
+	return Linear.of
 }
 
 var trecEval = []*Family{
@@ -116,7 +116,7 @@ func ranxGain(g Gain) gainRule {
 			if grade < p.MinGrade {
 				return 0
 			}
-			return g.Of(grade)
+			return g.of(grade)
 		}
 	}
 }
