@@ -456,7 +456,7 @@ func (t *tally) lost(w *Waterfall, l Lost) {
 }
 
 // keepFirst inserts x into xs, sorted by query and then by arrival, and
-// keeps the first Listed.
+// keeps the first listed.
 func keepFirst[T any](xs []T, x T, query func(T) string) []T {
 	q := query(x)
 	i := sort.Search(len(xs), func(i int) bool { return query(xs[i]) > q })

@@ -245,8 +245,8 @@ func Merge(parts []*Result, position func(query string) (int, bool)) (*Result, e
 }
 
 // Summarize drops what a result evaluated under Options.Summary does not
-// hold: the fact coverage, lost evidence and search step listings past the
-// first Listed queries in query order, delivered evidence, and the budgets
+// hold: the fact coverage, lost evidence and search step listings past
+// their first 20 in query order, delivered evidence, and the budgets
 // that fit and agree with the reported size. A merged result summarised
 // renders as one summary run over every trace does.
 func (s *System) Summarize() {
@@ -265,7 +265,7 @@ func (s *System) Summarize() {
 	})
 }
 
-// first keeps the first Listed of xs in query order, stable within a query.
+// first keeps the first listed of xs in query order, stable within a query.
 func first[T any](xs []T, query func(T) string) []T {
 	slices.SortStableFunc(xs, func(a, b T) int { return strings.Compare(query(a), query(b)) })
 	return xs[:min(len(xs), listed)]

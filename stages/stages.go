@@ -56,16 +56,13 @@ type Options struct {
 	Tokenizer       Tokenizer // nil: no token accounting
 	// Analyses turns on the analyses of the evidence boundary (nil: off).
 	Analyses *AnalysisOptions
-	// Summary keeps the result's memory bounded by the queries' metric
-	// values (with Input.Spilled, kept in files: not even those) instead
-	// of everything said of each query: the stages' rows,
-	// every relevant judgment's and fact's way through the stages, and
-	// every query's fact coverage and token budget are not held. The means,
-	// counts and percentiles are those of a full result; of the lost items
-	// and fact coverage lines the first Listed in query order are kept, and
-	// the over-budget and reported-token listings keep only their queries'
-	// budgets; listings of problems (validity, answers, truncated spans)
-	// stay whole. PerQuery receives everything as it is computed.
+	// Summary keeps memory bounded by the queries' metric values (none
+	// with Input.Spilled): the means, counts and percentiles of a full
+	// result, but of the per-query listings only the first 20 lost
+	// items, fact coverage lines and search steps in query order, the
+	// budgets over or disagreeing with the reported size, and every
+	// problem (validity, answers, truncated spans). PerQuery still
+	// receives everything.
 	Summary bool
 	// Shard, when set, evaluates only the queries it keeps (one shard of
 	// an evaluation split by query): the judgments are restricted to them,
@@ -139,8 +136,8 @@ type System struct {
 	Validity ValidityReport `json:"validity"`
 	Answers  AnswerReport   `json:"answers"`
 	Latency  []Percentiles  `json:"latency_ms,omitempty"`
-	// Search lists, by query, every search step of several calls (Options.
-	// Summary: the first Listed queries' only).
+	// Search lists, by query, every search step of several calls (under
+	// Options.Summary, the first 20).
 	Search []SearchStep `json:"search_steps,omitempty"`
 	// Turns slices the stages' means by the traces' turn index in their
 	// conversations; nil unless some trace is a second turn or later.
