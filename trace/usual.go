@@ -266,18 +266,8 @@ func (u *usual) object(member func(key []byte) bool) bool {
 		if !member(key) {
 			return false
 		}
-		u.ws()
-		if u.i >= len(u.d) {
-			return false
-		}
-		switch u.d[u.i] {
-		case ',':
-			u.i++
-		case '}':
-			u.i++
-			return true
-		default:
-			return false
+		if more, ok := u.more('}'); !more {
+			return ok
 		}
 	}
 }
@@ -292,20 +282,29 @@ func (u *usual) array(elem func() bool) bool {
 		if !elem() {
 			return false
 		}
-		u.ws()
-		if u.i >= len(u.d) {
-			return false
-		}
-		switch u.d[u.i] {
-		case ',':
-			u.i++
-		case ']':
-			u.i++
-			return true
-		default:
-			return false
+		if more, ok := u.more(']'); !more {
+			return ok
 		}
 	}
+}
+
+// more reads what follows a member or element: a comma, and more is true;
+// or close, which ends the object or array well (ok). Anything else is
+// not ok.
+func (u *usual) more(close byte) (more, ok bool) {
+	u.ws()
+	if u.i >= len(u.d) {
+		return false, false
+	}
+	switch u.d[u.i] {
+	case ',':
+		u.i++
+		return true, true
+	case close:
+		u.i++
+		return false, true
+	}
+	return false, false
 }
 
 // ws skips JSON whitespace.
@@ -443,23 +442,24 @@ func (u *usual) number() ([]byte, bool) {
 	if i < len(d) && d[i] == '-' {
 		i++
 	}
+	// digits is where the run of digits from j ends.
+	digits := func(j int) int {
+		for j < len(d) && d[j] >= '0' && d[j] <= '9' {
+			j++
+		}
+		return j
+	}
 	switch {
 	case i < len(d) && d[i] == '0':
 		i++
 	case i < len(d) && d[i] >= '1' && d[i] <= '9':
-		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
-			i++
-		}
+		i = digits(i)
 	default:
 		return nil, false
 	}
 	if i < len(d) && d[i] == '.' {
-		i++
-		j := i
-		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
-			i++
-		}
-		if i == j {
+		j := i + 1
+		if i = digits(j); i == j {
 			return nil, false
 		}
 	}
@@ -469,10 +469,7 @@ func (u *usual) number() ([]byte, bool) {
 			i++
 		}
 		j := i
-		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
-			i++
-		}
-		if i == j {
+		if i = digits(i); i == j {
 			return nil, false
 		}
 	}
