@@ -73,13 +73,8 @@ func ReadNuggets(f *input.File) (*Set, error) {
 			}
 			return &diag.Error{File: f.Name, Line: line, Query: id, Msg: err.Error()}
 		}
-		if old := s.byID[t.ID]; old != nil {
-			return &diag.Error{File: f.Name, Line: line, Query: t.ID, Msg: fmt.Sprintf("query repeated (also line %d)", old.Line)}
-		}
 		t.Line = line
-		s.byID[t.ID] = t
-		s.Topics = append(s.Topics, t)
-		return nil
+		return s.add(f.Name, t, "query")
 	})
 	if err != nil {
 		return nil, err

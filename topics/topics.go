@@ -93,18 +93,22 @@ func Read(f *input.File) (*Set, error) { return ReadOnly(f, nil) }
 // every one), so that memory holds those alone; every line is checked.
 func ReadOnly(f *input.File, keep func(id string) bool) (*Set, error) {
 	s := &Set{File: f.Name, byID: map[string]*Topic{}}
-	_, err := Stream(f, keep, func(t *Topic, _ []byte) error {
-		if old := s.byID[t.ID]; old != nil {
-			return &diag.Error{File: f.Name, Line: t.Line, Query: t.ID, Msg: fmt.Sprintf("topic repeated (also line %d)", old.Line)}
-		}
-		s.byID[t.ID] = t
-		s.Topics = append(s.Topics, t)
-		return nil
-	})
+	_, err := Stream(f, keep, func(t *Topic, _ []byte) error { return s.add(f.Name, t, "topic") })
 	if err != nil {
 		return nil, err
 	}
 	return s, nil
+}
+
+// add puts t, read at t.Line of file, in s: a second one of its id is an
+// error naming both lines (what names the thing repeated).
+func (s *Set) add(file string, t *Topic, what string) error {
+	if old := s.byID[t.ID]; old != nil {
+		return &diag.Error{File: file, Line: t.Line, Query: t.ID, Msg: fmt.Sprintf("%s repeated (also line %d)", what, old.Line)}
+	}
+	s.byID[t.ID] = t
+	s.Topics = append(s.Topics, t)
+	return nil
 }
 
 // Parser reads one line of a topics file.
