@@ -61,13 +61,39 @@ func resource(r pcommon.Resource, s stamp) {
 	}
 }
 
-// common puts the attributes every record carries.
-func common(m pcommon.Map, a Annotation, s stamp) {
-	m.PutStr(AttrID, a.ID)
+// stamped puts the attributes every record carries: the version and the
+// manifest that produced it, and the system and query evaluated.
+func stamped(m pcommon.Map, a Annotation, s stamp) {
 	m.PutStr(AttrVersion, s.version)
 	m.PutStr(AttrManifest, s.digest)
 	m.PutStr(AttrSystem, a.System)
 	m.PutStr(AttrQuery, a.Query)
+}
+
+// linked calls fn with every annotation whose ids are OTLP ids (otlpIDs),
+// and the ids, and returns how many there were.
+func linked(anns []Annotation, fn func(a Annotation, tid pcommon.TraceID, sid pcommon.SpanID)) int {
+	n := 0
+	for _, a := range anns {
+		if tid, sid, ok := otlpIDs(a); ok {
+			n++
+			fn(a, tid, sid)
+		}
+	}
+	return n
+}
+
+// request writes an export request holding n records as a line of JSON;
+// with none, nothing.
+func request(w io.Writer, n int, marshal func() ([]byte, error)) (int, error) {
+	if n == 0 {
+		return 0, nil
+	}
+	b, err := marshal()
+	if err != nil {
+		return 0, err
+	}
+	return n, line(w, b)
 }
 
 // writeOTLP writes one logs export request: a gen_ai.evaluation.result log
@@ -78,13 +104,7 @@ func writeOTLP(w io.Writer, anns []Annotation, s stamp) (int, error) {
 	resource(rl.Resource(), s)
 	sl := rl.ScopeLogs().AppendEmpty()
 	scope(sl.Scope(), s)
-	n := 0
-	for _, a := range anns {
-		tid, sid, ok := otlpIDs(a)
-		if !ok {
-			continue
-		}
-		n++
+	n := linked(anns, func(a Annotation, tid pcommon.TraceID, sid pcommon.SpanID) {
 		lr := sl.LogRecords().AppendEmpty()
 		lr.SetEventName(EventName)
 		lr.SetTraceID(tid)
@@ -100,16 +120,10 @@ func writeOTLP(w io.Writer, anns []Annotation, s stamp) (int, error) {
 			m.PutStr("gen_ai.evaluation.score.label", a.Label)
 		}
 		m.PutStr("gen_ai.evaluation.explanation", a.Explanation)
-		common(m, a, s)
-	}
-	if n == 0 {
-		return 0, nil
-	}
-	b, err := plogotlp.NewExportRequestFromLogs(ld).MarshalJSON()
-	if err != nil {
-		return 0, err
-	}
-	return n, line(w, b)
+		m.PutStr(AttrID, a.ID)
+		stamped(m, a, s)
+	})
+	return request(w, n, plogotlp.NewExportRequestFromLogs(ld).MarshalJSON)
 }
 
 // writeOpenInference writes one traces export request: for each evaluated
@@ -130,13 +144,7 @@ func writeOpenInference(w io.Writer, anns []Annotation, s stamp) (int, error) {
 	meta := string(b)
 	carriers := map[string]pcommon.Map{}
 	count := map[string]int{}
-	n := 0
-	for _, a := range anns {
-		tid, sid, ok := otlpIDs(a)
-		if !ok {
-			continue
-		}
-		n++
+	n := linked(anns, func(a Annotation, tid pcommon.TraceID, sid pcommon.SpanID) {
 		key := a.TraceID + "/" + a.SpanID
 		m, seen := carriers[key]
 		if !seen {
@@ -154,10 +162,7 @@ func writeOpenInference(w io.Writer, anns []Annotation, s stamp) (int, error) {
 			link.SetSpanID(sid)
 			m = sp.Attributes()
 			m.PutStr("openinference.span.kind", "EVALUATOR")
-			m.PutStr(AttrVersion, s.version)
-			m.PutStr(AttrManifest, s.digest)
-			m.PutStr(AttrSystem, a.System)
-			m.PutStr(AttrQuery, a.Query)
+			stamped(m, a, s)
 			carriers[key] = m
 		}
 		p := "annotations." + strconv.Itoa(count[key]) + ".annotation."
@@ -171,15 +176,8 @@ func writeOpenInference(w io.Writer, anns []Annotation, s stamp) (int, error) {
 		m.PutStr(p+"explanation", a.Explanation)
 		m.PutStr(p+"annotator_kind", "CODE")
 		m.PutStr(p+"metadata", meta)
-	}
-	if n == 0 {
-		return 0, nil
-	}
-	b, err = ptraceotlp.NewExportRequestFromTraces(td).MarshalJSON()
-	if err != nil {
-		return 0, err
-	}
-	return n, line(w, b)
+	})
+	return request(w, n, ptraceotlp.NewExportRequestFromTraces(td).MarshalJSON)
 }
 
 // carrierID is the carrier span's id: stable, from the span it evaluates.
