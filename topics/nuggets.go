@@ -64,18 +64,9 @@ func ReadNuggets(f *input.File) (*Set, error) {
 	}
 	defer r.Close()
 	s := &Set{File: f.Name, byID: map[string]*Topic{}}
-	err = jsonin.Lines(r, f.Name, f, func(line int, data []byte) error {
-		t, err := parseNuggets(data)
-		if err != nil {
-			id := ""
-			if t != nil {
-				id = t.ID
-			}
-			return &diag.Error{File: f.Name, Line: line, Query: id, Msg: err.Error()}
-		}
-		t.Line = line
+	err = jsonin.Lines(r, f.Name, f, topicLines(f.Name, parseNuggets, nil, func(t *Topic, _ []byte) error {
 		return s.add(f.Name, t, "query")
-	})
+	}))
 	if err != nil {
 		return nil, err
 	}

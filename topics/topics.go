@@ -133,21 +133,28 @@ func Stream(f *input.File, keep func(id string) bool, fn func(t *Topic, data []b
 	if first := input.FirstLine(head); len(first) > 0 && first[0] != '{' && first[0] != '[' {
 		parse = parseTSV
 	}
-	return parse, jsonin.Lines(r, f.Name, f, func(line int, data []byte) error {
+	return parse, jsonin.Lines(r, f.Name, f, topicLines(f.Name, parse, keep, fn))
+}
+
+// topicLines reads each line of file with parse and hands its topic, if
+// keep accepts it (nil: every one), to fn with the line's bytes; a line
+// parse refuses is an error naming the file, line and query.
+func topicLines(file string, parse Parser, keep func(id string) bool, fn func(t *Topic, data []byte) error) func(line int, data []byte) error {
+	return func(line int, data []byte) error {
 		t, err := parse(data)
 		if err != nil {
 			id := ""
 			if t != nil {
 				id = t.ID
 			}
-			return &diag.Error{File: f.Name, Line: line, Query: id, Msg: err.Error()}
+			return &diag.Error{File: file, Line: line, Query: id, Msg: err.Error()}
 		}
 		t.Line = line
 		if keep != nil && !keep(t.ID) {
 			return nil
 		}
 		return fn(t, data)
-	})
+	}
 }
 
 // parseTSV reads a line of the tab-separated topics TREC collections ship
