@@ -7,11 +7,9 @@
 #
 #   bench/import.sh [--traces 12000] [--data DIR]
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/.." && pwd)
+. "$(dirname "$0")/lib.sh"
 traces=12000
 data="${TMPDIR:-/tmp}/ragstat-bench-import"
-. "$here/lib.sh"
 options "traces data" "$@"
 build_ragstat
 dir="$data/t$traces"

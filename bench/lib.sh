@@ -1,8 +1,11 @@
-# Shared by the bench scripts (sourced, not run): options reads a script's
-# arguments; build_ragstat checks for
-# GNU time, makes the data folder $data and builds the command there as
-# $bin, from the checkout at $root; bigrun makes the synthetic TREC run
-# that bigrun_metrics are measured on.
+# Shared by the bench scripts (sourced, not run): here is the bench folder
+# and root the checkout; options reads a script's arguments; build_ragstat
+# checks for GNU time, makes the data folder $data and builds the command
+# there as $bin; bigrun makes the synthetic TREC run, with the generator
+# $gen, that bigrun_metrics are measured on.
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/.." && pwd)
+gen="$root/../shared/bench/gen_bigrun.py"
 # options NAMES ARGS...: each --NAME VALUE in ARGS sets the variable NAME
 # to VALUE; a name not among the words of NAMES is an error.
 options() {

@@ -17,13 +17,10 @@
 # inputs are read once before every timed run, so no command pays for
 # reading them from disk.
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/.." && pwd)
-gen="$root/../shared/bench/gen_bigrun.py"
+. "$(dirname "$0")/lib.sh"
 data="${TMPDIR:-/tmp}/ragstat-bench"
 runs=5
 sizes="1000 10000"
-. "$here/lib.sh"
 options "gen data runs sizes" "$@"
 build_ragstat
 

@@ -6,13 +6,10 @@
 #
 #   bench/shards.sh [--gen PATH/TO/gen_bigrun.py] [--data DIR] [--queries 10000] [--shards "2 4"]
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/.." && pwd)
-gen="$root/../shared/bench/gen_bigrun.py"
-data="${TMPDIR:-/tmp}/ragstat-bench"
+. "$(dirname "$0")/lib.sh"
+data="${TMPDIR:-/tmp}/ragstat-bench" # bench/run.sh's: the synthetic run is made once
 queries=10000
 shards="2 4"
-. "$here/lib.sh"
 options "gen data queries shards" "$@"
 build_ragstat
 dir="$data/q$queries"

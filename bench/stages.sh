@@ -9,8 +9,7 @@
 # --per-query-out writes each trace's record to a file beside the traces,
 # so that the table holds sums only: the memory curve's setting.
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/.." && pwd)
+. "$(dirname "$0")/lib.sh"
 traces=100000
 passage=1000
 records=()
@@ -24,7 +23,6 @@ while [ $# -gt 0 ]; do
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac
 done
-. "$here/lib.sh"
 build_ragstat
 dir="$data/t$traces-p$passage"
 if [ ! -s "$dir/traces.jsonl" ]; then
