@@ -87,24 +87,19 @@ func (s *Server) ServeGRPC(ctx context.Context, ln net.Listener) error {
 		grpc.UnknownServiceHandler(s.unknownGRPC),
 	)
 	srv.RegisterService(&traceService, s)
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
-	select {
-	case err := <-done:
-		return err
-	case <-ctx.Done():
-	}
-	stopped := make(chan struct{})
-	go func() { srv.GracefulStop(); close(stopped) }()
-	select {
-	case <-stopped:
-	case <-time.After(30 * time.Second):
-		srv.Stop()
-	}
-	if err := <-done; err != nil && !errors.Is(err, grpc.ErrServerStopped) {
-		return err
-	}
-	return nil
+	return localhttp.Until(ctx, func() error { return srv.Serve(ln) }, func(served <-chan error) error {
+		stopped := make(chan struct{})
+		go func() { srv.GracefulStop(); close(stopped) }()
+		select {
+		case <-stopped:
+		case <-time.After(30 * time.Second):
+			srv.Stop()
+		}
+		if err := <-served; err != nil && !errors.Is(err, grpc.ErrServerStopped) {
+			return err
+		}
+		return nil
+	})
 }
 
 // exportGRPC is one OTLP/gRPC export.

@@ -54,14 +54,23 @@ func TokenEqual(got, want string) bool {
 // Serve serves srv on ln until ctx ends, then shuts it down, letting the
 // requests in flight finish for up to grace.
 func Serve(ctx context.Context, srv *http.Server, ln net.Listener, grace time.Duration) error {
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
+	return Until(ctx, func() error { return srv.Serve(ln) }, func(<-chan error) error {
+		shut, cancel := context.WithTimeout(context.Background(), grace)
+		defer cancel()
+		return srv.Shutdown(shut)
+	})
+}
+
+// Until runs serve until it returns, with its error, or until ctx ends:
+// then it stops the server with stop, which may wait for serve's error on
+// served, and returns stop's error.
+func Until(ctx context.Context, serve func() error, stop func(served <-chan error) error) error {
+	served := make(chan error, 1)
+	go func() { served <- serve() }()
 	select {
-	case err := <-done:
+	case err := <-served:
 		return err
 	case <-ctx.Done():
 	}
-	shut, cancel := context.WithTimeout(context.Background(), grace)
-	defer cancel()
-	return srv.Shutdown(shut)
+	return stop(served)
 }
