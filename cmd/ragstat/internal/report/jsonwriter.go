@@ -263,6 +263,12 @@ func (j *jsonWriter) floats(vs []float64) { jsonList(j, vs, j.float) }
 // floatsBy writes numbers by two keys, as encoding/json writes such maps:
 // keys in order, nil as null.
 func (j *jsonWriter) floatsBy(m map[string]map[string][]float64) {
+	jsonMap(j, m, func(inner map[string][]float64) { jsonMap(j, inner, j.floats) })
+}
+
+// jsonMap writes m as a JSON object, its keys in order and each value by
+// write; nil is null, as encoding/json has it.
+func jsonMap[T any](j *jsonWriter, m map[string]T, write func(T)) {
 	if m == nil {
 		j.WriteString("null")
 		return
@@ -270,17 +276,7 @@ func (j *jsonWriter) floatsBy(m map[string]map[string][]float64) {
 	j.open('{')
 	for _, k := range slices.Sorted(maps.Keys(m)) {
 		j.key(jsonKey(k))
-		inner := m[k]
-		if inner == nil {
-			j.WriteString("null")
-			continue
-		}
-		j.open('{')
-		for _, k2 := range slices.Sorted(maps.Keys(inner)) {
-			j.key(jsonKey(k2))
-			j.floats(inner[k2])
-		}
-		j.close('}')
+		write(m[k])
 	}
 	j.close('}')
 }
