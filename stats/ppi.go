@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -280,7 +281,7 @@ func KendallTau(x, y []float64) (float64, error) {
 	var conc, disc, tx, ty int64
 	for i := range x {
 		for j := i + 1; j < len(x); j++ {
-			dx, dy := cmpFloat(x[i], x[j]), cmpFloat(y[i], y[j])
+			dx, dy := cmp.Compare(x[i], x[j]), cmp.Compare(y[i], y[j]) // no NaN: refused above
 			switch {
 			case dx == 0 && dy == 0:
 				tx++
@@ -302,14 +303,4 @@ func KendallTau(x, y []float64) (float64, error) {
 		return 0, errors.New("stats: Kendall's tau: every value of one ranking is tied")
 	}
 	return float64(conc-disc) / math.Sqrt(float64(pairs-tx)*float64(pairs-ty)), nil
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
