@@ -149,7 +149,7 @@ func ideals(qrels *judgments.Set) map[string][]int32 {
 }
 
 // NewPerQuery prepares an Evaluator that holds no judgments: the caller
-// supplies each query's own (ScoreJudged, CollectJudged), so that memory
+// supplies each query's own (ScoreGrades, CollectJudged), so that memory
 // does not grow with the number of judged queries. file names the
 // judgments in messages. The policy and metrics are checked as New checks
 // them; the doc unit, which maps a whole set, is refused.
@@ -291,11 +291,11 @@ func aspectsOf(gs []judgments.SubtopicGrade) []metric.Aspect {
 }
 
 // CheckScoreGrades reports whether every metric can be scored from grades
-// alone (ScoreGradesWithout); the diversity metrics cannot.
+// alone (ScoreGrades); the diversity metrics cannot.
 func (e *Evaluator) CheckScoreGrades() error { return e.needsSubtopics(true) }
 
 // needsSubtopics refuses to score diversity metrics without subtopic
-// judgments, or from grades alone (ScoreGradesWithout: no item ids to look up).
+// judgments, or from grades alone (ScoreGrades: no item ids to look up).
 func (e *Evaluator) needsSubtopics(fromGrades bool) error {
 	for _, m := range e.metrics {
 		switch {
@@ -309,29 +309,25 @@ func (e *Evaluator) needsSubtopics(fromGrades bool) error {
 	return nil
 }
 
-// scoreRow is ScoreGradesWithout with every judgment acceptable.
+// scoreRow scores query's list of grades with every judgment acceptable.
 func (e *Evaluator) scoreRow(query string, grades []int32) Row {
-	return e.ScoreGradesWithout(query, grades, nil)
+	return e.scoreAgainst(query, e.ideal[query], grades, nil)
 }
 
-// ScoreGradesWithout scores one ranked list whose grades the caller looked
-// up itself (metric.Unjudged marks an item without a judgment), applying
-// the unjudged policy (callers under UnjudgedError must have rejected
-// holes already; the row's Folded count is left to them), for a query
-// some of whose judgments are not acceptable evidence for this request
-// (out of its scope, not in effect at its date): invalid holds their
-// grades, one per judgment, and they leave the ideal ranking and every
-// denominator. The caller gives such items grade 0 where they appear in
-// grades.
-func (e *Evaluator) ScoreGradesWithout(query string, grades, invalid []int32) Row {
-	return e.scoreAgainst(query, e.ideal[query], grades, invalid)
-}
-
-// ScoreJudged is ScoreGradesWithout for an Evaluator made by NewPerQuery,
-// with q the query's judgments, supplied by the caller: its ideal ranking
-// is computed from them.
-func (e *Evaluator) ScoreJudged(q *judgments.Query, grades, invalid []int32) Row {
-	return e.scoreAgainst(q.ID, metric.NewList(nil, q.Grades(nil)).Ideal, grades, invalid)
+// ScoreGrades scores one ranked list of query q from grades the caller
+// looked up itself (metric.Unjudged for an item without a judgment), under
+// the unjudged policy (under UnjudgedError the caller refuses holes first;
+// it counts Folded itself). invalid holds the grades of q's judgments that
+// are not acceptable evidence here (out of the query's scope, not in
+// effect at its date): they leave the ideal ranking and every denominator,
+// and such items have grade 0 in grades. An Evaluator made by NewPerQuery
+// takes the ideal ranking from q, one made by New from its judgments.
+func (e *Evaluator) ScoreGrades(q *judgments.Query, grades, invalid []int32) Row {
+	ideal := e.ideal[q.ID]
+	if e.qrels == nil {
+		ideal = metric.NewList(nil, q.Grades(nil)).Ideal
+	}
+	return e.scoreAgainst(q.ID, ideal, grades, invalid)
 }
 
 // scoreAgainst scores grades against the query's ideal ranking, less the

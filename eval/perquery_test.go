@@ -65,7 +65,7 @@ func TestCollectJudgedMatchesCollectRows(t *testing.T) {
 					grades[i] = int32(g)
 				}
 				rows.Put(held.scoreRow(q, grades))
-				if err := file.Put(pos[q], per.ScoreJudged(jq, grades, nil)); err != nil {
+				if err := file.Put(pos[q], per.ScoreGrades(jq, grades, nil)); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -116,12 +116,12 @@ func TestExpGainOverflowRefused(t *testing.T) {
 
 // Invalid evidence leaves the ideal ranking and the denominators: the
 // source document's rule for out-of-scope and stale items.
-func TestScoreGradesWithout(t *testing.T) {
+func TestScoreGradesInvalid(t *testing.T) {
 	// Five positives; two of them (grades 3 and 1) are not acceptable
 	// evidence for this request. The list holds the three valid ones.
 	qrels := "q 0 a 2\nq 0 b 2\nq 0 c 1\nq 0 forbidden 3\nq 0 stale 1\nq 0 n 0\n"
 	e := evaluator(t, qrels, DefaultPolicy(), "R", "nDCG")
-	valid := e.ScoreGradesWithout("q", []int32{2, 2, 1}, []int32{3, 1})
+	valid := e.ScoreGrades(e.Judgments().Query("q"), []int32{2, 2, 1}, []int32{3, 1})
 	if valid.Values[0] != 1 || !near(valid.Values[1], 1) {
 		t.Errorf("without the invalid judgments: R %v nDCG %v, want 1 and 1", valid.Values[0], valid.Values[1])
 	}

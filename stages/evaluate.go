@@ -211,11 +211,7 @@ func (j *joiner) digest(t *trace.Trace, ev *eval.Evaluator) *digest {
 			for k, p := range v.stages[i] {
 				grades[k] = p.grade
 			}
-			if j.in.Spilled != nil {
-				d.rows = append(d.rows, ev.ScoreJudged(v.q, grades, gradesOf(invalid)))
-			} else {
-				d.rows = append(d.rows, ev.ScoreGradesWithout(t.Query, grades, gradesOf(invalid)))
-			}
+			d.rows = append(d.rows, ev.ScoreGrades(v.q, grades, gradesOf(invalid)))
 		}
 	}
 	d.loss = lossOf(v, names, minGrade, invalid)

@@ -485,7 +485,7 @@ func (a *auditor) scored(t *topics.Topic, id string, relevant []string, invalid 
 				grades[i] = int32(g)
 			}
 		}
-		return ev.ScoreGradesWithout(id, grades, without), nil
+		return ev.ScoreGrades(jq, grades, without), nil
 	}
 	best, err := score("ideal ranking", ideal)
 	if err != nil {
