@@ -4,14 +4,14 @@ import (
 	"encoding/binary"
 	"io"
 	"math"
+	"os"
 	"strings"
 )
 
-// Rows holds per-query rows compactly for CollectRows: every row's values
-// in one slice and its counts in another, keyed by query, with no
-// allocation per row. An evaluation fed list by list in any order (the
-// stages of traces read on several cores) keeps 8 bytes per metric and
-// query this way, instead of a Row and its slices.
+// Rows holds per-query rows for CollectRows compactly, keyed by query:
+// 8 bytes a metric and query and no allocation per row, for an evaluation
+// fed list by list in any order (the stages of traces read on several
+// cores).
 type Rows struct {
 	metrics int
 	bounds  bool
@@ -85,30 +85,20 @@ func (s *Rows) get(q string) (Row, bool) {
 }
 
 // RowFile holds per-query rows in a file instead of memory, each at its
-// query's position in the judgments' order, so that an evaluation fed
-// list by list in any order keeps nothing per query: a later Put at a
-// position replaces the row there, as Rows.Put replaces a query's row.
-// Positions never written read as absent (a sparse file's holes are
-// zeros).
+// query's position in the judgments' order: a later Put at a position
+// replaces the row there, and a position never written reads as absent.
 type RowFile struct {
 	metrics int
 	bounds  bool
-	f       RowStorage
-}
-
-// RowStorage is where a RowFile keeps its rows: an *os.File, typically a
-// temporary one.
-type RowStorage interface {
-	io.ReaderAt
-	io.WriterAt
+	f       *os.File
 }
 
 // rowPresent marks a written record.
 const rowPresent = 1 << 7
 
 // NewRowFile keeps rows of metrics values each (and their high ends when
-// bounds is set) in f.
-func NewRowFile(f RowStorage, metrics int, bounds bool) *RowFile {
+// bounds is set) in f, typically a temporary file.
+func NewRowFile(f *os.File, metrics int, bounds bool) *RowFile {
 	return &RowFile{metrics: metrics, bounds: bounds, f: f}
 }
 
