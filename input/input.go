@@ -22,6 +22,7 @@ import (
 
 	"github.com/ragstat/ragstat/internal/diag"
 	"github.com/ragstat/ragstat/internal/gather"
+	"github.com/ragstat/ragstat/internal/jsonin"
 )
 
 // File is one input as the user named it.
@@ -440,22 +441,6 @@ func (f *File) SHA256() (string, error) {
 	return f.sum, nil
 }
 
-// FirstLine returns the first non-blank line of head, trimmed.
-func FirstLine(head []byte) []byte {
-	for len(head) > 0 {
-		line := head
-		if i := bytes.IndexByte(head, '\n'); i >= 0 {
-			line, head = head[:i], head[i+1:]
-		} else {
-			head = nil
-		}
-		if t := bytes.TrimSpace(line); len(t) > 0 {
-			return t
-		}
-	}
-	return nil
-}
-
 // FromBytes makes a File of data held in memory (an embedded example, a
 // test fixture); it behaves like a file on disk named name.
 func FromBytes(name string, data []byte) *File {
@@ -524,7 +509,7 @@ func ParseFormat(s string) (Format, error) {
 // when it is one and line accepts its keys as those of a line's record,
 // else the JSON object format.
 func DetectFormat(head []byte, line func(keys map[string]json.RawMessage) bool) Format {
-	first := FirstLine(head)
+	first := jsonin.FirstLine(head)
 	if len(first) == 0 || first[0] != '{' {
 		return FormatTREC
 	}

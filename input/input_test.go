@@ -88,12 +88,6 @@ func TestWatch(t *testing.T) {
 	}
 }
 
-func TestFirstLine(t *testing.T) {
-	if got := string(FirstLine([]byte("\n  \n  {\"a\":1}\nnext"))); got != `{"a":1}` {
-		t.Fatalf("got %q", got)
-	}
-}
-
 // TestNamedPipe reads a FIFO, which can be read only once, as a file.
 func TestNamedPipe(t *testing.T) {
 	fifo := filepath.Join(t.TempDir(), "fifo")

@@ -1,7 +1,6 @@
 package judgments
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -95,7 +94,7 @@ func readWith(f *input.File, opt Options, emit func(Judgment)) (*reader, error) 
 	if format == Auto {
 		format = detect(head)
 	}
-	if LooksLikeRun(head) {
+	if trecfile.LooksLikeRun(head) {
 		return nil, &diag.Error{File: f.Name, Msg: "looks like a run (query Q0 item rank score tag, or {\"query\",\"items\"}), not judgments",
 			Hint: "did you swap {judgments} and the run?"}
 	}
@@ -387,15 +386,4 @@ func (rd *reader) json(f *input.File) error {
 		}
 		return rd.accept(Judgment{Query: q, Item: item, Grade: g, Line: line})
 	})
-}
-
-// LooksLikeRun reports whether the start of a file reads as a run rather
-// than judgments: a TREC run line (query Q0 item rank score tag) or a JSON
-// ranked list ({"query","items":[...]}).
-func LooksLikeRun(head []byte) bool {
-	if f := bytes.Fields(input.FirstLine(head)); len(f) == 6 && bytes.EqualFold(f[1], []byte("Q0")) {
-		return true
-	}
-	items := jsonin.FirstKeys(head)["items"]
-	return len(items) > 0 && items[0] == '[' // not a query named "items"
 }

@@ -1,7 +1,6 @@
 package runs
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -67,7 +66,7 @@ func Read(f *input.File, opt Options, fn func(*Ranking) error) (Format, error) {
 	if format == Auto {
 		format = detect(head)
 	}
-	if looksLikeJudgments(head) {
+	if trecfile.LooksLikeJudgments(head) {
 		return format, &diag.Error{File: f.Name, Msg: "looks like judgments (query iteration item grade, or {\"query\",\"item\",\"grade\"}), not a run",
 			Hint: "did you swap {judgments} and the run?"}
 	}
@@ -303,18 +302,6 @@ func (rd *reader) jsonObject(f *input.File) error {
 		}
 	}
 	return nil
-}
-
-// looksLikeJudgments reports a file whose first line is a qrels line (four
-// columns, the last an integer) or a JSON judgment (with "grade").
-func looksLikeJudgments(head []byte) bool {
-	if f := bytes.Fields(input.FirstLine(head)); len(f) == 4 {
-		if _, err := strconv.Atoi(string(f[3])); err == nil {
-			return true
-		}
-	}
-	grade := jsonin.FirstKeys(head)["grade"]
-	return len(grade) > 0 && grade[0] != '{' // not a query named "grade"
 }
 
 // Entry is one returned item as a reader found it, before ordering: its

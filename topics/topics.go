@@ -130,7 +130,7 @@ func Stream(f *input.File, keep func(id string) bool, fn func(t *Topic, data []b
 		return nil, err
 	}
 	parse := Parser(parseJSON)
-	if first := input.FirstLine(head); len(first) > 0 && first[0] != '{' && first[0] != '[' {
+	if first := jsonin.FirstLine(head); len(first) > 0 && first[0] != '{' && first[0] != '[' {
 		parse = parseTSV
 	}
 	return parse, jsonin.Lines(r, f.Name, f, topicLines(f.Name, parse, keep, fn))

@@ -22,7 +22,6 @@ import (
 
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/trecfile"
-	judgmentsfile "github.com/ragstat/ragstat/judgments"
 )
 
 func init() { sortRegistry() }
@@ -152,7 +151,7 @@ func (e *evaluation) read(qrelsPath, runPath string, stdin io.Reader) error {
 		return fail(2, "cannot read qrels file '%s': %v", qrelsPath, err)
 	}
 	defer qf.Close()
-	if head, err := qf.Head(4096); err == nil && judgmentsfile.LooksLikeRun(head) {
+	if head, err := qf.Head(4096); err == nil && trecfile.LooksLikeRun(head) {
 		return fail(2, "qrels file '%s' looks like a run (qid Q0 docno rank score tag): did you swap the files? trec-eval takes the qrels first, then the run", qrelsPath)
 	}
 	r, err := qf.Open()
