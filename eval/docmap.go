@@ -2,31 +2,12 @@ package eval
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/diag"
 	"github.com/ragstat/ragstat/internal/jsonin"
 )
-
-// DocPattern maps an item to the first group of pattern; an id the pattern
-// does not match is its own document (a judgment already at document level).
-func DocPattern(pattern string) (func(string) string, error) {
-	re, err := regexp.Compile(pattern)
-	if err != nil {
-		return nil, fmt.Errorf("document id pattern: %v", err)
-	}
-	if re.NumSubexp() < 1 {
-		return nil, fmt.Errorf("document id pattern %q has no group: put the document id in (...)", pattern)
-	}
-	return func(item string) string {
-		if m := re.FindStringSubmatch(item); m != nil && m[1] != "" {
-			return m[1]
-		}
-		return item
-	}, nil
-}
 
 // ReadDocMap reads an item-to-document map: TSV lines "item<TAB>doc" or JSON
 // Lines {"item":..,"doc":..}. An item mapped twice is an error; an item not

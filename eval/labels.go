@@ -36,7 +36,7 @@ func parseLabels(s string) (Labels, error) {
 	return oneOf("labels", s, LabelsHuman, LabelsLLM, LabelsPPI)
 }
 
-// UnmarshalText reads a label choice by name, as ParseLabels does.
+// UnmarshalText reads a label choice by name: human, llm or ppi.
 func (l *Labels) UnmarshalText(b []byte) (err error) {
 	*l, err = parseLabels(string(b))
 	return err

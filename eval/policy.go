@@ -156,31 +156,29 @@ func parseUnit(s string) (Unit, error) {
 	return oneOf("unit", s, UnitItem, UnitDoc)
 }
 
-// UnmarshalText reads a policy by name, as ParseUnjudged does.
+// Each choice reads its name from text (a saved policy's JSON) as its
+// parse function reads it.
+
 func (u *Unjudged) UnmarshalText(b []byte) (err error) {
 	*u, err = parseUnjudged(string(b))
 	return err
 }
 
-// UnmarshalText reads a policy by name, as ParseUnanswerable does.
 func (u *Unanswerable) UnmarshalText(b []byte) (err error) {
 	*u, err = parseUnanswerable(string(b))
 	return err
 }
 
-// UnmarshalText reads a policy by name, as ParseQuerySet does.
 func (q *QuerySet) UnmarshalText(b []byte) (err error) {
 	*q, err = parseQuerySet(string(b))
 	return err
 }
 
-// UnmarshalText reads a divisor by name, as ParseJudgedDivisor does.
 func (d *JudgedDivisor) UnmarshalText(b []byte) (err error) {
 	*d, err = parseJudgedDivisor(string(b))
 	return err
 }
 
-// UnmarshalText reads a unit by name, as ParseUnit does.
 func (u *Unit) UnmarshalText(b []byte) (err error) {
 	*u, err = parseUnit(string(b))
 	return err

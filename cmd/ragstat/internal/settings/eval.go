@@ -10,6 +10,7 @@ import (
 	"cmp"
 	"encoding"
 	"fmt"
+	"regexp"
 
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
@@ -253,7 +254,7 @@ func (s Eval) docOf(unit eval.Unit, open func(string) (*input.File, error)) (fun
 	case s.DocMap != "" && s.DocIDPattern != "":
 		return nil, &diag.OptionError{Scope: "policy", Msg: "give {doc_map} or {doc_id_pattern}, not both"}
 	case s.DocIDPattern != "":
-		docOf, err := eval.DocPattern(s.DocIDPattern)
+		docOf, err := docPattern(s.DocIDPattern)
 		if err != nil {
 			return nil, &diag.OptionError{Scope: "policy", Option: "doc_id_pattern", Err: err}
 		}
@@ -267,6 +268,24 @@ func (s Eval) docOf(unit eval.Unit, open func(string) (*input.File, error)) (fun
 		return eval.ReadDocMap(mf)
 	}
 	return nil, &diag.OptionError{Scope: "policy", Option: "unit", Value: string(eval.UnitDoc), Msg: "needs {doc_map} FILE or {doc_id_pattern} REGEX"}
+}
+
+// docPattern maps an item to the first group of pattern; an id the pattern
+// does not match is its own document (a judgment already at document level).
+func docPattern(pattern string) (func(string) string, error) {
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		return nil, fmt.Errorf("document id pattern: %v", err)
+	}
+	if re.NumSubexp() < 1 {
+		return nil, fmt.Errorf("document id pattern %q has no group: put the document id in (...)", pattern)
+	}
+	return func(item string) string {
+		if m := re.FindStringSubmatch(item); m != nil && m[1] != "" {
+			return m[1]
+		}
+		return item
+	}, nil
 }
 
 // readSubtopics reads the subtopic judgments at path for the diversity

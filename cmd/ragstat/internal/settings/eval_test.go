@@ -177,3 +177,22 @@ func TestEvalOpenDigest(t *testing.T) {
 		}
 	}
 }
+
+// TestDocPattern: an item's document is the pattern's first group; an id
+// the pattern does not match is its own document, and a pattern without a
+// group is refused.
+func TestDocPattern(t *testing.T) {
+	docOf, err := docPattern(`^(.+)#`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := docOf("d1#p3"); got != "d1" {
+		t.Errorf("d1#p3 in %q", got)
+	}
+	if got := docOf("d2"); got != "d2" {
+		t.Errorf("d2 in %q", got)
+	}
+	if _, err := docPattern("nogroup"); err == nil {
+		t.Error("pattern without a group accepted")
+	}
+}
