@@ -23,7 +23,7 @@ type Resolver func(kept, other Sourced) (Sourced, bool)
 // Merge joins the judgments of several sets, read from several files, into
 // one set on scale, named after them all ("a.txt + b.jsonl"): a pair judged
 // in more than one set keeps its first judgment when the grades agree (the
-// spans of both), and is an error naming both files and lines when they
+// spans and facts of both, the first's meta), and is an error naming both files and lines when they
 // differ, unless resolve (nil: none) settles it. Judgments keep their
 // lines in their own files.
 //
@@ -43,6 +43,7 @@ func Merge(sets []*Set, scale Scale, resolve Resolver) (*Set, error) {
 	out := joinPairs(sets, false, func(kept *Sourced, other Sourced) bool {
 		if kept.Grade == other.Grade {
 			kept.Spans = union(kept.Spans, other.Spans)
+			kept.Facts = union(kept.Facts, other.Facts)
 			return false
 		}
 		if resolve != nil {
@@ -120,7 +121,7 @@ func joinPairs(sets []*Set, labels bool, repeat func(kept *Sourced, other Source
 	return js
 }
 
-// union is a's spans, then those of b that a lacks.
+// union is a's strings (spans, facts), then those of b that a lacks.
 func union(a, b []string) []string {
 	for _, s := range b {
 		if !slices.Contains(a, s) {
