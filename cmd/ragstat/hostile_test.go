@@ -452,11 +452,15 @@ func TestWriteErrors(t *testing.T) {
 		append(append([]string{"stages"}, pipeline...), p("traces-v1.jsonl"), "--per-query-out", "/dev/full"),
 		append(append([]string{"intervene"}, pipeline...), "--model", "m", p("traces-v1.jsonl"), "--write-batch", "/dev/full"),
 		{"baseline", "--corpus", p("corpus.jsonl"), "--topics", p("topics.jsonl"), "--out", "/dev/full"},
+		{"import", "otlp", "../../traceimport/testdata/llamaindex-openllmetry.otlp.jsonl", "--out", "/dev/full"},
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			o := command(t, nil, args...)
 			if o.code != exitInternal || !strings.Contains(o.stderr, "/dev/full: ") || !strings.Contains(o.stderr, "no space left on device") {
 				t.Errorf("%v: exit %d, want 1 and the reason:\n%s", args, o.code, o.stderr)
+			}
+			if strings.Contains(o.stderr, "imported ") {
+				t.Errorf("%v: a summary of what was not written:\n%s", args, o.stderr)
 			}
 		})
 	}

@@ -5,6 +5,7 @@ package importcmd
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"io"
 
@@ -67,7 +68,8 @@ func (r Request) Run(stdin io.Reader, stdout, summary io.Writer) error {
 		man, err = traceimport.ImportJSONL(w, format, in, m)
 		return err
 	})
-	if man != nil {
+	var werr *outfile.WriteError
+	if man != nil && !errors.As(err, &werr) { // what was mapped, also where mapping failed; nothing was imported where the output failed
 		fmt.Fprint(summary, man.Summary())
 	}
 	if err != nil {
