@@ -238,7 +238,7 @@ func (e *Evaluator) Score(file string, list *runs.Ranking) (Row, error) {
 				// the list's strings may share a reader's buffer: the error outlives it
 				errs.Add(&diag.Error{File: file, Line: line(i), Query: strings.Clone(list.Query), Item: strings.Clone(items[i]),
 					Msg:  fmt.Sprintf("returned at rank %d but has no judgment", i+1),
-					Hint: "judge it, or choose the unjudged policy nonrelevant, skip or bounds"})
+					Hint: "judge it, or choose {unjudged} nonrelevant, skip or bounds"})
 			}
 		}
 	}

@@ -477,7 +477,7 @@ func (f *File) ReadAll() ([]byte, error) {
 			what = " once decompressed"
 		}
 		return nil, &diag.Error{File: f.Name, Msg: fmt.Sprintf("more than %s%s: a file read whole is held in memory, up to the read limit", diag.Size(limit), what),
-			Hint: "raise the read limit if the file is what it should be"}
+			Hint: "raise {max_read} if the file is what it should be"}
 	}
 	return g.Join(nil, nil), nil
 }
@@ -507,15 +507,64 @@ func ParseFormat(s string) (Format, error) {
 // DetectFormat guesses the format of a judgments or run file from its
 // first bytes: TREC when the first line is not a JSON object, JSON Lines
 // when it is one and line accepts its keys as those of a line's record,
-// else the JSON object format.
+// else the JSON object format. A first line longer than head is judged by
+// the keys head holds, the last value cut where head ends.
 func DetectFormat(head []byte, line func(keys map[string]json.RawMessage) bool) Format {
 	first := jsonin.FirstLine(head)
 	if len(first) == 0 || first[0] != '{' {
 		return FormatTREC
 	}
-	var keys map[string]json.RawMessage
-	if json.NewDecoder(bytes.NewReader(first)).Decode(&keys) == nil && line(keys) {
+	if line(topKeys(first)) {
 		return FormatJSONL
 	}
 	return FormatJSON
+}
+
+// topKeys is the keys of the JSON object that opens data, each with its
+// value as written (trimmed of the colon and blanks), as far as data goes.
+func topKeys(data []byte) map[string]json.RawMessage {
+	keys := map[string]json.RawMessage{}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return keys
+	}
+	value := func(start int64, end int64) json.RawMessage {
+		return bytes.TrimLeft(data[start:end], " \t\r\n:")
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		key, ok := t.(string)
+		if err != nil || !ok {
+			break
+		}
+		start := dec.InputOffset()
+		if err := skipValue(dec); err != nil {
+			if v := value(start, int64(len(data))); len(v) > 0 {
+				keys[key] = v
+			}
+			break
+		}
+		keys[key] = value(start, dec.InputOffset())
+	}
+	return keys
+}
+
+// skipValue reads one JSON value from dec, token by token.
+func skipValue(dec *json.Decoder) error {
+	depth := 0
+	for {
+		t, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		switch t {
+		case json.Delim('{'), json.Delim('['):
+			depth++
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+		}
+		if depth == 0 {
+			return nil
+		}
+	}
 }

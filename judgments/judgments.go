@@ -7,6 +7,7 @@
 package judgments
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -94,7 +95,12 @@ type Judgment struct {
 	Item  string
 	Grade int
 	Spans []string // answer-bearing text within the item, if the assessor marked any
-	Line  int      // where it was read
+	// Facts and Meta are what a JSON Lines judgment records beside its
+	// grade (the required facts its spans bear on; who graded it and
+	// how), kept as read so that a writer passes them on unchanged.
+	Facts []string
+	Meta  json.RawMessage
+	Line  int // where it was read
 	// LLM, when set, makes the judgment an LLM judge's label, with where
 	// it came from; nil is a person's grade. A set keeps LLM labels apart
 	// (see View): its grades are people's.
@@ -115,7 +121,13 @@ type Query struct {
 	// judgments never builds it).
 	index   hashindex.Index
 	indexed sync.Once
-	spans   map[string][]string
+	extra   map[string]extra // the items with spans, facts or meta
+}
+
+// extra is what a judgment records beside its grade.
+type extra struct {
+	spans, facts []string
+	meta         json.RawMessage
 }
 
 // Key returns the id of the i-th judged item (hashindex.Keys). The string
@@ -157,7 +169,7 @@ func (q *Query) FirstLine() int { return int(q.first) }
 func (q *Query) GradeAt(i int) int { return int(q.grades[i]) }
 
 // Spans returns the spans recorded for item.
-func (q *Query) Spans(item string) []string { return q.spans[item] }
+func (q *Query) Spans(item string) []string { return q.extra[item].spans }
 
 // Items lists the judged items in reading order.
 func (q *Query) Items() []string {
@@ -249,11 +261,11 @@ func (s *Set) add(j Judgment) {
 		s.lastScratch = true
 	}
 	q.add(j.Item, j.Grade, j.Line)
-	if len(j.Spans) > 0 {
-		if q.spans == nil {
-			q.spans = map[string][]string{}
+	if len(j.Spans) > 0 || len(j.Facts) > 0 || len(j.Meta) > 0 {
+		if q.extra == nil {
+			q.extra = map[string]extra{}
 		}
-		q.spans[j.Item] = slices.Clone(j.Spans)
+		q.extra[j.Item] = extra{slices.Clone(j.Spans), slices.Clone(j.Facts), slices.Clone(j.Meta)}
 	}
 	s.count++
 }

@@ -69,7 +69,7 @@ func (s *Set) addLabel(j Judgment) error {
 		return fmt.Errorf("a second LLM label of this pair (the first on line %d)", first)
 	}
 	j.Query, j.Item = strings.Clone(j.Query), strings.Clone(j.Item)
-	j.Spans = slices.Clone(j.Spans)
+	j.Spans, j.Facts, j.Meta = slices.Clone(j.Spans), slices.Clone(j.Facts), slices.Clone(j.Meta)
 	key = [2]string{j.Query, j.Item}
 	l.at[key] = j.Line
 	if _, seen := l.byQuery[j.Query]; !seen {
@@ -130,7 +130,7 @@ func (s *Set) LLMJudgments(id string) []Judgment {
 	}
 	out := slices.Clone(s.labels.byQuery[id])
 	for i := range out {
-		out[i].Spans = slices.Clone(out[i].Spans)
+		out[i].Spans, out[i].Facts, out[i].Meta = slices.Clone(out[i].Spans), slices.Clone(out[i].Facts), slices.Clone(out[i].Meta)
 	}
 	return out
 }
@@ -215,7 +215,7 @@ func (s *Set) viewOf(id string, v View) []Judgment {
 	}
 	for _, l := range llm {
 		i, ok := graded[l.Item]
-		l.LLM, l.Spans = nil, nil
+		l.LLM, l.Spans, l.Facts, l.Meta = nil, nil, nil, nil
 		switch {
 		case !ok:
 			human = append(human, l)

@@ -17,8 +17,9 @@ type sourced struct {
 // Merge joins the judgments of several sets, read from several files, into
 // one set on scale, named after them all ("a.txt + b.jsonl"): a pair judged
 // in more than one set keeps its first judgment when the grades agree (the
-// spans of both), and is an error naming both files and lines when they
-// differ. Judgments keep their lines in their own files.
+// spans and facts of both, the first's meta), and is an error naming both
+// files and lines when they differ. Judgments keep their lines in their
+// own files.
 //
 // LLM labels are merged apart from people's grades, which always take
 // precedence when an evaluation reads both (View): a pair may keep a
@@ -36,6 +37,7 @@ func Merge(sets []*Set, scale Scale) (*Set, error) {
 	out := joinPairs(sets, false, func(kept *sourced, other sourced) bool {
 		if kept.Grade == other.Grade {
 			kept.Spans = union(kept.Spans, other.Spans)
+			kept.Facts = union(kept.Facts, other.Facts)
 			return false
 		}
 		return errs.Add(&diag.Error{File: other.From.File, Line: other.Line, Query: other.Query, Item: other.Item,
@@ -107,7 +109,7 @@ func joinPairs(sets []*Set, labels bool, repeat func(kept *sourced, other source
 	return js
 }
 
-// union is a's spans, then those of b that a lacks.
+// union is a's strings (spans, facts), then those of b that a lacks.
 func union(a, b []string) []string {
 	for _, s := range b {
 		if !slices.Contains(a, s) {

@@ -6,8 +6,8 @@ import (
 )
 
 // TestMerge: the judgments of several files join; a pair judged alike
-// twice is kept once with both files' spans, and a pair graded differently
-// is an error naming both files and lines.
+// twice is kept once with both files' spans and facts (the first's meta),
+// and a pair graded differently is an error naming both files and lines.
 func TestMerge(t *testing.T) {
 	set := func(name string, js ...Judgment) *Set {
 		s, err := New(name, js, Scale{})
@@ -16,8 +16,8 @@ func TestMerge(t *testing.T) {
 		}
 		return s
 	}
-	a := set("a.txt", Judgment{Query: "q", Item: "x", Grade: 2, Line: 1}, Judgment{Query: "q", Item: "y", Grade: 0, Line: 2, Spans: []string{"s1"}})
-	b := set("b.jsonl", Judgment{Query: "q", Item: "y", Grade: 0, Line: 1, Spans: []string{"s2"}}, Judgment{Query: "r", Item: "z", Grade: 1, Line: 2})
+	a := set("a.txt", Judgment{Query: "q", Item: "x", Grade: 2, Line: 1}, Judgment{Query: "q", Item: "y", Grade: 0, Line: 2, Spans: []string{"s1"}, Facts: []string{"f1"}, Meta: []byte(`{"by":"ann"}`)})
+	b := set("b.jsonl", Judgment{Query: "q", Item: "y", Grade: 0, Line: 1, Spans: []string{"s2"}, Facts: []string{"f1", "f2"}, Meta: []byte(`{"by":"bob"}`)}, Judgment{Query: "r", Item: "z", Grade: 1, Line: 2})
 	c := set("c.jsonl", Judgment{Query: "q", Item: "x", Grade: 3, Line: 7})
 
 	m, err := Merge([]*Set{a, b}, Scale{})
@@ -32,6 +32,11 @@ func TestMerge(t *testing.T) {
 	}
 	if sp := m.Query("q").Spans("y"); strings.Join(sp, ",") != "s1,s2" {
 		t.Errorf("q/y spans %v, want both files'", sp)
+	}
+	for _, j := range m.Judgments("q") {
+		if j.Item == "y" && (strings.Join(j.Facts, ",") != "f1,f2" || string(j.Meta) != `{"by":"ann"}`) {
+			t.Errorf("q/y facts %v and meta %s, want both files' facts and the first's meta", j.Facts, j.Meta)
+		}
 	}
 
 	_, err = Merge([]*Set{a, b, c}, Scale{})

@@ -350,7 +350,7 @@ func (rd *reader) jsonLine(line int, data []byte) error {
 	if err != nil {
 		return rd.bad(line, q, item, err.Error(), `an LLM label reads {"source":"llm","model":"M","prompt_sha256":"…","time":"2025-01-02T03:04:05Z",…}; a person's grade has none of these`)
 	}
-	return rd.accept(Judgment{Query: q, Item: item, Grade: g, Spans: v.Spans, Line: line, LLM: prov})
+	return rd.accept(Judgment{Query: q, Item: item, Grade: g, Spans: v.Spans, Facts: v.Facts, Meta: v.Meta, Line: line, LLM: prov})
 }
 
 // grade reads a JSON integer; a string, a fraction or an exponent is not one.

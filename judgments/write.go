@@ -18,17 +18,21 @@ func (s *Set) Judgments(id string) []Judgment {
 	out := make([]Judgment, q.Len())
 	for i := range out {
 		item := strings.Clone(q.Key(i))
-		out[i] = Judgment{Query: id, Item: item, Grade: int(q.grades[i]), Spans: slices.Clone(q.Spans(item)), Line: int(q.lines[i])}
+		x := q.extra[item]
+		out[i] = Judgment{Query: id, Item: item, Grade: int(q.grades[i]), Spans: slices.Clone(x.spans),
+			Facts: slices.Clone(x.facts), Meta: slices.Clone(x.meta), Line: int(q.lines[i])}
 	}
 	return out
 }
 
 // jsonlOut is the JSON Lines shape Read accepts.
 type jsonlOut struct {
-	Query string   `json:"query"`
-	Item  string   `json:"item"`
-	Grade int      `json:"grade"`
-	Spans []string `json:"spans,omitempty"`
+	Query string          `json:"query"`
+	Item  string          `json:"item"`
+	Grade int             `json:"grade"`
+	Spans []string        `json:"spans,omitempty"`
+	Facts []string        `json:"facts,omitempty"`
+	Meta  json.RawMessage `json:"meta,omitempty"`
 	wireProvenance
 }
 
@@ -41,7 +45,7 @@ func WriteJSONL(w io.Writer, js []Judgment) error {
 	enc := json.NewEncoder(bw)
 	enc.SetEscapeHTML(false)
 	for _, j := range js {
-		if err := enc.Encode(jsonlOut{j.Query, j.Item, j.Grade, j.Spans, j.LLM.wire()}); err != nil {
+		if err := enc.Encode(jsonlOut{j.Query, j.Item, j.Grade, j.Spans, j.Facts, j.Meta, j.LLM.wire()}); err != nil {
 			return err
 		}
 	}

@@ -8,10 +8,12 @@ import (
 	"github.com/ragstat/ragstat/input"
 )
 
-// TestWriteRoundTrip writes every judgment of a set and reads them back.
+// TestWriteRoundTrip writes every judgment of a set and reads them back:
+// spans, facts and meta pass through unchanged.
 func TestWriteRoundTrip(t *testing.T) {
 	in := `{"query":"refund","item":"policy","grade":3,"spans":["within 30 days","<b>&"]}
 {"query":"refund","item":"noise","grade":0}
+{"query":"refund","item":"faq","grade":2,"spans":["5 to 10 days"],"facts":["days"],"meta":{"assessors":{"ann":2},"seconds":[4.5]}}
 {"query":"limits","item":"limit","grade":-1}
 `
 	opt := Options{Scale: Scale{-1, 3}}

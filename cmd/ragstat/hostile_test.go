@@ -172,6 +172,7 @@ func TestHostileInputs(t *testing.T) {
 	value := readFile(t, bomb(t, filepath.Join(dir, "value.gz"), 'a', 1024))
 	otlpLine := write("line.otlp.jsonl.gz", slices.Concat(gzipOf([]byte(`{"resourceSpans":[{"x":"`)), value, gzipOf([]byte(`"}]}`+"\n"))))
 	jsonValue := write("value.json.gz", slices.Concat(gzipOf([]byte(`{"x":"`)), value, gzipOf([]byte(`","run_type":"llm"}`+"\n"))))
+	longFirst := write("long-first.jsonl", []byte(`{"query": "q1", "items": ["`+strings.Repeat("d", 2<<20)+`"]}`+"\n"))
 	deep := write("deep.jsonl", []byte(`{"query":"q1","items":`+strings.Repeat("[", 1<<20)+"\n"))
 	tokenText := write("text.txt", []byte("hello\n"))
 	notCollected := write("not-collected.txt", []byte("q1 Q0 d1 1 1 r\nq1 Q0 d2 2 0.5 r"))
@@ -277,12 +278,13 @@ func TestHostileInputs(t *testing.T) {
 		{"the same as a JSON object of judgments", nil, []string{"eval", "--judgments-format", "json", "-j", nuls, run}, "more than 256 MiB once decompressed", 320, 20 * sec, false},
 		{"the same to trec-eval", nil, []string{"trec-eval", qrels, nuls}, "line longer than", 32, 20 * sec, false},
 		{"the same to tokens", nil, []string{"tokens", nuls}, "more than 256 MiB once decompressed", 320, 20 * sec, false},
-		{"a 128 MB line as JSON Lines", nil, []string{"eval", "-j", qrels, "--run-format", "jsonl", letters}, "line longer than 1 MiB", 32, 20 * sec, false},
+		{"a 128 MB line as JSON Lines", nil, []string{"eval", "-j", qrels, "--run-format", "jsonl", letters}, "line longer than 1 MiB: not JSON Lines (binary or compressed data?) (raise --max-line if such lines are meant)", 32, 20 * sec, false},
+		{"a JSON Lines run whose first line is past the line limit", nil, []string{"eval", "-j", qrels, longFirst}, "long-first.jsonl:1: line longer than 1 MiB: not JSON Lines", 32, 20 * sec, false},
 		{"a 128 MB line as topics", nil, []string{"baseline", "--corpus", letters, "--topics", letters, "--out", "-"}, "line longer than", 160, 20 * sec, false},
 		{"a 1 GB line of OTLP/JSON, gzip-compressed, to import", nil, []string{"import", "otlp", otlpLine}, "line longer than 256 MiB", 640, 30 * sec, false},
 		{"a LangSmith run past a 1 GB value, gzip-compressed, as traces", nil, []string{"stages", "-j", qrels, "--topics", topics, jsonValue}, "line longer than 256 MiB", 448, 20 * sec, false},
 		{"a million nested arrays", nil, []string{"eval", "-j", qrels, deep}, "", 32, 20 * sec, false},
-		{"Parquet and 512 MB of zeros, gzip-compressed, as a run", nil, []string{"eval", "-j", qrels, pqbomb}, "more than 256 MiB once decompressed", 320, 20 * sec, false},
+		{"Parquet and 512 MB of zeros, gzip-compressed, as a run", nil, []string{"eval", "-j", qrels, pqbomb}, "more than 256 MiB once decompressed: a file read whole is held in memory, up to the read limit (raise --max-read if", 320, 20 * sec, false},
 		{"a zstd Parquet page declaring 2^31-1 bytes", nil, []string{"eval", "-j", qrels, pageBytes}, "not a readable Parquet file", 32, 20 * sec, false},
 		{"a Parquet page declaring 2^31-1 values", nil, []string{"eval", "-j", qrels, pageValues}, "not a readable Parquet file", 32, 20 * sec, false},
 		{"/dev/zero as a run", nil, []string{"eval", "-j", qrels, "/dev/zero"}, "a device, not a file", 32, 20 * sec, false},
@@ -450,11 +452,15 @@ func TestWriteErrors(t *testing.T) {
 		append(append([]string{"stages"}, pipeline...), p("traces-v1.jsonl"), "--per-query-out", "/dev/full"),
 		append(append([]string{"intervene"}, pipeline...), "--model", "m", p("traces-v1.jsonl"), "--write-batch", "/dev/full"),
 		{"baseline", "--corpus", p("corpus.jsonl"), "--topics", p("topics.jsonl"), "--out", "/dev/full"},
+		{"import", "otlp", "../../traceimport/testdata/llamaindex-openllmetry.otlp.jsonl", "--out", "/dev/full"},
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			o := command(t, nil, args...)
 			if o.code != exitInternal || !strings.Contains(o.stderr, "/dev/full: ") || !strings.Contains(o.stderr, "no space left on device") {
 				t.Errorf("%v: exit %d, want 1 and the reason:\n%s", args, o.code, o.stderr)
+			}
+			if strings.Contains(o.stderr, "imported ") {
+				t.Errorf("%v: a summary of what was not written:\n%s", args, o.stderr)
 			}
 		})
 	}

@@ -59,7 +59,7 @@ func LinesInto(r io.Reader, name string, f Source, floor int, buf func() []byte,
 		}
 		if err == errLong {
 			errs.Add(&diag.Error{File: name, Line: n, Msg: fmt.Sprintf("line longer than %s: not JSON Lines (binary or compressed data?)", diag.Size(int64(limit))),
-				Hint: "raise the line limit if such lines are meant"})
+				Hint: "raise {max_line} if such lines are meant"})
 			break
 		}
 		if err != nil && err != io.EOF {

@@ -164,6 +164,40 @@ func TestFill(t *testing.T) {
 	}
 }
 
+// TestFillKeepsJudgments: the judgments given are written unchanged, the
+// spans, facts and meta of a JSON Lines judgment included, beside the
+// labels.
+func TestFillKeepsJudgments(t *testing.T) {
+	var s judgeServer
+	srv := s.start(t)
+	dir := t.TempDir()
+	exported := `{"query":"q9","item":"z","grade":1,"spans":["30 days"],"facts":["days"],"meta":{"assessors":{"ann":1},"seconds":[4.5]}}`
+	extra := filepath.Join(dir, "export.jsonl")
+	if err := os.WriteFile(extra, []byte(exported+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := request(dir)
+	r.Judgments = append(r.Judgments, extra)
+	r.Audit, r.AuditQueue = 0, ""
+	r.Endpoint = llm.Endpoint{URL: srv.URL + "/v1", Timeout: 500 * time.Millisecond, Retries: 1}
+	var stderr bytes.Buffer
+	if err := r.Run(world(&stderr)); err != nil {
+		if _, ok := err.(*Failed); !ok {
+			t.Fatalf("%v\n%s", err, stderr.String())
+		}
+	}
+	got, err := os.ReadFile(r.Out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(got), "\n")
+	for _, want := range []string{exported, `{"query":"q1","item":"a","grade":3}`} {
+		if !slices.Contains(lines, want) {
+			t.Errorf("the output lacks the judgment given as\n%s\ngot:\n%s", want, got)
+		}
+	}
+}
+
 func sortedBodies(bodies [][]byte) string {
 	lines := make([]string, len(bodies))
 	for i, b := range bodies {

@@ -6,6 +6,7 @@ package importcmd
 import (
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 
@@ -72,7 +73,8 @@ func (r Request) Run(stdin io.Reader, stdout, summary io.Writer) error {
 		man, err = traceimport.Import(format, in, m, func(t *trace.Trace) error { return enc.Encode(t) })
 		return err
 	})
-	if man != nil {
+	var werr *outfile.WriteError
+	if man != nil && !errors.As(err, &werr) { // what was mapped, also where mapping failed; nothing was imported where the output failed
 		fmt.Fprint(summary, man.Summary())
 	}
 	if err != nil {
