@@ -135,7 +135,7 @@ func TestGate(t *testing.T) {
 			}
 			rules = append(rules, rule)
 		}
-		reasons, err := r.Gate(rules, tt.sig, tt.slices)
+		reasons, err := r.gate(rules, tt.sig, tt.slices)
 		if tt.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.err) {
 				t.Errorf("%v: error %v, want %q", tt.rules, err, tt.err)

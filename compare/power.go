@@ -26,9 +26,9 @@ type GatePower struct {
 	Protects bool `json:"protects"`
 }
 
-// Power works out, for every rule and candidate, the smallest difference
+// power works out, for every rule and candidate, the smallest difference
 // the rule's queries can resolve.
-func (r *Result) Power(rules []Rule) ([]GatePower, error) {
+func (r *Result) power(rules []Rule) ([]GatePower, error) {
 	var out []GatePower
 	for _, rule := range rules {
 		cs, err := r.scope(rule.Slice)

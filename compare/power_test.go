@@ -18,7 +18,7 @@ func TestPower(t *testing.T) {
 		}
 		rules = append(rules, rule)
 	}
-	ps, err := r.Power(rules)
+	ps, err := r.power(rules)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,11 +26,11 @@ func TestPower(t *testing.T) {
 		t.Fatalf("power %+v", ps)
 	}
 	r.Comparisons[0].N = 1
-	ps, _ = r.Power(rules[:1])
+	ps, _ = r.power(rules[:1])
 	if ps[0].MDE != nil || ps[0].Protects {
 		t.Errorf("one query: %+v", ps[0])
 	}
-	if _, err := r.Power([]Rule{{Metric: "nDCG@10", Slice: "tag:none"}}); err == nil {
+	if _, err := r.power([]Rule{{Metric: "nDCG@10", Slice: "tag:none"}}); err == nil {
 		t.Error("an unknown slice is accepted")
 	}
 }

@@ -94,11 +94,11 @@ func Run(ref *eval.Manifest, sides []*Side, set *topics.Set, cfg Config) (*Resul
 			res.Losses = append(res.Losses, *s.Loss)
 		}
 	}
-	reasons, err := res.Gate(cfg.FailOn, cfg.FailOnSignificant, cfg.GateSlices)
+	reasons, err := res.gate(cfg.FailOn, cfg.FailOnSignificant, cfg.GateSlices)
 	if err != nil {
 		return nil, nil, err
 	}
-	if res.GatePower, err = res.Power(cfg.FailOn); err != nil {
+	if res.GatePower, err = res.power(cfg.FailOn); err != nil {
 		return nil, nil, err
 	}
 	if res.Frontier, err = res.frontier(sides, cfg.Quality, cfg.Price, ref.Tokenizer); err != nil {
