@@ -44,9 +44,8 @@ type configured struct {
 	cfg Config
 }
 
-// WithConfig returns stdin carrying cfg: every File that Open (and Read,
-// OpenAll, Batch) opens with it as standard input follows cfg, whether it
-// reads standard input or not. A plain reader gives the zero Config.
+// WithConfig returns stdin carrying cfg: every File that Open or Read
+// opens with it as standard input follows cfg, standard input or not.
 func WithConfig(stdin io.Reader, cfg Config) io.Reader {
 	if c, ok := stdin.(*configured); ok {
 		stdin = c.Reader

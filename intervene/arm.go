@@ -86,15 +86,15 @@ func (opt *Options) grade(topic *topics.Topic, text string, cited []string, abst
 // the system message (when the trace has any), then one user message
 // holding the context text, a blank line and the request.
 func prompt(s Settings, instructions, context, request string) Request {
-	var msgs []Message
+	var msgs []llm.Message
 	if instructions != "" {
-		msgs = append(msgs, Message{Role: "system", Content: instructions})
+		msgs = append(msgs, llm.Message{Role: "system", Content: instructions})
 	}
 	user := request
 	if context != "" {
 		user = context + "\n\n" + request
 	}
-	msgs = append(msgs, Message{Role: "user", Content: user})
+	msgs = append(msgs, llm.Message{Role: "user", Content: user})
 	return Request{Model: s.Model, Messages: msgs, Temperature: s.Temperature, Seed: s.Seed, MaxTokens: s.MaxTokens}
 }
 

@@ -7,8 +7,6 @@ import (
 // The chat endpoint's types, shared with the other commands that ask a
 // language model.
 type (
-	// Message is one chat message.
-	Message = llm.Message
 	// Request is a Chat Completions request body.
 	Request = llm.Request
 	// Response is the first choice of an answer and its token usage.
