@@ -59,6 +59,9 @@ func pagesFor(p eval.Policy) (*template.Template, error) {
 		"level":      report.Level,
 		"ranks":      report.Ranks,
 		"isFact":     func(what string) bool { return strings.HasPrefix(what, "fact ") },
+		"shown":      report.ShownLost,
+		"overages":   report.Overages,
+		"fits":       report.Fits,
 	}).ParseFS(assets, "assets/*.tmpl")
 }
 

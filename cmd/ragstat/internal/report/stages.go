@@ -201,7 +201,7 @@ func waterfall(w io.Writer, title string, wf stages.Waterfall, perQuery bool, mo
 		if l.Reached != "" {
 			reached = idtext.Show(l.Reached)
 		}
-		what := shownLost(l)
+		what := ShownLost(l)
 		if l.Grade > 0 {
 			what += fmt.Sprintf(" (grade %d)", l.Grade)
 		}
@@ -212,9 +212,9 @@ func waterfall(w io.Writer, title string, wf stages.Waterfall, perQuery bool, mo
 	}
 }
 
-// shownLost is what was lost as the text formats print it: the item id,
+// ShownLost is what was lost as the text formats print it: the item id,
 // or "fact " and the fact's id, each as ids are printed.
-func shownLost(l stages.Lost) string {
+func ShownLost(l stages.Lost) string {
 	if id, ok := strings.CutPrefix(l.What, "fact "); ok {
 		return "fact " + idtext.Show(id)
 	}
@@ -268,9 +268,9 @@ func contextLines(w io.Writer, c stages.ContextReport) {
 			fmt.Fprintf(w, "  %d context(s) carry no text: their items' texts were counted instead (separators and metadata unknown)\n", c.NoText)
 		}
 		if len(c.OverBudget) > 0 {
-			fmt.Fprintf(w, "  OVER BUDGET: %s\n", strings.Join(overages(c), "; "))
+			fmt.Fprintf(w, "  OVER BUDGET: %s\n", strings.Join(Overages(c), "; "))
 		} else {
-			fmt.Fprintln(w, "  "+fits(c))
+			fmt.Fprintln(w, "  "+Fits(c))
 		}
 		reportedLines(w, c)
 	} else {
@@ -281,10 +281,10 @@ func contextLines(w io.Writer, c stages.ContextReport) {
 	}
 }
 
-// fits says how the counted contexts stand against their budgets when
+// Fits says how the counted contexts stand against their budgets when
 // none is over: every one fits, or the budget is not recorded (for some
 // or all of them).
-func fits(c stages.ContextReport) string {
+func Fits(c stages.ContextReport) string {
 	switch {
 	case c.Budgeted == 0:
 		return "budget not recorded (a trace's context stage records it as budget_tokens)"
@@ -294,9 +294,9 @@ func fits(c stages.ContextReport) string {
 	return fmt.Sprintf("the %d context(s) with a budget recorded fit it; budget not recorded for %d", c.Budgeted, c.Traces-c.Budgeted)
 }
 
-// overages lists every query over its budget with its total, budget and
+// Overages lists every query over its budget with its total, budget and
 // overage ("refund: 9120 tokens, budget 8000, 1120 over"), in query order.
-func overages(c stages.ContextReport) []string {
+func Overages(c stages.ContextReport) []string {
 	var out []string
 	for _, b := range c.Budgets {
 		if b.Over() {
