@@ -22,8 +22,8 @@ type remapCmd struct {
 	Strict     bool    `help:"Exit 2 when anything needs review; a last line cut short (a writer stopped mid-line) is an error, not a warning."`
 	Topics     string  `placeholder:"FILE" help:"Topics whose facts' supporting items are remapped too (needs --out-topics)."`
 	OutTopics  string  `placeholder:"FILE" help:"Where to write the remapped topics."`
-	Grades     string  `default:"0..3" placeholder:"MIN..MAX" help:"Allowed grades (default ${default})."`
-	Force      bool    `help:"Replace output files that exist."`
+	gradesFlag
+	Force bool `help:"Replace output files that exist."`
 }
 
 func (c *remapCmd) strictInput() bool { return c.Strict }
@@ -41,9 +41,9 @@ type splitCmd struct {
 	Seed      uint64  `default:"1" help:"Seed: the same seed gives the same split."`
 	GroupBy   string  `default:"family" placeholder:"family|tag:PREFIX" help:"What keeps topics together: their family, or their tags starting with PREFIX (default ${default})."`
 	Judgments oneFile `short:"j" placeholder:"FILE" help:"Judgments to split along with the topics."`
-	Grades    string  `default:"0..3" placeholder:"MIN..MAX" help:"Allowed grades (default ${default})."`
-	OutDir    string  `required:"" placeholder:"DIR" help:"Writes dev.topics.jsonl and held-out.topics.jsonl there (and dev.judgments.jsonl, held-out.judgments.jsonl)."`
-	Force     bool    `help:"Replace files in --out-dir that exist."`
+	gradesFlag
+	OutDir string `required:"" placeholder:"DIR" help:"Writes dev.topics.jsonl and held-out.topics.jsonl there (and dev.judgments.jsonl, held-out.judgments.jsonl)."`
+	Force  bool   `help:"Replace files in --out-dir that exist."`
 }
 
 func (c *splitCmd) Run(e *env) error {

@@ -27,19 +27,19 @@ type policyFlags struct {
 	Like            string           `placeholder:"TOOL" help:"Set every policy to a tool's behaviour: trec_eval, pytrec_eval, ir_measures or ranx; explicit flags still override it."`
 	K               settings.Cutoffs `short:"k" placeholder:"K" help:"${cutoff_help}"`
 	MinGrade        int              `default:"1" help:"Relevance threshold: the hit test and the recall denominator use it."`
-	Grades          string           `default:"0..3" placeholder:"MIN..MAX" help:"Allowed grades (default ${default})."`
-	Gain            string           `placeholder:"exp|linear" help:"nDCG gain of ragstat's names: exp = 2^g-1 (default), linear = g."`
-	Unjudged        string           `placeholder:"POLICY" help:"A returned item with no judgment: error (default), nonrelevant, skip (judged-only: also drops negative grades), bounds."`
-	Unanswerable    string           `placeholder:"POLICY" help:"A query with no relevant judgment: error (default), exclude (left out of the means), zero (scored, kept in the means)."`
-	Queries         string           `placeholder:"SET" help:"Which queries: exact (default: both sets equal), judged, run, both (only those on both sides)."`
-	JudgedDivisor   string           `placeholder:"k|list" help:"Judged@k divides by k (default) or by min(k, list length) (ir_measures)."`
-	Unit            string           `default:"item" enum:"item,doc" help:"Evaluation unit: item, or doc (items folded into their document)."`
-	Subtopics       string           `placeholder:"FILE" help:"Subtopic judgments for alpha-nDCG and ERR-IA: TREC diversity qrels (topic subtopic item grade)."`
-	DocMap          string           `placeholder:"FILE" help:"Item to document map for --unit doc: TSV (item<TAB>doc) or JSONL {\"item\":..,\"doc\":..}."`
-	DocIDPattern    string           `placeholder:"REGEX" help:"For --unit doc: the first group of REGEX is the document id."`
-	Order           string           `default:"score" enum:"score,rank" help:"Rank by score (ties: item id descending) or by the TREC rank column."`
-	NumericIDs      bool             `name:"numeric-ids" help:"Accept JSON ids written as integers (7 reads as \"7\"; pandas' to_json writes them); other numbers stay errors."`
-	Labels          string           `placeholder:"human|llm|ppi" help:"Judgments with LLM labels (judge fill): human (people's grades alone), llm (LLM labels fill the holes) or ppi (LLM-filled per query, each mean corrected by the human audit with its interval). Required when they hold any."`
+	gradesFlag
+	Gain          string `placeholder:"exp|linear" help:"nDCG gain of ragstat's names: exp = 2^g-1 (default), linear = g."`
+	Unjudged      string `placeholder:"POLICY" help:"A returned item with no judgment: error (default), nonrelevant, skip (judged-only: also drops negative grades), bounds."`
+	Unanswerable  string `placeholder:"POLICY" help:"A query with no relevant judgment: error (default), exclude (left out of the means), zero (scored, kept in the means)."`
+	Queries       string `placeholder:"SET" help:"Which queries: exact (default: both sets equal), judged, run, both (only those on both sides)."`
+	JudgedDivisor string `placeholder:"k|list" help:"Judged@k divides by k (default) or by min(k, list length) (ir_measures)."`
+	Unit          string `default:"item" enum:"item,doc" help:"Evaluation unit: item, or doc (items folded into their document)."`
+	Subtopics     string `placeholder:"FILE" help:"Subtopic judgments for alpha-nDCG and ERR-IA: TREC diversity qrels (topic subtopic item grade)."`
+	DocMap        string `placeholder:"FILE" help:"Item to document map for --unit doc: TSV (item<TAB>doc) or JSONL {\"item\":..,\"doc\":..}."`
+	DocIDPattern  string `placeholder:"REGEX" help:"For --unit doc: the first group of REGEX is the document id."`
+	Order         string `default:"score" enum:"score,rank" help:"Rank by score (ties: item id descending) or by the TREC rank column."`
+	NumericIDs    bool   `name:"numeric-ids" help:"Accept JSON ids written as integers (7 reads as \"7\"; pandas' to_json writes them); other numbers stay errors."`
+	Labels        string `placeholder:"human|llm|ppi" help:"Judgments with LLM labels (judge fill): human (people's grades alone), llm (LLM labels fill the holes) or ppi (LLM-filled per query, each mean corrected by the human audit with its interval). Required when they hold any."`
 }
 
 // rowFlags choose the format and the rows of an evaluation's result.

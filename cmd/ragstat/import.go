@@ -49,6 +49,13 @@ func (f *mappingFlags) traceSettings(renames stageFlags) settings.Traces {
 // a torn last line of any input included.
 func (f mappingFlags) strictInput() bool { return f.Strict }
 
+// gradesFlag is --grades for the commands that read judgments on a scale:
+// eval, stages, compare and audit (policyFlags), intervene, remap and
+// split.
+type gradesFlag struct {
+	Grades string `default:"0..3" placeholder:"MIN..MAX" help:"Allowed grades (default ${default})."`
+}
+
 // strictFlag is --strict for the commands that read JSON Lines and map no
 // traces: a last line a writer left cut short is then an error, not a
 // warning.
