@@ -114,34 +114,15 @@ func main() {
 // (a full disk, a closed pipe) is exit 1 with the reason, whatever the
 // command did.
 func run(args []string, e *env) int {
-	out := &checkedWriter{w: e.stdout}
+	out := &outfile.Checked{W: e.stdout}
 	inner := *e
 	inner.stdout = out
 	code := runCommand(args, &inner)
-	if out.err != nil {
-		fmt.Fprintln(e.stderr, "ragstat: writing standard output:", out.err)
+	if out.Err != nil {
+		fmt.Fprintln(e.stderr, "ragstat: writing standard output:", out.Err)
 		return exitInternal
 	}
 	return code
-}
-
-// checkedWriter keeps the first error of its writer, and fails every
-// write after it.
-type checkedWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (c *checkedWriter) Write(p []byte) (int, error) {
-	if c.err != nil {
-		return 0, c.err
-	}
-	n, err := c.w.Write(p)
-	if err == nil && n < len(p) {
-		err = io.ErrShortWrite
-	}
-	c.err = err
-	return n, err
 }
 
 // runCommand is run without the check of standard output.
@@ -194,7 +175,7 @@ func internal(err error) error { return &exitError{exitInternal, err} }
 // fail writes err, a library's options named as flags (settings.Flagged),
 // and returns its exit status.
 func fail(e *env, err error) int {
-	if out, ok := e.stdout.(*checkedWriter); ok && out.err != nil {
+	if out, ok := e.stdout.(*outfile.Checked); ok && out.Err != nil {
 		return exitInternal // run tells why, once
 	}
 	code := exitInput

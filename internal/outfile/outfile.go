@@ -198,7 +198,7 @@ func (s *Set) Write(path string, write func(io.Writer) error) error {
 	if !o.direct {
 		o.tmp = f.Name()
 	}
-	fw := &failWriter{w: f}
+	fw := &Checked{W: f}
 	bw := bufio.NewWriterSize(fw, 1<<16)
 	err = write(bw)
 	if err == nil {
@@ -206,8 +206,8 @@ func (s *Set) Write(path string, write func(io.Writer) error) error {
 	}
 	cerr := f.Close()
 	switch {
-	case fw.err != nil: // whatever write made of it
-		return &WriteError{Path: o.path, Err: fw.err}
+	case fw.Err != nil: // whatever write made of it
+		return &WriteError{Path: o.path, Err: fw.Err}
 	case err == nil && cerr != nil:
 		return &WriteError{Path: o.path, Err: cerr}
 	}
@@ -226,18 +226,23 @@ func (e *WriteError) Error() string { return e.Path + ": " + e.Err.Error() }
 
 func (e *WriteError) Unwrap() error { return e.Err }
 
-// failWriter keeps the first error of its writer.
-type failWriter struct {
-	w   io.Writer
-	err error
+// Checked is a writer that keeps the first error of W (a short write is
+// one) in Err, and fails every write after it: an output whose every
+// write is checked once, at the end.
+type Checked struct {
+	W   io.Writer
+	Err error
 }
 
-func (f *failWriter) Write(p []byte) (int, error) {
-	if f.err != nil {
-		return 0, f.err
+func (c *Checked) Write(p []byte) (int, error) {
+	if c.Err != nil {
+		return 0, c.Err
 	}
-	n, err := f.w.Write(p)
-	f.err = err
+	n, err := c.W.Write(p)
+	if err == nil && n < len(p) {
+		err = io.ErrShortWrite
+	}
+	c.Err = err
 	return n, err
 }
 
