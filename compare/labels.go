@@ -147,7 +147,7 @@ func ppiDiff(t *Table, h human, c *eval.Correction, base, cand System, m int, qs
 	}
 	d.Mean, d.Low, d.High, d.Lambda = est.Mean, est.Lo, est.Hi, est.Lambda
 	d.P = pValue(est.Mean, est.SE, d.Audited-1)
-	if d.NoWidth = eval.NoWidth(est) && d.Audited < d.Labelled; d.NoWidth {
+	if d.NoWidth = est.NoWidth() && d.Audited < d.Labelled; d.NoWidth {
 		// The audit showed no disagreement, which the others may hold: the
 		// classical estimate from the audit alone (lambda 0) stands in.
 		t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(d.Audited - 1)}.Quantile((1 + c.Level) / 2)

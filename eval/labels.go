@@ -292,7 +292,7 @@ func (c *Correction) Estimate(filled, human, bounds *Result, boundsErr error) (*
 		pm := PPIMetric{Metric: filled.Metrics[m].Name(), Mean: est.Mean, Low: est.Lo, High: est.Hi, Lambda: est.Lambda,
 			Filled: est.FilledMean, Audit: est.HumanMean, AuditLow: est.HumanLo, AuditHigh: est.HumanHi,
 			AuditedHuman: audHuman[m] / float64(out.Audited), AuditedFilled: audFilled[m] / float64(out.Audited),
-			NoWidth: NoWidth(est) && out.Audited < out.Labelled}
+			NoWidth: est.NoWidth() && out.Audited < out.Labelled}
 		if bounds != nil {
 			lo, hi := bounds.Mean[m], bounds.MeanHigh[m]
 			pm.HumanLow, pm.HumanHigh = &lo, &hi
@@ -301,10 +301,6 @@ func (c *Correction) Estimate(filled, human, bounds *Result, boundsErr error) (*
 	}
 	return out, nil
 }
-
-// NoWidth reports whether est's interval has no width, up to rounding: its
-// standard error is below a billionth of its mean's size (or of 1).
-func NoWidth(est stats.PPIEstimate) bool { return est.SE <= 1e-9*max(1, math.Abs(est.Mean)) }
 
 // Apply makes res's means the PPI++ estimates.
 func (p *PPIResult) Apply(res *Result) {

@@ -62,6 +62,10 @@ type PPIEstimate struct {
 	SE float64
 }
 
+// NoWidth reports whether the interval has no width, up to rounding: SE is
+// below a billionth of Mean's size (or of 1).
+func (e PPIEstimate) NoWidth() bool { return e.SE <= 1e-9*max(1, math.Abs(e.Mean)) }
+
 // PPI returns the PPI++ estimate of the mean of the per-query values under
 // human labels over all N queries, with its interval at level: PPI++'s
 // power tuning, the jackknife's variance over the audit with the
