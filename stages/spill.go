@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"io"
 	"os"
 	"slices"
 	"sync"
@@ -148,17 +147,7 @@ type judgedQuery struct {
 // eachJudged calls fn with every judged answerable query, in the
 // judgments' order, reading the spill file once.
 func (s *Spilled) eachJudged(fn func(judgedQuery) error) error {
-	r := bufio.NewReaderSize(io.NewSectionReader(s.f, 0, s.judgedEnd), 1<<16)
-	var rec []byte
-	for range s.judged {
-		var n [4]byte
-		if _, err := io.ReadFull(r, n[:]); err != nil {
-			return fmt.Errorf("reading the spill file: %w", err)
-		}
-		rec = slices.Grow(rec[:0], int(binary.LittleEndian.Uint32(n[:])))[:binary.LittleEndian.Uint32(n[:])]
-		if _, err := io.ReadFull(r, rec); err != nil {
-			return fmt.Errorf("reading the spill file: %w", err)
-		}
+	return eachRecord(s.f, s.judgedEnd, "the spill file", func(_ int64, rec []byte) error {
 		d := decoder{b: rec}
 		q := judgedQuery{id: string(d.bytes()), pos: int(d.uint()) - 1}
 		if d.uint() > 0 {
@@ -178,13 +167,10 @@ func (s *Spilled) eachJudged(fn func(judgedQuery) error) error {
 			return d.err
 		}
 		if q.pos < 0 {
-			continue
+			return nil
 		}
-		if err := fn(q); err != nil {
-			return err
-		}
-	}
-	return nil
+		return fn(q)
+	})
 }
 
 // A record is the query's id, its position among the judged answerable

@@ -260,7 +260,7 @@ func (s *Spilled) writeGroups(g groups, a *appender, b *appender, tops *diskInde
 		c = newAppender(s.f)
 		matched = make([]uint64, (tops.n+63)/64)
 	}
-	err := eachRecord(a.f, a.off, func(at int64, rec []byte) error {
+	err := eachRecord(a.f, a.off, "a temporary file of stages", func(at int64, rec []byte) error {
 		if g.skip[at] {
 			return nil
 		}
@@ -358,7 +358,7 @@ func (s *Spilled) writeGroups(g groups, a *appender, b *appender, tops *diskInde
 func (s *Spilled) buildIndex(size int64) error {
 	b := indexBuilder{temp: s.temp}
 	defer b.close()
-	err := eachRecord(s.f, size, func(off int64, rec []byte) error { return b.add(entry(recordID(rec), off)) })
+	err := eachRecord(s.f, size, "a temporary file of stages", func(off int64, rec []byte) error { return b.add(entry(recordID(rec), off)) })
 	if err == nil {
 		s.index, err = b.finish()
 	}
@@ -366,18 +366,19 @@ func (s *Spilled) buildIndex(size int64) error {
 }
 
 // eachRecord calls fn with the offset and bytes of each record of f, size
-// bytes, in order; the bytes are reused after fn returns.
-func eachRecord(f *os.File, size int64, fn func(off int64, rec []byte) error) error {
+// bytes, in order; the bytes are reused after fn returns. what names f in
+// a failure to read it.
+func eachRecord(f *os.File, size int64, what string, fn func(off int64, rec []byte) error) error {
 	r := bufio.NewReaderSize(io.NewSectionReader(f, 0, size), 1<<16)
 	var rec []byte
 	for off := int64(0); off < size; {
 		var n [4]byte
 		if _, err := io.ReadFull(r, n[:]); err != nil {
-			return fmt.Errorf("reading a temporary file of stages: %w", err)
+			return fmt.Errorf("reading %s: %w", what, err)
 		}
 		rec = slices.Grow(rec[:0], int(binary.LittleEndian.Uint32(n[:])))[:binary.LittleEndian.Uint32(n[:])]
 		if _, err := io.ReadFull(r, rec); err != nil {
-			return fmt.Errorf("reading a temporary file of stages: %w", err)
+			return fmt.Errorf("reading %s: %w", what, err)
 		}
 		if err := fn(off, rec); err != nil {
 			return err
