@@ -13,14 +13,9 @@ import (
 // Lines {"item":..,"doc":..}. An item mapped twice is an error; an item not
 // in the map is its own document.
 func ReadDocMap(f *input.File) (func(string) string, error) {
-	r, err := f.Open()
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
 	m := map[string]string{}
 	first := map[string]int{}
-	err = jsonin.Lines(r, f.Name, f, func(line int, data []byte) error {
+	err := jsonin.FileLines(f, f.Name, func(line int, data []byte) error {
 		item, doc, err := docMapLine(data)
 		if err != nil {
 			return &diag.Error{File: f.Name, Line: line, Msg: err.Error(), Hint: `write item<TAB>doc or {"item":"i","doc":"d"}`}

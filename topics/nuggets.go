@@ -58,13 +58,8 @@ type wireNugget struct {
 // "failed" when scoring failed) or an assignment field are errors naming
 // the file and line.
 func ReadNuggets(f *input.File) (*Set, error) {
-	r, err := f.Open()
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
 	s := &Set{File: f.Name, byID: map[string]*Topic{}}
-	err = jsonin.Lines(r, f.Name, f, topicLines(f.Name, parseNuggets, nil, func(t *Topic, _ []byte) error {
+	err := jsonin.FileLines(f, f.Name, topicLines(f.Name, parseNuggets, nil, func(t *Topic, _ []byte) error {
 		return s.add(f.Name, t, "query")
 	}))
 	if err != nil {
@@ -159,14 +154,9 @@ type assignmentLine struct {
 // assigned twice to the same run's answer, or to the same passage, is an
 // error naming both lines.
 func ReadAssignments(f *input.File) ([]Assignment, error) {
-	r, err := f.Open()
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
 	var out []Assignment
 	lines := map[[3]string]int{}
-	err = jsonin.Lines(r, f.Name, f, func(line int, data []byte) error {
+	err := jsonin.FileLines(f, f.Name, func(line int, data []byte) error {
 		a, err := parseAssignment(data)
 		if err != nil {
 			return &diag.Error{File: f.Name, Line: line, Query: a.Query, Msg: err.Error()}

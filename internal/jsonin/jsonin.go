@@ -35,6 +35,23 @@ type Source interface {
 	Torn(line, complete int) error
 }
 
+// A File is a Source that opens its content from the start.
+type File interface {
+	Source
+	Open() (io.ReadCloser, error)
+}
+
+// FileLines opens f, named name, and calls fn with every line of it, as
+// Lines does.
+func FileLines(f File, name string, fn func(line int, data []byte) error) error {
+	r, err := f.Open()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	return Lines(r, name, f, fn)
+}
+
 // Lines calls fn with every line of r, the content of f (named name),
 // and its 1-based number. Blank lines are reported as errors, and a line
 // longer than f.MaxLine(0); problems are gathered into a diag.List, and reading stops

@@ -77,13 +77,8 @@ type BatchAnswers struct {
 // with a custom_id, no custom_id twice. Fields a command does not
 // read (ids, usage details) are allowed, as providers add them.
 func ReadBatch(f *input.File) (*BatchAnswers, error) {
-	r, err := f.Open()
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
 	b := &BatchAnswers{answers: map[string]Response{}, failed: map[string]string{}}
-	err = jsonin.Lines(r, f.Name, f, func(n int, line []byte) error {
+	err := jsonin.FileLines(f, f.Name, func(n int, line []byte) error {
 		bad := func(msg string) error { return &diag.Error{File: f.Name, Line: n, Msg: msg} }
 		if err := jsonin.Unique(f.Name, n, line); err != nil {
 			return err

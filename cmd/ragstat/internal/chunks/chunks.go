@@ -83,13 +83,8 @@ func Read(f *input.File) (*Set, error) {
 // readLines opens f and calls fn with every JSON line; a file with no line
 // is an error.
 func readLines(f *input.File, fn func(line int, data []byte) error) error {
-	r, err := f.Open()
-	if err != nil {
-		return err
-	}
-	defer r.Close()
 	n := 0
-	err = jsonin.Lines(r, f.Name, f, func(line int, data []byte) error {
+	err := jsonin.FileLines(f, f.Name, func(line int, data []byte) error {
 		n++
 		return fn(line, data)
 	})

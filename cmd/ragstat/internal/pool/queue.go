@@ -43,15 +43,10 @@ type rawEntry struct {
 // twice is an error naming both lines. The entries come back sorted by
 // order. Problems are gathered (up to diag.Max) into one error.
 func ReadQueue(f *input.File) ([]Entry, error) {
-	r, err := f.Open()
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
 	var out []Entry
 	pairs := map[key]int{}
 	orders := map[int]int{}
-	err = jsonin.Lines(r, f.Name, f, func(line int, data []byte) error {
+	err := jsonin.FileLines(f, f.Name, func(line int, data []byte) error {
 		bad := func(q, item, msg, hint string) error {
 			return &diag.Error{File: f.Name, Line: line, Query: q, Item: item, Msg: msg, Hint: hint}
 		}
