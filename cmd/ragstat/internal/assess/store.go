@@ -484,47 +484,57 @@ func (db *DB) Work(ctx context.Context, assessor string) (*Work, error) {
 	for _, g := range gs {
 		w.Grades[g.Key] = g
 	}
-	rows, err := db.r.QueryContext(ctx, "SELECT query, item FROM skips WHERE assessor = ?", assessor)
+	skips, err := queryAll(ctx, db, func(rows *sql.Rows) (k Key, err error) {
+		return k, rows.Scan(&k.Query, &k.Item)
+	}, "SELECT query, item FROM skips WHERE assessor = ?", assessor)
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range skips {
+		w.Skipped[k] = true
+	}
+	return w, nil
+}
+
+// queryAll runs query with args and reads every row it returns with scan;
+// an error of the database is explained (DB.explain), scan's others are
+// returned as they are.
+func queryAll[T any](ctx context.Context, db *DB, scan func(*sql.Rows) (T, error), query string, args ...any) ([]T, error) {
+	rows, err := db.r.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, db.explain(err)
 	}
 	defer rows.Close()
+	var out []T
 	for rows.Next() {
-		var k Key
-		if err := rows.Scan(&k.Query, &k.Item); err != nil {
+		x, err := scan(rows)
+		if err != nil {
 			return nil, db.explain(err)
 		}
-		w.Skipped[k] = true
+		out = append(out, x)
 	}
-	return w, db.explain(rows.Err())
+	return out, db.explain(rows.Err())
 }
 
 // Grades returns every grade of every assessor, by query, item, assessor.
 func (db *DB) Grades(ctx context.Context) ([]Grade, error) { return db.grades(ctx, "") }
 
 func (db *DB) grades(ctx context.Context, where string, args ...any) ([]Grade, error) {
-	rows, err := db.r.QueryContext(ctx, "SELECT assessor, query, item, grade, note, at FROM grades "+where, args...)
-	if err != nil {
-		return nil, db.explain(err)
-	}
-	defer rows.Close()
-	var out []Grade
-	for rows.Next() {
-		var g Grade
+	out, err := queryAll(ctx, db, func(rows *sql.Rows) (g Grade, err error) {
 		var at string
 		if err := rows.Scan(&g.Assessor, &g.Query, &g.Item, &g.Grade, &g.Note, &at); err != nil {
-			return nil, db.explain(err)
+			return g, err
 		}
 		if !db.scale.Contains(g.Grade) {
-			return nil, fmt.Errorf("%s is damaged: %s graded %q/%q %d, outside its scale %s", db.path, g.Assessor, g.Query, g.Item, g.Grade, db.scale)
+			return g, fmt.Errorf("%s is damaged: %s graded %q/%q %d, outside its scale %s", db.path, g.Assessor, g.Query, g.Item, g.Grade, db.scale)
 		}
 		g.At = unstamp(at)
-		out = append(out, g)
-	}
+		return g, nil
+	}, "SELECT assessor, query, item, grade, note, at FROM grades "+where, args...)
 	slices.SortFunc(out, func(a, b Grade) int {
 		return cmp.Or(strings.Compare(a.Query, b.Query), strings.Compare(a.Item, b.Item), strings.Compare(a.Assessor, b.Assessor))
 	})
-	return out, db.explain(rows.Err())
+	return out, err
 }
 
 // Spans returns the assessor's spans of one pair, oldest first.
@@ -536,38 +546,17 @@ func (db *DB) Spans(ctx context.Context, assessor string, k Key) ([]Span, error)
 func (db *DB) AllSpans(ctx context.Context) ([]Span, error) { return db.spans(ctx, "") }
 
 func (db *DB) spans(ctx context.Context, where string, args ...any) ([]Span, error) {
-	rows, err := db.r.QueryContext(ctx, "SELECT id, assessor, query, item, fact, text, at FROM spans "+where+" ORDER BY id", args...)
-	if err != nil {
-		return nil, db.explain(err)
-	}
-	defer rows.Close()
-	var out []Span
-	for rows.Next() {
-		var s Span
+	return queryAll(ctx, db, func(rows *sql.Rows) (s Span, err error) {
 		var at string
-		if err := rows.Scan(&s.ID, &s.Assessor, &s.Query, &s.Item, &s.Fact, &s.Text, &at); err != nil {
-			return nil, db.explain(err)
-		}
+		err = rows.Scan(&s.ID, &s.Assessor, &s.Query, &s.Item, &s.Fact, &s.Text, &at)
 		s.At = unstamp(at)
-		out = append(out, s)
-	}
-	return out, db.explain(rows.Err())
+		return s, err
+	}, "SELECT id, assessor, query, item, fact, text, at FROM spans "+where+" ORDER BY id", args...)
 }
 
 // Assessors lists everyone who graded, skipped or marked anything, sorted.
 func (db *DB) Assessors(ctx context.Context) ([]string, error) {
-	rows, err := db.r.QueryContext(ctx, "SELECT assessor FROM grades UNION SELECT assessor FROM skips UNION SELECT assessor FROM spans ORDER BY 1")
-	if err != nil {
-		return nil, db.explain(err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var a string
-		if err := rows.Scan(&a); err != nil {
-			return nil, db.explain(err)
-		}
-		out = append(out, a)
-	}
-	return out, db.explain(rows.Err())
+	return queryAll(ctx, db, func(rows *sql.Rows) (a string, err error) {
+		return a, rows.Scan(&a)
+	}, "SELECT assessor FROM grades UNION SELECT assessor FROM skips UNION SELECT assessor FROM spans ORDER BY 1")
 }
