@@ -14,6 +14,7 @@ import (
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/diag"
 	"github.com/ragstat/ragstat/internal/jsonin"
+	"github.com/ragstat/ragstat/internal/sniff"
 )
 
 // Meta is an item's metadata. A corpus line and a trace item both carry it.
@@ -102,7 +103,7 @@ func Read(f *input.File) (*Corpus, error) {
 	}
 	defer r.Close()
 	if head, err := f.Head(4096); err == nil {
-		keys := jsonin.FirstKeys(head)
+		keys := sniff.FirstKeys(head)
 		for _, k := range []string{"facts", "answerable", "family", "tags"} {
 			if _, ok := keys[k]; ok {
 				return nil, &diag.Error{File: f.Name, Line: 1, Msg: fmt.Sprintf("looks like a topics file (it has %q), not a corpus", k),

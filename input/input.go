@@ -22,7 +22,7 @@ import (
 
 	"github.com/ragstat/ragstat/internal/diag"
 	"github.com/ragstat/ragstat/internal/gather"
-	"github.com/ragstat/ragstat/internal/jsonin"
+	"github.com/ragstat/ragstat/internal/sniff"
 )
 
 // File is one input as the user named it.
@@ -510,7 +510,7 @@ func ParseFormat(s string) (Format, error) {
 // else the JSON object format. A first line longer than head is judged by
 // the keys head holds, the last value cut where head ends.
 func DetectFormat(head []byte, line func(keys map[string]json.RawMessage) bool) Format {
-	first := jsonin.FirstLine(head)
+	first := sniff.FirstLine(head)
 	if len(first) == 0 || first[0] != '{' {
 		return FormatTREC
 	}

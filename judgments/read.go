@@ -13,6 +13,7 @@ import (
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/diag"
 	"github.com/ragstat/ragstat/internal/jsonin"
+	"github.com/ragstat/ragstat/internal/sniff"
 	"github.com/ragstat/ragstat/internal/trecfile"
 )
 
@@ -94,7 +95,7 @@ func readWith(f *input.File, opt Options, emit func(Judgment)) (*reader, error) 
 	if format == Auto {
 		format = detect(head)
 	}
-	if trecfile.LooksLikeRun(head) {
+	if sniff.LooksLikeRun(head) {
 		return nil, &diag.Error{File: f.Name, Msg: "looks like a run (query Q0 item rank score tag, or {\"query\",\"items\"}), not judgments",
 			Hint: "did you swap {judgments} and the run?"}
 	}

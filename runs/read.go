@@ -12,6 +12,7 @@ import (
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/diag"
 	"github.com/ragstat/ragstat/internal/jsonin"
+	"github.com/ragstat/ragstat/internal/sniff"
 	"github.com/ragstat/ragstat/internal/trecfile"
 )
 
@@ -66,7 +67,7 @@ func Read(f *input.File, opt Options, fn func(*Ranking) error) (Format, error) {
 	if format == Auto {
 		format = detect(head)
 	}
-	if trecfile.LooksLikeJudgments(head) {
+	if sniff.LooksLikeJudgments(head) {
 		return format, &diag.Error{File: f.Name, Msg: "looks like judgments (query iteration item grade, or {\"query\",\"item\",\"grade\"}), not a run",
 			Hint: "did you swap {judgments} and the run?"}
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/diag"
 	"github.com/ragstat/ragstat/internal/jsonin"
+	"github.com/ragstat/ragstat/internal/sniff"
 )
 
 // Piece is one item of a supporting alternative, with the span of its text
@@ -130,7 +131,7 @@ func Stream(f *input.File, keep func(id string) bool, fn func(t *Topic, data []b
 		return nil, err
 	}
 	parse := Parser(parseJSON)
-	if first := jsonin.FirstLine(head); len(first) > 0 && first[0] != '{' && first[0] != '[' {
+	if first := sniff.FirstLine(head); len(first) > 0 && first[0] != '{' && first[0] != '[' {
 		parse = parseTSV
 	}
 	return parse, jsonin.Lines(r, f.Name, f, topicLines(f.Name, parse, keep, fn))

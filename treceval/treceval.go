@@ -21,6 +21,7 @@ import (
 	"sync"
 
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/sniff"
 	"github.com/ragstat/ragstat/internal/trecfile"
 )
 
@@ -151,7 +152,7 @@ func (e *evaluation) read(qrelsPath, runPath string, stdin io.Reader) error {
 		return fail(2, "cannot read qrels file '%s': %v", qrelsPath, err)
 	}
 	defer qf.Close()
-	if head, err := qf.Head(4096); err == nil && trecfile.LooksLikeRun(head) {
+	if head, err := qf.Head(4096); err == nil && sniff.LooksLikeRun(head) {
 		return fail(2, "qrels file '%s' looks like a run (qid Q0 docno rank score tag): did you swap the files? trec-eval takes the qrels first, then the run", qrelsPath)
 	}
 	r, err := qf.Open()

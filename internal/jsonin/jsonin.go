@@ -150,33 +150,6 @@ func Decode(data []byte, v any) error {
 	return nil
 }
 
-// FirstLine returns the first non-blank line of head, trimmed.
-func FirstLine(head []byte) []byte {
-	for len(head) > 0 {
-		line := head
-		if i := bytes.IndexByte(head, '\n'); i >= 0 {
-			line, head = head[:i], head[i+1:]
-		} else {
-			head = nil
-		}
-		if t := bytes.TrimSpace(line); len(t) > 0 {
-			return t
-		}
-	}
-	return nil
-}
-
-// FirstKeys are the keys of the object on the first non-blank line of
-// head, or nil when that line is not a JSON object: enough to tell one kind
-// of file from another.
-func FirstKeys(head []byte) map[string]json.RawMessage {
-	var keys map[string]json.RawMessage
-	if json.Unmarshal(FirstLine(head), &keys) != nil {
-		return nil
-	}
-	return keys
-}
-
 // checkText refuses bytes that are not UTF-8.
 func checkText(data []byte) error {
 	if utf8.Valid(data) {

@@ -1,0 +1,63 @@
+// Package sniff tells what a file holds from its first bytes (its head):
+// its first line, the keys of the JSON object on it, and whether it reads
+// as a TREC run or as judgments, so that the readers that detect formats
+// by content, and the errors that say a file was given in the wrong place,
+// decide alike.
+package sniff
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+)
+
+// FirstLine returns the first non-blank line of head, trimmed.
+func FirstLine(head []byte) []byte {
+	for len(head) > 0 {
+		line := head
+		if i := bytes.IndexByte(head, '\n'); i >= 0 {
+			line, head = head[:i], head[i+1:]
+		} else {
+			head = nil
+		}
+		if t := bytes.TrimSpace(line); len(t) > 0 {
+			return t
+		}
+	}
+	return nil
+}
+
+// FirstKeys are the keys of the object on the first non-blank line of
+// head, or nil when that line is not a JSON object: enough to tell one kind
+// of file from another.
+func FirstKeys(head []byte) map[string]json.RawMessage {
+	var keys map[string]json.RawMessage
+	if json.Unmarshal(FirstLine(head), &keys) != nil {
+		return nil
+	}
+	return keys
+}
+
+// LooksLikeRun reports whether the start of a file reads as a run rather
+// than judgments: a TREC run line (query Q0 item rank score tag) or a JSON
+// ranked list ({"query","items":[...]}).
+func LooksLikeRun(head []byte) bool {
+	if f := bytes.Fields(FirstLine(head)); len(f) == 6 && bytes.EqualFold(f[1], []byte("Q0")) {
+		return true
+	}
+	items := FirstKeys(head)["items"]
+	return len(items) > 0 && items[0] == '[' // not a query named "items"
+}
+
+// LooksLikeJudgments reports whether the start of a file reads as
+// judgments rather than a run: a qrels line (four columns, the last an
+// integer) or a JSON judgment (with "grade").
+func LooksLikeJudgments(head []byte) bool {
+	if f := bytes.Fields(FirstLine(head)); len(f) == 4 {
+		if _, err := strconv.Atoi(string(f[3])); err == nil {
+			return true
+		}
+	}
+	grade := FirstKeys(head)["grade"]
+	return len(grade) > 0 && grade[0] != '{' // not a query named "grade"
+}

@@ -1,0 +1,34 @@
+package sniff
+
+import "testing"
+
+func TestFirstLine(t *testing.T) {
+	if got := string(FirstLine([]byte("\n  \n  {\"a\":1}\nnext"))); got != `{"a":1}` {
+		t.Fatalf("got %q", got)
+	}
+}
+
+// TestLooksLike: a run's head reads as a run and not as judgments, and
+// judgments' the other way, in the TREC and JSON Lines formats; a query
+// named "items" or "grade" in the JSON object format is neither.
+func TestLooksLike(t *testing.T) {
+	for _, c := range []struct {
+		head           string
+		run, judgments bool
+	}{
+		{"q Q0 d 1 2.5 tag\n", true, false},
+		{`{"query":"q","items":["d"]}` + "\n", true, false},
+		{"q 0 d 2\n", false, true},
+		{`{"query":"q","item":"d","grade":2}` + "\n", false, true},
+		{`{"items":{"d":1}}`, false, false},
+		{`{"grade":{"d":1}}`, false, false},
+		{"\n", false, false},
+	} {
+		if got := LooksLikeRun([]byte(c.head)); got != c.run {
+			t.Errorf("%q: LooksLikeRun %v", c.head, got)
+		}
+		if got := LooksLikeJudgments([]byte(c.head)); got != c.judgments {
+			t.Errorf("%q: LooksLikeJudgments %v", c.head, got)
+		}
+	}
+}
