@@ -50,7 +50,7 @@ func (c *interveneCmd) Run(e *env) error {
 		fmt.Fprintf(e.stderr, "ragstat: %d requests written to %s; send it as a Batch API job, then rerun with --read-batch OUTPUT\n", out.Batch.Len(), c.WriteBatch)
 		return nil
 	}
-	rep := &report.Intervention{Tool: "ragstat", Version: Version, Inputs: report.StagesInputs(out.Sources.Files, out.Sources.Read(), out.Sources.Traces, mapped.Of), Result: out.Result, Notes: out.Notes}
+	rep := &report.Intervention{Tool: "ragstat", Version: Version, Inputs: report.StagesInputs(out.Sources.Files, out.Sources.Roles, out.Sources.Read(), out.Sources.Traces, mapped.Of), Result: out.Result, Notes: out.Notes}
 	if err := report.RenderIntervention(e.stdout, c.Format, rep); err != nil {
 		return internal(err)
 	}

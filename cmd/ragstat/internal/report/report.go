@@ -22,7 +22,7 @@ import (
 
 // Input is one file an evaluation read, for the record.
 type Input struct {
-	Role   string `json:"role"` // "judgments" or "run"
+	Role   string `json:"role"` // "judgments", "run", "topics", "corpus", "traces", ...
 	Path   string `json:"path"`
 	Format string `json:"format"`
 	SHA256 string `json:"sha256,omitempty"`
@@ -171,17 +171,18 @@ func Digests(inputs []Input, files []*input.File) error {
 	return nil
 }
 
-// StagesInputs are the records of a stages evaluation's files: the
-// judgments (in format, "" when they were not read), topics and corpus
-// files, then every trace file with the import manifest mapped gives for
-// its path when it was mapped from another format (nil: none was).
-func StagesInputs(files []*input.File, format judgments.Format, traces []*systems.Input, mapped func(path string) *traceimport.Manifest) []Input {
+// StagesInputs are the records of a stages evaluation's files: each of
+// files in its role (roles[i]), the judgments in format ("" when they were
+// not read), then every trace file with the import manifest mapped gives
+// for its path when it was mapped from another format (nil: none was).
+func StagesInputs(files []*input.File, roles []string, format judgments.Format, traces []*systems.Input, mapped func(path string) *traceimport.Manifest) []Input {
 	var inputs []Input
 	for i, f := range files {
-		inputs = append(inputs, Input{Role: []string{"judgments", "topics", "corpus"}[i], Path: f.Name, Format: "jsonl"})
-	}
-	if len(inputs) > 0 && format != "" {
-		inputs[0].Format = string(format)
+		in := Input{Role: roles[i], Path: f.Name, Format: "jsonl"}
+		if in.Role == "judgments" && format != "" {
+			in.Format = string(format)
+		}
+		inputs = append(inputs, in)
 	}
 	for _, in := range traces {
 		rec := Input{Role: "traces", Path: in.File.Name, Format: in.Format}

@@ -18,9 +18,11 @@ import (
 // topics and corpus read, and the trace files to be streamed.
 type Sources struct {
 	stages.Input
-	// Files are the judgments, topics and (when named) corpus files, in
-	// that order; Traces are the trace files.
+	// Files are the files read beside the traces, Roles the role of each:
+	// "judgments", "topics", "corpus" or "nugget_assignments"; Traces are
+	// the trace files.
 	Files  []*input.File
+	Roles  []string
 	Traces []*systems.Input
 	// Labelled is the judgments as read, LLM labels and all, when they
 	// hold any (Judgments is then the reading the label choice made, and
@@ -56,6 +58,11 @@ func (r Stages) Open(p eval.Policy, files Files, paths []string, stdin io.Reader
 		}
 	}
 	return s, err
+}
+
+// add records f, read in role.
+func (s *Sources) add(role string, f *input.File) {
+	s.Files, s.Roles = append(s.Files, f), append(s.Roles, role)
 }
 
 // Scan streams every trace of every trace file (systems.Scan).

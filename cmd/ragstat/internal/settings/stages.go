@@ -123,14 +123,15 @@ func (r Stages) analyses() (*stages.AnalysisOptions, error) {
 }
 
 // Read reads the judgments (on p's scale, read as p's label choice), the
-// topics and, when named, the corpus into s. It adds the files it opened
-// to s.Files, in that order, to be closed by the caller, also on error.
+// topics and, when named, the corpus and the nugget assignments into s.
+// It adds the files it opened to s.Files, with their roles, to be closed
+// by the caller, also on error.
 func (r Stages) Read(s *Sources, p eval.Policy, files Files) error {
 	in := &s.Input
-	open := func(path string) (*input.File, error) {
+	open := func(role, path string) (*input.File, error) {
 		f, err := files.Open(path)
 		if err == nil {
-			s.Files = append(s.Files, f)
+			s.add(role, f)
 		}
 		return f, err
 	}
@@ -142,7 +143,7 @@ func (r Stages) Read(s *Sources, p eval.Policy, files Files) error {
 	opt := judgments.Options{Format: format, Scale: p.Scale, NumericIDs: r.NumericIDs, Keep: r.Keep}
 	jf, err := files.openJudgments(r.Judgments, opt)
 	if err == nil {
-		s.Files = append(s.Files, jf)
+		s.add("judgments", jf)
 	}
 	if err == nil && r.Spill && p.Labels != eval.LabelsPPI {
 		*in, err = r.spill(jf, files, readJudgments, opt, open)
@@ -152,7 +153,7 @@ func (r Stages) Read(s *Sources, p eval.Policy, files Files) error {
 		for _, f := range s.Files[1:] { // LLM labels: the judgments are read into memory
 			f.Close()
 		}
-		s.Files, err = s.Files[:1], nil
+		s.Files, s.Roles, err = s.Files[:1], s.Roles[:1], nil
 	}
 	if err == nil {
 		in.Judgments, err = readJudgments(jf, opt)
@@ -164,7 +165,7 @@ func (r Stages) Read(s *Sources, p eval.Policy, files Files) error {
 	if err != nil {
 		return err
 	}
-	tf, err := open(r.Topics)
+	tf, err := open("topics", r.Topics)
 	if err == nil {
 		in.Topics, err = topics.ReadOnly(tf, r.Keep)
 	}
@@ -186,7 +187,7 @@ var errLabelled = errors.New("the judgments hold LLM labels")
 // opened by open. Judgments that hold LLM labels are not spilled: it
 // returns errLabelled, the spill removed.
 func (r Stages) spill(jf *input.File, files Files, readJudgments func(*input.File, judgments.Options) (*judgments.Set, error),
-	opt judgments.Options, open func(string) (*input.File, error)) (stages.Input, error) {
+	opt judgments.Options, open func(role, path string) (*input.File, error)) (stages.Input, error) {
 	var in stages.Input
 	var err error
 	dir := r.TempDir
@@ -214,7 +215,7 @@ func (r Stages) spill(jf *input.File, files Files, readJudgments func(*input.Fil
 			emit(j)
 		})
 	}
-	in.Spilled, err = stages.Spill(jf.Name, src, func() (*input.File, error) { return open(r.Topics) }, r.Keep, opt.Scale, dir)
+	in.Spilled, err = stages.Spill(jf.Name, src, func() (*input.File, error) { return open("topics", r.Topics) }, r.Keep, opt.Scale, dir)
 	if errors.Is(err, errLabelled) || err == nil && labelled {
 		in.Spilled.Close()
 		return stages.Input{}, errLabelled
@@ -229,11 +230,11 @@ func (r Stages) spill(jf *input.File, files Files, readJudgments func(*input.Fil
 }
 
 // readNuggets reads the answer assignments, when named.
-func (r Stages) readNuggets(open func(string) (*input.File, error)) (map[string]topics.NuggetScores, error) {
+func (r Stages) readNuggets(open func(role, path string) (*input.File, error)) (map[string]topics.NuggetScores, error) {
 	if r.NuggetAssignments == "" {
 		return nil, nil
 	}
-	f, err := open(r.NuggetAssignments)
+	f, err := open("nugget_assignments", r.NuggetAssignments)
 	if err != nil {
 		return nil, err
 	}
@@ -241,8 +242,8 @@ func (r Stages) readNuggets(open func(string) (*input.File, error)) (map[string]
 }
 
 // readCorpus reads the corpus file.
-func (r Stages) readCorpus(open func(string) (*input.File, error)) (*corpus.Corpus, error) {
-	cf, err := open(r.Corpus)
+func (r Stages) readCorpus(open func(role, path string) (*input.File, error)) (*corpus.Corpus, error) {
+	cf, err := open("corpus", r.Corpus)
 	if err != nil {
 		return nil, err
 	}

@@ -140,7 +140,7 @@ func (r Run) Run(w World, render func(*report.Stages) error) (violations []strin
 	if err != nil {
 		return nil, err
 	}
-	inputs := report.StagesInputs(src.Files, src.Read(), src.Traces, w.Mapped.Of)
+	inputs := report.StagesInputs(src.Files, src.Roles, src.Read(), src.Traces, w.Mapped.Of)
 	if r.Format == "json" || r.Format == "html" || em != nil {
 		if err := report.Digests(inputs, src.All()); err != nil {
 			return nil, err
