@@ -71,11 +71,11 @@ func benchInput(qrels, tops []byte, spill bool, dir string) (in Input, err error
 	opt := judgments.Options{Scale: judgments.DefaultScale}
 	if spill {
 		stream := func(emit func(judgments.Judgment)) (judgments.Format, error) { return judgments.Stream(jf, opt, emit) }
-		in.Spilled, err = Spill(jf.Name, stream, func() (*input.File, error) { return tf, nil }, nil, opt.Scale, dir)
+		in.Spilled, err = Spill(jf.Name, stream, func() (*input.File, error) { return tf, nil }, topics.Options{}, opt.Scale, dir)
 		return in, err
 	}
 	if in.Judgments, err = judgments.Read(jf, opt); err == nil {
-		in.Topics, err = topics.ReadOnly(tf, nil)
+		in.Topics, err = topics.Read(tf)
 	}
 	return in, err
 }

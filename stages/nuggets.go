@@ -3,7 +3,6 @@ package stages
 import (
 	"fmt"
 
-	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/diag"
 	"github.com/ragstat/ragstat/topics"
 )
@@ -88,16 +87,12 @@ func (a *answerTally) nuggetsOf(v *view, scores map[string]topics.NuggetScores) 
 	}
 }
 
-// NuggetAnswers reads nuggetizer's answer assignments (topics.
-// ReadAssignments) into each query's four scores. Lines assigning
-// retrieved passages are passed over; two answers of one query (two runs'
-// assignments in one file) are an error naming both lines, as the traces
-// are one system's answers.
-func NuggetAnswers(f *input.File) (map[string]topics.NuggetScores, error) {
-	as, err := topics.ReadAssignments(f)
-	if err != nil {
-		return nil, err
-	}
+// NuggetAnswers are the four scores of each query's answer in
+// nuggetizer's assignments as, read from file (retrieval lines, which
+// support facts through topics.Options, are passed over). Two answers of
+// one query (two runs' assignments) are an error naming both lines: the
+// traces are one system's answers.
+func NuggetAnswers(file string, as []topics.Assignment) (map[string]topics.NuggetScores, error) {
 	scores := map[string]topics.NuggetScores{}
 	line := map[string]int{}
 	for _, a := range as {
@@ -105,7 +100,7 @@ func NuggetAnswers(f *input.File) (map[string]topics.NuggetScores, error) {
 			continue
 		}
 		if old, ok := line[a.Query]; ok {
-			return nil, &diag.Error{File: f.Name, Line: a.Line, Query: a.Query,
+			return nil, &diag.Error{File: file, Line: a.Line, Query: a.Query,
 				Msg: fmt.Sprintf("a second answer assigned (also line %d): give the assignments of the one system the traces record", old)}
 		}
 		line[a.Query] = a.Line

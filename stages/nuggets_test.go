@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/topics"
 )
 
 // TestNuggetScores reports nuggetizer's four scores of the answers beside
@@ -19,7 +20,11 @@ func TestNuggetScores(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	scores, err := NuggetAnswers(input.FromBytes("assignments.jsonl", data))
+	as, err := topics.ReadAssignments(input.FromBytes("assignments.jsonl", data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	scores, err := NuggetAnswers("assignments.jsonl", as)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,12 +93,20 @@ func abs(x float64) float64 { return max(x, -x) }
 func TestNuggetAnswersErrors(t *testing.T) {
 	a := `{"qid":"q","run_id":"%s","nuggets":[{"text":"n","importance":"vital","assignment":"support"}]}`
 	two := strings.Replace(a, "%s", "r1", 1) + "\n" + strings.Replace(a, "%s", "r2", 1)
-	if _, err := NuggetAnswers(input.FromBytes("a.jsonl", []byte(two))); err == nil || !strings.Contains(err.Error(), `a.jsonl:2: query "q": a second answer assigned (also line 1)`) {
+	if _, err := nuggetAnswers(two); err == nil || !strings.Contains(err.Error(), `a.jsonl:2: query "q": a second answer assigned (also line 1)`) {
 		t.Errorf("two runs' answers: %v", err)
 	}
 	// Passages' assignments are passed over.
 	passage := `{"qid":"q","docid":"d","nuggets":[{"text":"n","importance":"vital","assignment":"support"}]}`
-	if s, err := NuggetAnswers(input.FromBytes("a.jsonl", []byte(passage))); err != nil || len(s) != 0 {
+	if s, err := nuggetAnswers(passage); err != nil || len(s) != 0 {
 		t.Errorf("passage only: %v, %v", s, err)
 	}
+}
+
+func nuggetAnswers(src string) (map[string]topics.NuggetScores, error) {
+	as, err := topics.ReadAssignments(input.FromBytes("a.jsonl", []byte(src)))
+	if err != nil {
+		return nil, err
+	}
+	return NuggetAnswers("a.jsonl", as)
 }

@@ -55,7 +55,7 @@ func readBoth(t *testing.T, content map[string]string, r reading) (held, spilled
 	if err == nil {
 		var tf *input.File
 		if tf, err = open(r.topics); err == nil {
-			held.Topics, err = topics.ReadOnly(tf, r.keep)
+			held.Topics, err = topics.ReadWith(tf, topics.Options{Keep: r.keep})
 		}
 	}
 	if err == nil {
@@ -65,7 +65,7 @@ func readBoth(t *testing.T, content map[string]string, r reading) (held, spilled
 	jf, serr := open(r.judgments)
 	if serr == nil {
 		stream := func(emit func(judgments.Judgment)) (judgments.Format, error) { return judgments.Stream(jf, opt, emit) }
-		spilled.Spilled, serr = Spill(jf.Name, stream, func() (*input.File, error) { return open(r.topics) }, r.keep, opt.Scale, dir)
+		spilled.Spilled, serr = Spill(jf.Name, stream, func() (*input.File, error) { return open(r.topics) }, topics.Options{Keep: r.keep}, opt.Scale, dir)
 	}
 	if serr == nil {
 		serr = readCorpus(&spilled)

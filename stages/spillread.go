@@ -19,11 +19,12 @@ import (
 type judgmentSource func(emit func(judgments.Judgment)) (judgments.Format, error)
 
 // Spill reads the judgments of file (which src hands to emit, as
-// judgments.Stream does) and the topics openTopics opens into a Spilled in
-// dir, keeping the queries keep accepts (nil: all). Every line is checked as judgments.Read and
-// topics.ReadOnly check it, and the same problems are returned, the
-// judgments' first (the topics are not read when the judgments fail).
-func Spill(file string, src func(emit func(judgments.Judgment)) (judgments.Format, error), openTopics func() (*input.File, error), keep func(string) bool, scale judgments.Scale, dir string) (_ *Spilled, err error) {
+// judgments.Stream does) and the topics openTopics opens, read under topt
+// (what they keep, what supports their facts), into a Spilled in dir.
+// Every line is checked as judgments.Read and topics.ReadWith check it,
+// and the same problems are returned, the judgments' first (the topics are
+// not read when the judgments fail).
+func Spill(file string, src func(emit func(judgments.Judgment)) (judgments.Format, error), openTopics func() (*input.File, error), topt topics.Options, scale judgments.Scale, dir string) (_ *Spilled, err error) {
 	s := &Spilled{JudgmentsFile: file, dir: dir, scale: scale}
 	var tempA, tempB *os.File
 	defer func() {
@@ -65,7 +66,7 @@ func Spill(file string, src func(emit func(judgments.Judgment)) (judgments.Forma
 	if tempB, err = s.temp(); err != nil {
 		return nil, err
 	}
-	tops, b, err := s.spillTopics(tempB, tf, keep)
+	tops, b, err := s.spillTopics(tempB, tf, topt)
 	if err != nil {
 		return nil, err
 	}
@@ -167,13 +168,13 @@ func groupChunks(chunks *diskIndex, a *appender) (groups, error) {
 
 // spillTopics writes each topic kept to f (id, line, line bytes and
 // whether it is answerable) and returns their index (a temporary file). A
-// repeated id is an error, as topics.ReadOnly reports it.
-func (s *Spilled) spillTopics(f *os.File, tf *input.File, keep func(string) bool) (*diskIndex, *appender, error) {
+// repeated id is an error, as topics.ReadWith reports it.
+func (s *Spilled) spillTopics(f *os.File, tf *input.File, topt topics.Options) (*diskIndex, *appender, error) {
 	b := newAppender(f)
 	ib := indexBuilder{temp: s.temp}
 	defer ib.close()
 	var werr error
-	parse, readErr := topics.Stream(tf, keep, func(t *topics.Topic, data []byte) error {
+	parse, readErr := topics.Stream(tf, topt, func(t *topics.Topic, data []byte) error {
 		var e encoder
 		e.string(t.ID)
 		e.uint(uint64(t.Line))

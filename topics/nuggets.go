@@ -45,29 +45,6 @@ type wireNugget struct {
 	Trace      json.RawMessage `json:"trace"`
 }
 
-// ReadNuggets reads castorini/nuggetizer's nugget file (JSON Lines, one
-// query a line: {"qid", "query", "nuggets": [{"text", "importance"}]}, as
-// TREC RAG 2024 distributes them) as topics whose required facts are the
-// nuggets: fact i (from 1, in the file's order) has the id "i", the
-// nugget's text and its importance, Vital or Okay. The nugget file names
-// no items: a fact's Support comes from nuggetizer's retrieval
-// assignments, given to AddSupport; without them no stage can support it.
-//
-// Every line is checked: a query or a nugget text given twice, an empty
-// text, an importance other than "vital" or "okay" (nuggetizer writes
-// "failed" when scoring failed) or an assignment field are errors naming
-// the file and line.
-func ReadNuggets(f *input.File) (*Set, error) {
-	s := &Set{File: f.Name, byID: map[string]*Topic{}}
-	err := jsonin.FileLines(f, f.Name, topicLines(f.Name, parseNuggets, nil, func(t *Topic, _ []byte) error {
-		return s.add(f.Name, t, "query")
-	}))
-	if err != nil {
-		return nil, err
-	}
-	return s, nil
-}
-
 // parseNuggets reads one line of a nugget file.
 func parseNuggets(data []byte) (*Topic, error) {
 	var v nuggetLine
@@ -150,7 +127,7 @@ type assignmentLine struct {
 // assign step writes them for answers or for retrieved passages). Every
 // line is checked: a missing qid, a nugget without an assignment or with
 // one other than "support", "partial_support" or "not_support", and the
-// nugget errors of ReadNuggets name the file and line. The same query
+// nugget errors of a nugget file (Read) name the file and line. The same query
 // assigned twice to the same run's answer, or to the same passage, is an
 // error naming both lines.
 func ReadAssignments(f *input.File) ([]Assignment, error) {
@@ -251,28 +228,65 @@ func (a Assignment) Scores() NuggetScores {
 	return s
 }
 
-// addSupport makes the passages of retrieval assignments the support of
-// the nugget facts they support: for each assignment with a Doc, every
-// nugget assigned Supported adds the alternative {Doc} to the fact of its
-// query with the same text. Partial support adds nothing: a fact is
-// supported or not. An assignment whose query is not in s, or whose nugget
-// text is none of its query's facts', is an error naming file and line;
-// answer assignments (no Doc) are passed over.
-func (s *Set) addSupport(file string, as []Assignment) error {
-	for _, a := range as {
+// support gives facts the support of retrieval assignments
+// (Options.Assignments); nil gives none.
+type support struct {
+	file    string
+	opt     Options
+	byQuery map[string][]*Assignment // the retrieval assignments, in line order
+	read    map[string]bool          // the queries of those read
+}
+
+func newSupport(opt Options) *support {
+	var s *support
+	for i := range opt.Assignments {
+		a := &opt.Assignments[i]
 		if a.Doc == "" {
 			continue
 		}
-		t := s.Get(a.Query)
-		if t == nil {
-			return &diag.Error{File: file, Line: a.Line, Query: a.Query, Item: a.Doc, Msg: "no such query in " + s.File}
+		if s == nil {
+			s = &support{file: opt.AssignmentsFile, opt: opt, byQuery: map[string][]*Assignment{}, read: map[string]bool{}}
 		}
+		s.byQuery[a.Query] = append(s.byQuery[a.Query], a)
+	}
+	return s
+}
+
+// give gives t, read from file, its support, and notes that its query
+// was read.
+func (s *support) give(t *Topic, file string) error {
+	if s == nil {
+		return nil
+	}
+	s.read[t.ID] = true
+	return s.join(t, file)
+}
+
+// join makes each passage assigned Supported an alternative of the fact
+// of t with the nugget's text.
+func (s *support) join(t *Topic, file string) error {
+	as := s.byQuery[t.ID]
+	if len(as) == 0 {
+		return nil
+	}
+	byText := make(map[string]int, len(t.Facts))
+	for i, f := range t.Facts {
+		if _, ok := byText[f.Text]; !ok {
+			byText[f.Text] = i
+		}
+	}
+	for _, a := range as {
 		for _, n := range a.Nuggets {
-			i := factByText(t, n.Text)
-			if i < 0 {
-				return &diag.Error{File: file, Line: a.Line, Query: a.Query, Item: a.Doc, Msg: fmt.Sprintf("nugget %q is not one of the query's in %s", n.Text, s.File)}
+			i, ok := byText[n.Text]
+			bad := func(msg string) error {
+				return &diag.Error{File: s.file, Line: a.Line, Query: a.Query, Item: a.Doc, Msg: fmt.Sprintf("nugget %q %s (%s:%d)", n.Text, msg, file, t.Line)}
 			}
-			if n.Assignment == Supported && !supportedBy(t.Facts[i], a.Doc) {
+			switch {
+			case !ok:
+				return bad("is none of the query's facts")
+			case t.Facts[i].Importance != "" && t.Facts[i].Importance != n.Importance:
+				return bad(fmt.Sprintf("is %s here and %s in the topics: the assignments are of other nuggets", n.Importance, t.Facts[i].Importance))
+			case n.Assignment == Supported && !supportedBy(t.Facts[i], a.Doc):
 				t.Facts[i].Support = append(t.Facts[i].Support, Support{{Item: a.Doc}})
 			}
 		}
@@ -280,13 +294,34 @@ func (s *Set) addSupport(file string, as []Assignment) error {
 	return nil
 }
 
-func factByText(t *Topic, text string) int {
-	for i, f := range t.Facts {
-		if f.Text == text {
-			return i
+// unread reports the retrieval assignments of queries not in the topics
+// file, once a query.
+func (s *support) unread(file string) error {
+	if s == nil {
+		return nil
+	}
+	var errs diag.List
+	for _, a := range s.opt.Assignments {
+		if a.Doc != "" && !s.read[a.Query] {
+			s.read[a.Query] = true
+			errs.Add(&diag.Error{File: s.file, Line: a.Line, Query: a.Query, Item: a.Doc, Msg: "no such query in " + file})
 		}
 	}
-	return -1
+	return errs.Err()
+}
+
+// parser is parse giving each topic its support.
+func (s *support) parser(parse Parser) Parser {
+	if s == nil {
+		return parse
+	}
+	return func(data []byte) (*Topic, error) {
+		t, err := parse(data)
+		if err == nil {
+			err = s.join(t, "the topics")
+		}
+		return t, err
+	}
 }
 
 func supportedBy(f Fact, item string) bool {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/sniff"
 )
 
 func readTestdata(t *testing.T, name string) *input.File {
@@ -18,8 +19,10 @@ func readTestdata(t *testing.T, name string) *input.File {
 	return input.FromBytes(name, data)
 }
 
-func TestReadNuggets(t *testing.T) {
-	s, err := ReadNuggets(readTestdata(t, "nuggets.jsonl"))
+// TestNuggetFile reads a nugget file as topics (recognised by its first
+// line), its facts supported by the retrieval assignments' passages.
+func TestNuggetFile(t *testing.T) {
+	s, err := Read(readTestdata(t, "nuggets.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,11 +40,19 @@ func TestReadNuggets(t *testing.T) {
 	if bees == nil || bees.Text != "how do bees make honey" || !bees.Answerable || bees.Line != 2 || !reflect.DeepEqual(bees.Facts, want) {
 		t.Fatalf("%+v", bees)
 	}
-	as, err := ReadAssignments(readTestdata(t, "retrieval_assignments.jsonl"))
-	if err != nil {
+	opt := Options{AssignmentsFile: "retrieval_assignments.jsonl"}
+	if opt.Assignments, err = ReadAssignments(readTestdata(t, opt.AssignmentsFile)); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.addSupport("retrieval_assignments.jsonl", as); err != nil {
+	var lines [][]byte
+	parse, err := Stream(readTestdata(t, "nuggets.jsonl"), opt, func(tp *Topic, data []byte) error {
+		if tp.ID == "2024-2" {
+			bees = tp
+			lines = append(lines, data)
+		}
+		return nil
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
 	// Partial support (doc_01#3 for the enzymes) adds nothing.
@@ -55,6 +66,11 @@ func TestReadNuggets(t *testing.T) {
 		if !reflect.DeepEqual(f.Support, support[i]) {
 			t.Errorf("fact %s: support %v, want %v", f.ID, f.Support, support[i])
 		}
+	}
+	// The parser Stream returns reads the line again with its support.
+	again, err := parse(lines[0])
+	if err != nil || !reflect.DeepEqual(again.Facts, bees.Facts) {
+		t.Errorf("read again: %+v, %v", again, err)
 	}
 	// The facts' importance survives the topics format, once every fact has
 	// support.
@@ -70,9 +86,10 @@ func TestReadNuggets(t *testing.T) {
 	if got := back.Get("2024-2").Facts; !reflect.DeepEqual(got, bees.Facts) {
 		t.Errorf("written and read back: %+v, want %+v", got, bees.Facts)
 	}
-	// Adding the same assignments again adds no alternative twice.
-	if err := s.addSupport("retrieval_assignments.jsonl", as); err != nil || len(bees.Facts[1].Support) != 1 {
-		t.Errorf("again: %v, %v", err, bees.Facts[1].Support)
+	// Topics that already list a passage get it once.
+	listed, err := ReadWith(input.FromBytes("topics.jsonl", []byte(buf.String())), opt)
+	if err != nil || !reflect.DeepEqual(listed.Get("2024-2").Facts, bees.Facts) {
+		t.Errorf("topics listing the support: %+v, %v", listed, err)
 	}
 }
 
@@ -124,7 +141,7 @@ func TestNuggetErrors(t *testing.T) {
 		{nugget(`{"text":"a","importance":"Vital"}`), `importance "Vital" is neither "vital" nor "okay"`, readNuggets},
 		{nugget(`{"text":"a","importance":"vital","assignment":"support"}`), "this is an assignment file", readNuggets},
 		{nugget(`{"text":"a","importance":"vital","weight":2}`), `unknown field "weight"`, readNuggets},
-		{nugget(`{"text":"a","importance":"vital"}`) + "\n" + nugget(`{"text":"b","importance":"vital"}`), `n.jsonl:2: query "q": query repeated (also line 1)`, readNuggets},
+		{nugget(`{"text":"a","importance":"vital"}`) + "\n" + nugget(`{"text":"b","importance":"vital"}`), `n.jsonl:2: query "q": topic repeated (also line 1)`, readNuggets},
 		{`{"qid":7,"nuggets":[]}`, `field "qid"`, readNuggets},
 		{nugget(`{"text":"a","importance":"vital"}`), "this is a nugget file", readAssignments},
 		{nugget(`{"text":"a","importance":"vital","assignment":"supported"}`), `assignment "supported" is none of`, readAssignments},
@@ -138,7 +155,7 @@ func TestNuggetErrors(t *testing.T) {
 }
 
 func readNuggets(f *input.File) error {
-	_, err := ReadNuggets(f)
+	_, err := Read(f)
 	return err
 }
 
@@ -147,21 +164,35 @@ func readAssignments(f *input.File) error {
 	return err
 }
 
-func TestAddSupportErrors(t *testing.T) {
-	s, err := ReadNuggets(readTestdata(t, "nuggets.jsonl"))
-	if err != nil {
-		t.Fatal(err)
+// TestSupportErrors: a retrieval assignment of a query the topics lack,
+// or of a nugget none of its query's facts is, is an error naming the
+// assignments' file and line; a query of another shard is read, so not
+// lacking.
+func TestSupportErrors(t *testing.T) {
+	line := func(qid, doc, text, importance string) Assignment {
+		return Assignment{Query: qid, Doc: doc, Line: 3, Nuggets: []Assigned{{Text: text, Importance: importance, Assignment: Supported}}}
 	}
 	for _, tt := range []struct {
 		a    Assignment
+		keep func(string) bool
 		want string
 	}{
-		{Assignment{Query: "nope", Doc: "d", Line: 3, Nuggets: []Assigned{{Text: "x", Importance: Okay, Assignment: Supported}}}, `r.jsonl:3: query "nope", item "d": no such query in nuggets.jsonl`},
-		{Assignment{Query: "2024-1", Doc: "d", Line: 4, Nuggets: []Assigned{{Text: "Python is slow", Importance: Okay, Assignment: Supported}}}, `r.jsonl:4: query "2024-1", item "d": nugget "Python is slow" is not one of the query's`},
+		{line("nope", "d", "x", Okay), nil, `r.jsonl:3: query "nope", item "d": no such query in nuggets.jsonl`},
+		{line("2024-1", "d", "Python is slow", Okay), nil, `r.jsonl:3: query "2024-1", item "d": nugget "Python is slow" is none of the query's facts (nuggets.jsonl:1)`},
+		{line("2024-1", "d", "Python is used for data science", Vital), nil, `r.jsonl:3: query "2024-1", item "d": nugget "Python is used for data science" is vital here and okay in the topics`},
+		{line("2024-1", "d", "Python is slow", Okay), func(id string) bool { return id != "2024-1" }, `nugget "Python is slow" is none of the query's facts`},
+		{line("2024-1", "d", "Python is used for data science", Okay), func(id string) bool { return id != "2024-1" }, ""},
 	} {
-		if err := s.addSupport("r.jsonl", []Assignment{tt.a}); err == nil || !strings.Contains(err.Error(), tt.want) {
+		opt := Options{Keep: tt.keep, Assignments: []Assignment{{Query: "2024-1", Run: "run-a", Line: 1}, tt.a}, AssignmentsFile: "r.jsonl"}
+		_, err := ReadWith(readTestdata(t, "nuggets.jsonl"), opt)
+		if tt.want == "" && err != nil || tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)) {
 			t.Errorf("error %v, want %q", err, tt.want)
 		}
+	}
+	// A topics file that fails is not also said to lack the query.
+	_, err := ReadWith(input.FromBytes("n.jsonl", []byte(`{"qid":"q","nuggets":[]}`)), Options{Assignments: []Assignment{line("q", "d", "x", Okay)}, AssignmentsFile: "r.jsonl"})
+	if err == nil || strings.Contains(err.Error(), "no such query") {
+		t.Errorf("error %v", err)
 	}
 }
 
@@ -171,8 +202,8 @@ func FuzzReadNuggets(f *testing.F) {
 	f.Add(`{"query": "what is python", "qid": "2024-1", "nuggets": [{"text": "Python is a language", "importance": "vital"}]}`)
 	f.Add(`{"qid":"q","nuggets":[{"text":"a","importance":"okay","reasoning":"r","trace":{"k":[1]}}],"trace":null}`)
 	f.Fuzz(func(t *testing.T, src string) {
-		s, err := ReadNuggets(input.FromBytes("n.jsonl", []byte(src)))
-		if err != nil {
+		s, err := Read(input.FromBytes("n.jsonl", []byte(src)))
+		if err != nil || !sniff.HasKey([]byte(src), "qid", "nuggets") {
 			return
 		}
 		for _, tp := range s.Topics {

@@ -7,16 +7,17 @@ import (
 	"github.com/ragstat/ragstat/input"
 )
 
-// TestStream checks that Stream hands over the topics ReadOnly keeps, and
+// TestStream checks that Stream hands over the topics ReadWith keeps, and
 // that its parser reads each kept line back to the same topic.
 func TestStream(t *testing.T) {
 	for _, content := range []string{
 		`{"id":"q","text":"why","facts":[{"id":"f","support":[{"item":"a","span":"x"},{"all":[{"item":"b"},{"item":"c"}]}]}],"as_of":"2026-01-01","scopes":["t"]}` + "\n" + `{"id":"u","answerable":false}` + "\n",
 		"q\twhy\nr\thow\n",
+		`{"qid":"q","query":"why","nuggets":[{"text":"a","importance":"vital"}]}` + "\n" + `{"qid":"r","nuggets":[{"text":"b","importance":"okay"}]}` + "\n",
 		`{"id":"q"}` + "\n" + `{"nope":1}` + "\n",
 	} {
-		keep := func(id string) bool { return id != "r" }
-		set, rerr := ReadOnly(input.FromBytes("topics", []byte(content)), keep)
+		keep := Options{Keep: func(id string) bool { return id != "r" }}
+		set, rerr := ReadWith(input.FromBytes("topics", []byte(content)), keep)
 		var got []*Topic
 		var lines [][]byte
 		parse, serr := Stream(input.FromBytes("topics", []byte(content)), keep, func(tp *Topic, data []byte) error {
@@ -25,7 +26,7 @@ func TestStream(t *testing.T) {
 			return nil
 		})
 		if fmt.Sprint(rerr) != fmt.Sprint(serr) {
-			t.Fatalf("Stream: %v\nReadOnly: %v", serr, rerr)
+			t.Fatalf("Stream: %v\nReadWith: %v", serr, rerr)
 		}
 		for i, data := range lines {
 			again, err := parse(data)

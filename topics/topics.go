@@ -2,7 +2,8 @@
 // slicing, whether it is answerable, the permission scopes and effective
 // date it was asked under, its query family (for leak-free splits), the
 // facts a complete answer needs with the items that support each, and
-// reference answers. Topics are read strictly from JSON Lines.
+// reference answers. Topics are read strictly from JSON Lines, also as
+// TREC RAG 2024 distributes them (nuggetizer's nuggets and assignments).
 package topics
 
 import (
@@ -86,15 +87,35 @@ type raw struct {
 	Meta       json.RawMessage `json:"meta"`
 }
 
-// Read reads a topics file: JSON Lines, or tab-separated qid<TAB>query
-// lines, recognised by the first line.
-func Read(f *input.File) (*Set, error) { return ReadOnly(f, nil) }
+// Read reads a topics file, recognised by its first line: JSON Lines of
+// Topic, tab-separated qid<TAB>query lines (MS MARCO, BEIR), or
+// castorini/nuggetizer's nugget file (TREC RAG 2024: {"qid", "query",
+// "nuggets": [{"text", "importance"}]} a line), whose nuggets are the
+// required facts: fact i (from 1) has the id "i", the nugget's text and
+// importance (Vital or Okay; "failed" is an error, as is a text empty or
+// given twice) and the support Options.Assignments give it.
+func Read(f *input.File) (*Set, error) { return ReadWith(f, Options{}) }
 
-// ReadOnly is Read keeping only the topics whose id keep accepts (nil:
-// every one), so that memory holds those alone; every line is checked.
-func ReadOnly(f *input.File, keep func(id string) bool) (*Set, error) {
+// Options say which topics a read keeps and what supports a nugget file's
+// facts.
+type Options struct {
+	// Keep, when set, keeps only the topics whose id it accepts, so that
+	// memory holds those alone; every line is still checked.
+	Keep func(id string) bool
+	// Assignments (ReadAssignments, from AssignmentsFile) support the
+	// facts: each passage a retrieval assignment assigns Supported is an
+	// alternative {Item: docid} of its query's fact with the nugget's
+	// text; partial support gives none, answer assignments are passed
+	// over. A query not in the topics, or a nugget whose text or
+	// importance no fact of its query has, is an error naming the line.
+	Assignments     []Assignment
+	AssignmentsFile string
+}
+
+// ReadWith is Read under opt.
+func ReadWith(f *input.File, opt Options) (*Set, error) {
 	s := &Set{File: f.Name, byID: map[string]*Topic{}}
-	_, err := Stream(f, keep, func(t *Topic, _ []byte) error { return s.add(f.Name, t, "topic") })
+	_, err := Stream(f, opt, func(t *Topic, _ []byte) error { return s.add(f.Name, t) })
 	if err != nil {
 		return nil, err
 	}
@@ -102,10 +123,10 @@ func ReadOnly(f *input.File, keep func(id string) bool) (*Set, error) {
 }
 
 // add puts t, read at t.Line of file, in s: a second one of its id is an
-// error naming both lines (what names the thing repeated).
-func (s *Set) add(file string, t *Topic, what string) error {
+// error naming both lines.
+func (s *Set) add(file string, t *Topic) error {
 	if old := s.byID[t.ID]; old != nil {
-		return &diag.Error{File: file, Line: t.Line, Query: t.ID, Msg: fmt.Sprintf("%s repeated (also line %d)", what, old.Line)}
+		return &diag.Error{File: file, Line: t.Line, Query: t.ID, Msg: fmt.Sprintf("topic repeated (also line %d)", old.Line)}
 	}
 	s.byID[t.ID] = t
 	s.Topics = append(s.Topics, t)
@@ -115,12 +136,12 @@ func (s *Set) add(file string, t *Topic, what string) error {
 // Parser reads one line of a topics file.
 type Parser func(data []byte) (*Topic, error)
 
-// Stream reads a topics file as ReadOnly does, checking every line, and
-// hands each topic keep accepts (nil: every one) to fn with its line's
-// bytes, instead of holding them; fn's error counts as a problem of that
-// line. Repeated ids are fn's to find. It returns the parser of the file's
-// format, which reads a kept line's topic again (Line left 0).
-func Stream(f *input.File, keep func(id string) bool, fn func(t *Topic, data []byte) error) (Parser, error) {
+// Stream reads a topics file as ReadWith does, checking every line, and
+// hands each topic opt keeps to fn with its line's bytes, instead of
+// holding them; fn's error counts as a problem of that line. Repeated ids
+// are fn's to find. It returns the parser of the file's format, which
+// reads a kept line's topic again (Line left 0), with its support.
+func Stream(f *input.File, opt Options, fn func(t *Topic, data []byte) error) (Parser, error) {
 	r, err := f.Open()
 	if err != nil {
 		return nil, err
@@ -131,31 +152,35 @@ func Stream(f *input.File, keep func(id string) bool, fn func(t *Topic, data []b
 		return nil, err
 	}
 	parse := Parser(parseJSON)
-	if first := sniff.FirstLine(head); len(first) > 0 && first[0] != '{' && first[0] != '[' {
+	switch first := sniff.FirstLine(head); {
+	case sniff.HasKey(head, "qid", "nuggets"):
+		parse = parseNuggets
+	case len(first) > 0 && first[0] != '{' && first[0] != '[':
 		parse = parseTSV
 	}
-	return parse, jsonin.Lines(r, f.Name, f, topicLines(f.Name, parse, keep, fn))
-}
-
-// topicLines reads each line of file with parse and hands its topic, if
-// keep accepts it (nil: every one), to fn with the line's bytes; a line
-// parse refuses is an error naming the file, line and query.
-func topicLines(file string, parse Parser, keep func(id string) bool, fn func(t *Topic, data []byte) error) func(line int, data []byte) error {
-	return func(line int, data []byte) error {
+	sup := newSupport(opt)
+	err = jsonin.Lines(r, f.Name, f, func(line int, data []byte) error {
 		t, err := parse(data)
 		if err != nil {
 			id := ""
 			if t != nil {
 				id = t.ID
 			}
-			return &diag.Error{File: file, Line: line, Query: id, Msg: err.Error()}
+			return &diag.Error{File: f.Name, Line: line, Query: id, Msg: err.Error()}
 		}
 		t.Line = line
-		if keep != nil && !keep(t.ID) {
+		if err := sup.give(t, f.Name); err != nil {
+			return err
+		}
+		if opt.Keep != nil && !opt.Keep(t.ID) {
 			return nil
 		}
 		return fn(t, data)
+	})
+	if err == nil {
+		err = sup.unread(f.Name)
 	}
+	return sup.parser(parse), err
 }
 
 // parseTSV reads a line of the tab-separated topics TREC collections ship

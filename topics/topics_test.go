@@ -81,14 +81,15 @@ func FuzzRead(f *testing.F) {
 	})
 }
 
-// TestReadOnly keeps one shard's topics; every line is still checked.
-func TestReadOnly(t *testing.T) {
+// TestReadWithKeep keeps one shard's topics; every line is still checked.
+func TestReadWithKeep(t *testing.T) {
 	data := `{"id":"a","text":"A"}` + "\n" + `{"id":"b","text":"B"}` + "\n"
-	s, err := ReadOnly(input.FromBytes("topics.jsonl", []byte(data)), func(id string) bool { return id == "b" })
+	keep := Options{Keep: func(id string) bool { return id == "b" }}
+	s, err := ReadWith(input.FromBytes("topics.jsonl", []byte(data)), keep)
 	if err != nil || len(s.Topics) != 1 || s.Get("a") != nil || s.Get("b") == nil || s.Get("b").Line != 2 {
 		t.Fatalf("%+v, %v", s, err)
 	}
-	if _, err := ReadOnly(input.FromBytes("topics.jsonl", []byte(data+"{\"id\":\"a\",\"bad\":1}\n")), func(id string) bool { return id == "b" }); err == nil {
+	if _, err := ReadWith(input.FromBytes("topics.jsonl", []byte(data+"{\"id\":\"a\",\"bad\":1}\n")), keep); err == nil {
 		t.Error("a malformed topic of another shard was accepted")
 	}
 }

@@ -8,6 +8,7 @@ package sniff
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strconv"
 )
 
@@ -60,4 +61,28 @@ func LooksLikeJudgments(head []byte) bool {
 	}
 	grade := FirstKeys(head)["grade"]
 	return len(grade) > 0 && grade[0] != '{' // not a query named "grade"
+}
+
+// HasKey reports whether the object on the first non-blank line of head
+// has one of keys at its top level, reading the line as far as head goes:
+// a line longer than the head still tells the keys before the cut.
+func HasKey(head []byte, keys ...string) bool {
+	d := json.NewDecoder(bytes.NewReader(FirstLine(head)))
+	if tok, err := d.Token(); err != nil || tok != json.Delim('{') {
+		return false
+	}
+	for d.More() {
+		tok, err := d.Token()
+		if err != nil {
+			return false
+		}
+		if k, _ := tok.(string); slices.Contains(keys, k) {
+			return true
+		}
+		var value json.RawMessage
+		if d.Decode(&value) != nil {
+			return false
+		}
+	}
+	return false
 }

@@ -32,3 +32,25 @@ func TestLooksLike(t *testing.T) {
 		}
 	}
 }
+
+// TestHasKey: a top-level key is found, also on a line the head cuts
+// short; a nested key, a key past the cut, or no object is not.
+func TestHasKey(t *testing.T) {
+	for _, c := range []struct {
+		head string
+		want bool
+	}{
+		{`{"query":"q","qid":"1","nuggets":[{"text":"a"}]}` + "\n", true},
+		{"\n" + `{"query":"q","qid":"1","nuggets":[{"te`, true},
+		{`{"id":"1","facts":[{"qid":"x"}]}`, false},
+		{`{"id":"1","text":"a very long te`, false},
+		{`{"id":"1"}` + "\n" + `{"qid":"2"}`, false},
+		{`["qid"]`, false},
+		{"qid\tquery", false},
+		{"", false},
+	} {
+		if got := HasKey([]byte(c.head), "qid", "nuggets"); got != c.want {
+			t.Errorf("%q: %v, want %v", c.head, got, c.want)
+		}
+	}
+}

@@ -53,8 +53,10 @@ type Stages struct {
 	Spill   bool
 	TempDir string
 
-	// NuggetAssignments names nuggetizer's answer assignments
-	// (stages.NuggetAnswers), for the nugget scores of the answers; "": none.
+	// NuggetAssignments names nuggetizer's assignments: their answer lines
+	// give the answers' nugget scores (stages.NuggetAnswers), their
+	// retrieval lines the topics' facts their support (topics.Options);
+	// "": none.
 	NuggetAssignments string
 }
 
@@ -165,15 +167,19 @@ func (r Stages) Read(s *Sources, p eval.Policy, files Files) error {
 	if err != nil {
 		return err
 	}
-	tf, err := open("topics", r.Topics)
+	topt, err := r.topicsOptions(open)
+	var tf *input.File
 	if err == nil {
-		in.Topics, err = topics.ReadOnly(tf, r.Keep)
+		tf, err = open("topics", r.Topics)
+	}
+	if err == nil {
+		in.Topics, err = topics.ReadWith(tf, topt)
 	}
 	if err == nil && r.Corpus != "" {
 		in.Corpus, err = r.readCorpus(open)
 	}
 	if err == nil {
-		in.Nuggets, err = r.readNuggets(open)
+		in.Nuggets, err = r.nuggets(topt)
 	}
 	return err
 }
@@ -182,9 +188,9 @@ func (r Stages) Read(s *Sources, p eval.Policy, files Files) error {
 // read into memory instead, where the label choice reads them.
 var errLabelled = errors.New("the judgments hold LLM labels")
 
-// spill reads the judgments (file jf, already opened) and the topics into
-// a temporary file (stages.Input.Spilled), then the corpus and the nuggets, each
-// opened by open. Judgments that hold LLM labels are not spilled: it
+// spill reads the nugget assignments, the judgments (file jf, already
+// opened) and the topics into a temporary file (stages.Input.Spilled),
+// then the corpus, each opened by open. Judgments that hold LLM labels are not spilled: it
 // returns errLabelled, the spill removed.
 func (r Stages) spill(jf *input.File, files Files, readJudgments func(*input.File, judgments.Options) (*judgments.Set, error),
 	opt judgments.Options, open func(role, path string) (*input.File, error)) (stages.Input, error) {
@@ -215,7 +221,11 @@ func (r Stages) spill(jf *input.File, files Files, readJudgments func(*input.Fil
 			emit(j)
 		})
 	}
-	in.Spilled, err = stages.Spill(jf.Name, src, func() (*input.File, error) { return open("topics", r.Topics) }, r.Keep, opt.Scale, dir)
+	topt, err := r.topicsOptions(open)
+	if err != nil {
+		return in, err
+	}
+	in.Spilled, err = stages.Spill(jf.Name, src, func() (*input.File, error) { return open("topics", r.Topics) }, topt, opt.Scale, dir)
 	if errors.Is(err, errLabelled) || err == nil && labelled {
 		in.Spilled.Close()
 		return stages.Input{}, errLabelled
@@ -224,21 +234,34 @@ func (r Stages) spill(jf *input.File, files Files, readJudgments func(*input.Fil
 		in.Corpus, err = r.readCorpus(open)
 	}
 	if err == nil {
-		in.Nuggets, err = r.readNuggets(open)
+		in.Nuggets, err = r.nuggets(topt)
 	}
 	return in, err
 }
 
-// readNuggets reads the answer assignments, when named.
-func (r Stages) readNuggets(open func(role, path string) (*input.File, error)) (map[string]topics.NuggetScores, error) {
+// topicsOptions are the options the topics are read under: the shard's
+// queries, and the nugget assignments, when named, read (held in memory)
+// for the support their retrieval lines give the facts.
+func (r Stages) topicsOptions(open func(role, path string) (*input.File, error)) (topics.Options, error) {
+	topt := topics.Options{Keep: r.Keep}
+	if r.NuggetAssignments == "" {
+		return topt, nil
+	}
+	f, err := open("nugget_assignments", r.NuggetAssignments)
+	if err == nil {
+		topt.Assignments, err = topics.ReadAssignments(f)
+		topt.AssignmentsFile = f.Name
+	}
+	return topt, err
+}
+
+// nuggets are the answers' four scores of the assignments topt holds,
+// nil when none are named.
+func (r Stages) nuggets(topt topics.Options) (map[string]topics.NuggetScores, error) {
 	if r.NuggetAssignments == "" {
 		return nil, nil
 	}
-	f, err := open("nugget_assignments", r.NuggetAssignments)
-	if err != nil {
-		return nil, err
-	}
-	return stages.NuggetAnswers(f)
+	return stages.NuggetAnswers(topt.AssignmentsFile, topt.Assignments)
 }
 
 // readCorpus reads the corpus file.
