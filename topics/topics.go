@@ -236,8 +236,8 @@ func fact(rf wireFact) (Fact, error) {
 	if f.Importance != "" && f.Importance != Vital && f.Importance != Okay {
 		return f, fmt.Errorf("fact %q: importance %q is neither %q nor %q", f.ID, f.Importance, Vital, Okay)
 	}
-	if len(rf.Support) == 0 {
-		return f, fmt.Errorf("fact %q has no support: name the items that support it", f.ID)
+	if rf.Support == nil {
+		return f, fmt.Errorf(`fact %q has no support: name the items that support it ("support": [] when none is known)`, f.ID)
 	}
 	for _, rs := range rf.Support {
 		var alt Support

@@ -47,7 +47,7 @@ func Write(w io.Writer, ts []*Topic) error {
 }
 
 func toWire(f Fact) wireFact {
-	wf := wireFact{ID: f.ID, Text: f.Text, Importance: f.Importance}
+	wf := wireFact{ID: f.ID, Text: f.Text, Importance: f.Importance, Support: []wireSupport{}}
 	for _, alt := range f.Support {
 		if len(alt) == 1 {
 			wf.Support = append(wf.Support, wireSupport{Item: alt[0].Item, Span: alt[0].Span})

@@ -33,3 +33,24 @@ func TestWriteRoundTrip(t *testing.T) {
 		t.Errorf("read back %+v, want %+v", back, s)
 	}
 }
+
+// TestWriteNoSupport: a fact nothing is known to support (a nugget no
+// passage was assigned) is written with "support": [] and read back.
+func TestWriteNoSupport(t *testing.T) {
+	s, err := Read(input.FromBytes("nuggets.jsonl", []byte(`{"qid":"q","query":"why","nuggets":[{"text":"a","importance":"vital"}]}`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := Write(&buf, s.Topics); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"id":"q","text":"why","answerable":true,"facts":[{"id":"1","text":"a","importance":"vital","support":[]}]}` + "\n"
+	if buf.String() != want {
+		t.Errorf("written %s, want %s", buf.String(), want)
+	}
+	back, err := Read(input.FromBytes("topics.jsonl", buf.Bytes()))
+	if err != nil || !reflect.DeepEqual(back.Topics, s.Topics) {
+		t.Errorf("read back %+v (%v), want %+v", back, err, s.Topics)
+	}
+}
