@@ -19,7 +19,7 @@ type stagesCmd struct {
 	policyFlags `set:"cutoff_help=A stage's cutoff, NAME=K (repeatable, e.g. --k candidates=50 --k reranked=10); a stage without one is read whole."`
 	mappingFlags
 	stageFlags
-	Topics          string            `required:"" placeholder:"FILE" help:"Topics (JSONL): text, tags, answerable, scopes, as_of, facts, answers."`
+	Topics          string            `required:"" placeholder:"FILE" help:"Topics (JSONL): text, tags, answerable, scopes, as_of, facts, answers; or nuggetizer's nugget file (TREC RAG 2024), its nuggets the required facts."`
 	Corpus          string            `placeholder:"FILE" help:"Corpus (JSONL): item metadata (doc, revision, scope, valid_from, valid_to) and text."`
 	Tokenizer       string            `placeholder:"NAME" help:"The generator's tokenizer for token budgets: cl100k_base, o200k_base, p50k_base, r50k_base or hf:tokenizer.json."`
 	Truncated       string            `default:"error" enum:"error,inherit,drop" help:"A context item shorter than its corpus text whose judgment has no span: ${enum}."`
@@ -45,7 +45,7 @@ type stagesCmd struct {
 	PriceOut        float64           `placeholder:"USD" help:"With --analyses and --tokenizer: price per million output tokens."`
 	Traces          []string          `arg:"" placeholder:"TRACES" help:"Trace files: ragstat traces (JSONL, one per query and system), or OTLP, LangSmith or Langfuse files mapped as by import."`
 
-	NuggetAssignments string  `placeholder:"FILE" help:"Nuggetizer's answer assignments (JSONL, TREC RAG 2024): the answers' four nugget scores (strict and partial, vital and all) beside fact coverage."`
+	NuggetAssignments string  `placeholder:"FILE" help:"Nuggetizer's assignments (JSONL, TREC RAG 2024): answer lines give the answers' four nugget scores (strict and partial, vital and all) beside fact coverage; retrieval lines give the nuggets of --topics their supporting passages."`
 	Confidence        float64 `default:"0.95" help:"Confidence level of the intervals of --labels ppi (default ${default})."`
 }
 
