@@ -23,3 +23,29 @@ func ExampleGradeAnswer() {
 	fmt.Println(t.Text, g.EM, g.FactsCited, correct, graded)
 	// Output: How long do I have? 1 1 true true
 }
+
+// TREC RAG 2024's nuggets as topics: the nugget file read as it comes,
+// its facts supported by the passages nuggetizer's retrieval assignments
+// mark "support" (partial support gives none).
+func ExampleReadWith() {
+	nuggets := `{"qid":"2024-1","query":"what is python","nuggets":[` +
+		`{"text":"Python is a language","importance":"vital"},{"text":"Guido made it","importance":"okay"}]}` + "\n"
+	assigned := `{"qid":"2024-1","text":"what is python","docid":"doc#3","candidate_text":"...","nuggets":[` +
+		`{"text":"Python is a language","importance":"vital","assignment":"support"},` +
+		`{"text":"Guido made it","importance":"okay","assignment":"partial_support"}]}` + "\n"
+	af := input.FromBytes("assignments.jsonl", []byte(assigned))
+	as, err := topics.ReadAssignments(af)
+	if err != nil {
+		panic(err)
+	}
+	set, err := topics.ReadWith(input.FromBytes("nuggets.jsonl", []byte(nuggets)), topics.Options{Assignments: as, AssignmentsFile: af.Name})
+	if err != nil {
+		panic(err)
+	}
+	for _, f := range set.Get("2024-1").Facts {
+		fmt.Println(f.ID, f.Importance, f.Text, f.Support)
+	}
+	// Output:
+	// 1 vital Python is a language [[{doc#3 }]]
+	// 2 okay Guido made it []
+}
