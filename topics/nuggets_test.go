@@ -203,7 +203,7 @@ func FuzzReadNuggets(f *testing.F) {
 	f.Add(`{"qid":"q","nuggets":[{"text":"a","importance":"okay","reasoning":"r","trace":{"k":[1]}}],"trace":null}`)
 	f.Fuzz(func(t *testing.T, src string) {
 		s, err := Read(input.FromBytes("n.jsonl", []byte(src)))
-		if err != nil || !sniff.HasKey([]byte(src), "qid", "nuggets") {
+		if err != nil || !sniff.NuggetFile([]byte(src)) {
 			return
 		}
 		for _, tp := range s.Topics {

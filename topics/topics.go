@@ -153,7 +153,7 @@ func Stream(f *input.File, opt Options, fn func(t *Topic, data []byte) error) (P
 	}
 	parse := Parser(parseJSON)
 	switch first := sniff.FirstLine(head); {
-	case sniff.HasKey(head, "qid", "nuggets"):
+	case sniff.NuggetFile(head):
 		parse = parseNuggets
 	case len(first) > 0 && first[0] != '{' && first[0] != '[':
 		parse = parseTSV

@@ -15,7 +15,8 @@ type compareCmd struct {
 	policyFlags `set:"cutoff_help=Cutoff of the default metrics R@K RR@K nDCG@K (default 10); over traces also NAME=K, one stage's cutoff (repeatable)."`
 	mappingFlags
 	stageFlags
-	Topics                      string   `placeholder:"FILE" help:"Topics (JSONL): query text for the regressions, tags and fields for slices."`
+	Topics                      string   `placeholder:"FILE" help:"Topics (JSONL): query text for the regressions, tags and fields for slices; or nuggetizer's nugget file (TREC RAG 2024), its nuggets the required facts."`
+	NuggetAssignments           string   `placeholder:"FILE" help:"Nuggetizer's assignments (JSONL, TREC RAG 2024): the passages its retrieval lines assign support the nuggets of --topics, for the fact coverage of traces."`
 	Corpus                      string   `placeholder:"FILE" help:"The corpus snapshot, recorded by digest in the manifest."`
 	Tokenizer                   string   `placeholder:"NAME" help:"The generator's tokenizer, recorded in the manifest."`
 	SliceBy                     []string `placeholder:"FIELD" help:"Slice queries by a topic field (repeatable): tag, tag:PREFIX, family, answerable. Default with --topics: tag."`
@@ -41,7 +42,7 @@ type compareCmd struct {
 }
 
 func (c *compareCmd) Run(e *env) error {
-	req := comparecmd.Request{Eval: c.settings(), Topics: c.Topics, Corpus: c.Corpus, Tokenizer: c.Tokenizer,
+	req := comparecmd.Request{Eval: c.settings(), Topics: c.Topics, Corpus: c.Corpus, NuggetAssignments: c.NuggetAssignments, Tokenizer: c.Tokenizer,
 		RunFormat: c.RunFormat, StageCutoffs: c.K.ByStage, SliceBy: c.SliceBy, MinSlice: c.MinSlice, Top: c.Top,
 		Resamples: c.Resamples, Randomizations: c.Randomizations, Seed: c.Seed, Level: c.Level, Interval: c.Interval,
 		Correction: c.Correction, AllowMismatch: c.AllowMismatch, FailOn: c.FailOn,

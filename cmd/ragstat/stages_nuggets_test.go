@@ -188,3 +188,42 @@ func TestStagesNuggetizerErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestNuggetizerSupport: a nugget file's nuggets name no passage, so
+// stages and compare over traces refuse it without the assignments of
+// retrieved passages (its fact coverage would read 0 by construction);
+// with them, compare reads each stage's fact coverage as stages does:
+// a second system whose reranker keeps d2 and d1 covers rag-1's facts 1,
+// 2 and 3 there, so reranked/facts goes from 11/24 to 17/24 (+0.25).
+func TestNuggetizerSupport(t *testing.T) {
+	dir := t.TempDir()
+	answers := filepath.Join(dir, "answers.jsonl")
+	data, err := os.ReadFile(nuggetizerFile("assignments.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(answers, []byte(strings.Join(strings.SplitAfter(string(data), "\n")[:2], "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	traces, err := os.ReadFile(nuggetizerFile("traces.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := strings.ReplaceAll(string(traces), `"system":"pump"`, `"system":"pump2"`)
+	other = strings.Replace(other, `{"name":"reranked","items":[{"id":"d1","score":0.9},{"id":"d3","score":0.4}]}`, `{"name":"reranked","items":[{"id":"d2","score":0.9},{"id":"d1","score":0.4}]}`, 1)
+	if err := os.WriteFile(filepath.Join(dir, "traces2.jsonl"), []byte(other), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stages := []string{"stages", "-j", nuggetizerFile("qrels.txt"), "--topics", nuggetizerFile("nuggets.jsonl"), nuggetizerFile("traces.jsonl")}
+	compare := []string{"compare", "-j", nuggetizerFile("qrels.txt"), "--topics", nuggetizerFile("nuggets.jsonl"), nuggetizerFile("traces.jsonl"), filepath.Join(dir, "traces2.jsonl")}
+	const refused = `nuggets.jsonl is nuggetizer's nugget file, whose nuggets name no passage: give --nugget-assignments the assignments of retrieved passages`
+	for _, args := range [][]string{stages, append(stages, "--nugget-assignments", answers), append(stages, "-f", "json"), compare} {
+		if _, errs, code := ragstat(t, "", args...); code != 2 || !strings.Contains(errs, refused) {
+			t.Errorf("%v: exit %d, stderr %s", args, code, errs)
+		}
+	}
+	out, errs, code := ragstat(t, "", append(compare, "--nugget-assignments", nuggetizerFile("assignments.jsonl"))...)
+	if code != 0 || !strings.Contains(out, "pump2      reranked/facts      0.4583  0.7083  +0.2500") || !strings.Contains(out, "pump2      context/facts       0.2917  0.2917  +0.0000") {
+		t.Errorf("compare: exit %d, stderr %s, stdout:\n%s", code, errs, out)
+	}
+}

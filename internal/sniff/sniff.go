@@ -63,10 +63,15 @@ func LooksLikeJudgments(head []byte) bool {
 	return len(grade) > 0 && grade[0] != '{' // not a query named "grade"
 }
 
-// HasKey reports whether the object on the first non-blank line of head
+// NuggetFile reports whether head starts castorini/nuggetizer's nugget
+// file (TREC RAG 2024): its first line's object has the key "qid" or
+// "nuggets", which topics in other formats do not have.
+func NuggetFile(head []byte) bool { return hasKey(head, "qid", "nuggets") }
+
+// hasKey reports whether the object on the first non-blank line of head
 // has one of keys at its top level, reading the line as far as head goes:
 // a line longer than the head still tells the keys before the cut.
-func HasKey(head []byte, keys ...string) bool {
+func hasKey(head []byte, keys ...string) bool {
 	d := json.NewDecoder(bytes.NewReader(FirstLine(head)))
 	if tok, err := d.Token(); err != nil || tok != json.Delim('{') {
 		return false

@@ -33,9 +33,9 @@ func TestLooksLike(t *testing.T) {
 	}
 }
 
-// TestHasKey: a top-level key is found, also on a line the head cuts
+// TestNuggetFile: a top-level key is found, also on a line the head cuts
 // short; a nested key, a key past the cut, or no object is not.
-func TestHasKey(t *testing.T) {
+func TestNuggetFile(t *testing.T) {
 	for _, c := range []struct {
 		head string
 		want bool
@@ -49,7 +49,7 @@ func TestHasKey(t *testing.T) {
 		{"qid\tquery", false},
 		{"", false},
 	} {
-		if got := HasKey([]byte(c.head), "qid", "nuggets"); got != c.want {
+		if got := NuggetFile([]byte(c.head)); got != c.want {
 			t.Errorf("%q: %v, want %v", c.head, got, c.want)
 		}
 	}

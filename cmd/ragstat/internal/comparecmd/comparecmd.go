@@ -39,7 +39,9 @@ type Request struct {
 	// Topics is the topics file: query texts for the regressions, tags
 	// and fields to slice by; traces need it. Corpus is the corpus
 	// snapshot, recorded by digest (traces read item metadata from it).
-	Topics, Corpus string
+	// NuggetAssignments names nuggetizer's assignments, whose retrieved
+	// passages support a nugget file's facts (topics.Options).
+	Topics, Corpus, NuggetAssignments string
 	// Tokenizer names the generator's tokenizer (settings.Tokenizer): recorded,
 	// and it counts the packed context of traces.
 	Tokenizer    string
@@ -148,6 +150,8 @@ func (s Request) Config() (compare.Config, error) {
 		return compare.Config{}, errBounds
 	case s.Topics == "" && len(s.SliceBy) > 0:
 		return compare.Config{}, &diag.OptionError{Scope: "policy", Option: "slice_by", Msg: "needs {topics}"}
+	case s.Topics == "" && s.NuggetAssignments != "":
+		return compare.Config{}, &diag.OptionError{Option: "nugget_assignments", Msg: "goes with {topics}: its passages support the topics' facts"}
 	case s.Top < 1 || s.MinSlice < 1 || s.Resamples < 1 || s.Randomizations < 1:
 		return compare.Config{}, &diag.OptionError{Scope: "policy", Msg: "{top}, {min_slice}, {resamples} and {randomizations} must be positive"}
 	case !(s.Level > 0 && s.Level < 1):
@@ -193,10 +197,21 @@ func (s Request) Given(ev *settings.Evaluation, files settings.Files) (g Given, 
 		}
 	}()
 	if s.Topics != "" {
+		var topt topics.Options
+		if s.NuggetAssignments != "" {
+			if g.NuggetsFile, err = files.Open(s.NuggetAssignments); err != nil {
+				return g, err
+			}
+			if topt.Assignments, err = topics.ReadAssignments(g.NuggetsFile); err != nil {
+				return g, err
+			}
+			topt.AssignmentsFile = g.NuggetsFile.Name
+		}
 		if g.TopicsFile, err = files.Open(s.Topics); err != nil {
 			return g, err
 		}
-		if g.Topics, err = topics.Read(g.TopicsFile); err != nil {
+		g.unsupported = settings.NuggetSupport(g.TopicsFile, topt)
+		if g.Topics, err = topics.ReadWith(g.TopicsFile, topt); err != nil {
 			return g, err
 		}
 	}
@@ -212,10 +227,11 @@ func (s Request) Given(ev *settings.Evaluation, files settings.Files) (g Given, 
 	return g, err
 }
 
-// Close closes the topics and corpus files (not the judgments: they are
-// the evaluation's).
+// Close closes the topics, nugget assignments and corpus files (not the
+// judgments: they are the evaluation's).
 func (g *Given) Close() {
 	g.TopicsFile.Close()
+	g.NuggetsFile.Close()
 	g.CorpusFile.Close()
 }
 
@@ -229,6 +245,11 @@ type Given struct {
 	// is their file, for its digest (nil when not given).
 	Topics     *topics.Set
 	TopicsFile *input.File
+	// NuggetsFile is the nugget assignments' file (nil when not given),
+	// recorded by digest; unsupported refuses traces a nugget file
+	// without them (settings.NuggetSupport).
+	NuggetsFile *input.File
+	unsupported error
 	// Corpus is the corpus snapshot (may be nil): traces read item
 	// metadata from it; it is recorded by digest.
 	Corpus     *corpus.Corpus
@@ -284,6 +305,9 @@ func (g *Given) run(sys []*systems.Input, cfg compare.Config) (*compare.Result, 
 	for _, in := range sys {
 		if in.Kind == systems.Traces && g.Topics == nil {
 			return nil, nil, &diag.OptionError{Value: in.Path, Msg: ": comparing traces needs {topics}: what each query requires"}
+		}
+		if in.Kind == systems.Traces && g.unsupported != nil {
+			return nil, nil, g.unsupported
 		}
 	}
 	ref, err := g.reference(cfg.AllowMismatch)
@@ -377,6 +401,13 @@ func (g *Given) reference(allowed []string) (*eval.Manifest, error) {
 		if m.Corpus, err = record("corpus", g.CorpusFile); err != nil {
 			return nil, err
 		}
+	}
+	if g.NuggetsFile != nil {
+		f, err := record("nugget_assignments", g.NuggetsFile)
+		if err != nil {
+			return nil, err
+		}
+		m.Inputs = append(m.Inputs, *f)
 	}
 	return m, nil
 }

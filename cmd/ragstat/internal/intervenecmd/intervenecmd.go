@@ -36,11 +36,12 @@ import (
 // requests are written for a batch job.
 type Job struct {
 	// Judgments (in JudgmentsFormat, input.ParseFormat's names, on the
-	// scale Grades, MIN..MAX), Topics (required) and Corpus name the files
-	// read as stages reads them (settings.Stages.Open), and Traces the
-	// trace files; "-" is standard input.
+	// scale Grades, MIN..MAX), Topics (required), Corpus and
+	// NuggetAssignments (whose passages support a nugget file's facts) name
+	// the files read as stages reads them (settings.Stages.Open), and
+	// Traces the trace files; "-" is standard input.
 	Judgments, JudgmentsFormat, Grades string
-	Topics, Corpus                     string
+	Topics, Corpus, NuggetAssignments  string
 	Traces                             []string
 	// Tokenizer names the generator's tokenizer (settings.Tokenizer).
 	Tokenizer string
@@ -112,7 +113,7 @@ func (j Job) Run(w World) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	req := settings.Stages{Eval: ev, Topics: j.Topics, Corpus: j.Corpus}
+	req := settings.Stages{Eval: ev, Topics: j.Topics, Corpus: j.Corpus, NuggetAssignments: j.NuggetAssignments}
 	src, err := req.Open(p, w.Files, j.Traces, w.Stdin, w.Formats)
 	defer src.Close()
 	if err != nil {
@@ -135,7 +136,7 @@ func (j Job) Run(w World) (*Outcome, error) {
 	switch {
 	case j.WriteBatch != "":
 		ins := append([]outfile.Input{{Flag: "--judgments", Path: j.Judgments}, {Flag: "--topics", Path: j.Topics},
-			{Flag: "--corpus", Path: j.Corpus}}, outfile.Inputs("trace", j.Traces...)...)
+			{Flag: "--corpus", Path: j.Corpus}, {Flag: "--nugget-assignments", Path: j.NuggetAssignments}}, outfile.Inputs("trace", j.Traces...)...)
 		if set, err = outfile.Start(outfile.Options{Force: j.Force, Stdout: w.Stdout}, ins, outfile.Input{Flag: "--write-batch", Path: j.WriteBatch}); err != nil {
 			return nil, err
 		}

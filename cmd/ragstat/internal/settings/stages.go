@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/analysis"
 	"github.com/ragstat/ragstat/internal/diag"
+	"github.com/ragstat/ragstat/internal/sniff"
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/metric"
 	"github.com/ragstat/ragstat/stages"
@@ -170,7 +172,7 @@ func (r Stages) Read(s *Sources, p eval.Policy, files Files) error {
 	topt, err := r.topicsOptions(open)
 	var tf *input.File
 	if err == nil {
-		tf, err = open("topics", r.Topics)
+		tf, err = r.openTopics(open, topt)
 	}
 	if err == nil {
 		in.Topics, err = topics.ReadWith(tf, topt)
@@ -225,7 +227,7 @@ func (r Stages) spill(jf *input.File, files Files, readJudgments func(*input.Fil
 	if err != nil {
 		return in, err
 	}
-	in.Spilled, err = stages.Spill(jf.Name, src, func() (*input.File, error) { return open("topics", r.Topics) }, topt, opt.Scale, dir)
+	in.Spilled, err = stages.Spill(jf.Name, src, func() (*input.File, error) { return r.openTopics(open, topt) }, topt, opt.Scale, dir)
 	if errors.Is(err, errLabelled) || err == nil && labelled {
 		in.Spilled.Close()
 		return stages.Input{}, errLabelled
@@ -253,6 +255,29 @@ func (r Stages) topicsOptions(open func(role, path string) (*input.File, error))
 		topt.AssignmentsFile = f.Name
 	}
 	return topt, err
+}
+
+// openTopics opens the topics file, refused when NuggetSupport refuses it.
+func (r Stages) openTopics(open func(role, path string) (*input.File, error), topt topics.Options) (*input.File, error) {
+	f, err := open("topics", r.Topics)
+	if err == nil {
+		err = NuggetSupport(f, topt)
+	}
+	return f, err
+}
+
+// NuggetSupport refuses topics file f, to be read under topt, for fact
+// coverage when it is a nugget file and topt holds no assignment of a
+// retrieved passage: its nuggets name no passage, so no stage could cover
+// one and coverage would read 0 by construction.
+func NuggetSupport(f *input.File, topt topics.Options) error {
+	head, err := f.Head(4096)
+	if err != nil || !sniff.NuggetFile(head) || slices.ContainsFunc(topt.Assignments, func(a topics.Assignment) bool { return a.Doc != "" }) {
+		return err
+	}
+	return &diag.OptionError{Option: "topics", Value: diag.Literal(f.Name), Msg: "is nuggetizer's nugget file, whose nuggets name no passage: " +
+		"give {nugget_assignments} the assignments of retrieved passages (each \"support\" is a nugget's support), " +
+		"or, for the metrics and nugget scores alone, topics without facts (the queries' TSV)"}
 }
 
 // nuggets are the answers' four scores of the assignments topt holds,

@@ -209,7 +209,7 @@ func (r Run) summary(opt stages.Options) bool {
 // PerQueryOut when set, through out: Run commits it once all went well.
 func (r Run) evaluate(stdout io.Writer, src *settings.Sources, opt stages.Options) (res *stages.Result, out *outfile.Set, err error) {
 	ins := append([]outfile.Input{{Flag: "--judgments", Path: r.Judgments}, {Flag: "--topics", Path: r.Topics},
-		{Flag: "--corpus", Path: r.Corpus}}, outfile.Inputs("traces", r.Traces...)...)
+		{Flag: "--corpus", Path: r.Corpus}, {Flag: "--nugget-assignments", Path: r.NuggetAssignments}}, outfile.Inputs("traces", r.Traces...)...)
 	out = outfile.New(outfile.Options{Force: r.Force, Stdout: stdout}, ins...)
 	opt.Summary = r.summary(opt)
 	if r.EmitOut != "" {
