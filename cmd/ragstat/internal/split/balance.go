@@ -2,6 +2,7 @@ package split
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -104,8 +105,9 @@ func (b *balance) cost(g []*topics.Topic, held bool) float64 {
 		return math.Abs(float64(hold) - b.share*float64(placed+n))
 	}
 	c := off(b.hold, b.all, len(g))
-	for tag, n := range b.tags(g) {
-		c += off(b.held[tag], b.placed[tag], n)
+	tags := b.tags(g)
+	for _, tag := range slices.Sorted(maps.Keys(tags)) { // one order of the sum: equal costs stay equal
+		c += off(b.held[tag], b.placed[tag], tags[tag])
 	}
 	return c
 }
@@ -199,16 +201,16 @@ func (b *balance) swap(classes []*class, held []bool) bool {
 // group with slices out leaves the held-out side and the one with in joins.
 func (b *balance) gain(out, in map[string]int) float64 {
 	g := 0.0
-	seen := map[string]bool{}
-	for _, m := range []map[string]int{out, in} {
-		for tag := range m {
-			if seen[tag] {
-				continue
-			}
-			seen[tag] = true
-			target := b.share * float64(b.placed[tag])
-			g += math.Abs(float64(b.held[tag])-target) - math.Abs(float64(b.held[tag]-out[tag]+in[tag])-target)
+	tags := slices.Sorted(maps.Keys(out))
+	for tag := range in {
+		if _, ok := out[tag]; !ok {
+			tags = append(tags, tag)
 		}
+	}
+	slices.Sort(tags) // one order of the sum, whatever the maps' order
+	for _, tag := range tags {
+		target := b.share * float64(b.placed[tag])
+		g += math.Abs(float64(b.held[tag])-target) - math.Abs(float64(b.held[tag]-out[tag]+in[tag])-target)
 	}
 	return g
 }
