@@ -371,7 +371,11 @@ func answerLines(w io.Writer, a stages.AnswerReport) {
 	}
 	fmt.Fprintf(w, "  citations: %d, supported %d (%s), facts cited %s\n", a.Cited, a.Supported, Rate(a.CitationSupport), facts)
 	if n := a.Nuggets; n != nil {
-		fmt.Fprintf(w, "  nugget scores over %d answers: strict vital %.4f, vital %.4f, strict all %.4f, all %.4f\n", n.Answers, n.StrictVital, n.Vital, n.StrictAll, n.All)
+		answers := "answers"
+		if n.Answers == 1 {
+			answers = "answer"
+		}
+		fmt.Fprintf(w, "  nugget scores over %d %s: strict vital %.4f, vital %.4f, strict all %.4f, all %.4f\n", n.Answers, answers, n.StrictVital, n.Vital, n.StrictAll, n.All)
 	}
 	for _, c := range a.NotShown {
 		fmt.Fprintf(w, "  cited but not in the context: query %s, item %s\n", idtext.Show(c.Query), idtext.Show(c.Item))
