@@ -514,57 +514,8 @@ func DetectFormat(head []byte, line func(keys map[string]json.RawMessage) bool) 
 	if len(first) == 0 || first[0] != '{' {
 		return FormatTREC
 	}
-	if line(topKeys(first)) {
+	if line(sniff.FirstKeys(first)) {
 		return FormatJSONL
 	}
 	return FormatJSON
-}
-
-// topKeys is the keys of the JSON object that opens data, each with its
-// value as written (trimmed of the colon and blanks), as far as data goes.
-func topKeys(data []byte) map[string]json.RawMessage {
-	keys := map[string]json.RawMessage{}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return keys
-	}
-	value := func(start int64, end int64) json.RawMessage {
-		return bytes.TrimLeft(data[start:end], " \t\r\n:")
-	}
-	for dec.More() {
-		t, err := dec.Token()
-		key, ok := t.(string)
-		if err != nil || !ok {
-			break
-		}
-		start := dec.InputOffset()
-		if err := skipValue(dec); err != nil {
-			if v := value(start, int64(len(data))); len(v) > 0 {
-				keys[key] = v
-			}
-			break
-		}
-		keys[key] = value(start, dec.InputOffset())
-	}
-	return keys
-}
-
-// skipValue reads one JSON value from dec, token by token.
-func skipValue(dec *json.Decoder) error {
-	depth := 0
-	for {
-		t, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		switch t {
-		case json.Delim('{'), json.Delim('['):
-			depth++
-		case json.Delim('}'), json.Delim(']'):
-			depth--
-		}
-		if depth == 0 {
-			return nil
-		}
-	}
 }

@@ -29,14 +29,53 @@ func FirstLine(head []byte) []byte {
 }
 
 // FirstKeys are the keys of the object on the first non-blank line of
-// head, or nil when that line is not a JSON object: enough to tell one kind
-// of file from another.
+// head, each with its value as written, or nil when that line is not a
+// JSON object: enough to tell one kind of file from another. A line longer
+// than head still tells the keys before the cut, the last value cut short.
 func FirstKeys(head []byte) map[string]json.RawMessage {
-	var keys map[string]json.RawMessage
-	if json.Unmarshal(FirstLine(head), &keys) != nil {
+	line := FirstLine(head)
+	dec := json.NewDecoder(bytes.NewReader(line))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
 		return nil
 	}
+	keys := map[string]json.RawMessage{}
+	value := func(start, end int64) json.RawMessage { return bytes.TrimLeft(line[start:end], " \t\r\n:") }
+	for dec.More() {
+		t, err := dec.Token()
+		key, ok := t.(string)
+		if err != nil || !ok {
+			break
+		}
+		start := dec.InputOffset()
+		if err := skipValue(dec); err != nil {
+			if v := value(start, int64(len(line))); len(v) > 0 {
+				keys[key] = v
+			}
+			break
+		}
+		keys[key] = value(start, dec.InputOffset())
+	}
 	return keys
+}
+
+// skipValue reads one JSON value from dec, token by token.
+func skipValue(dec *json.Decoder) error {
+	depth := 0
+	for {
+		t, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		switch t {
+		case json.Delim('{'), json.Delim('['):
+			depth++
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+		}
+		if depth == 0 {
+			return nil
+		}
+	}
 }
 
 // LooksLikeRun reports whether the start of a file reads as a run rather
@@ -69,25 +108,8 @@ func LooksLikeJudgments(head []byte) bool {
 func NuggetFile(head []byte) bool { return hasKey(head, "qid", "nuggets") }
 
 // hasKey reports whether the object on the first non-blank line of head
-// has one of keys at its top level, reading the line as far as head goes:
-// a line longer than the head still tells the keys before the cut.
+// has one of keys at its top level (FirstKeys).
 func hasKey(head []byte, keys ...string) bool {
-	d := json.NewDecoder(bytes.NewReader(FirstLine(head)))
-	if tok, err := d.Token(); err != nil || tok != json.Delim('{') {
-		return false
-	}
-	for d.More() {
-		tok, err := d.Token()
-		if err != nil {
-			return false
-		}
-		if k, _ := tok.(string); slices.Contains(keys, k) {
-			return true
-		}
-		var value json.RawMessage
-		if d.Decode(&value) != nil {
-			return false
-		}
-	}
-	return false
+	first := FirstKeys(head)
+	return slices.ContainsFunc(keys, func(k string) bool { _, ok := first[k]; return ok })
 }

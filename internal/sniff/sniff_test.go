@@ -10,7 +10,8 @@ func TestFirstLine(t *testing.T) {
 
 // TestLooksLike: a run's head reads as a run and not as judgments, and
 // judgments' the other way, in the TREC and JSON Lines formats; a query
-// named "items" or "grade" in the JSON object format is neither.
+// named "items" or "grade" in the JSON object format is neither; a first
+// line longer than the head reads by the keys before the cut.
 func TestLooksLike(t *testing.T) {
 	for _, c := range []struct {
 		head           string
@@ -20,6 +21,8 @@ func TestLooksLike(t *testing.T) {
 		{`{"query":"q","items":["d"]}` + "\n", true, false},
 		{"q 0 d 2\n", false, true},
 		{`{"query":"q","item":"d","grade":2}` + "\n", false, true},
+		{`{"query":"q","items":["a line cut short by the head`, true, false},
+		{`{"query":"q","item":"d","grade":2,"meta":{"a line cut short`, false, true},
 		{`{"items":{"d":1}}`, false, false},
 		{`{"grade":{"d":1}}`, false, false},
 		{"\n", false, false},
