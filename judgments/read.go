@@ -29,15 +29,8 @@ const (
 )
 
 // detect guesses the format from the first bytes of a file: JSON Lines
-// when the first object has "item" and a "query" that is not an object
-// (JSON object files hold objects).
-func detect(head []byte) Format {
-	return input.DetectFormat(head, func(keys map[string]json.RawMessage) bool {
-		q := keys["query"]
-		_, item := keys["item"]
-		return len(q) > 0 && q[0] != '{' && item
-	})
-}
+// when its first line reads as a judgment's (sniff.JudgmentLine).
+func detect(head []byte) Format { return input.DetectFormat(head, sniff.JudgmentLine) }
 
 // Options say how to read judgments.
 type Options struct {

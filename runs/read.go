@@ -28,15 +28,8 @@ const (
 )
 
 // detect guesses the format from the first bytes of a file: JSON Lines
-// when the first object has "items", or a "query" that is not an object
-// (JSON object files hold objects).
-func detect(head []byte) Format {
-	return input.DetectFormat(head, func(keys map[string]json.RawMessage) bool {
-		q := keys["query"]
-		_, items := keys["items"]
-		return len(q) > 0 && q[0] != '{' || items
-	})
-}
+// when its first line reads as a run's (sniff.RunLine).
+func detect(head []byte) Format { return input.DetectFormat(head, sniff.RunLine) }
 
 // Options say how to read a run.
 type Options struct {

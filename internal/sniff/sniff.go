@@ -102,6 +102,23 @@ func LooksLikeJudgments(head []byte) bool {
 	return len(grade) > 0 && grade[0] != '{' // not a query named "grade"
 }
 
+// RunLine reports whether keys, a first line's (FirstKeys), are those of a
+// JSON Lines run: "items", or a "query" that is not an object (a JSON
+// object run holds objects, even under a query named "query").
+func RunLine(keys map[string]json.RawMessage) bool {
+	q := keys["query"]
+	_, items := keys["items"]
+	return len(q) > 0 && q[0] != '{' || items
+}
+
+// JudgmentLine reports whether keys, a first line's (FirstKeys), are those
+// of a JSON Lines judgment: "item" and a "query" that is not an object.
+func JudgmentLine(keys map[string]json.RawMessage) bool {
+	q := keys["query"]
+	_, item := keys["item"]
+	return len(q) > 0 && q[0] != '{' && item
+}
+
 // NuggetFile reports whether head starts castorini/nuggetizer's nugget
 // file (TREC RAG 2024): its first line's object has the key "qid" or
 // "nuggets", which topics in other formats do not have.
