@@ -14,13 +14,7 @@ import (
 
 // FirstLine returns the first non-blank line of head, trimmed.
 func FirstLine(head []byte) []byte {
-	for len(head) > 0 {
-		line := head
-		if i := bytes.IndexByte(head, '\n'); i >= 0 {
-			line, head = head[:i], head[i+1:]
-		} else {
-			head = nil
-		}
+	for line := range bytes.Lines(head) {
 		if t := bytes.TrimSpace(line); len(t) > 0 {
 			return t
 		}

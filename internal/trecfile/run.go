@@ -111,13 +111,7 @@ func isGrouped(r io.Reader, opt *Options) (bool, error) {
 func blockKeys(data []byte) []string {
 	var keys []string
 	var last []byte
-	for len(data) > 0 {
-		line := data
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			line, data = data[:i], data[i+1:]
-		} else {
-			data = nil
-		}
+	for line := range bytes.Lines(data) {
 		if n := len(last); n > 0 && len(line) > n && isSpace[line[n]] && bytes.Equal(line[:n], last) {
 			continue // the common case: the same query as the line before
 		}
