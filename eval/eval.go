@@ -538,7 +538,7 @@ func (e *Evaluator) RunVisit(name string, f *input.File, opt runs.Options, visit
 	if err != nil {
 		return nil, err
 	}
-	var format runs.Format
+	var format input.Format
 	res, err := e.collect(name, f.Name, visit, func(fn func(*runs.Ranking) error) (err error) {
 		format, err = runs.Read(f, opt, fn)
 		return err

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ragstat/ragstat/input"
 )
 
 // TestGradeBounds walks every judgments reader with grades at and past the
@@ -14,12 +16,12 @@ func TestGradeBounds(t *testing.T) {
 	wide := Scale{MinGrade, MaxGrade}
 	formats := []struct {
 		name   string
-		format Format
+		format input.Format
 		line   func(grade string) string
 	}{
-		{"trec", TREC, func(g string) string { return "q 0 d " + g + "\n" }},
-		{"jsonl", JSONL, func(g string) string { return `{"query":"q","item":"d","grade":` + g + "}\n" }},
-		{"json", JSON, func(g string) string { return `{"q": {"d": ` + g + "}}\n" }},
+		{"trec", input.FormatTREC, func(g string) string { return "q 0 d " + g + "\n" }},
+		{"jsonl", input.FormatJSONL, func(g string) string { return `{"query":"q","item":"d","grade":` + g + "}\n" }},
+		{"json", input.FormatJSON, func(g string) string { return `{"q": {"d": ` + g + "}}\n" }},
 	}
 	cases := []struct {
 		grade string

@@ -17,6 +17,7 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/diag"
 	"github.com/ragstat/ragstat/internal/hashindex"
 	"github.com/ragstat/ragstat/internal/trecfile"
@@ -220,8 +221,8 @@ func (q *Query) checkRepeats(file string, errs *diag.List, seen *hashindex.Index
 
 // Set is every judgment of one file, or of a list New was given.
 type Set struct {
-	File    string // the file read, or the name given to New
-	Format  Format // the format read; Auto for a set built by New
+	File    string       // the file read, or the name given to New
+	Format  input.Format // the format read; input.FormatAuto for a set built by New
 	queries map[string]*Query
 	order   []string
 	count   int
@@ -240,7 +241,7 @@ type Set struct {
 	notes       []string // see Notes
 }
 
-func newSet(file string, f Format) *Set {
+func newSet(file string, f input.Format) *Set {
 	return &Set{File: file, Format: f, queries: map[string]*Query{}}
 }
 

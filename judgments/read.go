@@ -17,25 +17,14 @@ import (
 	"github.com/ragstat/ragstat/internal/trecfile"
 )
 
-// Format is a judgments file format.
-type Format = input.Format
-
-// The formats ragstat reads.
-const (
-	Auto  = input.FormatAuto  // detect from the content
-	TREC  = input.FormatTREC  // qid iter docno grade
-	JSONL = input.FormatJSONL // {"query":"q","item":"d","grade":3} a line
-	JSON  = input.FormatJSON  // {"q": {"d": 3}}
-)
-
 // detect guesses the format from the first bytes of a file: JSON Lines
 // when its first line reads as a judgment's (sniff.JudgmentLine).
-func detect(head []byte) Format { return input.DetectFormat(head, sniff.JudgmentLine) }
+func detect(head []byte) input.Format { return input.DetectFormat(head, sniff.JudgmentLine) }
 
 // Options say how to read judgments.
 type Options struct {
-	Format Format // Auto detects it
-	Scale  Scale  // allowed grades; the zero value means DefaultScale
+	Format input.Format // input.FormatAuto detects it
+	Scale  Scale        // allowed grades; the zero value means DefaultScale
 	// NumericIDs accepts a JSON Lines id written as an integer (7 reads
 	// as "7"); any other number stays an error.
 	NumericIDs bool
@@ -63,10 +52,10 @@ func Read(f *input.File, opt Options) (*Set, error) {
 // that a query without judgments is seen too. Repeated (query, item) pairs are not looked for: New finds them, given
 // one query's judgments, exactly as Read reports them. Stream returns the
 // format read.
-func Stream(f *input.File, opt Options, fn func(Judgment)) (Format, error) {
+func Stream(f *input.File, opt Options, fn func(Judgment)) (input.Format, error) {
 	rd, err := readWith(f, opt, fn)
 	if err != nil {
-		return Auto, err
+		return input.FormatAuto, err
 	}
 	return rd.set.Format, rd.problems()
 }
@@ -85,7 +74,7 @@ func readWith(f *input.File, opt Options, emit func(Judgment)) (*reader, error) 
 		return nil, err
 	}
 	format := opt.Format
-	if format == Auto {
+	if format == input.FormatAuto {
 		format = detect(head)
 	}
 	if sniff.LooksLikeRun(head) {
@@ -99,15 +88,15 @@ func readWith(f *input.File, opt Options, emit func(Judgment)) (*reader, error) 
 	defer r.Close()
 	rd := &reader{set: newSet(f.Name, format), scale: opt.Scale, numericIDs: opt.NumericIDs, keep: opt.Keep, emit: emit}
 	switch format {
-	case TREC:
+	case input.FormatTREC:
 		err = rd.trec(r)
-	case JSONL:
+	case input.FormatJSONL:
 		var buf []byte // one line at a time: nothing a line is read into is kept
 		err = jsonin.LinesInto(r, f.Name, f, 0, func() []byte { return buf }, func(line int, data []byte) error {
 			buf = data
 			return rd.jsonLine(line, data)
 		})
-	case JSON:
+	case input.FormatJSON:
 		err = rd.json(f)
 	}
 	rd.errs.Add(err)
@@ -124,7 +113,7 @@ func New(name string, js []Judgment, scale Scale) (*Set, error) {
 	if err := scale.check(); err != nil {
 		return nil, fmt.Errorf("judgments: scale %s: %w", scale, err)
 	}
-	rd := reader{set: newSet(name, Auto), scale: scale}
+	rd := reader{set: newSet(name, input.FormatAuto), scale: scale}
 	for _, j := range js {
 		if rd.errs.Add(rd.accept(j)) {
 			break
@@ -175,7 +164,7 @@ func (rd *reader) bad(line int, q, item, msg, hint string) error {
 
 // accept validates a parsed judgment and adds it.
 func (rd *reader) accept(j Judgment) error {
-	blank := rd.set.Format != TREC // the TREC reader rejects empty fields itself
+	blank := rd.set.Format != input.FormatTREC // the TREC reader rejects empty fields itself
 	switch {
 	case blank && strings.TrimSpace(j.Query) == "":
 		return rd.bad(j.Line, "", j.Item, "empty query id", "every judgment names its query")

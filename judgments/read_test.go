@@ -34,9 +34,9 @@ func TestFormats(t *testing.T) {
 	w.Close()
 	for _, tc := range []struct {
 		name, content string
-		format        Format
+		format        input.Format
 	}{
-		{"q.txt", trec, TREC}, {"q.jsonl", jsonl, JSONL}, {"q.json", obj, JSON}, {"q.txt.gz", gz.String(), TREC},
+		{"q.txt", trec, input.FormatTREC}, {"q.jsonl", jsonl, input.FormatJSONL}, {"q.json", obj, input.FormatJSON}, {"q.txt.gz", gz.String(), input.FormatTREC},
 	} {
 		s, err := read(t, tc.name, tc.content, Options{})
 		if err != nil {
@@ -89,11 +89,11 @@ func TestErrors(t *testing.T) {
 		{"jsonl string grade", `{"query":"q","item":"d","grade":"2"}`, Options{}, []string{`grade "2" is not an integer`}},
 		{"jsonl unknown field", `{"query":"q","item":"d","grade":2,"relevance":3}`, Options{}, []string{`unknown field "relevance"`}},
 		{"jsonl empty item", `{"query":"q","item":" ","grade":2}`, Options{}, []string{"empty item id"}},
-		{"jsonl missing grade", `{"query":"q","item":"d"}`, Options{Format: JSONL}, []string{`missing "grade"`}},
+		{"jsonl missing grade", `{"query":"q","item":"d"}`, Options{Format: input.FormatJSONL}, []string{`missing "grade"`}},
 		{"jsonl trailing junk", `{"query":"q","item":"d","grade":2} x`, Options{}, []string{"after the JSON value"}},
 		{"jsonl blank line", "{\"query\":\"q\",\"item\":\"d\",\"grade\":2}\n\n{\"query\":\"q\",\"item\":\"e\",\"grade\":2}\n", Options{}, []string{"q.txt:2:", "blank line"}},
 		{"json repeated key", "{\"q\": {\"d\": 1,\n \"d\": 2}}", Options{}, []string{"q.txt:2:", `repeated key "d" (first on line 1)`}},
-		{"json not nested", `{"q": 3}`, Options{Format: JSON}, []string{`the value of "q" must be a JSON object`}},
+		{"json not nested", `{"q": 3}`, Options{Format: input.FormatJSON}, []string{`the value of "q" must be a JSON object`}},
 		{"json fraction", `{"q": {"d": 2.0}}`, Options{}, []string{"grade 2.0 is not an integer"}},
 	}
 	for _, tc := range tests {

@@ -17,7 +17,7 @@ func TestStream(t *testing.T) {
 	}{
 		{"trec", "refund 0 policy 3\nlimits 0 limit 2\nrefund 0 noise 0\n", Options{}},
 		{"jsonl", `{"query":"refund","item":"policy","grade":3,"spans":["30 days"]}` + "\n" + `{"query":"limits","item":"limit","grade":2}` + "\n", Options{}},
-		{"json with an empty query", `{"refund": {"policy": 3, "noise": 0}, "none": {}, "limits": {"limit": 2}}`, Options{Format: JSON}},
+		{"json with an empty query", `{"refund": {"policy": 3, "noise": 0}, "none": {}, "limits": {"limit": 2}}`, Options{Format: input.FormatJSON}},
 		{"kept", "refund 0 policy 3\nlimits 0 limit 2\n", Options{Keep: func(q string) bool { return q == "limits" }}},
 		{"nothing kept", "refund 0 policy 3\n", Options{Keep: func(string) bool { return false }}},
 		{"bad grade", "refund 0 policy 3\nrefund 0 noise 9\nlimits 0 x\n", Options{}},

@@ -16,24 +16,13 @@ import (
 	"github.com/ragstat/ragstat/internal/trecfile"
 )
 
-// Format is a run file format.
-type Format = input.Format
-
-// The formats ragstat reads.
-const (
-	Auto  = input.FormatAuto  // detect from the content
-	TREC  = input.FormatTREC  // qid Q0 docno rank score tag
-	JSONL = input.FormatJSONL // {"query":"q","items":["d1","d2"]} a line, or items {"id":..,"score":..}
-	JSON  = input.FormatJSON  // {"q": {"d": 2.5}}
-)
-
 // detect guesses the format from the first bytes of a file: JSON Lines
 // when its first line reads as a run's (sniff.RunLine).
-func detect(head []byte) Format { return input.DetectFormat(head, sniff.RunLine) }
+func detect(head []byte) input.Format { return input.DetectFormat(head, sniff.RunLine) }
 
 // Options say how to read a run.
 type Options struct {
-	Format  Format
+	Format  input.Format
 	Order   Order // ByScore when empty
 	Workers int   // parallel parsers for TREC runs; 0 means all cores
 	// NumericIDs accepts a JSON Lines id written as an integer (7 reads
@@ -48,7 +37,7 @@ type Options struct {
 // is read again, grouped in memory, and every query is delivered again: fn
 // must let a later delivery of a query replace the earlier one. Problems
 // (up to diag.Max) are returned together once reading stops.
-func Read(f *input.File, opt Options, fn func(*Ranking) error) (Format, error) {
+func Read(f *input.File, opt Options, fn func(*Ranking) error) (input.Format, error) {
 	if opt.Order == "" {
 		opt.Order = ByScore
 	}
@@ -57,16 +46,16 @@ func Read(f *input.File, opt Options, fn func(*Ranking) error) (Format, error) {
 		return opt.Format, err
 	}
 	format := opt.Format
-	if format == Auto {
+	if format == input.FormatAuto {
 		format = detect(head)
 	}
 	if sniff.LooksLikeJudgments(head) {
 		return format, &diag.Error{File: f.Name, Msg: "looks like judgments (query iteration item grade, or {\"query\",\"item\",\"grade\"}), not a run",
 			Hint: "did you swap {judgments} and the run?"}
 	}
-	rd := &reader{file: f.Name, order: opt.Order, fn: fn, checked: format == TREC, numericIDs: opt.NumericIDs, byQuery: map[string]*diag.List{}}
+	rd := &reader{file: f.Name, order: opt.Order, fn: fn, checked: format == input.FormatTREC, numericIDs: opt.NumericIDs, byQuery: map[string]*diag.List{}}
 	switch format {
-	case TREC:
+	case input.FormatTREC:
 		err = rd.trec(f, opt.Workers)
 	default:
 		err = rd.json(f, format)
@@ -151,7 +140,7 @@ func (rd *reader) trec(f *input.File, workers int) error {
 	})
 }
 
-func (rd *reader) json(f *input.File, format Format) error {
+func (rd *reader) json(f *input.File, format input.Format) error {
 	r, err := f.Open()
 	if err != nil {
 		return err
@@ -165,7 +154,7 @@ func (rd *reader) json(f *input.File, format Format) error {
 		seen[q] = line
 		return nil
 	}
-	if format == JSONL {
+	if format == input.FormatJSONL {
 		return jsonin.Lines(r, f.Name, f, func(line int, data []byte) error {
 			return rd.jsonLine(line, data, once)
 		})

@@ -12,7 +12,7 @@ import (
 )
 
 // collect reads content and returns each query's items in rank order.
-func collect(t *testing.T, content string, opt Options) (map[string][]string, Format, error) {
+func collect(t *testing.T, content string, opt Options) (map[string][]string, input.Format, error) {
 	t.Helper()
 	var mu sync.Mutex
 	out := map[string][]string{}
@@ -36,19 +36,19 @@ func TestOrdering(t *testing.T) {
 		name, content string
 		opt           Options
 		want          map[string][]string
-		format        Format
+		format        input.Format
 	}{
 		{"trec by score, ties by id descending, rank column ignored",
 			"q Q0 a 1 1.0 t\nq Q0 c 2 2.0 t\nq Q0 b 3 1.0 t\nq Q0 d 4 1.0 t\n", Options{},
-			map[string][]string{"q": {"c", "d", "b", "a"}}, TREC},
+			map[string][]string{"q": {"c", "d", "b", "a"}}, input.FormatTREC},
 		{"trec by rank column", "q Q0 a 3 1.0 t\nq Q0 c 1 2.0 t\nq Q0 b 2 1.0 t\n", Options{Order: ByRank},
-			map[string][]string{"q": {"c", "b", "a"}}, TREC},
+			map[string][]string{"q": {"c", "b", "a"}}, input.FormatTREC},
 		{"jsonl ordered list kept as given", `{"query":"q","items":["b","a","c"]}` + "\n" + `{"query":"e","items":[]}`, Options{},
-			map[string][]string{"q": {"b", "a", "c"}, "e": {}}, JSONL},
+			map[string][]string{"q": {"b", "a", "c"}, "e": {}}, input.FormatJSONL},
 		{"jsonl scored", `{"query":"q","items":[{"id":"a","score":1},{"id":"b","score":3}]}`, Options{},
-			map[string][]string{"q": {"b", "a"}}, JSONL},
+			map[string][]string{"q": {"b", "a"}}, input.FormatJSONL},
 		{"json object", `{"q":{"a":0.5,"b":2.5,"c":0.5},"e":{}}`, Options{},
-			map[string][]string{"q": {"b", "c", "a"}, "e": {}}, JSON},
+			map[string][]string{"q": {"b", "c", "a"}, "e": {}}, input.FormatJSON},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

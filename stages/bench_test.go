@@ -70,7 +70,7 @@ func benchInput(qrels, tops []byte, spill bool, dir string) (in Input, err error
 	jf, tf := input.FromBytes("judgments.jsonl", qrels), input.FromBytes("topics.jsonl", tops)
 	opt := judgments.Options{Scale: judgments.DefaultScale}
 	if spill {
-		stream := func(emit func(judgments.Judgment)) (judgments.Format, error) { return judgments.Stream(jf, opt, emit) }
+		stream := func(emit func(judgments.Judgment)) (input.Format, error) { return judgments.Stream(jf, opt, emit) }
 		in.Spilled, err = Spill(jf.Name, stream, func() (*input.File, error) { return tf, nil }, topics.Options{}, opt.Scale, dir)
 		return in, err
 	}

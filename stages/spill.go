@@ -11,6 +11,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/diag"
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/topics"
@@ -21,7 +22,7 @@ import (
 // with the number of queries; Close removes the files.
 type Spilled struct {
 	// Format is the judgments' format, as read.
-	Format judgments.Format
+	Format input.Format
 	// JudgmentsFile and TopicsFile name the files read, for messages.
 	JudgmentsFile, TopicsFile string
 	// The file is indexed in another (diskIndex), of which memory keeps

@@ -64,7 +64,7 @@ func readBoth(t *testing.T, content map[string]string, r reading) (held, spilled
 	dir := t.TempDir()
 	jf, serr := open(r.judgments)
 	if serr == nil {
-		stream := func(emit func(judgments.Judgment)) (judgments.Format, error) { return judgments.Stream(jf, opt, emit) }
+		stream := func(emit func(judgments.Judgment)) (input.Format, error) { return judgments.Stream(jf, opt, emit) }
 		spilled.Spilled, serr = Spill(jf.Name, stream, func() (*input.File, error) { return open(r.topics) }, topics.Options{Keep: r.keep}, opt.Scale, dir)
 	}
 	if serr == nil {

@@ -16,7 +16,7 @@ import (
 
 // judgmentSource hands every judgment of a file to emit, as
 // judgments.Stream does, and returns the format read.
-type judgmentSource func(emit func(judgments.Judgment)) (judgments.Format, error)
+type judgmentSource func(emit func(judgments.Judgment)) (input.Format, error)
 
 // Spill reads the judgments of file (which src hands to emit, as
 // judgments.Stream does) and the topics openTopics opens, read under topt
@@ -24,7 +24,7 @@ type judgmentSource func(emit func(judgments.Judgment)) (judgments.Format, error
 // Every line is checked as judgments.Read and topics.ReadWith check it,
 // and the same problems are returned, the judgments' first (the topics are
 // not read when the judgments fail).
-func Spill(file string, src func(emit func(judgments.Judgment)) (judgments.Format, error), openTopics func() (*input.File, error), topt topics.Options, scale judgments.Scale, dir string) (_ *Spilled, err error) {
+func Spill(file string, src func(emit func(judgments.Judgment)) (input.Format, error), openTopics func() (*input.File, error), topt topics.Options, scale judgments.Scale, dir string) (_ *Spilled, err error) {
 	s := &Spilled{JudgmentsFile: file, dir: dir, scale: scale}
 	var tempA, tempB *os.File
 	defer func() {
@@ -88,7 +88,7 @@ func Spill(file string, src func(emit func(judgments.Judgment)) (judgments.Forma
 // run of judgments of one query, and returns their index (a temporary
 // file beside f), the problems found in the lines (readErr) and any
 // failure to write (err).
-func spillJudgments(f *os.File, src judgmentSource, temp func() (*os.File, error)) (chunks *diskIndex, a *appender, format judgments.Format, readErr, err error) {
+func spillJudgments(f *os.File, src judgmentSource, temp func() (*os.File, error)) (chunks *diskIndex, a *appender, format input.Format, readErr, err error) {
 	a = newAppender(f)
 	b := indexBuilder{temp: temp}
 	defer b.close()

@@ -15,6 +15,7 @@ import (
 
 	"github.com/ragstat/ragstat/corpus"
 	"github.com/ragstat/ragstat/eval"
+	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/metric"
 	"github.com/ragstat/ragstat/topics"
@@ -97,7 +98,7 @@ type Input struct {
 func (in Input) Close() error { return in.Spilled.Close() }
 
 // JudgmentsFormat is the format the judgments were read in.
-func (in Input) JudgmentsFormat() judgments.Format {
+func (in Input) JudgmentsFormat() input.Format {
 	if in.Spilled != nil {
 		return in.Spilled.Format
 	}

@@ -258,7 +258,7 @@ type Given struct {
 	// nil); TokenizerName is recorded in the manifest.
 	Tokenizer     stages.Tokenizer
 	TokenizerName string
-	RunFormat     runs.Format    // the format of runs; "" detects it
+	RunFormat     input.Format   // the format of runs; "" detects it
 	NumericIDs    bool           // runs: JSON ids written as integers are accepted
 	Cutoffs       map[string]int // traces: each stage's cutoff
 	// Price per million input and output tokens prices each traced

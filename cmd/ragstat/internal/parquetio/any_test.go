@@ -48,7 +48,7 @@ func TestReadAnyJudgments(t *testing.T) {
 	stdin := strings.NewReader("q1 0 a 1\n")
 	for _, tt := range []struct {
 		path   string
-		format judgments.Format
+		format input.Format
 	}{
 		{"-", "trec"},
 		{"testdata/qrels.txt", "trec"},

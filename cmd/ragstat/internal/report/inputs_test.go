@@ -6,7 +6,6 @@ import (
 
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/systems"
 	"github.com/ragstat/ragstat/input"
-	"github.com/ragstat/ragstat/judgments"
 )
 
 func TestStagesInputs(t *testing.T) {
@@ -15,17 +14,17 @@ func TestStagesInputs(t *testing.T) {
 		name   string
 		files  []*input.File
 		roles  []string
-		format judgments.Format
+		format input.Format
 		traces []*systems.Input
 		want   string
 	}{
-		{"judgments and topics", []*input.File{file("q"), file("t")}, []string{"judgments", "topics"}, judgments.TREC, nil, "judgments q trec|topics t jsonl"},
-		{"with corpus and traces", []*input.File{file("q"), file("t"), file("c")}, []string{"judgments", "topics", "corpus"}, judgments.TREC,
+		{"judgments and topics", []*input.File{file("q"), file("t")}, []string{"judgments", "topics"}, input.FormatTREC, nil, "judgments q trec|topics t jsonl"},
+		{"with corpus and traces", []*input.File{file("q"), file("t"), file("c")}, []string{"judgments", "topics", "corpus"}, input.FormatTREC,
 			[]*systems.Input{{File: file("x"), Format: "jsonl"}, {File: file("y"), Format: "otlp"}},
 			"judgments q trec|topics t jsonl|corpus c jsonl|traces x jsonl|traces y otlp"},
 		{"judgments unread", []*input.File{file("q")}, []string{"judgments"}, "", nil, "judgments q jsonl"},
 		// The assignments were read before the topics; no corpus.
-		{"nugget assignments", []*input.File{file("q"), file("a"), file("t")}, []string{"judgments", "nugget_assignments", "topics"}, judgments.TREC, nil,
+		{"nugget assignments", []*input.File{file("q"), file("a"), file("t")}, []string{"judgments", "nugget_assignments", "topics"}, input.FormatTREC, nil,
 			"judgments q trec|nugget_assignments a jsonl|topics t jsonl"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -15,7 +15,6 @@ import (
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/systems"
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
-	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/metric"
 	"github.com/ragstat/ragstat/traceimport"
 )
@@ -175,7 +174,7 @@ func Digests(inputs []Input, files []*input.File) error {
 // files in its role (roles[i]), the judgments in format ("" when they were
 // not read), then every trace file with the import manifest mapped gives
 // for its path when it was mapped from another format (nil: none was).
-func StagesInputs(files []*input.File, roles []string, format judgments.Format, traces []*systems.Input, mapped func(path string) *traceimport.Manifest) []Input {
+func StagesInputs(files []*input.File, roles []string, format input.Format, traces []*systems.Input, mapped func(path string) *traceimport.Manifest) []Input {
 	var inputs []Input
 	for i, f := range files {
 		in := Input{Role: roles[i], Path: f.Name, Format: "jsonl"}

@@ -71,7 +71,7 @@ func MergingJudgments(files Files, paths []string, format input.Format) Files {
 				warn(n)
 			}
 		}
-		set.File, set.Format = name, judgments.JSONL
+		set.File, set.Format = name, input.FormatJSONL
 		var b bytes.Buffer
 		for _, id := range set.IDs() {
 			if err := judgments.WriteJSONL(&b, set.Judgments(id)); err != nil {

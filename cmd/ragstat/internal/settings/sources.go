@@ -74,7 +74,7 @@ func (s *Sources) All() []*input.File {
 }
 
 // Read is the format of the judgments as read, "" when they were not.
-func (s *Sources) Read() judgments.Format {
+func (s *Sources) Read() input.Format {
 	if s.Judgments == nil && s.Spilled == nil {
 		return ""
 	}

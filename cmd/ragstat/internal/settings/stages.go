@@ -203,14 +203,14 @@ func (r Stages) spill(jf *input.File, files Files, readJudgments func(*input.Fil
 		dir = os.TempDir()
 	}
 	labelled := false
-	src := func(emit func(judgments.Judgment)) (judgments.Format, error) {
+	src := func(emit func(judgments.Judgment)) (input.Format, error) {
 		if head, _ := jf.Head(4); string(head) == "PAR1" && files.ReadJudgments != nil || jf.Name == files.merged {
 			set, err := readJudgments(jf, opt)
 			if err != nil {
-				return judgments.Auto, err
+				return input.FormatAuto, err
 			}
 			if set.LLMLen() > 0 {
-				return judgments.Auto, errLabelled
+				return input.FormatAuto, errLabelled
 			}
 			emitSet(set, emit)
 			return set.Format, nil
