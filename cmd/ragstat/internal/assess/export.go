@@ -2,6 +2,7 @@ package assess
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -34,16 +35,11 @@ type ExportOptions struct {
 	Merge    string // or all assessors' grades merged: majority, max, min
 }
 
-// ExportLine is one exported judgment, as the JSONL export writes it and the
-// judgments reader reads it.
-type ExportLine struct {
-	Query string         `json:"query"`
-	Item  string         `json:"item"`
-	Grade int            `json:"grade"`
-	Spans []string       `json:"spans,omitempty"`
-	Facts []string       `json:"facts,omitempty"`
-	Meta  *ExportMeta    `json:"meta,omitempty"`
-	by    map[string]int // assessor -> grade
+// gathered is one pair's grades and spans as collect gathers them.
+type gathered struct {
+	judgments.Judgment
+	meta ExportMeta
+	by   map[string]int // assessor -> grade
 }
 
 // ExportMeta keeps who graded what, their notes, and which span supports
@@ -54,10 +50,11 @@ type ExportMeta struct {
 	FactSpans map[string][]string `json:"fact_spans,omitempty"`
 }
 
-// Judgments selects and merges the stored grades as opt says. Without an
+// Judgments selects and merges the stored grades as opt says, one judgment
+// a graded pair with its ExportMeta as Meta. Without an
 // assessor or a merge rule, a database graded by several assessors is an
 // error: ragstat does not pick one for you.
-func Judgments(ctx context.Context, db Records, opt ExportOptions) ([]ExportLine, error) {
+func Judgments(ctx context.Context, db Records, opt ExportOptions) ([]judgments.Judgment, error) {
 	grades, err := db.Grades(ctx)
 	if err != nil {
 		return nil, err
@@ -91,8 +88,8 @@ func Judgments(ctx context.Context, db Records, opt ExportOptions) ([]ExportLine
 
 // collect groups the selected grades (they come sorted by query, item,
 // assessor) into judgments with their spans.
-func collect(grades []Grade, spans []Span, opt ExportOptions, scale judgments.Scale) ([]ExportLine, error) {
-	var out []ExportLine
+func collect(grades []Grade, spans []Span, opt ExportOptions, scale judgments.Scale) ([]judgments.Judgment, error) {
+	var out []gathered
 	index := map[Key]int{}
 	for _, g := range grades {
 		if opt.Assessor != "" && g.Assessor != opt.Assessor {
@@ -105,20 +102,17 @@ func collect(grades []Grade, spans []Span, opt ExportOptions, scale judgments.Sc
 		if !ok {
 			i = len(out)
 			index[g.Key] = i
-			out = append(out, ExportLine{Query: g.Query, Item: g.Item, Meta: &ExportMeta{Assessors: map[string]int{}}, by: map[string]int{}})
+			out = append(out, gathered{Judgment: judgments.Judgment{Query: g.Query, Item: g.Item}, meta: ExportMeta{Assessors: map[string]int{}}, by: map[string]int{}})
 		}
 		j := &out[i]
 		j.by[g.Assessor] = g.Grade
-		j.Meta.Assessors[g.Assessor] = g.Grade
+		j.meta.Assessors[g.Assessor] = g.Grade
 		if g.Note != "" {
-			if j.Meta.Notes == nil {
-				j.Meta.Notes = map[string]string{}
+			if j.meta.Notes == nil {
+				j.meta.Notes = map[string]string{}
 			}
-			j.Meta.Notes[g.Assessor] = g.Note
+			j.meta.Notes[g.Assessor] = g.Note
 		}
-	}
-	for i := range out {
-		out[i].Grade = merge(out[i].by, opt.Merge, scale)
 	}
 	for _, s := range spans {
 		i, ok := index[s.Key]
@@ -136,18 +130,37 @@ func collect(grades []Grade, spans []Span, opt ExportOptions, scale judgments.Sc
 			if !slices.Contains(j.Facts, s.Fact) {
 				j.Facts = append(j.Facts, s.Fact)
 			}
-			if j.Meta.FactSpans == nil {
-				j.Meta.FactSpans = map[string][]string{}
+			if j.meta.FactSpans == nil {
+				j.meta.FactSpans = map[string][]string{}
 			}
-			if !slices.Contains(j.Meta.FactSpans[s.Fact], s.Text) {
-				j.Meta.FactSpans[s.Fact] = append(j.Meta.FactSpans[s.Fact], s.Text)
+			if !slices.Contains(j.meta.FactSpans[s.Fact], s.Text) {
+				j.meta.FactSpans[s.Fact] = append(j.meta.FactSpans[s.Fact], s.Text)
 			}
 		}
 	}
-	for i := range out {
-		slices.Sort(out[i].Facts)
+	js := make([]judgments.Judgment, len(out))
+	for i, g := range out {
+		slices.Sort(g.Facts)
+		meta, err := compactJSON(g.meta)
+		if err != nil {
+			return nil, err
+		}
+		js[i] = g.Judgment
+		js[i].Grade, js[i].Meta = merge(g.by, opt.Merge, scale), meta
 	}
-	return out, nil
+	return js, nil
+}
+
+// compactJSON is v as one line of JSON, its text left unescaped as the
+// export writes it.
+func compactJSON(v any) (json.RawMessage, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // merge applies rule to the grades of one pair, all on scale.
@@ -188,12 +201,8 @@ func Export(ctx context.Context, db Records, w io.Writer, opt ExportOptions) (in
 			fmt.Fprintf(bw, "%s 0 %s %d\n", j.Query, j.Item, j.Grade)
 		}
 	case "jsonl":
-		enc := json.NewEncoder(bw)
-		enc.SetEscapeHTML(false)
-		for _, j := range js {
-			if err := enc.Encode(j); err != nil {
-				return 0, err
-			}
+		if err := judgments.WriteJSONL(bw, js); err != nil {
+			return 0, err
 		}
 	default:
 		return 0, fmt.Errorf("unknown export format %q: use trec or jsonl", opt.Format)

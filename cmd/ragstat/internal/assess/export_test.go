@@ -27,7 +27,7 @@ func g(who, q, item string, grade int, note string) Grade {
 
 var threeAssessors = records{
 	grades: []Grade{
-		g("ann", "q1", "d1", 3, "clear answer"), g("bob", "q1", "d1", 2, ""), g("cy", "q1", "d1", 2, ""),
+		g("ann", "q1", "d1", 3, "clear <answer> & short"), g("bob", "q1", "d1", 2, ""), g("cy", "q1", "d1", 2, ""),
 		g("ann", "q1", "d2", 0, ""), g("bob", "q1", "d2", 1, ""), g("cy", "q1", "d2", 3, ""),
 		g("ann", "q2", "d1", 1, ""),
 	},
@@ -84,7 +84,7 @@ func TestExportSelects(t *testing.T) {
 func TestExportJSONLReadsBack(t *testing.T) {
 	got := export(t, threeAssessors, ExportOptions{Format: "jsonl", Merge: MergeMajority})
 	first := strings.SplitN(got, "\n", 2)[0]
-	want := `{"query":"q1","item":"d1","grade":2,"spans":["thirty days","the shop pays"],"facts":["days","who"],"meta":{"assessors":{"ann":3,"bob":2,"cy":2},"notes":{"ann":"clear answer"},"fact_spans":{"days":["thirty days"],"who":["the shop pays"]}}}`
+	want := `{"query":"q1","item":"d1","grade":2,"spans":["thirty days","the shop pays"],"facts":["days","who"],"meta":{"assessors":{"ann":3,"bob":2,"cy":2},"notes":{"ann":"clear <answer> & short"},"fact_spans":{"days":["thirty days"],"who":["the shop pays"]}}}`
 	if first != want {
 		t.Errorf("first line\n got %s\nwant %s", first, want)
 	}
