@@ -11,6 +11,7 @@ import (
 
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/internal/diag"
+	"github.com/ragstat/ragstat/internal/scratch"
 	"github.com/ragstat/ragstat/trace"
 )
 
@@ -318,7 +319,7 @@ func (t *tally) value(held *[]float64, file **valueFile, x float64) error {
 // close removes the tally's temporary files.
 func (t *tally) close() {
 	for _, f := range t.temps {
-		removeTemp(f)
+		scratch.Remove(f)
 	}
 	t.temps = nil
 }

@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"slices"
+
+	"github.com/ragstat/ragstat/internal/scratch"
 )
 
 // diskIndex holds spill entries sorted in a temporary file and every
@@ -62,7 +64,7 @@ func (b *indexBuilder) spill() error {
 // close removes the runs.
 func (b *indexBuilder) close() {
 	for _, f := range b.runs {
-		removeTemp(f)
+		scratch.Remove(f)
 	}
 	b.runs = nil
 }
@@ -100,7 +102,7 @@ func (b *indexBuilder) finish() (*diskIndex, error) {
 	for _, f := range b.runs {
 		r := &run{r: bufio.NewReaderSize(io.NewSectionReader(f, 0, 1<<62), 32<<10)}
 		if err := next(r); err != nil {
-			removeTemp(x.f)
+			scratch.Remove(x.f)
 			return nil, fmt.Errorf("reading a temporary file of stages: %w", err)
 		}
 		rs = append(rs, r)
@@ -121,12 +123,12 @@ func (b *indexBuilder) finish() (*diskIndex, error) {
 		x.n++
 		w.Write(binary.LittleEndian.AppendUint64(nil, least.cur))
 		if err := next(least); err != nil {
-			removeTemp(x.f)
+			scratch.Remove(x.f)
 			return nil, fmt.Errorf("reading a temporary file of stages: %w", err)
 		}
 	}
 	if err := w.Flush(); err != nil {
-		removeTemp(x.f)
+		scratch.Remove(x.f)
 		return nil, err
 	}
 	return x, nil
@@ -206,6 +208,6 @@ func (x *diskIndex) shared(fn func([]spillEntry) error) error {
 // close removes the index's file.
 func (x *diskIndex) close() {
 	if x != nil {
-		removeTemp(x.f)
+		scratch.Remove(x.f)
 	}
 }

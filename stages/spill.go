@@ -13,6 +13,7 @@ import (
 
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/diag"
+	"github.com/ragstat/ragstat/internal/scratch"
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/topics"
 )
@@ -77,10 +78,7 @@ func (s *Spilled) Close() error {
 	if s == nil || s.f == nil {
 		return nil
 	}
-	err := s.f.Close()
-	if rerr := os.Remove(s.f.Name()); err == nil {
-		err = rerr
-	}
+	err := scratch.Remove(s.f)
 	s.f = nil
 	s.index.close()
 	s.index = nil
@@ -89,14 +87,6 @@ func (s *Spilled) Close() error {
 
 // temp creates a temporary file beside the spill file.
 func (s *Spilled) temp() (*os.File, error) { return os.CreateTemp(s.dir, "ragstat-stages-*") }
-
-// removeTemp closes and removes a temporary file.
-func removeTemp(f *os.File) {
-	if f != nil {
-		f.Close()
-		os.Remove(f.Name())
-	}
-}
 
 // get reads the query id back, or returns nil when it has neither a topic
 // nor judgments.

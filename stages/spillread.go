@@ -10,6 +10,7 @@ import (
 
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/diag"
+	"github.com/ragstat/ragstat/internal/scratch"
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/topics"
 )
@@ -28,8 +29,8 @@ func Spill(file string, src func(emit func(judgments.Judgment)) (input.Format, e
 	s := &Spilled{JudgmentsFile: file, dir: dir, scale: scale}
 	var tempA, tempB *os.File
 	defer func() {
-		removeTemp(tempA)
-		removeTemp(tempB)
+		scratch.Remove(tempA)
+		scratch.Remove(tempB)
 		if err != nil {
 			s.Close()
 		}

@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"testing"
+
+	"github.com/ragstat/ragstat/internal/scratch"
 )
 
 // TestValueFilePercentiles checks the percentiles selected from a file
@@ -51,7 +53,7 @@ func createTemp(t *testing.T) (*os.File, error) {
 	s := &Spilled{dir: t.TempDir()}
 	f, err := s.temp()
 	if err == nil {
-		t.Cleanup(func() { removeTemp(f) })
+		t.Cleanup(func() { scratch.Remove(f) })
 	}
 	return f, err
 }

@@ -11,6 +11,7 @@ import (
 	"slices"
 
 	"github.com/ragstat/ragstat/internal/diag"
+	"github.com/ragstat/ragstat/internal/scratch"
 )
 
 // seenPairs records the (query, system) pair of every trace handed on, to
@@ -273,7 +274,7 @@ func (s *seenPairs) finish(file string) error {
 			return pairsFailed(err)
 		}
 		for _, r := range s.runs[:s.fan] {
-			removeRun(r)
+			scratch.Remove(r)
 		}
 		s.runs = s.runs[s.fan:]
 	}
@@ -313,12 +314,7 @@ func (s *seenPairs) finish(file string) error {
 // close removes the runs.
 func (s *seenPairs) close() {
 	for _, f := range s.runs {
-		removeRun(f)
+		scratch.Remove(f)
 	}
 	s.runs = nil
-}
-
-func removeRun(f *os.File) {
-	f.Close()
-	os.Remove(f.Name())
 }

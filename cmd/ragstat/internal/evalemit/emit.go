@@ -25,6 +25,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ragstat/ragstat/internal/scratch"
 	"github.com/ragstat/ragstat/stages"
 )
 
@@ -160,10 +161,7 @@ func (e *Emitter) Close() error {
 	if e == nil || e.spool == nil {
 		return nil
 	}
-	err := e.spool.Close()
-	if rerr := os.Remove(e.spool.Name()); err == nil {
-		err = rerr
-	}
+	err := scratch.Remove(e.spool)
 	e.spool = nil
 	return err
 }

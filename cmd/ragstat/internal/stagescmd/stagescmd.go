@@ -23,6 +23,7 @@ import (
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/internal/diag"
 	"github.com/ragstat/ragstat/internal/outfile"
+	"github.com/ragstat/ragstat/internal/scratch"
 	"github.com/ragstat/ragstat/stages"
 )
 
@@ -159,8 +160,7 @@ func (r Run) Run(w World, render func(*report.Stages) error) (violations []strin
 		if emitted, c, err = r.emit(em, out, rep); err != nil {
 			return nil, err
 		}
-		defer os.Remove(emitted.Name())
-		defer emitted.Close()
+		defer scratch.Remove(emitted)
 	}
 	if err := render(rep); err != nil {
 		return nil, err
@@ -243,8 +243,7 @@ func (r Run) emit(em *evalemit.Emitter, out *outfile.Set, rep *report.Stages) (f
 	}
 	defer func() {
 		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
+			scratch.Remove(f)
 		}
 	}()
 	if c, err = em.Finish(f, digest); err != nil || r.EmitOut == "" {
