@@ -79,15 +79,27 @@ export function codePointText(cp) {
   return "a" + c + "1 " + c + "b";
 }
 
-function codePointHashes() {
+// codePointCounts counts the tokens of codePointText(cp) for every code
+// point keep accepts, in cl100k_base and o200k_base.
+function codePointCounts(keep) {
   const out = {};
   for (const n of ["cl100k_base", "o200k_base"]) {
     const e = get_encoding(n);
     const counts = [];
     for (let cp = 0; cp <= 0x10ffff; cp++) {
-      if (cp < 0xd800 || cp > 0xdfff) counts.push(e.encode_ordinary(codePointText(cp)).length);
+      if (keep(cp)) counts.push(e.encode_ordinary(codePointText(cp)).length);
     }
     e.free();
+    out[n] = counts;
+  }
+  return out;
+}
+
+const notSurrogate = (cp) => cp < 0xd800 || cp > 0xdfff;
+
+function codePointHashes() {
+  const out = {};
+  for (const [n, counts] of Object.entries(codePointCounts(notSurrogate))) {
     out[n] = createHash("sha256").update(counts.join(",")).digest("hex");
   }
   return out;
@@ -95,21 +107,7 @@ function codePointHashes() {
 
 // inCodePointSample is the rule of codepoints-sample.json; the Go test
 // repeats it.
-export const inCodePointSample = (cp) => (cp < 0x800 || cp % 101 === 0) && (cp < 0xd800 || cp > 0xdfff);
-
-function codePointSample() {
-  const out = {};
-  for (const n of ["cl100k_base", "o200k_base"]) {
-    const e = get_encoding(n);
-    const counts = [];
-    for (let cp = 0; cp <= 0x10ffff; cp++) {
-      if (inCodePointSample(cp)) counts.push(e.encode_ordinary(codePointText(cp)).length);
-    }
-    e.free();
-    out[n] = counts;
-  }
-  return out;
-}
+export const inCodePointSample = (cp) => (cp < 0x800 || cp % 101 === 0) && notSurrogate(cp);
 
 async function runRows() {
   const encs = ["cl100k_base", "o200k_base", "p50k_base", "r50k_base"].map((n) => [n, get_encoding(n)]);
@@ -135,7 +133,7 @@ async function main() {
   write("passages.jsonl", jsonl(benchPassages()));
   write("runs.jsonl", jsonl(await runRows()));
   write("codepoints.json", JSON.stringify(codePointHashes(), null, 1) + "\n");
-  write("codepoints-sample.json", JSON.stringify(codePointSample()) + "\n");
+  write("codepoints-sample.json", JSON.stringify(codePointCounts(inCodePointSample)) + "\n");
   if (args.llama3) {
     write("llama3.jsonl", jsonl(await encodeAll([["llama3", tk.Tokenizer.fromFile(args.llama3)]], hfTexts())));
   }
