@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ragstat/ragstat/internal/llm"
+	"github.com/ragstat/ragstat/internal/sharedtest"
 )
 
 // counting answers every request with its model's name, counting them.
@@ -59,14 +60,8 @@ func TestCacheFile(t *testing.T) {
 			}
 			gen := &counting{}
 			cache, err := llm.OpenCache(path, endpoint, gen)
-			if c.err != "" {
-				if err == nil || !strings.Contains(err.Error(), c.err) {
-					t.Fatalf("error %v, want %q", err, c.err)
-				}
+			if sharedtest.WantErr(t, err, c.err) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if cache.Dropped != c.dropped {
 				t.Errorf("dropped %d bytes, want %d", cache.Dropped, c.dropped)

@@ -1,12 +1,13 @@
 // Package sharedtest holds what the tests of several packages share: the
 // public data sets they read from the shared folder beside the repository
-// (../shared), present in CI, maybe not on a contributor's machine, and
-// the small input files they write.
+// (../shared), present in CI, maybe not on a contributor's machine, the
+// small input files they write, and the check of a table case's error.
 package sharedtest
 
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -50,4 +51,18 @@ func WriteFile(t testing.TB, dir, name, text string) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// WantErr checks err against want, a part of the error a case expects (""
+// for none), stopping the test where they disagree, and reports whether an
+// error was expected: a table case returns there.
+func WantErr(t testing.TB, err error, want string) bool {
+	t.Helper()
+	switch {
+	case want == "" && err != nil:
+		t.Fatal(err)
+	case want != "" && (err == nil || !strings.Contains(err.Error(), want)):
+		t.Fatalf("error %v, want one containing %q", err, want)
+	}
+	return want != ""
 }

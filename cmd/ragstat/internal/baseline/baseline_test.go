@@ -10,6 +10,7 @@ import (
 
 	"github.com/ragstat/ragstat/corpus"
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/sharedtest"
 	"github.com/ragstat/ragstat/topics"
 )
 
@@ -151,14 +152,8 @@ func TestRun(t *testing.T) {
 				t.Fatal(err)
 			}
 			res, err := Run(cs, ts, Options{K: 5})
-			if c.err != "" {
-				if err == nil || !strings.Contains(err.Error(), c.err) {
-					t.Fatalf("err %v, want %q", err, c.err)
-				}
+			if sharedtest.WantErr(t, err, c.err) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if got := res.Summary(); got != c.summary {
 				t.Errorf("summary %q, want %q", got, c.summary)

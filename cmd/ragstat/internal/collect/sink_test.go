@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/ragstat/ragstat/internal/sharedtest"
 )
 
 func TestCreate(t *testing.T) {
@@ -45,17 +47,11 @@ func TestCreate(t *testing.T) {
 				os.WriteFile(path, []byte(c.before), 0o644)
 			}
 			s, err := Create(path, c.mode)
-			if c.err != "" {
-				if err == nil || !strings.Contains(err.Error(), c.err) {
-					t.Fatalf("error %v, want %q", err, c.err)
-				}
+			if sharedtest.WantErr(t, err, c.err) {
 				if b, _ := os.ReadFile(path); string(b) != c.before {
 					t.Errorf("the file changed: %q", b)
 				}
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if err := s.Append([]byte("new")); err != nil {
 				t.Fatal(err)
