@@ -61,21 +61,7 @@ func TestNuggetScores(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("one run", whole)
-	var parts []*Result
-	for _, keep := range []map[string]bool{{"2024-1": true, "2024-3": true}, {"2024-2": true}} {
-		o := opt
-		o.Shard = func(q string) bool { return keep[q] }
-		part, err := Evaluate(in, ts, o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		parts = append(parts, part)
-	}
-	order := map[string]int{"2024-1": 1, "2024-2": 2, "2024-3": 3}
-	merged, err := Merge(parts, func(q string) (int, bool) { n, ok := order[q]; return n, ok })
-	if err != nil {
-		t.Fatal(err)
-	}
+	merged := evaluateSharded(t, in, ts, opt, []string{"2024-1", "2024-3"}, []string{"2024-2"})
 	check("merged", merged)
 	if !reflect.DeepEqual(merged.Systems[0].Answers.Nuggets, whole.Systems[0].Answers.Nuggets) {
 		t.Errorf("merged %+v, one run %+v", merged.Systems[0].Answers.Nuggets, whole.Systems[0].Answers.Nuggets)

@@ -2,6 +2,7 @@ package stages
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -41,22 +42,32 @@ func TestTurnsMerge(t *testing.T) {
 	if got := describeTurns(whole); got != want {
 		t.Fatalf("turns %q, want %q", got, want)
 	}
+	merged := evaluateSharded(t, in, ts, opt, []string{"q1", "q3"}, []string{"q2"})
+	if got := describeTurns(merged); got != want {
+		t.Errorf("merged turns %q, want %q", got, want)
+	}
+}
+
+// evaluateSharded evaluates in as one shard a list of queries and merges
+// the parts, the queries ordered by their ids.
+func evaluateSharded(t *testing.T, in Input, ts Traces, opt Options, shards ...[]string) *Result {
+	t.Helper()
 	var parts []*Result
-	for _, keep := range []map[string]bool{{"q1": true, "q3": true}, {"q2": true}} {
+	var all []string
+	for _, keep := range shards {
 		o := opt
-		o.Shard = func(q string) bool { return keep[q] }
+		o.Shard = func(q string) bool { return slices.Contains(keep, q) }
 		part, err := Evaluate(in, ts, o)
 		if err != nil {
 			t.Fatal(err)
 		}
 		parts = append(parts, part)
+		all = append(all, keep...)
 	}
-	order := map[string]int{"q1": 1, "q2": 2, "q3": 3}
-	merged, err := Merge(parts, func(q string) (int, bool) { n, ok := order[q]; return n, ok })
+	slices.Sort(all)
+	merged, err := Merge(parts, func(q string) (int, bool) { n, ok := slices.BinarySearch(all, q); return n, ok })
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := describeTurns(merged); got != want {
-		t.Errorf("merged turns %q, want %q", got, want)
-	}
+	return merged
 }
