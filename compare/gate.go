@@ -47,12 +47,13 @@ func (r Rule) holds(d float64) bool {
 	return d >= r.Threshold
 }
 
-// gate checks rules, and when significant is set, that no metric is
-// significantly worse after correction on the whole set or on any slice
-// named in gated. Under the label choice ppi it reads the PPI++
+// Gate is the release gate over r: it checks rules, and when significant
+// is set, that no metric is significantly worse after correction on the
+// whole set or on any slice named in gated (Run applies it with
+// Config.FailOn, FailOnSignificant and GateSlices). Under the label choice ppi it reads the PPI++
 // differences instead (ppiGate). It returns one reason a line for every failure, and an
 // error when a rule names an unknown metric or slice.
-func (r *Result) gate(rules []Rule, significant bool, gated []string) ([]string, error) {
+func (r *Result) Gate(rules []Rule, significant bool, gated []string) ([]string, error) {
 	if r.PPI != nil {
 		return r.ppiGate(rules, significant, gated)
 	}

@@ -94,7 +94,7 @@ func Run(ref *eval.Manifest, sides []*Side, set *topics.Set, cfg Config) (*Resul
 			res.Losses = append(res.Losses, *s.Loss)
 		}
 	}
-	reasons, err := res.gate(cfg.FailOn, cfg.FailOnSignificant, cfg.GateSlices)
+	reasons, err := res.Gate(cfg.FailOn, cfg.FailOnSignificant, cfg.GateSlices)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -13,64 +13,16 @@ import (
 	"testing"
 
 	"github.com/ragstat/ragstat/compare"
-	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/comparetest"
 	"github.com/ragstat/ragstat/internal/golden"
 	"github.com/ragstat/ragstat/stats"
-	"github.com/ragstat/ragstat/topics"
 )
-
-// fixture is 40 queries: the candidate gains about 0.1 on the 30 queries of
-// slice tag:a and loses 0.2 on the 10 of tag:b, so the whole set improves
-// while tag:b regresses; tag:c has 3 queries, too few to test.
-func fixture() (*compare.Table, compare.Options) {
-	t := &compare.Table{Metrics: []string{"nDCG@10", "R@10"}}
-	base := compare.System{Name: "base", Values: make([][]float64, 2)}
-	cand := compare.System{Name: "cand", Values: make([][]float64, 2)}
-	var a, b, c []int
-	for q := range 40 {
-		t.Queries = append(t.Queries, fmt.Sprintf("q%02d", q))
-		t.Text = append(t.Text, fmt.Sprintf("question %d", q))
-		v := 0.3 + 0.01*float64(q%7)
-		d := 0.1 + 0.02*float64(q%3-1)
-		if q >= 30 {
-			b, d = append(b, q), -0.2
-		} else {
-			a = append(a, q)
-		}
-		if q < 3 {
-			c = append(c, q)
-		}
-		for m := range 2 {
-			base.Values[m] = append(base.Values[m], v)
-			cand.Values[m] = append(cand.Values[m], v+d/float64(m+1))
-		}
-		rk := compare.Ranking{Relevant: []compare.Item{{ID: "d1", Rank: 1 + q%4, Grade: 3, Judged: true}, {ID: "d2", Grade: 1, Judged: true}}}
-		base.Rankings = append(base.Rankings, rk)
-		cand.Rankings = append(cand.Rankings, rk)
-	}
-	t.Systems = []compare.System{base, cand}
-	opt := compare.Options{Stats: stats.Options{Seed: 7, Resamples: 2000, Randomizations: 2000}, Top: 3,
-		Slices: []topics.Slice{{Name: "tag:a", Queries: a}, {Name: "tag:b", Queries: b}, {Name: "tag:c", Queries: c}}}
-	return t, opt
-}
-
-func compareFixture(t *testing.T) *compare.Result {
-	t.Helper()
-	tab, opt := fixture()
-	r, err := compare.Compare(tab, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.Manifest = &eval.Manifest{Kind: eval.KindCompare, Version: "test", Metrics: tab.Metrics,
-		Policy: eval.DefaultPolicy()}
-	return r
-}
 
 // TestRender checks every text format against its golden file, and that
 // the JSON reads back to the same document.
 func TestRenderComparison(t *testing.T) {
-	r := compareFixture(t)
+	r := comparetest.Result(t)
 	for _, format := range CompareFormats {
 		var buf bytes.Buffer
 		if err := RenderComparison(&buf, format, r); err != nil {
@@ -148,7 +100,7 @@ func BenchmarkRenderComparison(b *testing.B) {
 // encoding/json's, on results with hostile names, texts, and empty or
 // missing values.
 func TestComparisonJSONMatchesEncoder(t *testing.T) {
-	base := compareFixture(t)
+	base := comparetest.Result(t)
 	names := []string{"s", "<b>&", "q\"uote", "\u2028", "tab\there", "caf\u00e9", "\xff", "queries", "values"}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for i := range 200 {
