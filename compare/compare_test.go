@@ -1,12 +1,8 @@
 package compare
 
 import (
-	"fmt"
 	"math"
-	"math/rand/v2"
 	"testing"
-
-	"github.com/ragstat/ragstat/stats"
 )
 
 func TestParseRule(t *testing.T) {
@@ -18,43 +14,6 @@ func TestParseRule(t *testing.T) {
 	r, err := ParseRule(" R@100[tag:legal]<=-0.02 ")
 	if err != nil || r.Metric != "R@100" || r.Slice != "tag:legal" || r.Op != "<=" || r.Threshold != -0.02 {
 		t.Errorf("ParseRule = %+v, %v", r, err)
-	}
-}
-
-// BenchmarkCompare times a compare run at the size it must handle in under
-// 2 s: 10,000 queries × 8 metrics × 4 candidates, 10,000 bootstrap resamples
-// and 10,000 sign vectors, with the largest moves listed.
-// benchTable is 10,000 queries x 8 metrics for a base and 4 candidates.
-func benchTable() *Table {
-	const queries, metrics, candidates = 10000, 8, 4
-	rng := rand.New(rand.NewPCG(1, 2))
-	t := &Table{}
-	for q := range queries {
-		t.Queries = append(t.Queries, fmt.Sprintf("q%d", q))
-	}
-	for m := range metrics {
-		t.Metrics = append(t.Metrics, fmt.Sprintf("m%d", m))
-	}
-	for s := range candidates + 1 {
-		sys := System{Name: fmt.Sprintf("s%d", s)}
-		for range metrics {
-			v := make([]float64, queries)
-			for i := range v {
-				v[i] = rng.Float64()
-			}
-			sys.Values = append(sys.Values, v)
-		}
-		t.Systems = append(t.Systems, sys)
-	}
-	return t
-}
-
-func BenchmarkCompare(b *testing.B) {
-	t := benchTable()
-	for b.Loop() {
-		if _, err := Compare(t, Options{Stats: stats.Options{Seed: 1}}); err != nil {
-			b.Fatal(err)
-		}
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ragstat/ragstat/compare"
 	"github.com/ragstat/ragstat/internal/comparetest"
+	"github.com/ragstat/ragstat/stats"
 )
 
 func TestCompare(t *testing.T) {
@@ -93,6 +94,18 @@ func TestGate(t *testing.T) {
 		}
 		if err != nil || len(reasons) != tt.reasons {
 			t.Errorf("%v sig=%v %v: reasons %q, error %v; want %d reasons", tt.rules, tt.sig, tt.slices, reasons, err, tt.reasons)
+		}
+	}
+}
+
+// BenchmarkCompare times a compare run at the size it must handle in under
+// 2 s: 10,000 queries × 8 metrics × 4 candidates, 10,000 bootstrap resamples
+// and 10,000 sign vectors, with the largest moves listed.
+func BenchmarkCompare(b *testing.B) {
+	t := comparetest.Large()
+	for b.Loop() {
+		if _, err := compare.Compare(t, compare.Options{Stats: stats.Options{Seed: 1}}); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

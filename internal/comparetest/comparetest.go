@@ -4,6 +4,7 @@ package comparetest
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/ragstat/ragstat/compare"
@@ -59,4 +60,31 @@ func Result(t testing.TB) *compare.Result {
 	r.Manifest = &eval.Manifest{Kind: eval.KindCompare, Version: "test", Metrics: tab.Metrics,
 		Policy: eval.DefaultPolicy()}
 	return r
+}
+
+// Large is 10,000 queries × 8 metrics of uniform random values for a base
+// and 4 candidates, the same every call: the size compare and its renderers
+// are benchmarked at.
+func Large() *compare.Table {
+	const queries, metrics, candidates = 10000, 8, 4
+	rng := rand.New(rand.NewPCG(1, 2))
+	t := &compare.Table{}
+	for q := range queries {
+		t.Queries = append(t.Queries, fmt.Sprintf("q%d", q))
+	}
+	for m := range metrics {
+		t.Metrics = append(t.Metrics, fmt.Sprintf("m%d", m))
+	}
+	for s := range candidates + 1 {
+		sys := compare.System{Name: fmt.Sprintf("s%d", s)}
+		for range metrics {
+			v := make([]float64, queries)
+			for i := range v {
+				v[i] = rng.Float64()
+			}
+			sys.Values = append(sys.Values, v)
+		}
+		t.Systems = append(t.Systems, sys)
+	}
+	return t
 }

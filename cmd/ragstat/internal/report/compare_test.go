@@ -3,7 +3,6 @@ package report
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -53,34 +52,10 @@ func TestRenderComparison(t *testing.T) {
 	}
 }
 
-func benchTable() *compare.Table {
-	const queries, metrics, candidates = 10000, 8, 4
-	rng := rand.New(rand.NewPCG(1, 2))
-	t := &compare.Table{}
-	for q := range queries {
-		t.Queries = append(t.Queries, fmt.Sprintf("q%d", q))
-	}
-	for m := range metrics {
-		t.Metrics = append(t.Metrics, fmt.Sprintf("m%d", m))
-	}
-	for s := range candidates + 1 {
-		sys := compare.System{Name: fmt.Sprintf("s%d", s)}
-		for range metrics {
-			v := make([]float64, queries)
-			for i := range v {
-				v[i] = rng.Float64()
-			}
-			sys.Values = append(sys.Values, v)
-		}
-		t.Systems = append(t.Systems, sys)
-	}
-	return t
-}
-
 // BenchmarkRenderComparison writes a comparison of 10,000 queries in every format, the
 // per-query values of every system included in JSON.
 func BenchmarkRenderComparison(b *testing.B) {
-	r, err := compare.Compare(benchTable(), compare.Options{Stats: stats.Options{Seed: 1}})
+	r, err := compare.Compare(comparetest.Large(), compare.Options{Stats: stats.Options{Seed: 1}})
 	if err != nil {
 		b.Fatal(err)
 	}
