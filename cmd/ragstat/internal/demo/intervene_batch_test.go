@@ -1,10 +1,8 @@
 package demo_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"maps"
 	"testing"
@@ -12,6 +10,7 @@ import (
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/demo"
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/llm"
+	"github.com/ragstat/ragstat/internal/llm/llmtest"
 	"github.com/ragstat/ragstat/intervene"
 )
 
@@ -32,29 +31,15 @@ func TestBatchRoundTrip(t *testing.T) {
 	if _, err := batch.WriteTo(&in); err != nil {
 		t.Fatal(err)
 	}
-	var out bytes.Buffer
-	sc := bufio.NewScanner(&in)
-	sc.Buffer(nil, 1<<20)
-	for n := 1; sc.Scan(); n++ {
-		var line struct {
-			CustomID string            `json:"custom_id"`
-			Method   string            `json:"method"`
-			URL      string            `json:"url"`
-			Body     intervene.Request `json:"body"`
+	out, _ := llmtest.AnswerBatch(t, in.Bytes(), func(id string, req llm.Request) string {
+		if req.Model != "reader-1" {
+			t.Errorf("request %s asks model %q", id, req.Model)
 		}
-		d := json.NewDecoder(bytes.NewReader(sc.Bytes()))
-		d.DisallowUnknownFields()
-		if err := d.Decode(&line); err != nil {
-			t.Fatalf("batch line %d: %v", n, err)
-		}
-		if line.Method != "POST" || line.URL != "/v1/chat/completions" || line.CustomID == "" || line.Body.Model != "reader-1" {
-			t.Errorf("batch line %d: %s", n, sc.Bytes())
-		}
-		answer, _ := demo.Reader{}.Generate(context.Background(), line.CustomID, line.Body)
-		fmt.Fprintf(&out, `{"id":"batch_req_%d","custom_id":%q,"response":{"status_code":200,"request_id":"req_%d","body":{"id":"chatcmpl-%d","object":"chat.completion","model":"reader-1","choices":[{"index":0,"message":{"role":"assistant","content":%q},"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}},"error":null}`+"\n",
-			n, line.CustomID, n, n, answer.Text)
-	}
-	answers, err := llm.ReadBatch(input.FromBytes("output.jsonl", out.Bytes()))
+		answer, _ := demo.Reader{}.Generate(context.Background(), id, req)
+		return fmt.Sprintf(`{"id":"chatcmpl-%s","object":"chat.completion","model":"reader-1","choices":[{"index":0,"message":{"role":"assistant","content":%q},"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}`,
+			id, answer.Text)
+	})
+	answers, err := llm.ReadBatch(input.FromBytes("output.jsonl", out))
 	if err != nil {
 		t.Fatal(err)
 	}

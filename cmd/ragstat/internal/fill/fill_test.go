@@ -1,7 +1,6 @@
 package fill
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -20,6 +19,7 @@ import (
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/golden"
 	"github.com/ragstat/ragstat/internal/llm"
+	"github.com/ragstat/ragstat/internal/llm/llmtest"
 	"github.com/ragstat/ragstat/judgments"
 )
 
@@ -227,32 +227,16 @@ func TestBatchRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var bodies [][]byte
-	var output bytes.Buffer
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for n := 1; sc.Scan(); n++ {
-		var line struct {
-			CustomID string          `json:"custom_id"`
-			Method   string          `json:"method"`
-			URL      string          `json:"url"`
-			Body     json.RawMessage `json:"body"`
+	output, bodies := llmtest.AnswerBatch(t, data, func(id string, req llm.Request) string {
+		if !strings.HasPrefix(id, "label-") {
+			t.Errorf("custom id %q", id)
 		}
-		d := json.NewDecoder(bytes.NewReader(sc.Bytes()))
-		d.DisallowUnknownFields()
-		if err := d.Decode(&line); err != nil || line.Method != "POST" || line.URL != "/v1/chat/completions" || !strings.HasPrefix(line.CustomID, "label-") {
-			t.Fatalf("batch line %d: %v: %s", n, err, sc.Bytes())
-		}
-		bodies = append(bodies, line.Body)
-		var req llm.Request
-		if err := json.Unmarshal(line.Body, &req); err != nil {
-			t.Fatal(err)
-		}
-		fmt.Fprintf(&output, `{"id":"batch_req_%d","custom_id":%q,"response":{"status_code":200,"body":%s},"error":null}`+"\n", n, line.CustomID, completion(judge(req)))
-	}
+		return completion(judge(req))
+	})
 	golden.Check(t, "testdata/requests.golden", sortedBodies(bodies))
 
 	out := filepath.Join(dir, "output.jsonl")
-	if err := os.WriteFile(out, output.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(out, output, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	r = request(dir)
