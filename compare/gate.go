@@ -50,9 +50,10 @@ func (r Rule) holds(d float64) bool {
 // Gate is the release gate over r: it checks rules, and when significant
 // is set, that no metric is significantly worse after correction on the
 // whole set or on any slice named in gated (Run applies it with
-// Config.FailOn, FailOnSignificant and GateSlices). Under the label choice ppi it reads the PPI++
-// differences instead (ppiGate). It returns one reason a line for every failure, and an
-// error when a rule names an unknown metric or slice.
+// Config.FailOn, FailOnSignificant and GateSlices). Under the label choice
+// ppi it reads the PPI++ differences instead (ppiGate). It returns one
+// reason a line for every failure, and an error when a rule names an
+// unknown metric or slice.
 func (r *Result) Gate(rules []Rule, significant bool, gated []string) ([]string, error) {
 	if r.PPI != nil {
 		return r.ppiGate(rules, significant, gated)

@@ -35,11 +35,11 @@ type ExportOptions struct {
 	Merge    string // or all assessors' grades merged: majority, max, min
 }
 
-// gathered is one pair's grades and spans as collect gathers them.
+// gathered is one pair's grades (meta.Assessors) and spans as collect
+// gathers them.
 type gathered struct {
 	judgments.Judgment
 	meta ExportMeta
-	by   map[string]int // assessor -> grade
 }
 
 // ExportMeta keeps who graded what, their notes, and which span supports
@@ -102,10 +102,9 @@ func collect(grades []Grade, spans []Span, opt ExportOptions, scale judgments.Sc
 		if !ok {
 			i = len(out)
 			index[g.Key] = i
-			out = append(out, gathered{Judgment: judgments.Judgment{Query: g.Query, Item: g.Item}, meta: ExportMeta{Assessors: map[string]int{}}, by: map[string]int{}})
+			out = append(out, gathered{Judgment: judgments.Judgment{Query: g.Query, Item: g.Item}, meta: ExportMeta{Assessors: map[string]int{}}})
 		}
 		j := &out[i]
-		j.by[g.Assessor] = g.Grade
 		j.meta.Assessors[g.Assessor] = g.Grade
 		if g.Note != "" {
 			if j.meta.Notes == nil {
@@ -120,7 +119,7 @@ func collect(grades []Grade, spans []Span, opt ExportOptions, scale judgments.Sc
 			continue
 		}
 		j := &out[i]
-		if _, graded := j.by[s.Assessor]; !graded {
+		if _, graded := j.meta.Assessors[s.Assessor]; !graded {
 			continue
 		}
 		if !slices.Contains(j.Spans, s.Text) {
@@ -146,7 +145,7 @@ func collect(grades []Grade, spans []Span, opt ExportOptions, scale judgments.Sc
 			return nil, err
 		}
 		js[i] = g.Judgment
-		js[i].Grade, js[i].Meta = merge(g.by, opt.Merge, scale), meta
+		js[i].Grade, js[i].Meta = merge(g.meta.Assessors, opt.Merge, scale), meta
 	}
 	return js, nil
 }
