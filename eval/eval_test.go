@@ -7,19 +7,11 @@ import (
 	"testing"
 
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/sharedtest"
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/metric"
 	"github.com/ragstat/ragstat/runs"
 )
-
-const qrelsText = `refund 0 policy 3
-refund 0 exception 2
-refund 0 overview 1
-refund 0 noise 0
-limits 0 limit 3
-limits 0 scope 2
-limits 0 noise 0
-`
 
 func evaluator(t *testing.T, qrels string, p Policy, names ...string) *Evaluator {
 	t.Helper()
@@ -85,7 +77,7 @@ func TestQuerySets(t *testing.T) {
 	for _, tc := range tests {
 		p := DefaultPolicy()
 		p.Queries = tc.queries
-		res, err := runText(t, evaluator(t, qrelsText, p, "R@10"), run)
+		res, err := runText(t, evaluator(t, sharedtest.Qrels, p, "R@10"), run)
 		if tc.err != nil {
 			for _, w := range tc.err {
 				if err == nil || !strings.Contains(err.Error(), w) {
@@ -106,14 +98,14 @@ func TestQuerySets(t *testing.T) {
 	}
 	p := DefaultPolicy()
 	p.Queries = QueriesRun
-	res, err := runText(t, evaluator(t, qrelsText, p, "R@10"), "refund Q0 policy 1 3 t\n")
+	res, err := runText(t, evaluator(t, sharedtest.Qrels, p, "R@10"), "refund Q0 policy 1 3 t\n")
 	if err != nil || len(res.Rows) != 1 || strings.Join(res.Ignored, ",") != "limits" {
 		t.Fatalf("--queries run: %v %+v", err, res)
 	}
 }
 
 func TestEmptyListIsAnOutcome(t *testing.T) {
-	e := evaluator(t, qrelsText, DefaultPolicy(), "R@10", "nDCG@10", "RR@10")
+	e := evaluator(t, sharedtest.Qrels, DefaultPolicy(), "R@10", "nDCG@10", "RR@10")
 	res, err := e.Run("r", input.FromBytes("run.jsonl", []byte(`{"query":"refund","items":[]}`+"\n"+`{"query":"limits","items":["limit"]}`)), runs.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -129,7 +121,7 @@ func TestUnjudgedPolicies(t *testing.T) {
 	// limits: ranks limit(3), hole, scope(2).
 	run := "refund Q0 policy 1 3 t\nlimits Q0 limit 1 3 t\nlimits Q0 hole 2 2 t\nlimits Q0 scope 3 1 t\n"
 	p := DefaultPolicy()
-	_, err := runText(t, evaluator(t, qrelsText, p, "P@2"), run)
+	_, err := runText(t, evaluator(t, sharedtest.Qrels, p, "P@2"), run)
 	if err == nil || !strings.Contains(err.Error(), `run.txt:3: query "limits", item "hole": returned at rank 2 but has no judgment`) {
 		t.Fatalf("error policy: %v", err)
 	}
@@ -140,7 +132,7 @@ func TestUnjudgedPolicies(t *testing.T) {
 	}
 	for u, w := range want {
 		p.Unjudged = u
-		res, err := runText(t, evaluator(t, qrelsText, p, "P@2", "Judged@2"), run)
+		res, err := runText(t, evaluator(t, sharedtest.Qrels, p, "P@2", "Judged@2"), run)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -158,7 +150,7 @@ func TestUnjudgedPolicies(t *testing.T) {
 }
 
 func TestUnanswerable(t *testing.T) {
-	qrels := qrelsText + "empty 0 nothing 0\n"
+	qrels := sharedtest.Qrels + "empty 0 nothing 0\n"
 	run := "refund Q0 policy 1 3 t\nlimits Q0 limit 1 3 t\nempty Q0 nothing 1 1 t\n"
 	_, err := runText(t, evaluator(t, qrels, DefaultPolicy(), "R@10"), run)
 	if err == nil || !strings.Contains(err.Error(), `1 query with no judgment at or above grade 1: "empty"`) {
@@ -173,7 +165,7 @@ func TestUnanswerable(t *testing.T) {
 	// A threshold of 3 makes limits' scope non-relevant but keeps limit.
 	p = DefaultPolicy()
 	p.MinGrade = 3
-	res, err = runText(t, evaluator(t, qrelsText, p, "R@10"), "refund Q0 exception 1 3 t\nlimits Q0 scope 1 3 t\nlimits Q0 limit 2 2 t\n")
+	res, err = runText(t, evaluator(t, sharedtest.Qrels, p, "R@10"), "refund Q0 exception 1 3 t\nlimits Q0 scope 1 3 t\nlimits Q0 limit 2 2 t\n")
 	if err != nil || res.Rows[0].Values[0] != 0 || res.Rows[1].Values[0] != 1 {
 		t.Fatalf("min grade 3: %v %+v", err, res.Rows)
 	}
@@ -195,7 +187,7 @@ func TestUnitDoc(t *testing.T) {
 }
 
 func TestScoreQueryNotJudged(t *testing.T) {
-	e := evaluator(t, qrelsText, DefaultPolicy(), "R@10")
+	e := evaluator(t, sharedtest.Qrels, DefaultPolicy(), "R@10")
 	if _, err := e.Score("x", &runs.Ranking{Query: "nope"}); err == nil {
 		t.Fatal("scored a query with no judgments")
 	}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/ragstat/ragstat/internal/sharedtest"
 	"github.com/ragstat/ragstat/metric"
 )
 
@@ -14,7 +15,7 @@ import (
 // judgments gives through CollectRows, under every query-set, unjudged and
 // unanswerable policy.
 func TestCollectJudgedMatchesCollectRows(t *testing.T) {
-	qrels := qrelsText + "empty 0 noise 0\nlate 0 x 1\n"
+	qrels := sharedtest.Qrels + "empty 0 noise 0\nlate 0 x 1\n"
 	lists := map[string][]string{ // "limits" is missing; "other" is not judged
 		"refund": {"noise", "policy", "unjudged", "overview"},
 		"empty":  {"noise"},

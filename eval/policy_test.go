@@ -9,6 +9,7 @@ import (
 
 	"github.com/ragstat/ragstat/input"
 	"github.com/ragstat/ragstat/internal/diag"
+	"github.com/ragstat/ragstat/internal/sharedtest"
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/metric"
 	"github.com/ragstat/ragstat/runs"
@@ -49,7 +50,7 @@ func TestPolicyValidate(t *testing.T) {
 }
 
 func TestNewValidates(t *testing.T) {
-	set, err := judgments.Read(input.FromBytes("qrels.txt", []byte(qrelsText)), judgments.Options{})
+	set, err := judgments.Read(input.FromBytes("qrels.txt", []byte(sharedtest.Qrels)), judgments.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +129,7 @@ func TestOrderRanks(t *testing.T) {
 	}{{runs.ByScore, 1}, {runs.ByRank, 0.5}} {
 		p := DefaultPolicy()
 		p.Order, p.Unjudged = tt.order, UnjudgedNonrelevant
-		res, err := runText(t, evaluator(t, qrelsText, p, "RR@10"), run)
+		res, err := runText(t, evaluator(t, sharedtest.Qrels, p, "RR@10"), run)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -136,7 +137,7 @@ func TestOrderRanks(t *testing.T) {
 			t.Errorf("order %s: refund RR@10 = %v, want %v", tt.order, got, tt.want)
 		}
 	}
-	e := evaluator(t, qrelsText, DefaultPolicy(), "RR@10")
+	e := evaluator(t, sharedtest.Qrels, DefaultPolicy(), "RR@10")
 	if _, err := e.Run("r", input.FromBytes("run.txt", []byte(run)), runs.Options{Order: runs.ByRank}); err == nil {
 		t.Error("a reader order other than the policy's was accepted")
 	}

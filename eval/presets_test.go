@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/sharedtest"
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/metric"
 )
@@ -14,7 +15,7 @@ import (
 func TestQueriesBoth(t *testing.T) {
 	p := DefaultPolicy()
 	p.Queries = QueriesBoth
-	res, err := runText(t, evaluator(t, qrelsText, p, "R@10"), "refund Q0 policy 1 3 t\nother Q0 x 1 1 t\n")
+	res, err := runText(t, evaluator(t, sharedtest.Qrels, p, "R@10"), "refund Q0 policy 1 3 t\nother Q0 x 1 1 t\n")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +27,7 @@ func TestQueriesBoth(t *testing.T) {
 // --unanswerable zero scores a query without a relevant judgment (0 where
 // a measure divides by nothing) and keeps it in the mean.
 func TestUnanswerableZero(t *testing.T) {
-	qrels := qrelsText + "empty 0 nothing 0\nempty 0 near 1\n"
+	qrels := sharedtest.Qrels + "empty 0 nothing 0\nempty 0 near 1\n"
 	run := "refund Q0 policy 1 3 t\nlimits Q0 limit 1 3 t\nempty Q0 near 1 1 t\n"
 	p := DefaultPolicy()
 	p.Unanswerable, p.MinGrade, p.Gain = UnanswerableZero, 2, metric.Linear
@@ -82,7 +83,7 @@ func TestMeanOverNothing(t *testing.T) {
 // trec_eval's num_* sum over queries; gm_map is a geometric mean.
 func TestAggregates(t *testing.T) {
 	p := DefaultPolicy()
-	res, err := runText(t, evaluator(t, qrelsText, p, "num_ret", "NumRet", "gm_map", "map"),
+	res, err := runText(t, evaluator(t, sharedtest.Qrels, p, "num_ret", "NumRet", "gm_map", "map"),
 		"refund Q0 policy 1 3 t\nrefund Q0 noise 2 2 t\nlimits Q0 noise 1 3 t\nlimits Q0 scope 2 2 t\nlimits Q0 limit 3 1 t\n")
 	if err != nil {
 		t.Fatal(err)

@@ -1,7 +1,7 @@
 // Package sharedtest holds what the tests of several packages share: the
 // public data sets they read from the shared folder beside the repository
 // (../shared), present in CI, maybe not on a contributor's machine, the
-// small input files they write, and the check of a table case's error.
+// small inputs they write, and the check of a table case's error.
 package sharedtest
 
 import (
@@ -42,6 +42,17 @@ func Dir(t testing.TB, sub string) string {
 	}
 	return p
 }
+
+// Qrels are judgments of two queries, refund and limits, in TREC's format:
+// graded 3 down to 0, and 3 down to 0 with no grade 1.
+const Qrels = `refund 0 policy 3
+refund 0 exception 2
+refund 0 overview 1
+refund 0 noise 0
+limits 0 limit 3
+limits 0 scope 2
+limits 0 noise 0
+`
 
 // WriteFile writes text to the file name in dir and returns its path.
 func WriteFile(t testing.TB, dir, name, text string) string {

@@ -11,19 +11,10 @@ import (
 	"github.com/ragstat/ragstat/cmd/ragstat/internal/flagname"
 	"github.com/ragstat/ragstat/eval"
 	"github.com/ragstat/ragstat/input"
+	"github.com/ragstat/ragstat/internal/sharedtest"
 	"github.com/ragstat/ragstat/judgments"
 	"github.com/ragstat/ragstat/metric"
 )
-
-// qrelsText are judgments of two queries, in TREC's format.
-const qrelsText = `refund 0 policy 3
-refund 0 exception 2
-refund 0 overview 1
-refund 0 noise 0
-limits 0 limit 3
-limits 0 scope 2
-limits 0 noise 0
-`
 
 // memFiles opens the named contents, and counts the files left open.
 type memFiles struct {
@@ -89,7 +80,7 @@ func flags(err error) string { return flagname.Flagged(err) }
 
 func TestEvalOpen(t *testing.T) {
 	m := &memFiles{content: map[string]string{
-		"qrels":     qrelsText,
+		"qrels":     sharedtest.Qrels,
 		"docmap":    "policy\tdoc1\nexception\tdoc1\n",
 		"subtopics": "refund 1 policy 1\nrefund 2 exception 1\nlimits 1 limit 1\n",
 	}}
@@ -141,7 +132,7 @@ func TestEvalOpen(t *testing.T) {
 // Keep leaves out the judgments and the ranked lists of the queries it
 // rejects.
 func TestEvalOpenKeep(t *testing.T) {
-	m := &memFiles{content: map[string]string{"qrels": qrelsText}}
+	m := &memFiles{content: map[string]string{"qrels": sharedtest.Qrels}}
 	files := m.files()
 	var judged []string
 	files.Keep = func(s *judgments.Set) func(string) bool {
@@ -164,9 +155,9 @@ func TestEvalOpenKeep(t *testing.T) {
 // TestSettingsOpenDigest: the judgments' digest is the SHA-256 of the file,
 // with Digest computed as it is read.
 func TestEvalOpenDigest(t *testing.T) {
-	want := fmt.Sprintf("%x", sha256.Sum256([]byte(qrelsText)))
+	want := fmt.Sprintf("%x", sha256.Sum256([]byte(sharedtest.Qrels)))
 	for _, digest := range []bool{true, false} {
-		files := (&memFiles{content: map[string]string{"qrels": qrelsText}}).files()
+		files := (&memFiles{content: map[string]string{"qrels": sharedtest.Qrels}}).files()
 		files.Digest = digest
 		ev, err := Eval{MinGrade: 1, Judgments: "qrels"}.Open(files)
 		if err != nil {
